@@ -1,0 +1,21 @@
+/**
+ * Every activity the worker registers, built from its dependencies. Workflows import this module as a
+ * type only (`import type`), so no I/O code enters a workflow bundle.
+ */
+import type { Orm } from '../db/orm.js';
+import { createHeartbeatActivity } from './heartbeat.activity.js';
+
+export interface ActivityDeps {
+  orm: Orm;
+  /** Identity of the worker process, as Temporal shows it. */
+  identity: string;
+  taskQueue: string;
+}
+
+export function createActivities({ orm, identity, taskQueue }: ActivityDeps) {
+  return {
+    recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

@@ -1,0 +1,89 @@
+/**
+ * `createApp(deps)` builds the Koa application without listening, so tests drive it over real HTTP on a
+ * port of their choosing and `server.ts` is the only place that binds.
+ */
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import Koa from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import type { Orm } from '../db/orm.js';
+import { renderDocsPage } from './docs-page.js';
+import { errorHandler, type ErrorLogger } from './error-handler.js';
+import { buildOpenApi } from './openapi.js';
+import { RouteRegistry } from './routes.js';
+import { healthRoutes } from './routes/health.routes.js';
+import { meRoutes } from './routes/me.routes.js';
+
+export const API_PREFIX = '/public/v1';
+
+export interface AppDeps {
+  orm: Orm;
+  temporal: Client;
+  config: {
+    publicBaseUrl: string;
+    bodyLimitBytes: number;
+    taskQueue: string;
+  };
+  /** Where unexpected errors are logged; console.error by default. */
+  logError?: ErrorLogger;
+  /** Extra route declarations under `/public/v1` (used by tests to exercise the shared route machinery). */
+  extraRoutes?: (api: RouteRegistry) => void;
+}
+
+/** Every `/public/v1` route declaration; the OpenAPI document is built from this list. */
+export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes'>): RouteRegistry {
+  const api = new RouteRegistry(API_PREFIX);
+  meRoutes(api);
+  deps.extraRoutes?.(api);
+  return api;
+}
+
+export function createApp(deps: AppDeps): Koa {
+  const { orm, temporal, config } = deps;
+  const getEm = (): EntityManager => orm.em.fork();
+  const app = new Koa({ proxy: true });
+
+  const api = publicRoutes(deps);
+  const openApi = buildOpenApi(api, `${config.publicBaseUrl}${API_PREFIX}`);
+  const docsPage = renderDocsPage(openApi);
+
+  const root = new RouteRegistry('');
+  healthRoutes(root, { getEm, temporal, taskQueue: config.taskQueue, timeoutMs: 3000 });
+
+  const publicRouter = new Router({ prefix: API_PREFIX });
+  api.mount(publicRouter, getEm);
+  publicRouter.get('/openapi.json', (ctx) => {
+    ctx.body = openApi;
+  });
+  const rootRouter = new Router();
+  root.mount(rootRouter, getEm);
+  rootRouter.get('/docs', (ctx) => {
+    ctx.type = 'html';
+    ctx.body = docsPage;
+  });
+
+  app.use(async (ctx, next) => {
+    ctx.state.requestId = randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    await next();
+  });
+  app.use(errorHandler(config.bodyLimitBytes, deps.logError ?? ((m, e) => console.error(m, e))));
+  app.use(
+    koaBody({
+      json: true,
+      jsonStrict: false,
+      jsonLimit: config.bodyLimitBytes,
+      text: false,
+      urlencoded: false,
+      multipart: false,
+      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    }),
+  );
+  for (const router of [publicRouter, rootRouter]) {
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: true }));
+  }
+  return app;
+}

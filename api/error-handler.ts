@@ -1,0 +1,107 @@
+/**
+ * The one error middleware: every failure leaves the API as `{ code, message, details? }`.
+ * Domain errors carry their status; ORM and Temporal errors are mapped here; anything else is a 500
+ * whose details stay in the server log (with the request id), never in the response.
+ */
+import {
+  ForeignKeyConstraintViolationException,
+  NotFoundError as OrmNotFoundError,
+  UniqueConstraintViolationException,
+} from '@mikro-orm/core';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
+import type { Middleware } from 'koa';
+import { AppError, type ErrorCode } from '../lib/errors.js';
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Logger the API writes unexpected errors to. */
+export type ErrorLogger = (message: string, error: unknown) => void;
+
+const HTTP_CODES: Record<number, ErrorCode> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'bad_request',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'bad_request',
+  429: 'rate_limited',
+};
+
+/** Errors raised by Koa or body parsing (http-errors), whose status and message are safe to show. */
+interface HttpError {
+  status: number;
+  expose?: boolean;
+  type?: string;
+  message: string;
+}
+
+function isHttpError(error: unknown): error is HttpError {
+  const status = (error as HttpError | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+function httpErrorBody(error: HttpError, bodyLimitBytes: number): ErrorBody {
+  if (error.status === 413) {
+    return { code: 'payload_too_large', message: `Request body exceeds the limit of ${bodyLimitBytes} bytes` };
+  }
+  if (error.type === 'entity.parse.failed' || error.type === 'entity.verify.failed') {
+    return { code: 'bad_request', message: `Malformed JSON body: ${error.message}` };
+  }
+  return { code: HTTP_CODES[error.status] ?? 'bad_request', message: error.expose === false ? 'Bad request' : error.message };
+}
+
+/** Maps a thrown value to a status and an envelope. */
+export function toErrorResponse(error: unknown, bodyLimitBytes: number): { status: number; body: ErrorBody } | null {
+  if (error instanceof AppError) {
+    const body: ErrorBody = { code: error.code, message: error.message };
+    if (error.details) body.details = error.details;
+    return { status: error.status, body };
+  }
+  if (error instanceof OrmNotFoundError || error instanceof WorkflowNotFoundError) {
+    return { status: 404, body: { code: 'not_found', message: 'Resource not found' } };
+  }
+  if (error instanceof UniqueConstraintViolationException) {
+    return { status: 409, body: { code: 'conflict', message: 'A resource with the same unique value already exists' } };
+  }
+  if (error instanceof ForeignKeyConstraintViolationException) {
+    return { status: 409, body: { code: 'conflict', message: 'The resource is referenced by, or references, another resource' } };
+  }
+  if (error instanceof WorkflowExecutionAlreadyStartedError) {
+    return { status: 409, body: { code: 'conflict', message: 'That run has already been started' } };
+  }
+  if (isHttpError(error)) return { status: error.status, body: httpErrorBody(error, bodyLimitBytes) };
+  return null;
+}
+
+export function errorHandler(bodyLimitBytes: number, log: ErrorLogger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.status = 404;
+        ctx.body = { code: 'not_found', message: `No route for ${ctx.method} ${ctx.path}` } satisfies ErrorBody;
+      }
+    } catch (error) {
+      const mapped = toErrorResponse(error, bodyLimitBytes);
+      if (mapped) {
+        ctx.status = mapped.status;
+        ctx.body = mapped.body;
+        if (mapped.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
+        return;
+      }
+      log(`request ${ctx.state.requestId} ${ctx.method} ${ctx.path} failed`, error);
+      ctx.status = 500;
+      ctx.body = {
+        code: 'internal',
+        message: 'Internal server error',
+        details: { requestId: ctx.state.requestId },
+      } satisfies ErrorBody;
+    }
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * OpenAPI 3.1 document built from the route registry: the same schema objects ajv validates with.
+ * Schemas with an `$id` are lifted into `components.schemas` and referenced.
+ */
+import type { RouteRegistry, RouteSpec } from './routes.js';
+import { AUTH_RESPONSES, ErrorSchema } from './schemas/common.schema.js';
+import type { JsonSchema } from './validation.js';
+
+export type OpenApiDocument = Record<string, unknown>;
+
+class ComponentCollector {
+  readonly schemas: Record<string, JsonSchema> = { Error: withoutId(ErrorSchema) };
+
+  ref(schema: JsonSchema): JsonSchema {
+    const id = schema.$id;
+    if (typeof id !== 'string') return schema;
+    this.schemas[id] ??= withoutId(schema);
+    return { $ref: `#/components/schemas/${id}` };
+  }
+}
+
+function withoutId(schema: JsonSchema): JsonSchema {
+  const { $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** `/workflows/:workflowId` → `/workflows/{workflowId}` */
+function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function parameters(spec: RouteSpec<any, any, any>): unknown[] {
+  const result: unknown[] = [];
+  for (const [location, schema] of [['path', spec.params], ['query', spec.query]] as const) {
+    const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((schema?.required as string[] | undefined) ?? []);
+    for (const [name, property] of Object.entries(properties)) {
+      result.push({ name, in: location, required: location === 'path' || required.has(name), schema: property });
+    }
+  }
+  for (const match of spec.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
+    const name = match[1];
+    if (!spec.params?.properties || !(name! in (spec.params.properties as object))) {
+      result.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+    }
+  }
+  return result;
+}
+
+function operation(spec: RouteSpec<any, any, any>, components: ComponentCollector): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, response] of Object.entries(spec.responses)) {
+    responses[status] = {
+      description: response.description,
+      ...(response.schema && { content: { 'application/json': { schema: components.ref(response.schema) } } }),
+    };
+  }
+  const errors: Record<number, { description: string }> = {};
+  if (spec.body || spec.query || spec.params) errors[400] = { description: 'Invalid input; `details.issues` lists each problem' };
+  if (spec.scope !== 'public') errors[401] = AUTH_RESPONSES[401];
+  if (spec.scope === 'U') errors[403] = AUTH_RESPONSES[403];
+  for (const [status, response] of Object.entries(errors)) {
+    responses[status] ??= { ...response, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
+  return {
+    operationId: `${spec.method}${openApiPath(spec.path).replace(/[{}]/g, '').replace(/(^|[/-])([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}`,
+    summary: spec.summary,
+    tags: [spec.tag],
+    'x-key-scope': spec.scope,
+    security: spec.scope === 'public' ? [] : spec.scope === 'U' ? [{ userApiKey: [] }] : [{ userApiKey: [] }, { accountApiKey: [] }],
+    parameters: parameters(spec),
+    ...(spec.body && { requestBody: { required: true, content: { 'application/json': { schema: components.ref(spec.body) } } } }),
+    responses,
+  };
+}
+
+/** Builds the document for one registry (the `/public/v1` routes). */
+export function buildOpenApi(registry: RouteRegistry, serverUrl: string): OpenApiDocument {
+  const components = new ComponentCollector();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const spec of registry.routes) {
+    const path = openApiPath(spec.path);
+    paths[path] ??= {};
+    paths[path]![spec.method] = operation(spec, components);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'agentry public API',
+      version: '1.0.0',
+      description:
+        'Every request carries `Authorization: Bearer <API_KEY>`. USER keys act for one user and are accepted everywhere; ' +
+        'GENERAL keys act for the account and are refused (403) on endpoints whose `x-key-scope` is `U`. ' +
+        'Errors are `{ code, message, details? }`.',
+    },
+    servers: [{ url: serverUrl }],
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    paths,
+    components: {
+      schemas: components.schemas,
+      securitySchemes: {
+        userApiKey: { type: 'http', scheme: 'bearer', description: 'USER key: tied to one user' },
+        accountApiKey: { type: 'http', scheme: 'bearer', description: 'GENERAL key: account-wide' },
+      },
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Route registry. Every endpoint is declared once with its key scope and its schemas; from that one
+ * declaration the registry mounts the Koa handler (authentication, scope check, validation) and the
+ * OpenAPI document describes it. Routers therefore only state `scope: 'U'` or `scope: 'any'`.
+ */
+import type Router from '@koa/router';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Context } from 'koa';
+import type { KeyIdentity } from '../db/services/api-keys.service.js';
+import { authenticate, requireScope, type Scope } from './auth.js';
+import { compileSchema, validate, type JsonSchema, type Validator } from './validation.js';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What a handler receives: validated input and the caller's identity, never the Koa context. */
+export interface RouteInput<Body, Query, Params> {
+  body: Body;
+  query: Query;
+  params: Params;
+  /** Present on every route whose scope is not `public`. */
+  auth: KeyIdentity;
+  /** A fresh entity manager for this request. */
+  em: EntityManager;
+}
+
+export interface RouteResponse {
+  description: string;
+  schema?: JsonSchema;
+}
+
+export interface RouteSpec<Body = unknown, Query = Record<string, unknown>, Params = Record<string, string>> {
+  method: Method;
+  /** Koa path relative to the router prefix, e.g. `/workflows/:workflowId`. */
+  path: string;
+  /** `U`: USER key only; `any`: USER or GENERAL key; `public`: no key. */
+  scope: Scope | 'public';
+  summary: string;
+  tag: string;
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  /** Success status; 200 unless given. */
+  status?: number;
+  responses: Record<number, RouteResponse>;
+  handler: (input: RouteInput<Body, Query, Params>) => Promise<unknown> | unknown;
+}
+
+/** Returned by a handler whose status depends on the outcome. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {}
+}
+
+interface Compiled {
+  params?: Validator;
+  query?: Validator;
+  body?: Validator;
+}
+
+/** Collects route declarations of one URL prefix; mounted on a router, and read by the OpenAPI builder. */
+export class RouteRegistry {
+  readonly routes: RouteSpec<any, any, any>[] = [];
+
+  constructor(readonly prefix: string) {}
+
+  add<Body, Query = Record<string, unknown>, Params = Record<string, string>>(spec: RouteSpec<Body, Query, Params>): void {
+    this.routes.push(spec);
+  }
+
+  /** Registers every declared route on the router, with schemas compiled once. */
+  mount(router: Router, getEm: () => EntityManager): void {
+    for (const spec of this.routes) {
+      const compiled: Compiled = {
+        params: spec.params && compileSchema(spec.params, { coerce: true }),
+        query: spec.query && compileSchema(spec.query, { coerce: true }),
+        body: spec.body && compileSchema(spec.body),
+      };
+      const stack = spec.scope === 'public' ? [] : [authenticate(getEm), requireScope(spec.scope)];
+      router[spec.method](spec.path, ...stack, async (ctx: Context) => {
+        const input = readInput(ctx, compiled, getEm);
+        const result = await spec.handler(input);
+        const reply = result instanceof Reply ? result : new Reply(spec.status ?? 200, result);
+        ctx.status = reply.status;
+        if (reply.body !== undefined) ctx.body = reply.body;
+      });
+    }
+  }
+}
+
+function readInput(ctx: Context, compiled: Compiled, getEm: () => EntityManager): RouteInput<any, any, any> {
+  const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
+  const query = { ...ctx.query };
+  const body = ctx.request.body ?? {};
+  return {
+    params: compiled.params ? validate(compiled.params, params, 'params') : params,
+    query: compiled.query ? validate(compiled.query, query, 'query') : query,
+    body: compiled.body ? validate(compiled.body, body, 'body') : body,
+    auth: ctx.state.auth,
+    em: ctx.state.em ?? getEm(),
+  };
+}

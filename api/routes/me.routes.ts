@@ -1,0 +1,18 @@
+import { accountView, userView } from '../../db/services/accounts.service.js';
+import type { RouteRegistry } from '../routes.js';
+import { MeResponseSchema } from '../schemas/me.schema.js';
+
+export function meRoutes(api: RouteRegistry): void {
+  api.add({
+    method: 'get',
+    path: '/me',
+    scope: 'any',
+    tag: 'Identity',
+    summary: 'Verifies the key and returns its account, and its user for a USER key (null for a GENERAL key)',
+    responses: { 200: { description: 'The identity of the key', schema: MeResponseSchema } },
+    handler: ({ auth }) => ({
+      ok: true,
+      data: { account: accountView(auth.account), user: auth.user ? userView(auth.user) : null },
+    }),
+  });
+}

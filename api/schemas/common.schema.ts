@@ -1,0 +1,34 @@
+/** Schemas shared by many routes; they appear under `components.schemas` of the OpenAPI document. */
+import type { JsonSchema } from '../validation.js';
+
+export const ErrorSchema: JsonSchema = {
+  $id: 'Error',
+  type: 'object',
+  required: ['code', 'message'],
+  properties: {
+    code: {
+      type: 'string',
+      enum: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'payload_too_large', 'rate_limited', 'internal'],
+    },
+    message: { type: 'string' },
+    details: {
+      type: 'object',
+      properties: {
+        issues: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['code', 'path', 'message'],
+            properties: { code: { type: 'string' }, path: { type: 'string' }, message: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** Responses every authenticated route can give, merged into each operation of the document. */
+export const AUTH_RESPONSES = {
+  401: { description: 'Missing, malformed, unknown or revoked API key' },
+  403: { description: 'A GENERAL key was used on an endpoint that requires a USER key' },
+};

@@ -1,0 +1,26 @@
+/** API entry point: `npm run api`. Scale out by running more of these behind a load balancer. */
+import { loadConfig } from '../lib/config.js';
+import { connectTemporal } from '../lib/temporal.js';
+import { initORM } from '../db/orm.js';
+import { createApp } from './app.js';
+
+const config = loadConfig();
+const orm = await initORM({ databaseUrl: config.databaseUrl });
+const temporal = await connectTemporal(config.temporal);
+const app = createApp({
+  orm,
+  temporal,
+  config: { publicBaseUrl: config.publicBaseUrl, bodyLimitBytes: config.bodyLimitBytes, taskQueue: config.temporal.taskQueue },
+});
+const server = app.listen(config.port, config.host, () => {
+  console.log(`API listening on ${config.publicBaseUrl}/public/v1`);
+});
+
+async function shutdown(): Promise<void> {
+  server.close();
+  await temporal.connection.close();
+  await orm.close();
+  process.exit(0);
+}
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);

@@ -1,0 +1,64 @@
+/**
+ * The one ajv instance. Route schemas are compiled once at start; the OpenAPI document is built from the
+ * same schema objects, so what is documented is what is enforced.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { BadRequestError, type Issue } from '../lib/errors.js';
+
+/** A JSON Schema (draft 2020-12 subset that ajv and OpenAPI 3.1 share). */
+export type JsonSchema = Record<string, unknown>;
+
+// ajv-formats ships CommonJS with a default export object.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: true });
+addFormats(ajv);
+// OpenAPI annotation keywords that ajv does not know.
+ajv.addKeyword({ keyword: 'example' });
+
+/** Ajv with type coercion, for query strings and path parameters, whose values arrive as strings. */
+const ajvCoercing = new Ajv({ allErrors: true, strict: true, coerceTypes: true, useDefaults: true });
+addFormats(ajvCoercing);
+ajvCoercing.addKeyword({ keyword: 'example' });
+
+export type Validator = ValidateFunction;
+
+export function compileSchema(schema: JsonSchema, { coerce = false } = {}): Validator {
+  return (coerce ? ajvCoercing : ajv).compile(schema);
+}
+
+function issuePath(location: string, error: ErrorObject): string {
+  const pointer = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') pointer.push(String(error.params.missingProperty));
+  if (error.keyword === 'additionalProperties') pointer.push(String(error.params.additionalProperty));
+  return [location, ...pointer].join('.');
+}
+
+function issueMessage(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not an allowed property';
+    case 'enum':
+      return `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** Validates `data` in place (defaults applied) or throws 400 `bad_request` listing every problem. */
+export function validate<T>(validator: Validator, data: unknown, location: 'body' | 'query' | 'params'): T {
+  if (validator(data)) return data as T;
+  const issues: Issue[] = (validator.errors ?? []).map((error) => ({
+    code: error.keyword === 'required' ? 'required' : error.keyword === 'additionalProperties' ? 'unknown_field' : 'invalid',
+    path: issuePath(location, error),
+    message: issueMessage(error),
+  }));
+  const first = issues[0];
+  throw new BadRequestError(first ? `Invalid ${location}: ${first.path} ${first.message}` : `Invalid ${location}`, issues);
+}

@@ -1,0 +1,51 @@
+import pg from 'pg';
+
+/** Database name of a PostgreSQL URL. */
+export function databaseName(databaseUrl: string): string {
+  const name = decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, ''));
+  if (!name) throw new Error(`DATABASE_URL names no database: ${databaseUrl}`);
+  return name;
+}
+
+function maintenanceUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  url.pathname = '/postgres';
+  return url.toString();
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+async function withMaintenanceClient<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: maintenanceUrl(databaseUrl), connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates the database named in the URL when it does not exist yet. Returns true when it was created. */
+export async function ensureDatabase(databaseUrl: string): Promise<boolean> {
+  const name = databaseName(databaseUrl);
+  return withMaintenanceClient(databaseUrl, async (client) => {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount) return false;
+    try {
+      await client.query(`create database ${quoteIdent(name)}`);
+    } catch (error) {
+      // Another process created it between our check and our create.
+      if ((error as { code?: string }).code !== '42P04') throw error;
+      return false;
+    }
+    return true;
+  });
+}
+
+/** Drops a database (used by the test harness for its per-run database). */
+export async function dropDatabase(databaseUrl: string): Promise<void> {
+  const name = databaseName(databaseUrl);
+  await withMaintenanceClient(databaseUrl, (client) => client.query(`drop database if exists ${quoteIdent(name)} with (force)`));
+}

@@ -1,0 +1,88 @@
+/**
+ * The one configuration loader. Only entry points (API server, worker, launcher, admin CLI, test harness)
+ * call it; everything else receives the values it needs as arguments.
+ */
+
+/** Validated runtime configuration of every agentry process. */
+export interface Config {
+  /** Interface the API binds to. */
+  host: string;
+  /** Port the API listens on. */
+  port: number;
+  /** Public origin used to build absolute URLs handed to users (webhook URLs, docs). */
+  publicBaseUrl: string;
+  /** PostgreSQL connection string. */
+  databaseUrl: string;
+  /** True when DATABASE_URL was not set: the launcher may create the default database itself. */
+  databaseIsDefault: boolean;
+  temporal: {
+    /** host:port of the Temporal frontend. */
+    address: string;
+    /** True when TEMPORAL_ADDRESS was not set: the launcher starts the embedded dev server. */
+    embedded: boolean;
+    namespace: string;
+    taskQueue: string;
+    /** Address of the Temporal Web UI, printed for operators. */
+    uiUrl: string;
+  };
+  /** Largest accepted request body, in bytes. */
+  bodyLimitBytes: number;
+  /** Folder for local state of the embedded services (Temporal SQLite file). */
+  dataDir: string;
+}
+
+/** Thrown when an environment variable has an unusable value; entry points print it and exit. */
+export class ConfigError extends Error {}
+
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/agentry';
+
+function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function urlVar(env: NodeJS.ProcessEnv, name: string, fallback: string, protocols: string[]): string {
+  const raw = env[name] || fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+/** Reads and validates the environment once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const host = env.HOST || '127.0.0.1';
+  const port = intVar(env, 'PORT', 3000, 0, 65535);
+  const temporalAddress = env.TEMPORAL_ADDRESS || '127.0.0.1:7233';
+  if (!/^[^\s:/]+:\d+$/.test(temporalAddress)) {
+    throw new ConfigError(`TEMPORAL_ADDRESS must be host:port, got "${temporalAddress}"`);
+  }
+  const uiPort = intVar(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535);
+  return {
+    host,
+    port,
+    publicBaseUrl: urlVar(env, 'PUBLIC_BASE_URL', `http://${host}:${port}`, ['http:', 'https:']),
+    databaseUrl: urlVar(env, 'DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']),
+    databaseIsDefault: !env.DATABASE_URL,
+    temporal: {
+      address: temporalAddress,
+      embedded: !env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE || 'default',
+      taskQueue: env.TEMPORAL_TASK_QUEUE || 'agentry',
+      uiUrl: urlVar(env, 'TEMPORAL_UI_URL', `http://127.0.0.1:${uiPort}`, ['http:', 'https:']),
+    },
+    bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 512 * 1024 * 1024),
+    dataDir: env.AGENTRY_DATA_DIR || '.data',
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * Domain errors. Services throw them; the API's one error middleware turns them into the envelope
+ * `{ code, message, details? }` with the status each class carries. The admin CLI prints their message.
+ */
+
+/** One problem with a request, as listed in `details.issues`. */
+export interface Issue {
+  code: string;
+  path: string;
+  message: string;
+}
+
+export type ErrorCode =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'internal';
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequestError extends AppError {
+  constructor(message: string, issues?: Issue[]) {
+    super(400, 'bad_request', message, issues ? { issues } : undefined);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message: string) {
+    super(401, 'unauthorized', message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super(403, 'forbidden', message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message: string) {
+    super(404, 'not_found', message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(409, 'conflict', message, details);
+  }
+}

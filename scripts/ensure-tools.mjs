@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// Installs what the project needs and is missing, using only Node built-ins (it runs before node_modules
+// exists): the npm packages of package-lock.json, and the Temporal CLI (a Go module) under .tools/bin.
+// Runs before `npm start`, `npm test` and `npm run admin`; when everything is in place it costs milliseconds.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const quiet = process.argv.includes('--quiet');
+const TEMPORAL_CLI_MODULE = 'github.com/temporalio/cli/cmd/temporal@v1.5.1';
+
+function say(message) {
+  if (!quiet) console.error(`[setup] ${message}`);
+}
+
+function run(command, args, env = process.env) {
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, env, stdio: quiet ? ['ignore', 'ignore', 'inherit'] : ['ignore', 'inherit', 'inherit'] });
+  if (result.error) throw result.error;
+  if (result.status !== 0) {
+    console.error(`[setup] ${command} ${args.join(' ')} failed with exit code ${result.status}`);
+    process.exit(result.status ?? 1);
+  }
+  return Date.now() - started;
+}
+
+function ensureNodeModules() {
+  const lock = readFileSync(join(root, 'package-lock.json'));
+  const digest = createHash('sha256').update(lock).digest('hex');
+  const marker = join(root, 'node_modules', '.agentry-lock-sha256');
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === digest) return;
+  say('installing npm packages (npm ci)...');
+  const ms = run(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error']);
+  writeFileSync(marker, digest);
+  say(`npm packages installed in ${(ms / 1000).toFixed(1)} s`);
+}
+
+function findGo() {
+  const candidates = [process.env.GO, ...(process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'go')), '/usr/local/go/bin/go'];
+  return candidates.find((path) => path && existsSync(path));
+}
+
+export function temporalCliPath() {
+  return process.env.TEMPORAL_CLI || join(root, '.tools', 'bin', 'temporal');
+}
+
+function ensureTemporalCli() {
+  const cli = temporalCliPath();
+  if (existsSync(cli)) return;
+  if (process.env.TEMPORAL_CLI) {
+    console.error(`[setup] TEMPORAL_CLI points at ${cli}, which does not exist`);
+    process.exit(1);
+  }
+  const go = findGo();
+  if (!go) {
+    console.error('[setup] the Temporal CLI is missing and no Go toolchain was found to build it.');
+    console.error(`[setup] install Go, or set TEMPORAL_CLI to a temporal binary, or TEMPORAL_ADDRESS to an existing cluster.`);
+    process.exit(1);
+  }
+  mkdirSync(dirname(cli), { recursive: true });
+  say(`building the Temporal CLI with ${go} install ${TEMPORAL_CLI_MODULE} (first time only, takes minutes)...`);
+  const ms = run(go, ['install', TEMPORAL_CLI_MODULE], { ...process.env, GOBIN: dirname(cli), CGO_ENABLED: '0' });
+  say(`Temporal CLI built in ${(ms / 1000).toFixed(0)} s: ${cli}`);
+}
+
+ensureNodeModules();
+// The CLI is needed by tests (always) and by `npm start` unless it is pointed at an existing cluster.
+if (process.env.npm_lifecycle_event !== 'prestart' || !process.env.TEMPORAL_ADDRESS) {
+  if (process.env.npm_lifecycle_event !== 'preadmin') ensureTemporalCli();
+}

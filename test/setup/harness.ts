@@ -1,0 +1,94 @@
+/**
+ * The shared test fixture: a fresh PostgreSQL database per run (migrated), a real Temporal dev server started
+ * through `TestWorkflowEnvironment.createLocal` from the project's Temporal CLI, one worker on a unique task
+ * queue, and the API from `createApp` listening on a free port. Started once by the root hooks.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { createApp, type AppDeps } from '../../api/app.js';
+import { ensureDatabase, dropDatabase } from '../../db/database.js';
+import { initORM, migrate, type Orm } from '../../db/orm.js';
+import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
+import { createWorker } from '../../worker/create-worker.js';
+
+export const projectRoot = join(import.meta.dirname, '..', '..');
+
+export interface Harness {
+  databaseUrl: string;
+  orm: Orm;
+  env: TestWorkflowEnvironment;
+  taskQueue: string;
+  worker: Worker;
+  server: Server;
+  /** Origin of the API, e.g. http://127.0.0.1:41234 */
+  origin: string;
+  /** `${origin}/public/v1` */
+  baseUrl: string;
+}
+
+let current: Harness | undefined;
+let workerRun: Promise<void> | undefined;
+
+function testDatabaseUrl(): string {
+  const server = new URL(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+  server.pathname = `/agentry_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  return server.toString();
+}
+
+export function harness(): Harness {
+  if (!current) throw new Error('test harness not started');
+  return current;
+}
+
+/** Starts an API on a free port with the harness's ORM and Temporal client; used by tests that need options. */
+export async function listen(deps: Partial<AppDeps> = {}): Promise<{ server: Server; origin: string }> {
+  const h = current!;
+  const app = createApp({
+    orm: h.orm,
+    temporal: h.env.client,
+    config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024, taskQueue: h.taskQueue },
+    logError: () => {},
+    ...deps,
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+export async function startHarness(): Promise<Harness> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const databaseUrl = testDatabaseUrl();
+  await ensureDatabase(databaseUrl);
+  const orm = await initORM({ databaseUrl });
+  await migrate(orm);
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: process.env.TEMPORAL_CLI || join(projectRoot, '.tools', 'bin', 'temporal') },
+      ip: '127.0.0.1',
+      searchAttributes: SEARCH_ATTRIBUTES,
+    },
+  });
+  const taskQueue = `test-${randomBytes(4).toString('hex')}`;
+  const worker = await createWorker({ orm, connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue });
+  workerRun = worker.run();
+  current = { databaseUrl, orm, env, taskQueue, worker, server: undefined as unknown as Server, origin: '', baseUrl: '' };
+  const { server, origin } = await listen();
+  Object.assign(current, { server, origin, baseUrl: `${origin}/public/v1` });
+  return current;
+}
+
+export async function stopHarness(): Promise<void> {
+  const h = current;
+  if (!h) return;
+  current = undefined;
+  await new Promise((resolve) => h.server.close(resolve));
+  h.worker.shutdown();
+  await workerRun;
+  await h.env.teardown();
+  await h.orm.close();
+  await dropDatabase(h.databaseUrl);
+}

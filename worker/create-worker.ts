@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { hostname } from 'node:os';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities } from '../activities/index.js';
+import type { Orm } from '../db/orm.js';
+
+export interface WorkerDeps {
+  orm: Orm;
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  /** Optional identity; defaults to pid@host, as Temporal does. */
+  identity?: string;
+}
+
+/** Path of the workflow bundle's entry module. */
+export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+/** Builds a worker that serves every agentry workflow and activity on one task queue. */
+export async function createWorker({ orm, connection, namespace, taskQueue, identity }: WorkerDeps): Promise<Worker> {
+  const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
+  return Worker.create({
+    connection,
+    namespace,
+    taskQueue,
+    identity: workerIdentity,
+    workflowsPath,
+    activities: createActivities({ orm, identity: workerIdentity, taskQueue }),
+  });
+}

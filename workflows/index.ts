@@ -1,0 +1,2 @@
+/** Entry point of the workflow bundle: every workflow type the worker serves. */
+export { checkWorkerHealth } from './check-worker-health.workflow.js';
