@@ -9,6 +9,7 @@ import type { Client } from '@temporalio/client';
 import Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { Orm } from '../db/orm.js';
+import { BadRequestError, PayloadTooLargeError } from '../lib/errors.js';
 import { renderDocsPage } from './docs-page.js';
 import { errorHandler, type ErrorLogger } from './error-handler.js';
 import { buildOpenApi } from './openapi.js';
@@ -69,7 +70,7 @@ export function createApp(deps: AppDeps): Koa {
     ctx.set('X-Request-Id', ctx.state.requestId);
     await next();
   });
-  app.use(errorHandler(config.bodyLimitBytes, deps.logError ?? ((m, e) => console.error(m, e))));
+  app.use(errorHandler(deps.logError ?? ((m, e) => console.error(m, e))));
   app.use(
     koaBody({
       json: true,
@@ -79,6 +80,10 @@ export function createApp(deps: AppDeps): Koa {
       urlencoded: false,
       multipart: false,
       parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+      onError: (error) => {
+        if ((error as { status?: number }).status === 413) throw new PayloadTooLargeError(config.bodyLimitBytes);
+        throw new BadRequestError(`Malformed JSON body: ${error.message}`);
+      },
     }),
   );
   for (const router of [publicRouter, rootRouter]) {

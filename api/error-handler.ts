@@ -37,7 +37,6 @@ const HTTP_CODES: Record<number, ErrorCode> = {
 interface HttpError {
   status: number;
   expose?: boolean;
-  type?: string;
   message: string;
 }
 
@@ -46,18 +45,12 @@ function isHttpError(error: unknown): error is HttpError {
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
-function httpErrorBody(error: HttpError, bodyLimitBytes: number): ErrorBody {
-  if (error.status === 413) {
-    return { code: 'payload_too_large', message: `Request body exceeds the limit of ${bodyLimitBytes} bytes` };
-  }
-  if (error.type === 'entity.parse.failed' || error.type === 'entity.verify.failed') {
-    return { code: 'bad_request', message: `Malformed JSON body: ${error.message}` };
-  }
+function httpErrorBody(error: HttpError): ErrorBody {
   return { code: HTTP_CODES[error.status] ?? 'bad_request', message: error.expose === false ? 'Bad request' : error.message };
 }
 
 /** Maps a thrown value to a status and an envelope. */
-export function toErrorResponse(error: unknown, bodyLimitBytes: number): { status: number; body: ErrorBody } | null {
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } | null {
   if (error instanceof AppError) {
     const body: ErrorBody = { code: error.code, message: error.message };
     if (error.details) body.details = error.details;
@@ -75,11 +68,11 @@ export function toErrorResponse(error: unknown, bodyLimitBytes: number): { statu
   if (error instanceof WorkflowExecutionAlreadyStartedError) {
     return { status: 409, body: { code: 'conflict', message: 'That run has already been started' } };
   }
-  if (isHttpError(error)) return { status: error.status, body: httpErrorBody(error, bodyLimitBytes) };
+  if (isHttpError(error)) return { status: error.status, body: httpErrorBody(error) };
   return null;
 }
 
-export function errorHandler(bodyLimitBytes: number, log: ErrorLogger): Middleware {
+export function errorHandler(log: ErrorLogger): Middleware {
   return async (ctx, next) => {
     try {
       await next();
@@ -88,7 +81,7 @@ export function errorHandler(bodyLimitBytes: number, log: ErrorLogger): Middlewa
         ctx.body = { code: 'not_found', message: `No route for ${ctx.method} ${ctx.path}` } satisfies ErrorBody;
       }
     } catch (error) {
-      const mapped = toErrorResponse(error, bodyLimitBytes);
+      const mapped = toErrorResponse(error);
       if (mapped) {
         ctx.status = mapped.status;
         ctx.body = mapped.body;

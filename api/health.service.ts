@@ -14,7 +14,7 @@ export interface HealthReport {
   ok: boolean;
   database: ProbeResult;
   temporal: ProbeResult & { namespace: string };
-  worker?: ProbeResult & { identity?: string; taskQueue: string };
+  worker?: ProbeResult & { identity?: string; taskQueue: string; workflowId: string };
 }
 
 export interface HealthDeps {
@@ -55,10 +55,11 @@ export async function checkHealth(deps: HealthDeps, { worker = false } = {}): Pr
     temporal: { ok: temporalProbe.ok, latencyMs: temporalProbe.latencyMs, namespace, ...(temporalProbe.error && { error: temporalProbe.error }) },
   };
   if (worker) {
+    const workflowId = `health-check:${randomUUID()}`;
     const run = await probe(timeoutMs * 2, () =>
       temporal.workflow.execute('checkWorkerHealth', {
         taskQueue: deps.taskQueue,
-        workflowId: `health-check:${randomUUID()}`,
+        workflowId,
         workflowExecutionTimeout: timeoutMs * 2,
       }) as Promise<HeartbeatResult>,
     );
@@ -66,6 +67,7 @@ export async function checkHealth(deps: HealthDeps, { worker = false } = {}): Pr
       ok: run.ok,
       latencyMs: run.latencyMs,
       taskQueue: deps.taskQueue,
+      workflowId,
       ...(run.value && { identity: run.value.identity }),
       ...(run.error && { error: run.error }),
     };

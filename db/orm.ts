@@ -30,6 +30,7 @@ export function ormOptions({ databaseUrl, poolMax = 10 }: OrmOptions): Options {
       snapshotName: 'schema-snapshot',
       transactional: true,
       allOrNothing: true,
+      silent: true,
       migrationsList,
     },
     debug: false,

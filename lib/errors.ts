@@ -61,3 +61,9 @@ export class ConflictError extends AppError {
     super(409, 'conflict', message, details);
   }
 }
+
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super(413, 'payload_too_large', `Request body exceeds the limit of ${limitBytes} bytes`);
+  }
+}

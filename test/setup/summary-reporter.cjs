@@ -1,4 +1,5 @@
 // Mocha's spec reporter plus one closing line in the plain form CI tools read: "N passed, N failed, N skipped".
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- mocha loads reporters as CommonJS
 const Mocha = require('mocha');
 
 class SummaryReporter extends Mocha.reporters.Spec {
