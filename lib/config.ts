@@ -27,12 +27,36 @@ export interface Config {
   };
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;
+  /** Level of the Temporal SDK's log in the worker: TRACE, DEBUG, INFO, WARN or ERROR. */
+  logLevel: LogLevel;
   /** Folder for local state of the embedded services (Temporal SQLite file). */
   dataDir: string;
 }
 
 /** Thrown when an environment variable has an unusable value; entry points print it and exit. */
+export type LogLevel = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+const LOG_LEVELS: LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
+
 export class ConfigError extends Error {}
+
+/** Every environment variable agentry reads, with what it does; README.md documents the same list. */
+export const CONFIG_VARIABLES: Record<string, string> = {
+  PORT: 'API port (default 3000)',
+  HOST: 'interface the API binds to (default 127.0.0.1)',
+  PUBLIC_BASE_URL: 'public origin for URLs handed to users (default http://HOST:PORT)',
+  DATABASE_URL: 'PostgreSQL URL (default postgres://postgres@127.0.0.1:5432/agentry; created and migrated on start)',
+  TEMPORAL_ADDRESS: 'host:port of an existing Temporal cluster; when unset, npm start runs the embedded dev server on 127.0.0.1:7233',
+  TEMPORAL_NAMESPACE: 'Temporal namespace (default default)',
+  TEMPORAL_TASK_QUEUE: 'task queue of the worker (default agentry)',
+  TEMPORAL_UI_PORT: 'port of the embedded Temporal UI (default 8233)',
+  TEMPORAL_UI_URL: 'Temporal UI address printed for operators (default http://127.0.0.1:TEMPORAL_UI_PORT)',
+  BODY_LIMIT_BYTES: 'largest accepted request body (default 1048576)',
+  LOG_LEVEL: 'Temporal SDK log level of the worker: TRACE, DEBUG, INFO, WARN (default), ERROR',
+  AGENTRY_DATA_DIR: 'folder of the embedded Temporal state (default .data)',
+  TEMPORAL_CLI: 'path of a temporal binary to use instead of building .tools/bin/temporal',
+  DEFAULT_ADMIN_EMAIL: 'email of the user of the default account created on the first npm start (default admin@localhost)',
+  TEST_DATABASE_URL: 'PostgreSQL server the tests create their per-run database on (default: the DATABASE_URL server)',
+};
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/agentry';
 
@@ -68,6 +92,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^[^\s:/]+:\d+$/.test(temporalAddress)) {
     throw new ConfigError(`TEMPORAL_ADDRESS must be host:port, got "${temporalAddress}"`);
   }
+  const logLevel = (env.LOG_LEVEL || 'WARN').toUpperCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   const uiPort = intVar(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535);
   return {
     host,
@@ -83,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uiUrl: urlVar(env, 'TEMPORAL_UI_URL', `http://127.0.0.1:${uiPort}`, ['http:', 'https:']),
     },
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 512 * 1024 * 1024),
+    logLevel,
     dataDir: env.AGENTRY_DATA_DIR || '.data',
   };
 }

@@ -6,16 +6,16 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import { createApp, type AppDeps } from '../../api/app.js';
 import { ensureDatabase, dropDatabase } from '../../db/database.js';
 import { initORM, migrate, type Orm } from '../../db/orm.js';
 import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
+import { projectRoot, temporalCliPath } from '../../lib/temporal-cli.js';
 import { createWorker } from '../../worker/create-worker.js';
 
-export const projectRoot = join(import.meta.dirname, '..', '..');
+export { projectRoot };
 
 export interface Harness {
   databaseUrl: string;
@@ -67,7 +67,7 @@ export async function startHarness(): Promise<Harness> {
   await migrate(orm);
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
-      executable: { type: 'existing-path', path: process.env.TEMPORAL_CLI || join(projectRoot, '.tools', 'bin', 'temporal') },
+      executable: { type: 'existing-path', path: temporalCliPath() },
       ip: '127.0.0.1',
       searchAttributes: SEARCH_ATTRIBUTES,
     },
