@@ -35,7 +35,7 @@ export interface AppDeps {
 
 /** Every `/public/v1` route declaration; the OpenAPI document is built from this list. */
 export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes'>): RouteRegistry {
-  const api = new RouteRegistry(API_PREFIX);
+  const api = new RouteRegistry();
   meRoutes(api);
   deps.extraRoutes?.(api);
   return api;
@@ -50,7 +50,7 @@ export function createApp(deps: AppDeps): Koa {
   const openApi = buildOpenApi(api, `${config.publicBaseUrl}${API_PREFIX}`);
   const docsPage = renderDocsPage(openApi);
 
-  const root = new RouteRegistry('');
+  const root = new RouteRegistry();
   healthRoutes(root, { getEm, temporal, taskQueue: config.taskQueue, timeoutMs: 3000 });
 
   const publicRouter = new Router({ prefix: API_PREFIX });

@@ -59,11 +59,9 @@ interface Compiled {
   body?: Validator;
 }
 
-/** Collects route declarations of one URL prefix; mounted on a router, and read by the OpenAPI builder. */
+/** Collects route declarations; mounted on a router (which carries the URL prefix), and read by the OpenAPI builder. */
 export class RouteRegistry {
   readonly routes: RouteSpec<any, any, any>[] = [];
-
-  constructor(readonly prefix: string) {}
 
   add<Body, Query = Record<string, unknown>, Params = Record<string, string>>(spec: RouteSpec<Body, Query, Params>): void {
     this.routes.push(spec);

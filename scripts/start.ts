@@ -113,12 +113,16 @@ async function main(): Promise<number> {
   process.once('SIGTERM', stop);
   process.once('SIGHUP', stop);
   try {
+    const apiHost = config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+    if (await portAnswers(apiHost, config.port)) {
+      throw new ConfigError(`port ${config.port} is already in use (another agentry running?); stop it or set PORT`);
+    }
     const [, firstStart] = await Promise.all([startTemporal(config, supervisor), prepareDatabase(config)]);
     const node = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
     supervisor.start({ name: 'worker', ...node('worker/main.ts') });
     supervisor.start({ name: 'api', ...node('api/server.ts') });
     await waitFor('the API and the worker', 120_000, async () => {
-      const res = await fetch(`http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}/healthz?worker=true`);
+      const res = await fetch(`http://${apiHost}:${config.port}/healthz?worker=true`);
       return res.ok;
     });
     printSummary(config, firstStart);
