@@ -16,6 +16,7 @@ import { buildOpenApi } from './openapi.js';
 import { RouteRegistry } from './routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { meRoutes } from './routes/me.routes.js';
+import { dataRoutes } from './routes/data/index.js';
 
 export const API_PREFIX = '/public/v1';
 
@@ -37,6 +38,7 @@ export interface AppDeps {
 export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes'>): RouteRegistry {
   const api = new RouteRegistry();
   meRoutes(api);
+  dataRoutes(api);
   deps.extraRoutes?.(api);
   return api;
 }

@@ -4,19 +4,34 @@
  */
 import type { RouteRegistry, RouteSpec } from './routes.js';
 import { AUTH_RESPONSES, ErrorSchema } from './schemas/common.schema.js';
-import type { JsonSchema } from './validation.js';
+import { sharedSchemas, type JsonSchema } from './validation.js';
 
 export type OpenApiDocument = Record<string, unknown>;
 
 class ComponentCollector {
   readonly schemas: Record<string, JsonSchema> = { Error: withoutId(ErrorSchema) };
 
+  constructor() {
+    for (const schema of sharedSchemas) this.schemas[schema.$id as string] = rewriteRefs(schema) as JsonSchema;
+  }
+
   ref(schema: JsonSchema): JsonSchema {
     const id = schema.$id;
-    if (typeof id !== 'string') return schema;
-    this.schemas[id] ??= withoutId(schema);
+    if (typeof id !== 'string') return rewriteRefs(schema) as JsonSchema;
+    this.schemas[id] ??= rewriteRefs(withoutId(schema)) as JsonSchema;
     return { $ref: `#/components/schemas/${id}` };
   }
+}
+
+/** `{ $ref: 'QueryFilter' }` (an ajv id) → `{ $ref: '#/components/schemas/QueryFilter' }`; local `#/...` refs stay. */
+function rewriteRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rewriteRefs);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) =>
+      key === '$ref' && typeof v === 'string' && sharedSchemas.some((s) => s.$id === v) ? [key, `#/components/schemas/${v}`] : [key, rewriteRefs(v)],
+    ),
+  );
 }
 
 function withoutId(schema: JsonSchema): JsonSchema {

@@ -24,6 +24,18 @@ ajvCoercing.addKeyword({ keyword: 'example' });
 
 export type Validator = ValidateFunction;
 
+/** Schemas other schemas reference by `{ $ref: '<$id>' }`; the OpenAPI document lists them under components. */
+export const sharedSchemas: JsonSchema[] = [];
+
+/** Registers a schema with an `$id` for `$ref` use in route schemas (once per process). */
+export function registerSharedSchema(schema: JsonSchema): void {
+  const id = schema.$id as string;
+  if (sharedSchemas.some((s) => s.$id === id)) return;
+  sharedSchemas.push(schema);
+  ajv.addSchema(schema);
+  ajvCoercing.addSchema(schema);
+}
+
 export function compileSchema(schema: JsonSchema, { coerce = false } = {}): Validator {
   return (coerce ? ajvCoercing : ajv).compile(schema);
 }

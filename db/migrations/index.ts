@@ -1,4 +1,8 @@
 /** Every migration in order. Listed explicitly so migrations run the same from TypeScript sources and bundles. */
 import { Migration20261121155308_foundation } from './Migration20261121155308_foundation.js';
+import { Migration20261121162356_data_tables } from './Migration20261121162356_data_tables.js';
 
-export const migrationsList = [{ name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation }];
+export const migrationsList = [
+  { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
+  { name: 'Migration20261121162356_data_tables', class: Migration20261121162356_data_tables },
+];

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { Account, User } from '../entities/index.js';
 import { issueGeneralKey, issueUserKey } from './api-keys.service.js';
+import { seedStandardObjects } from '../tables/standard-objects.js';
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
 
@@ -68,6 +69,7 @@ export async function bootstrapAccount(em: EntityManager, name: string, email: s
     const user = await createUser(tx, account.id, normalized);
     const userKey = await issueUserKey(tx, user.id);
     const generalKey = await issueGeneralKey(tx, account.id);
+    await seedStandardObjects(tx, account.id);
     return { account: accountView(account), user: userView(user), userKey: userKey.key, generalKey: generalKey.key };
   });
 }

@@ -1,0 +1,23 @@
+/** Every Objects and Tables endpoint. */
+import { registerSharedSchema, type JsonSchema } from '../../validation.js';
+import type { RouteRegistry } from '../../routes.js';
+import { FieldCreateSchema, RowBodySchema } from '../../schemas/data.schema.js';
+import { QueryFilterSchema, QuerySortSchema } from '../../../db/tables/query/filter.schema.js';
+import { fieldRoutes } from './fields.routes.js';
+import { recordTypeRoutes } from './record-types.routes.js';
+import { relationRoutes } from './relations.routes.js';
+import { rowRoutes } from './rows.routes.js';
+import { OBJECTS, TABLES } from './surface.js';
+import { tableRoutes } from './tables.routes.js';
+
+export function dataRoutes(api: RouteRegistry): void {
+  for (const schema of [QueryFilterSchema, QuerySortSchema, FieldCreateSchema, RowBodySchema] as JsonSchema[]) registerSharedSchema(schema);
+  // Fixed paths before parameterized ones of the same shape.
+  recordTypeRoutes(api);
+  relationRoutes(api);
+  for (const surface of [OBJECTS, TABLES]) {
+    tableRoutes(api, surface);
+    fieldRoutes(api, surface);
+    rowRoutes(api, surface);
+  }
+}

@@ -1,0 +1,25 @@
+/** Objects and Tables expose parallel endpoint sets; a surface names what differs between them. */
+import type { TableKind } from '../../../db/tables/types.js';
+
+export interface DataSurface {
+  kind: TableKind;
+  /** `/objects` or `/tables` */
+  base: string;
+  /** Segment of the option endpoints: `options` (Objects) or `tags` (Tables). */
+  optionsSegment: string;
+  tag: string;
+}
+
+export const OBJECTS: DataSurface = { kind: 'OBJECT', base: '/objects', optionsSegment: 'options', tag: 'Objects' };
+export const TABLES: DataSurface = { kind: 'TABLE', base: '/tables', optionsSegment: 'tags', tag: 'Tables' };
+
+export const nameParam = { type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: 63 } }, required: ['name'] };
+
+/** Path parameters schema: `name` plus the given integer ids. */
+export function paramsWith(...ids: string[]) {
+  return {
+    type: 'object',
+    required: ['name', ...ids],
+    properties: { ...nameParam.properties, ...Object.fromEntries(ids.map((id) => [id, { type: 'integer', minimum: 1 }])) },
+  };
+}

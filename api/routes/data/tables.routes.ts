@@ -1,0 +1,79 @@
+import { findTable } from '../../../db/tables/catalog.js';
+import { seedStandardObjects } from '../../../db/tables/standard-objects.js';
+import { createTable, deleteTable, describeTable, listTables, tableSchema, updateTable, type TableInput, type TablePatch } from '../../../db/tables/tables.service.js';
+import { paginate } from '../../pagination.js';
+import type { RouteRegistry } from '../../routes.js';
+import { PageQuerySchema, TableCreateSchema, TablePatchSchema } from '../../schemas/data.schema.js';
+import { nameParam, type DataSurface } from './surface.js';
+
+export function tableRoutes(api: RouteRegistry, s: DataSurface): void {
+  const what = s.kind === 'OBJECT' ? 'Object' : 'Table';
+  api.add<unknown, { limit: number; cursor?: string }>({
+    method: 'get',
+    path: s.base,
+    scope: 'any',
+    tag: s.tag,
+    summary: s.kind === 'OBJECT' ? 'All standard and custom Objects' : 'All Tables',
+    query: PageQuerySchema,
+    responses: { 200: { description: `{ agentry: [${what}], nextCursor }` } },
+    handler: async ({ auth, em, query }) => {
+      if (s.kind === 'OBJECT') await seedStandardObjects(em, auth.account.id);
+      return paginate(await listTables(em, auth.account.id, s.kind), query.limit, query.cursor);
+    },
+  });
+  api.add<TableInput>({
+    method: 'post',
+    path: s.base,
+    scope: 'U',
+    tag: s.tag,
+    summary: s.kind === 'OBJECT' ? 'Creates a custom Object (at least one column)' : 'Creates a Table (columns optional)',
+    body: TableCreateSchema,
+    status: 201,
+    responses: { 201: { description: `The new ${what} with its fields` } },
+    handler: async ({ auth, em, body }) => describeTable(em, await createTable(em, auth.account.id, s.kind, body)),
+  });
+  api.add({
+    method: 'get',
+    path: `${s.base}/:name`,
+    scope: 'any',
+    tag: s.tag,
+    summary: s.kind === 'OBJECT' ? 'The Object with its fields, views and record types' : 'The Table with its fields and views',
+    params: nameParam,
+    responses: { 200: { description: what } },
+    handler: async ({ auth, em, params }) => describeTable(em, await findTable(em, auth.account.id, s.kind, params.name)),
+  });
+  api.add<TablePatch>({
+    method: 'patch',
+    path: `${s.base}/:name`,
+    scope: 'U',
+    tag: s.tag,
+    summary: 'Changes display name, emoji, color or description',
+    params: nameParam,
+    body: TablePatchSchema,
+    responses: { 200: { description: what } },
+    handler: async ({ auth, em, params, body }) => describeTable(em, await updateTable(em, auth.account.id, s.kind, params.name, body)),
+  });
+  api.add({
+    method: 'delete',
+    path: `${s.base}/:name`,
+    scope: 'U',
+    tag: s.tag,
+    summary: s.kind === 'OBJECT' ? 'Deletes a custom Object and its records (standard Objects cannot be deleted)' : 'Deletes a Table and its rows',
+    params: nameParam,
+    status: 204,
+    responses: { 204: { description: 'Deleted' } },
+    handler: async ({ auth, em, params }) => {
+      await deleteTable(em, auth.account.id, s.kind, params.name);
+    },
+  });
+  api.add({
+    method: 'get',
+    path: `${s.base}/:name/schema`,
+    scope: 'any',
+    tag: s.tag,
+    summary: 'Fields, types and formats only',
+    params: nameParam,
+    responses: { 200: { description: 'Schema' } },
+    handler: async ({ auth, em, params }) => tableSchema(em, await findTable(em, auth.account.id, s.kind, params.name)),
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * Lookups of the data plane's metadata, always scoped to one account: a table of another account, or a field,
+ * option, record type or view of another table, is simply not found (404).
+ */
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../../lib/errors.js';
+import { DataField, DataTable, FieldOption, RecordType } from '../entities/index.js';
+import { fieldColumnName, linkTableName } from './ddl.js';
+import { FIELD_TYPE_HANDLERS } from './field-types/index.js';
+import type { FieldModel, TableKind } from './types.js';
+
+/** The knex handle of the transaction `em` is in (or a plain connection outside one). */
+export function sqlOf(em: EntityManager): Knex {
+  return em.getTransactionContext<Knex.Transaction>() ?? em.getKnex();
+}
+
+/** Runs SQL with `??` identifier and `?` value bindings on a knex handle; returns the rows. */
+export async function query<T = Record<string, unknown>>(trx: Knex, sql: string, bindings: unknown[] = []): Promise<T[]> {
+  const result = await trx.raw(sql, bindings as Knex.RawBinding[]);
+  return result.rows as T[];
+}
+
+export const KIND_LABEL: Record<TableKind, string> = { OBJECT: 'Object', TABLE: 'Table' };
+
+/** Finds an Object or Table of the account by URL name or numeric id. */
+export async function findTable(em: EntityManager, accountId: number, kind: TableKind, ref: string): Promise<DataTable> {
+  const where = /^\d+$/.test(ref) ? { id: Number(ref) } : { name: ref.toLowerCase() };
+  const table = await em.findOne(DataTable, { ...where, account: accountId, kind });
+  if (!table) throw new NotFoundError(`${KIND_LABEL[kind]} "${ref}" not found`);
+  return table;
+}
+
+/** Any Object or Table of the account by id (relation targets may be either). */
+export async function findTableById(em: EntityManager, accountId: number, id: number): Promise<DataTable | null> {
+  return em.findOne(DataTable, { id, account: accountId });
+}
+
+export function toFieldModel(field: DataField, options: FieldOption[]): FieldModel {
+  const handler = FIELD_TYPE_HANDLERS[field.type];
+  const multiRelation = field.type === 'relation' && field.metadata.mode === 'multi';
+  const columnType = handler.columnType(field.metadata);
+  return {
+    id: field.id,
+    name: field.name,
+    type: field.type,
+    metadata: field.metadata,
+    column: columnType ? fieldColumnName(field.id) : null,
+    linkTable: multiRelation ? linkTableName(field.id) : null,
+    required: field.required,
+    unique: field.unique,
+    defaultValue: field.defaultValue ?? null,
+    readOnly: field.readOnly || field.type === 'formula',
+    options: options
+      .filter((o) => o.field.id === field.id)
+      .sort((a, b) => a.position - b.position || a.id - b.id)
+      .map((o) => ({ id: o.id, name: o.name, color: o.color ?? null, order: o.position })),
+  };
+}
+
+export interface TableFields {
+  entities: DataField[];
+  models: FieldModel[];
+}
+
+/** Fields of a table in display order, as entities and as data-plane models. */
+export async function loadFields(em: EntityManager, table: DataTable): Promise<TableFields> {
+  const entities = await em.find(DataField, { table }, { orderBy: { position: 'asc', id: 'asc' }, populate: ['recordType'] });
+  const options = entities.some((f) => f.type === 'select')
+    ? await em.find(FieldOption, { field: { $in: entities.filter((f) => f.type === 'select').map((f) => f.id) } })
+    : [];
+  return { entities, models: entities.map((f) => toFieldModel(f, options)) };
+}
+
+export async function findField(em: EntityManager, table: DataTable, fieldId: number): Promise<DataField> {
+  const field = await em.findOne(DataField, { id: fieldId, table });
+  if (!field) throw new NotFoundError(`Field ${fieldId} not found in ${KIND_LABEL[table.kind]} "${table.name}"`);
+  return field;
+}
+
+export async function findRecordType(em: EntityManager, table: DataTable, recordTypeId: number): Promise<RecordType> {
+  const recordType = await em.findOne(RecordType, { id: recordTypeId, table });
+  if (!recordType) throw new NotFoundError(`Record type ${recordTypeId} not found in "${table.name}"`);
+  return recordType;
+}
+
+export async function defaultRecordType(em: EntityManager, table: DataTable): Promise<RecordType | null> {
+  return em.findOne(RecordType, { table, isDefault: true });
+}

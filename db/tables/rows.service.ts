@@ -1,0 +1,170 @@
+/**
+ * Writes and reads of rows. Every write validates all values first, checks references to other rows and users
+ * in the database, writes rows, links and outbox events in one transaction, and returns the stored rows.
+ */
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { BadRequestError, NotFoundError, type Issue } from '../../lib/errors.js';
+import type { DataTable } from '../entities/index.js';
+import { defaultRecordType, findRecordType, findTable, loadFields, query, sqlOf } from './catalog.js';
+import { qualified, rowTableName } from './ddl.js';
+import { OBJECT_ID_PATTERN, newObjectId } from './object-id.js';
+import { writeRowEvents } from './row-events.js';
+import { prepareRow, rowView, type PreparedRow, type RowView } from './row-values.js';
+import { DATA_SCHEMA, type FieldModel, type TableKind } from './types.js';
+
+/** Largest number of rows one bulk create accepts. */
+export const MAX_BULK_ROWS = 5000;
+
+export interface RowInput {
+  values: Record<string, unknown>;
+  recordTypeId?: number | null;
+}
+
+export interface TableContext {
+  table: DataTable;
+  fields: FieldModel[];
+}
+
+/** Splits a row body: values flat in the body or nested under `data`; `recordTypeId` beside them. */
+export function rowInputOf(body: Record<string, unknown>): RowInput {
+  const { recordTypeId, data, ...flat } = body;
+  if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) {
+    throw new BadRequestError('data must be an object of field values', [{ code: 'invalid', path: 'data', message: 'must be an object' }]);
+  }
+  const values = data !== undefined ? { ...flat, ...(data as Record<string, unknown>) } : flat;
+  return { values, recordTypeId: recordTypeId as number | null | undefined };
+}
+
+export async function tableContext(em: EntityManager, accountId: number, kind: TableKind, ref: string): Promise<TableContext> {
+  const table = await findTable(em, accountId, kind, ref);
+  return { table, fields: (await loadFields(em, table)).models };
+}
+
+async function resolveRecordType(em: EntityManager, table: DataTable, requested: number | null | undefined, path: string): Promise<number | null> {
+  if (table.kind === 'TABLE') {
+    if (requested != null) throw new BadRequestError('Tables have no record types', [{ code: 'invalid', path, message: 'Tables have no record types' }]);
+    return null;
+  }
+  if (requested == null) return (await defaultRecordType(em, table))?.id ?? null;
+  await findRecordType(em, table, requested).catch(() => {
+    throw new BadRequestError(`Record type ${requested} not found`, [{ code: 'not_found', path, message: `no record type ${requested} in "${table.name}"` }]);
+  });
+  return requested;
+}
+
+/** Every referenced row and user must exist (in the related table, in the account). */
+async function checkReferences(trx: Knex, table: DataTable, fields: FieldModel[], prepared: PreparedRow[]): Promise<void> {
+  const issues: Issue[] = [];
+  for (const field of fields.filter((f) => f.type === 'relation')) {
+    const ids = new Set<string>();
+    for (const p of prepared) p.relationRefs.get(field.id)?.forEach((id) => ids.add(id));
+    if (!ids.size) continue;
+    const target = rowTableName(Number(field.metadata.relatedTableId));
+    const found = await query<{ id: string }>(trx, `select id from ${qualified(target)} where id = any(?)`, [[...ids]]);
+    const existing = new Set(found.map((r) => r.id));
+    const missing = [...ids].filter((id) => !existing.has(id));
+    if (missing.length) issues.push({ code: 'not_found', path: `data.${field.name}`, message: `no record ${missing.slice(0, 5).join(', ')} in the related table` });
+  }
+  const users = new Set<number>();
+  for (const p of prepared) p.userRefs.forEach((id) => users.add(id));
+  if (users.size) {
+    const found = await query<{ id: number }>(trx, 'select id from users where account_id = ? and id = any(?)', [table.account.id, [...users]]);
+    const missing = [...users].filter((id) => !found.some((u) => u.id === id));
+    if (missing.length) issues.push({ code: 'not_found', path: 'data', message: `no user ${missing.join(', ')} in this account` });
+  }
+  if (issues.length) throw new BadRequestError(`Invalid reference: ${issues[0]!.path} ${issues[0]!.message}`, issues);
+}
+
+async function writeLinks(trx: Knex, fields: FieldModel[], rowIds: string[], prepared: PreparedRow[], replace: boolean): Promise<void> {
+  for (const field of fields.filter((f) => f.linkTable)) {
+    const touched = rowIds.filter((_, i) => prepared[i]!.links.has(field.id));
+    if (!touched.length) continue;
+    if (replace) await query(trx, `delete from ${qualified(field.linkTable!)} where source_id = any(?)`, [touched]);
+    const pairs = rowIds.flatMap((id, i) => (prepared[i]!.links.get(field.id) ?? []).map((target) => ({ source_id: id, target_id: target })));
+    if (pairs.length) await trx.withSchema(DATA_SCHEMA).insert(pairs).into(field.linkTable!);
+  }
+}
+
+/** Targets of the multi relations of the given rows: field id → row id → target ids. */
+async function loadLinks(trx: Knex, fields: FieldModel[], rowIds: string[]): Promise<Map<number, Map<string, string[]>>> {
+  const result = new Map<number, Map<string, string[]>>();
+  for (const field of fields.filter((f) => f.linkTable)) {
+    const rows = await query<{ source_id: string; targets: string[] }>(
+      trx,
+      `select source_id, array_agg(target_id order by target_id) as targets from ${qualified(field.linkTable!)} where source_id = any(?) group by source_id`,
+      [rowIds],
+    );
+    result.set(field.id, new Map(rows.map((r) => [r.source_id, r.targets])));
+  }
+  return result;
+}
+
+/** Converts stored rows to their API form, loading the links of multi relations in one query per field. */
+export async function toViews(trx: Knex, fields: FieldModel[], rows: Record<string, unknown>[]): Promise<RowView[]> {
+  const links = await loadLinks(trx, fields, rows.map((r) => String(r.id)));
+  return rows.map((raw) => {
+    const own = new Map<number, string[]>();
+    for (const [fieldId, byRow] of links) own.set(fieldId, byRow.get(String(raw.id)) ?? []);
+    return rowView(fields, raw, own);
+  });
+}
+
+/** Creates rows, all or nothing. */
+export async function createRows(em: EntityManager, { table, fields }: TableContext, inputs: RowInput[]): Promise<RowView[]> {
+  if (inputs.length > MAX_BULK_ROWS) throw new BadRequestError(`At most ${MAX_BULK_ROWS} rows per request`, [{ code: 'invalid', path: 'rows', message: `more than ${MAX_BULK_ROWS} rows` }]);
+  return em.transactional(async (tx) => {
+    const trx = sqlOf(tx);
+    const now = new Date();
+    const bulk = inputs.length > 1;
+    const prepared = inputs.map((input, i) => prepareRow(fields, input.values, 'create', { now }, bulk ? `rows[${i}].data` : 'data'));
+    const recordTypes = await Promise.all(inputs.map((input, i) => resolveRecordType(tx, table, input.recordTypeId, bulk ? `rows[${i}].recordTypeId` : 'recordTypeId')));
+    await checkReferences(trx, table, fields, prepared);
+    const ids = inputs.map(() => newObjectId(now));
+    const records = prepared.map((p, i) => ({ id: ids[i], record_type_id: recordTypes[i], created_at: now, updated_at: now, ...p.columns }));
+    const stored: Record<string, unknown>[] = [];
+    for (let i = 0; i < records.length; i += 1000) {
+      stored.push(...(await trx.withSchema(DATA_SCHEMA).insert(records.slice(i, i + 1000)).into(rowTableName(table.id)).returning('*')));
+    }
+    await writeLinks(trx, fields, ids, prepared, false);
+    const views = await toViews(trx, fields, stored);
+    await writeRowEvents(trx, table, 'CREATED', views.map((row) => ({ row })));
+    return views;
+  });
+}
+
+function checkRowId(id: string): void {
+  if (!OBJECT_ID_PATTERN.test(id)) throw new NotFoundError(`Record ${id} not found`);
+}
+
+export async function getRow(em: EntityManager, { table, fields }: TableContext, id: string): Promise<RowView> {
+  checkRowId(id);
+  const trx = sqlOf(em);
+  const rows = await query(trx, `select * from ${qualified(rowTableName(table.id))} where id = ?`, [id]);
+  if (!rows.length) throw new NotFoundError(`Record ${id} not found`);
+  return (await toViews(trx, fields, rows))[0]!;
+}
+
+/** Changes the given fields (and optionally the record type) of one row. */
+export async function updateRow(em: EntityManager, { table, fields }: TableContext, id: string, input: RowInput): Promise<RowView> {
+  checkRowId(id);
+  return em.transactional(async (tx) => {
+    const trx = sqlOf(tx);
+    const prepared = prepareRow(fields, input.values, 'update', { now: new Date() });
+    const changes: Record<string, unknown> = { ...prepared.columns, updated_at: new Date() };
+    if (input.recordTypeId !== undefined) changes.record_type_id = await resolveRecordType(tx, table, input.recordTypeId, 'recordTypeId');
+    await checkReferences(trx, table, fields, [prepared]);
+    const updated = await trx.withSchema(DATA_SCHEMA).table(rowTableName(table.id)).where({ id }).update(changes).returning('*');
+    if (!updated.length) throw new NotFoundError(`Record ${id} not found`);
+    await writeLinks(trx, fields, [id], [prepared], true);
+    const [row] = await toViews(trx, fields, updated);
+    const changedFields = input.recordTypeId !== undefined ? [...prepared.touched, 'recordTypeId'] : prepared.touched;
+    await writeRowEvents(trx, table, 'UPDATED', [{ row: row!, changedFields }]);
+    return row!;
+  });
+}
+
+export async function deleteRow(em: EntityManager, { table }: TableContext, id: string): Promise<void> {
+  checkRowId(id);
+  const deleted = await query(sqlOf(em), `delete from ${qualified(rowTableName(table.id))} where id = ? returning id`, [id]);
+  if (!deleted.length) throw new NotFoundError(`Record ${id} not found`);
+}

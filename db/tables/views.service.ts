@@ -1,0 +1,77 @@
+/** Saved views: a filter, a sort and the visible fields, per Object/Table and optionally per record type. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { BadRequestError, NotFoundError } from '../../lib/errors.js';
+import { DataView, type DataTable, type RecordType } from '../entities/index.js';
+import { loadFields } from './catalog.js';
+import { compileFilter } from './query/filter.js';
+import { compileSort } from './query/sort.js';
+import { viewView } from './views.js';
+
+export interface ViewInput {
+  name: string;
+  filter?: unknown;
+  sort?: unknown[];
+  visibleFieldIds?: number[];
+}
+
+export type ViewPatch = Partial<ViewInput> & { order?: number };
+
+/** Checks that the filter, sort and field ids make sense for the table (400 naming the problem otherwise). */
+async function checkView(em: EntityManager, table: DataTable, input: Partial<ViewInput>): Promise<void> {
+  const { models } = await loadFields(em, table);
+  if (input.filter !== undefined && input.filter !== null) compileFilter(input.filter, models, { alias: 'r', path: 'filter' });
+  if (input.sort !== undefined) compileSort(input.sort, models, 'r');
+  const unknown = (input.visibleFieldIds ?? []).find((id) => !models.some((m) => m.id === id));
+  if (unknown !== undefined) {
+    throw new BadRequestError(`Field ${unknown} is not a field of "${table.name}"`, [
+      { code: 'not_found', path: 'visibleFieldIds', message: `no field ${unknown} in "${table.name}"` },
+    ]);
+  }
+}
+
+export async function listViews(em: EntityManager, table: DataTable, recordType?: RecordType) {
+  const views = await em.find(DataView, recordType ? { table, recordType } : { table }, { orderBy: { position: 'asc', id: 'asc' } });
+  return views.map(viewView);
+}
+
+export async function createView(em: EntityManager, table: DataTable, input: ViewInput, recordType?: RecordType) {
+  if (!input.name.trim()) throw new BadRequestError('View name must not be empty', [{ code: 'invalid', path: 'name', message: 'must not be empty' }]);
+  await checkView(em, table, input);
+  const count = await em.count(DataView, { table });
+  const view = em.create(DataView, {
+    table,
+    recordType: recordType ?? null,
+    name: input.name.trim(),
+    filter: input.filter ?? null,
+    sort: input.sort ?? [],
+    visibleFieldIds: input.visibleFieldIds ?? [],
+    position: count,
+  });
+  await em.flush();
+  return viewView(view);
+}
+
+export async function findView(em: EntityManager, table: DataTable, viewId: number, recordType?: RecordType): Promise<DataView> {
+  const view = await em.findOne(DataView, recordType ? { id: viewId, table, recordType } : { id: viewId, table });
+  if (!view) throw new NotFoundError(`View ${viewId} not found`);
+  return view;
+}
+
+export async function updateView(em: EntityManager, table: DataTable, view: DataView, patch: ViewPatch) {
+  await checkView(em, table, patch);
+  if (patch.name !== undefined) {
+    if (!patch.name.trim()) throw new BadRequestError('View name must not be empty', [{ code: 'invalid', path: 'name', message: 'must not be empty' }]);
+    view.name = patch.name.trim();
+  }
+  if (patch.filter !== undefined) view.filter = patch.filter;
+  if (patch.sort !== undefined) view.sort = patch.sort;
+  if (patch.visibleFieldIds !== undefined) view.visibleFieldIds = patch.visibleFieldIds;
+  if (patch.order !== undefined) view.position = patch.order;
+  await em.flush();
+  return viewView(view);
+}
+
+export async function deleteView(em: EntityManager, view: DataView): Promise<void> {
+  em.remove(view);
+  await em.flush();
+}
