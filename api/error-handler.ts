@@ -49,6 +49,21 @@ function httpErrorBody(error: HttpError): ErrorBody {
   return { code: HTTP_CODES[error.status] ?? 'bad_request', message: error.expose === false ? 'Bad request' : error.message };
 }
 
+/** PostgreSQL errors raised by raw SQL (row tables) that are the caller's doing or a race, not a server fault. */
+const POSTGRES_ERRORS: Record<string, [number, ErrorCode, string]> = {
+  '23505': [409, 'conflict', 'Another record already has this value of a unique field'],
+  '23503': [409, 'conflict', 'The record is referenced by, or references, a record that does not exist'],
+  '42703': [409, 'conflict', 'The table changed while the request ran; retry it'],
+  '42P01': [409, 'conflict', 'The table changed while the request ran; retry it'],
+  '40P01': [409, 'conflict', 'The request collided with a concurrent change; retry it'],
+  '22': [400, 'bad_request', 'A value is out of range or malformed for its field'],
+};
+
+function postgresCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; severity?: unknown };
+  return typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string' ? e.code : undefined;
+}
+
 /** Maps a thrown value to a status and an envelope. */
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } | null {
   if (error instanceof AppError) {
@@ -67,6 +82,11 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   }
   if (error instanceof WorkflowExecutionAlreadyStartedError) {
     return { status: 409, body: { code: 'conflict', message: 'That run has already been started' } };
+  }
+  const pgCode = postgresCode(error);
+  if (pgCode) {
+    const mapped = POSTGRES_ERRORS[pgCode] ?? (pgCode.startsWith('22') ? POSTGRES_ERRORS['22'] : undefined);
+    if (mapped) return { status: mapped[0], body: { code: mapped[1], message: mapped[2] } };
   }
   if (isHttpError(error)) return { status: error.status, body: httpErrorBody(error) };
   return null;

@@ -20,6 +20,15 @@ export async function query<T = Record<string, unknown>>(trx: Knex, sql: string,
   return result.rows as T[];
 }
 
+/**
+ * Serializes schema changes of a table with its row writes, so a write never runs against a column set that
+ * changed under it: row writes lock the table's metadata row FOR SHARE (they run side by side), schema changes
+ * FOR UPDATE (they wait for running writes and hold back new ones). Call inside a transaction.
+ */
+export async function lockTable(em: EntityManager, tableId: number, purpose: 'rows' | 'schema'): Promise<void> {
+  await query(sqlOf(em), `select 1 from data_tables where id = ? ${purpose === 'schema' ? 'for update' : 'for share'}`, [tableId]);
+}
+
 export const KIND_LABEL: Record<TableKind, string> = { OBJECT: 'Object', TABLE: 'Table' };
 
 /** Finds an Object or Table of the account by URL name or numeric id. */

@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import type { DataField, DataTable } from '../entities/index.js';
-import { loadFields, query, sqlOf, toFieldModel } from './catalog.js';
+import { loadFields, lockTable, query, sqlOf, toFieldModel } from './catalog.js';
 import { qualified, rowTableName, setUnique, syncSearch } from './ddl.js';
 import { FIELD_TYPE_HANDLERS, validateFieldMetadata } from './field-types/index.js';
 import { checkDefault, checkFieldName, checkFieldType } from './fields.service.js';
@@ -83,6 +83,7 @@ async function changeSelectMode(em: EntityManager, table: DataTable, model: Fiel
 
 export async function updateField(em: EntityManager, table: DataTable, field: DataField, patch: FieldPatch): Promise<DataField> {
   return em.transactional(async (tx) => {
+    await lockTable(tx, table.id, 'schema');
     const all = await loadFields(tx, table);
     const model = all.models.find((m) => m.id === field.id)!;
     if (patch.name !== undefined) field.name = checkFieldName(patch.name, all.entities, all.entities.find((f) => f.id === field.id));

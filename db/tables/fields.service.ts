@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, type Issue } from '../../lib/errors.js';
 import { DataField, DataView, type DataTable } from '../entities/index.js';
-import { findRecordType, findTableById, loadFields, query, sqlOf, toFieldModel } from './catalog.js';
+import { findRecordType, findTableById, loadFields, lockTable, query, sqlOf, toFieldModel } from './catalog.js';
 import { addFieldStorage, dropFieldStorage, qualified, rowTableName, syncSearch } from './ddl.js';
 import { FIELD_TYPE_HANDLERS, isInternalOnlyType, validateFieldMetadata } from './field-types/index.js';
 import { toDbValue } from './field-types/values.js';
@@ -86,6 +86,7 @@ export async function addField(em: EntityManager, table: DataTable, input: Field
     ]);
   }
   const type = checkFieldType(input.type);
+  await lockTable(em, table.id, 'schema');
   const existing = await loadFields(em, table);
   const name = checkFieldName(input.name, existing.entities);
   const { metadata, issues } = validateFieldMetadata(type, input.metadata);
@@ -131,6 +132,7 @@ export async function addField(em: EntityManager, table: DataTable, input: Field
 /** Deletes a field and its storage; refuses built-in fields and fields other tables display through a relation. */
 export async function deleteField(em: EntityManager, table: DataTable, field: DataField): Promise<void> {
   if (field.isSystem) throw new BadRequestError(`"${field.name}" is a built-in field and cannot be deleted`);
+  await lockTable(em, table.id, 'schema');
   const displayedBy = await em.find(DataField, { type: 'relation', table: { account: table.account } });
   const user = displayedBy.find((f) => Number(f.metadata.relatedTableId) === table.id && Number(f.metadata.displayColumn) === field.id);
   if (user) {

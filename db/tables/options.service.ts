@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { DataField, FieldOption, type DataTable } from '../entities/index.js';
-import { query, sqlOf } from './catalog.js';
+import { lockTable, query, sqlOf } from './catalog.js';
 import { fieldColumnName, qualified, rowTableName } from './ddl.js';
 import { optionView } from './views.js';
 
@@ -90,6 +90,7 @@ export async function deleteOptions(em: EntityManager, field: DataField, optionI
 export async function deleteOption(em: EntityManager, option: FieldOption): Promise<void> {
   await em.transactional(async (tx) => {
     const field = await tx.findOneOrFail(DataField, { id: option.field.id }, { populate: ['table'] });
+    await lockTable(tx, field.table.id, 'schema');
     await deleteOptions(tx, field, [option.id]);
   });
 }

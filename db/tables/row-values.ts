@@ -4,7 +4,7 @@
  * to check against the database.
  */
 import { BadRequestError, type Issue } from '../../lib/errors.js';
-import { fromDbValue, toDbValue } from './field-types/values.js';
+import { fromDbValue, isListValued, toDbValue } from './field-types/values.js';
 import type { FieldModel, WriteContext } from './types.js';
 
 /** A row as the API returns it. */
@@ -122,8 +122,9 @@ export function rowView(fields: FieldModel[], raw: Record<string, unknown>, link
   const data: Record<string, unknown> = {};
   for (const field of fields) {
     if (field.linkTable) data[field.name] = links.get(field.id) ?? [];
-    else if (field.column) data[field.name] = raw[field.column] === null || raw[field.column] === undefined ? null : fromDbValue(field, raw[field.column]);
-    else data[field.name] = null;
+    else if (!field.column) data[field.name] = null;
+    else if (raw[field.column] === null || raw[field.column] === undefined) data[field.name] = isListValued(field) ? [] : null;
+    else data[field.name] = fromDbValue(field, raw[field.column]);
   }
   return {
     id: String(raw.id),

@@ -5,7 +5,7 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError, type Issue } from '../../lib/errors.js';
 import type { DataTable } from '../entities/index.js';
-import { defaultRecordType, findRecordType, findTable, loadFields, query, sqlOf } from './catalog.js';
+import { defaultRecordType, findRecordType, findTable, loadFields, lockTable, query, sqlOf } from './catalog.js';
 import { qualified, rowTableName } from './ddl.js';
 import { OBJECT_ID_PATTERN, newObjectId } from './object-id.js';
 import { writeRowEvents } from './row-events.js';
@@ -109,11 +109,18 @@ export async function toViews(trx: Knex, fields: FieldModel[], rows: Record<stri
   });
 }
 
+/** Inside a row-writing transaction: holds off schema changes of the table and reads its current fields. */
+async function fieldsForWrite(tx: EntityManager, table: DataTable): Promise<FieldModel[]> {
+  await lockTable(tx, table.id, 'rows');
+  return (await loadFields(tx, table)).models;
+}
+
 /** Creates rows, all or nothing. */
-export async function createRows(em: EntityManager, { table, fields }: TableContext, inputs: RowInput[]): Promise<RowView[]> {
+export async function createRows(em: EntityManager, { table }: TableContext, inputs: RowInput[]): Promise<RowView[]> {
   if (inputs.length > MAX_BULK_ROWS) throw new BadRequestError(`At most ${MAX_BULK_ROWS} rows per request`, [{ code: 'invalid', path: 'rows', message: `more than ${MAX_BULK_ROWS} rows` }]);
   return em.transactional(async (tx) => {
     const trx = sqlOf(tx);
+    const fields = await fieldsForWrite(tx, table);
     const now = new Date();
     const bulk = inputs.length > 1;
     const prepared = inputs.map((input, i) => prepareRow(fields, input.values, 'create', { now }, bulk ? `rows[${i}].data` : 'data'));
@@ -145,10 +152,11 @@ export async function getRow(em: EntityManager, { table, fields }: TableContext,
 }
 
 /** Changes the given fields (and optionally the record type) of one row. */
-export async function updateRow(em: EntityManager, { table, fields }: TableContext, id: string, input: RowInput): Promise<RowView> {
+export async function updateRow(em: EntityManager, { table }: TableContext, id: string, input: RowInput): Promise<RowView> {
   checkRowId(id);
   return em.transactional(async (tx) => {
     const trx = sqlOf(tx);
+    const fields = await fieldsForWrite(tx, table);
     const prepared = prepareRow(fields, input.values, 'update', { now: new Date() });
     const changes: Record<string, unknown> = { ...prepared.columns, updated_at: new Date() };
     if (input.recordTypeId !== undefined) changes.record_type_id = await resolveRecordType(tx, table, input.recordTypeId, 'recordTypeId');

@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { Account, DataField, DataTable, DataView, RecordType } from '../entities/index.js';
-import { KIND_LABEL, findTable, loadFields, sqlOf } from './catalog.js';
+import { KIND_LABEL, findTable, loadFields, lockTable, sqlOf } from './catalog.js';
 import { createRowTable, dropRowTable, syncSearch } from './ddl.js';
 import { addField, type FieldInput } from './fields.service.js';
 import type { TableKind } from './types.js';
@@ -140,6 +140,7 @@ export async function deleteTable(em: EntityManager, accountId: number, kind: Ta
   await em.transactional(async (tx) => {
     const table = await findTable(tx, accountId, kind, ref);
     if (table.isSystem) throw new BadRequestError(`"${table.name}" is a standard Object and cannot be deleted`);
+    await lockTable(tx, table.id, 'schema');
     const relations = await tx.find(DataField, { type: 'relation', table: { account: accountId, id: { $ne: table.id } } }, { populate: ['table'] });
     const pointing = relations.find((f) => Number(f.metadata.relatedTableId) === table.id);
     if (pointing) {

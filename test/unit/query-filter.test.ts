@@ -186,6 +186,7 @@ describe('query filter compiler', () => {
       expect(issuesOf(() => compile({ field: 'Name', operator: 'eq' })).issues[0]).to.deep.include({ code: 'required', path: 'filter.value' });
       expect(issuesOf(() => compile({ field: 'Name', operator: 'eq', value: 'a\u0000b' })).issues[0]!.message).to.match(/NUL/);
       expect(issuesOf(() => compile({ field: 'recordTypeId', operator: 'eq', value: 2 ** 31 })).issues[0]!.message).to.equal('is out of range');
+      expect(issuesOf(() => compile({ field: 'createdAt', operator: 'eq', value: '9999-12-31' })).issues[0]!.message).to.equal('is out of range');
     });
 
     it('names an unknown option', () => {

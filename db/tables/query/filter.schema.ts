@@ -80,9 +80,20 @@ export const QueryFilterSchema: Schema = {
     '"value": "2024-01-01" } ] } ] }`. "Not" operators (neq, notIn, notContains, hasNone) also match empty cells. ' +
     'Formula fields cannot be filtered yet. Invalid filters are answered with 400 `bad_request` whose ' +
     '`details.issues[].path` points into the filter (`filter.and[1].or[0].operator`).',
-  oneOf: [{ $ref: '#/$defs/Filter' }, { type: 'object', maxProperties: 0, description: 'No filter: every row.' }],
+  // `{}` (no filter) is allowed at the root only. The union of And / Or / Condition is written as if/then/else
+  // on the key present rather than oneOf, so a wrong filter gets the errors of its own branch ("operator is
+  // required") instead of those of every branch.
+  type: 'object',
+  if: { maxProperties: 0 },
+  else: { $ref: '#/$defs/Filter' },
   $defs: {
-    Filter: { oneOf: [{ $ref: '#/$defs/And' }, { $ref: '#/$defs/Or' }, { $ref: '#/$defs/Condition' }] },
+    Filter: {
+      description: 'A group `{ "and": [...] }`, a group `{ "or": [...] }`, or a condition `{ field, operator, value }`.',
+      type: 'object',
+      if: { properties: { and: true }, required: ['and'] },
+      then: { $ref: '#/$defs/And' },
+      else: { if: { properties: { or: true }, required: ['or'] }, then: { $ref: '#/$defs/Or' }, else: { $ref: '#/$defs/Condition' } },
+    },
     And: group('and'),
     Or: group('or'),
     Condition: {

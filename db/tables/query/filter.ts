@@ -2,8 +2,9 @@
  * The one query filter of the data plane, compiled to a SQL condition over a row table. Used by row lists,
  * counts, exports, views, formula `applyIf` / `ifElse` and aggregate `filter`. Shape: QueryFilterSchema.
  *
- *   compileFilter({ and: [{ field: 'Name', operator: 'contains', value: 'acme' }] }, fields, { alias: 'r' })
- *   → { sql: '(("r"."f_3" ilike ?))' — with ?? already resolved by knex —, bindings: [...] }
+ *   compileFilter({ or: [{ field: 'Name', operator: 'contains', value: 'acme' }, { field: 'Amount', operator: 'gt', value: 5 }] },
+ *     fields, { alias: 'r' })
+ *   → { sql: '(?? ilike ? or ?? > ?::numeric)', bindings: ['r.f_3', '%acme%', 'r.f_4', 5] }
  *
  * The result goes to `knex.raw(sql, bindings)` / `whereRaw(sql, bindings)`: identifiers are `??` bindings and
  * values `?` bindings, so no user input is ever part of the SQL text.

@@ -9,10 +9,10 @@ export interface SqlFragment {
 }
 
 /** The condition that holds for every row. */
-export const MATCH_ALL: SqlFragment = Object.freeze({ sql: 'true', bindings: Object.freeze([]) as unknown[] });
+export const MATCH_ALL: SqlFragment = Object.freeze({ sql: 'true', bindings: Object.freeze<unknown[]>([]) as unknown[] });
 
 /** The condition that holds for no row. */
-export const MATCH_NONE: SqlFragment = Object.freeze({ sql: 'false', bindings: Object.freeze([]) as unknown[] });
+export const MATCH_NONE: SqlFragment = Object.freeze({ sql: 'false', bindings: Object.freeze<unknown[]>([]) as unknown[] });
 
 export function fragment(sql: string, ...bindings: unknown[]): SqlFragment {
   return { sql, bindings };

@@ -60,9 +60,3 @@ export function resolveOperand(ref: unknown, fields: readonly FieldModel[]): Ope
   }
   return { ok: true, operand: { kind: operandKind(field), label: field.name, field, column: field.column } };
 }
-
-/** `column` of an operand that must have one; a missing one is a broken field model, not bad input. */
-export function requireColumn(operand: Operand): string {
-  if (!operand.column) throw new Error(`Field ${JSON.stringify(operand.label)} has no column`);
-  return operand.column;
-}

@@ -96,8 +96,9 @@ function zoneOffset(instant: number, timeZone: string): number {
     second: 'numeric',
   }).formatToParts(new Date(instant));
   const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const bc = parts.find((p) => p.type === 'era')?.value === 'BC';
   const local = new Date(0);
-  local.setUTCFullYear(part('year'), part('month') - 1, part('day'));
+  local.setUTCFullYear(bc ? 1 - part('year') : part('year'), part('month') - 1, part('day'));
   local.setUTCHours(part('hour'), part('minute'), part('second'), 0);
   return local.getTime() - (instant - (((instant % 1000) + 1000) % 1000));
 }
@@ -142,11 +143,12 @@ export function parseInstant(value: unknown, timeZone?: unknown): Parsed<Instant
     const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
     if (!validDate(year, month, day)) return fail(message);
     const zone = knownTimeZone(timeZone);
-    return ok({
-      from: startOfDay(year, month, day, zone).toISOString(),
-      to: startOfDay(year, month, day + 1, zone).toISOString(),
-      wholeDay: true,
-    });
+    const from = startOfDay(year, month, day, zone).toISOString();
+    const to = startOfDay(year, month, day + 1, zone).toISOString();
+    // Years 0 and beyond 9999 (toISOString writes them as 0000 / ±YYYYYY) are not read back by PostgreSQL.
+    const readable = (iso: string) => /^\d{4}-/.test(iso) && !iso.startsWith('0000');
+    if (!readable(from) || !readable(to)) return fail('is out of range');
+    return ok({ from, to, wholeDay: true });
   }
   const m = DATE_TIME.exec(value);
   if (!m) return fail(message);

@@ -1,0 +1,161 @@
+/**
+ * Benchmark of the Objects/Tables data plane (issue 3). Run: `node --import tsx test/bench/rows.bench.ts`
+ * (env ROWS, default 200000; CLIENTS, default 2; BATCH, default 1000; ITERATIONS, default 200).
+ *
+ * On a fresh database and a real API over HTTP it prints:
+ *  - bulk create throughput through `POST /tables/{name}/rows/bulk` (rows/s);
+ *  - `POST rows/list` p50/p95 for a two-condition filter + sort + page of 50, and the same query as raw SQL on the
+ *    same table in the same run, with the ratio of the medians.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { cpus, totalmem } from 'node:os';
+import { Client, Connection } from '@temporalio/client';
+import pg from 'pg';
+import { createApp } from '../../api/app.js';
+import { dropDatabase, ensureDatabase } from '../../db/database.js';
+import { initORM, migrate } from '../../db/orm.js';
+import { bootstrapAccount } from '../../db/services/accounts.service.js';
+
+const ROWS = Number(process.env.ROWS ?? 200_000);
+const CLIENTS = Number(process.env.CLIENTS ?? 2);
+const BATCH = Number(process.env.BATCH ?? 1000);
+const ITERATIONS = Number(process.env.ITERATIONS ?? 200);
+
+const server = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+server.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
+const databaseUrl = server.toString();
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+}
+
+const STAGES = ['Lead', 'Qualified', 'Proposal', 'Won', 'Lost'];
+const TAGS = ['hot', 'cold', 'vip', 'partner'];
+const CITIES = ['Paris', 'Berlin', 'Lisbon', 'Oslo', 'Rome', 'Madrid', 'Vienna', 'Prague'];
+
+function row(i: number) {
+  return {
+    Name: `Customer ${i}`,
+    Email: `customer${i}@example.test`,
+    City: CITIES[i % CITIES.length],
+    Score: (i * 7919) % 100,
+    Amount: ((i * 104729) % 1_000_000) / 100,
+    Active: i % 3 !== 0,
+    Signed: new Date(Date.UTC(2024, 0, 1) + (i % 365) * 86_400_000).toISOString(),
+    Due: new Date(Date.UTC(2025, 0, 1) + (i % 300) * 86_400_000).toISOString().slice(0, 10),
+    Stage: STAGES[i % STAGES.length],
+    Tags: [TAGS[i % 4], TAGS[(i + 1) % 4]],
+    Notes: i % 10 === 0 ? `Follow up with customer ${i} about the renewal` : null,
+    Rating: i % 5,
+  };
+}
+
+async function main(): Promise<void> {
+  await ensureDatabase(databaseUrl);
+  const orm = await initORM({ databaseUrl, poolMax: 10 });
+  await migrate(orm);
+  const account = await bootstrapAccount(orm.em.fork(), 'Bench', 'bench@example.test');
+  // The data plane needs no Temporal; a lazy client that is never used stands in for it.
+  const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
+  const app = createApp({ orm, temporal, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024 * 1024, taskQueue: 'bench' } });
+  const http = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => http.once('listening', resolve));
+  const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/public/v1`;
+  const headers = { authorization: `Bearer ${account.userKey}`, 'content-type': 'application/json' };
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = await res.json();
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+
+  const table = await api('POST', '/tables', {
+    name: 'customers',
+    columns: [
+      { name: 'Name', type: 'string' },
+      { name: 'Email', type: 'string', metadata: { format: 'email' } },
+      { name: 'City', type: 'string' },
+      { name: 'Score', type: 'number', metadata: { format: 'integer' } },
+      { name: 'Amount', type: 'number', metadata: { format: 'currency', currency: 'EUR', decimals: 2 } },
+      { name: 'Active', type: 'boolean' },
+      { name: 'Signed', type: 'date', metadata: { timezone: 'Europe/Paris' } },
+      { name: 'Due', type: 'dateOnly' },
+      { name: 'Stage', type: 'select', metadata: { mode: 'singleSelect' } },
+      { name: 'Tags', type: 'select', metadata: { mode: 'multiSelect' } },
+      { name: 'Notes', type: 'string', metadata: { format: 'text', extendedField: true } },
+      { name: 'Rating', type: 'number', metadata: { format: 'integer' } },
+    ],
+  });
+  const fieldId = (name: string) => table.fields.find((f: { name: string }) => f.name === name).id;
+  for (const name of STAGES) await api('POST', `/tables/customers/fields/${fieldId('Stage')}/tags`, { name });
+  for (const name of TAGS) await api('POST', `/tables/customers/fields/${fieldId('Tags')}/tags`, { name });
+
+  // Bulk create: CLIENTS concurrent callers, BATCH rows per request.
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < ROWS) {
+        const from = next;
+        next += BATCH;
+        const rows = Array.from({ length: Math.min(BATCH, ROWS - from) }, (_, k) => row(from + k));
+        await api('POST', '/tables/customers/rows/bulk', { rows });
+      }
+    }),
+  );
+  const bulkSeconds = (performance.now() - started) / 1000;
+  const raw = new pg.Client({ connectionString: databaseUrl });
+  await raw.connect();
+  await raw.query(`analyze "data"."rows_${table.id}"`);
+
+  const query = {
+    filter: { and: [{ field: 'Stage', operator: 'eq', value: 'Won' }, { field: 'Score', operator: 'gte', value: 50 }] },
+    sort: [{ field: 'Amount', direction: 'desc' }],
+    limit: 50,
+  };
+  const won = (await raw.query(`select id from data_field_options where field_id = $1 and name = 'Won'`, [fieldId('Stage')])).rows[0].id;
+  const sql = `select * from "data"."rows_${table.id}" where "f_${fieldId('Stage')}" = $1 and "f_${fieldId('Score')}" >= $2
+    order by "f_${fieldId('Amount')}" desc nulls last, "id" asc limit 51`;
+
+  const apiTimes: number[] = [];
+  const sqlTimes: number[] = [];
+  let pageSize = 0;
+  for (let i = 0; i < 20; i++) {
+    await api('POST', '/tables/customers/rows/list', query);
+    await raw.query(sql, [won, 50]);
+  }
+  // Interleaved, so machine noise hits both sides alike.
+  for (let i = 0; i < ITERATIONS; i++) {
+    let t = performance.now();
+    const page = await api('POST', '/tables/customers/rows/list', query);
+    apiTimes.push(performance.now() - t);
+    pageSize = page.agentry.length;
+    t = performance.now();
+    await raw.query(sql, [won, 50]);
+    sqlTimes.push(performance.now() - t);
+  }
+  const apiStats = stats(apiTimes);
+  const sqlStats = stats(sqlTimes);
+  const count = await api('POST', '/tables/customers/rows/count', { filter: query.filter });
+
+  console.log(`conditions: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, PostgreSQL ${(await raw.query('show server_version')).rows[0].server_version}`);
+  console.log(`table: ${ROWS} rows, 12 fields (string×4, number×3, boolean, date, dateOnly, select, multi select)`);
+  console.log(`bulk create: ${ROWS} rows in ${bulkSeconds.toFixed(1)} s = ${Math.round(ROWS / bulkSeconds)} rows/s (${CLIENTS} clients, ${BATCH} rows/request)`);
+  console.log(`rows/list (Stage = Won and Score >= 50, sort Amount desc, page ${pageSize} of ${count.count} matches), ${ITERATIONS} runs:`);
+  console.log(`  API over HTTP  p50 ${apiStats.p50.toFixed(2)} ms  p95 ${apiStats.p95.toFixed(2)} ms`);
+  console.log(`  raw SQL        p50 ${sqlStats.p50.toFixed(2)} ms  p95 ${sqlStats.p95.toFixed(2)} ms`);
+  console.log(`  ratio of medians API / raw SQL: ${(apiStats.p50 / sqlStats.p50).toFixed(2)}x`);
+
+  await raw.end();
+  http.close();
+  await orm.close();
+  await dropDatabase(databaseUrl);
+}
+
+await main();
