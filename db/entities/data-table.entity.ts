@@ -15,6 +15,8 @@ export class DataTable {
   description?: string | null;
   /** Standard objects (People, Companies, Deals, Tickets) cannot be deleted. */
   isSystem: Opt<boolean> = false;
+  /** Bumped by every change of fields or options, so processes can cache the field list per version. */
+  schemaVersion: Opt<number> = 0;
   createdAt: Opt<Date> = new Date();
   updatedAt: Opt<Date> = new Date();
 }
@@ -34,6 +36,7 @@ export const DataTableSchema = new EntitySchema<DataTable>({
     color: { type: 'text', nullable: true },
     description: { type: 'text', nullable: true },
     isSystem: { type: 'boolean', default: false },
+    schemaVersion: { type: 'integer', default: 0 },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     updatedAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date(), onUpdate: () => new Date() },
   },

@@ -1,8 +1,10 @@
 /** Every migration in order. Listed explicitly so migrations run the same from TypeScript sources and bundles. */
 import { Migration20261121155308_foundation } from './Migration20261121155308_foundation.js';
 import { Migration20261121162356_data_tables } from './Migration20261121162356_data_tables.js';
+import { Migration20261121163519_schema_version } from './Migration20261121163519_schema_version.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
   { name: 'Migration20261121162356_data_tables', class: Migration20261121162356_data_tables },
+  { name: 'Migration20261121163519_schema_version', class: Migration20261121163519_schema_version },
 ];

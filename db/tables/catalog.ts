@@ -25,8 +25,27 @@ export async function query<T = Record<string, unknown>>(trx: Knex, sql: string,
  * changed under it: row writes lock the table's metadata row FOR SHARE (they run side by side), schema changes
  * FOR UPDATE (they wait for running writes and hold back new ones). Call inside a transaction.
  */
-export async function lockTable(em: EntityManager, tableId: number, purpose: 'rows' | 'schema'): Promise<void> {
-  await query(sqlOf(em), `select 1 from data_tables where id = ? ${purpose === 'schema' ? 'for update' : 'for share'}`, [tableId]);
+export async function lockTable(em: EntityManager, tableId: number, purpose: 'rows' | 'schema'): Promise<number> {
+  const sql =
+    purpose === 'schema'
+      ? 'update data_tables set schema_version = schema_version + 1 where id = ? returning schema_version'
+      : 'select schema_version from data_tables where id = ? for share';
+  const [row] = await query<{ schema_version: number }>(sqlOf(em), sql, [tableId]);
+  return row!.schema_version;
+}
+
+/** Field models per table and schema version: the version changes with every field or option change. */
+const fieldCache = new Map<number, { version: number; models: FieldModel[] }>();
+const FIELD_CACHE_SIZE = 2000;
+
+/** The table's field models at the given schema version, from the cache or the database. */
+export async function fieldModels(em: EntityManager, table: DataTable, version = table.schemaVersion): Promise<FieldModel[]> {
+  const cached = fieldCache.get(table.id);
+  if (cached && cached.version === version) return cached.models;
+  const { models } = await loadFields(em, table);
+  if (fieldCache.size >= FIELD_CACHE_SIZE) fieldCache.delete(fieldCache.keys().next().value!);
+  fieldCache.set(table.id, { version, models });
+  return models;
 }
 
 export const KIND_LABEL: Record<TableKind, string> = { OBJECT: 'Object', TABLE: 'Table' };

@@ -99,3 +99,9 @@ export async function syncSearch(trx: Knex, tableId: number, fields: FieldModel[
     for each row execute function "${DATA_SCHEMA}"."${table}_search"()`);
   if (refresh) await trx.raw(`update ${qualified(table)} set "_search" = null`);
 }
+
+/** The columns a row's API form is built from (everything but the `_search` vector), for select lists. */
+export function rowColumns(fields: FieldModel[], prefix = ''): string {
+  const names = ['id', 'record_type_id', 'created_at', 'updated_at', ...fields.filter((f) => f.column).map((f) => f.column!)];
+  return names.map((n) => `${prefix}"${n}"`).join(', ');
+}

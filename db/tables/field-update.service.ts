@@ -36,9 +36,10 @@ function conversion(from: FieldModel, to: FieldType, toMetadata: Record<string, 
   if (!from.column || !scalar.includes(from.type)) return null;
   if (to === 'string') return { using: from.type === 'date' ? `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')` : `${column}::text` };
   if (from.type === 'string' && to === 'number') {
-    return { using: `${column}::numeric`, check: `${column} is not null and ${column} !~ '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$'` };
+    // No `?` in these checks: knex reads every `?` of raw SQL as a binding placeholder.
+    return { using: `${column}::numeric`, check: `${column} is not null and ${column} !~ '^\\s*-{0,1}[0-9]+(\\.[0-9]+){0,1}\\s*$'` };
   }
-  if (from.type === 'string' && to === 'avatar') return { using: column, check: `${column} is not null and ${column} !~ '^https?://'` };
+  if (from.type === 'string' && to === 'avatar') return { using: column, check: `${column} is not null and ${column} !~ '^https{0,1}://'` };
   if (from.type === 'dateOnly' && to === 'date') return { using: `${column}::timestamp at time zone '${String(toMetadata.timezone ?? 'UTC').replace(/'/g, '')}'` };
   if (from.type === 'number' && to === 'boolean') return { using: `${column} <> 0` };
   return null;
@@ -108,7 +109,12 @@ export async function updateField(em: EntityManager, table: DataTable, field: Da
       });
       field.unique = patch.unique;
     }
-    if (patch.order !== undefined) field.position = patch.order;
+    if (patch.order !== undefined) {
+      // Move the field to `order` and renumber the others, as options and record types do.
+      const others = all.entities.filter((f) => f.id !== field.id);
+      others.splice(Math.max(0, Math.min(patch.order, others.length)), 0, field);
+      others.forEach((f, i) => (f.position = i));
+    }
     await tx.flush();
     if (patch.defaultValue !== undefined) {
       const fresh = (await loadFields(tx, table)).models.find((m) => m.id === field.id) ?? toFieldModel(field, []);

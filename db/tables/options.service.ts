@@ -32,6 +32,24 @@ function checkName(name: string, siblings: FieldOption[], self?: FieldOption): s
   return trimmed;
 }
 
+/**
+ * A select field's default names options: keep it in step when options are renamed or removed. `before` are the
+ * affected options as they were; `after` gives the current name of each one that remains.
+ */
+function followDefault(field: DataField, before: { id: number; name: string }[], after: Map<number, string>): void {
+  const follow = (name: unknown): string | null => {
+    if (typeof name !== 'string') return null;
+    const option = before.find((o) => o.name === name) ?? before.find((o) => o.name.toLowerCase() === name.toLowerCase());
+    return option ? (after.get(option.id) ?? null) : name;
+  };
+  const value = field.defaultValue;
+  if (typeof value === 'string') field.defaultValue = follow(value);
+  else if (Array.isArray(value)) {
+    const names = value.map(follow).filter((n): n is string => n !== null);
+    field.defaultValue = names.length ? names : null;
+  }
+}
+
 export async function listOptions(em: EntityManager, field: DataField) {
   requireSelect(field);
   const options = await em.find(FieldOption, { field }, { orderBy: { position: 'asc', id: 'asc' } });
@@ -40,15 +58,18 @@ export async function listOptions(em: EntityManager, field: DataField) {
 
 export async function createOption(em: EntityManager, field: DataField, input: OptionInput) {
   requireSelect(field);
-  const siblings = await em.find(FieldOption, { field });
-  const option = em.create(FieldOption, {
-    field,
-    name: checkName(input.name, siblings),
-    color: input.color ?? null,
-    position: siblings.reduce((max, o) => Math.max(max, o.position), -1) + 1,
+  return em.transactional(async (tx) => {
+    await lockTable(tx, field.table.id, 'schema');
+    const siblings = await tx.find(FieldOption, { field });
+    const option = tx.create(FieldOption, {
+      field,
+      name: checkName(input.name, siblings),
+      color: input.color ?? null,
+      position: siblings.reduce((max, o) => Math.max(max, o.position), -1) + 1,
+    });
+    await tx.flush();
+    return optionView({ id: option.id, name: option.name, color: option.color ?? null, order: option.position }, field.id);
   });
-  await em.flush();
-  return optionView({ id: option.id, name: option.name, color: option.color ?? null, order: option.position }, field.id);
 }
 
 /** An option of one of the table's select fields. */
@@ -59,16 +80,23 @@ export async function findOption(em: EntityManager, table: DataTable, optionId: 
 }
 
 export async function updateOption(em: EntityManager, option: FieldOption, patch: OptionPatch) {
-  const siblings = await em.find(FieldOption, { field: option.field }, { orderBy: { position: 'asc', id: 'asc' } });
-  if (patch.name !== undefined) option.name = checkName(patch.name, siblings, option);
-  if (patch.color !== undefined) option.color = patch.color;
-  if (patch.order !== undefined) {
-    const others = siblings.filter((o) => o !== option);
-    others.splice(Math.max(0, Math.min(patch.order, others.length)), 0, option);
-    others.forEach((o, i) => (o.position = i));
-  }
-  await em.flush();
-  return optionView({ id: option.id, name: option.name, color: option.color ?? null, order: option.position }, option.field.id);
+  return em.transactional(async (tx) => {
+    await lockTable(tx, option.field.table.id, 'schema');
+    const siblings = await tx.find(FieldOption, { field: option.field }, { orderBy: { position: 'asc', id: 'asc' } });
+    if (patch.name !== undefined) {
+      const before = [{ id: option.id, name: option.name }];
+      option.name = checkName(patch.name, siblings, option);
+      followDefault(option.field, before, new Map([[option.id, option.name]]));
+    }
+    if (patch.color !== undefined) option.color = patch.color;
+    if (patch.order !== undefined) {
+      const others = siblings.filter((o) => o !== option);
+      others.splice(Math.max(0, Math.min(patch.order, others.length)), 0, option);
+      others.forEach((o, i) => (o.position = i));
+    }
+    await tx.flush();
+    return optionView({ id: option.id, name: option.name, color: option.color ?? null, order: option.position }, option.field.id);
+  });
 }
 
 /** Removes the option from every row that holds it, then the option itself. */
@@ -91,7 +119,9 @@ export async function deleteOption(em: EntityManager, option: FieldOption): Prom
   await em.transactional(async (tx) => {
     const field = await tx.findOneOrFail(DataField, { id: option.field.id }, { populate: ['table'] });
     await lockTable(tx, field.table.id, 'schema');
+    followDefault(field, [{ id: option.id, name: option.name }], new Map());
     await deleteOptions(tx, field, [option.id]);
+    await tx.flush();
   });
 }
 
@@ -99,6 +129,7 @@ export async function deleteOption(em: EntityManager, option: FieldOption): Prom
 export async function replaceOptions(em: EntityManager, field: DataField, tags: { id?: number; name: string; color?: string | null }[]) {
   requireSelect(field);
   const current = await em.find(FieldOption, { field });
+  const before = current.map((o) => ({ id: o.id, name: o.name }));
   const seen = new Set<string>();
   const kept: FieldOption[] = [];
   for (const [index, tag] of tags.entries()) {
@@ -116,6 +147,7 @@ export async function replaceOptions(em: EntityManager, field: DataField, tags: 
     option.position = index;
     kept.push(option);
   }
+  followDefault(field, before, new Map(kept.filter((o) => o.id !== undefined).map((o) => [o.id, o.name])));
   await deleteOptions(em, field, current.filter((o) => !kept.includes(o)).map((o) => o.id));
   await em.flush();
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { DataField, RecordType, type DataTable } from '../entities/index.js';
 import { query, sqlOf } from './catalog.js';
+import { deleteField } from './fields.service.js';
 import { qualified, rowTableName } from './ddl.js';
 import { recordTypeView } from './views.js';
 
@@ -96,11 +97,15 @@ export async function updateRecordType(em: EntityManager, table: DataTable, reco
 
 export async function deleteRecordType(em: EntityManager, table: DataTable, recordType: RecordType): Promise<void> {
   if (recordType.isDefault) throw new BadRequestError('The default record type cannot be deleted; promote another record type first');
-  const [row] = await query<{ count: number }>(sqlOf(em), `select count(*)::int as count from ${qualified(rowTableName(table.id))} where record_type_id = ?`, [
-    recordType.id,
-  ]);
-  const count = row!.count;
-  if (count > 0) throw new ConflictError(`${count} records use the record type "${recordType.name}"; move them to another record type first`);
-  em.remove(recordType);
-  await em.flush();
+  await em.transactional(async (tx) => {
+    const [row] = await query<{ count: number }>(sqlOf(tx), `select count(*)::int as count from ${qualified(rowTableName(table.id))} where record_type_id = ?`, [
+      recordType.id,
+    ]);
+    const count = row!.count;
+    if (count > 0) throw new ConflictError(`${count} records use the record type "${recordType.name}"; move them to another record type first`);
+    // Fields scoped to the record type go with it, storage included (only their metadata rows would cascade).
+    for (const field of await tx.find(DataField, { table, recordType })) await deleteField(tx, table, field);
+    tx.remove(recordType);
+    await tx.flush();
+  });
 }

@@ -20,22 +20,23 @@ export interface RowEvent {
 
 export async function writeRowEvents(trx: Knex, table: DataTable, change: RowChange, events: RowEvent[]): Promise<void> {
   if (!events.length) return;
-  const now = new Date();
-  const records = events.flatMap(({ row, changedFields }) =>
-    eventTypes(table, change).map((type) => ({
-      account_id: table.account.id,
-      type,
-      payload: JSON.stringify({
-        tableId: table.id,
-        tableName: table.name,
-        kind: table.kind,
-        rowId: row.id,
-        recordTypeId: row.recordTypeId,
-        row,
-        ...(changedFields ? { changedFields } : {}),
-      }),
-      created_at: now,
-    })),
+  const types = eventTypes(table, change);
+  const payloads = events.flatMap(({ row, changedFields }) => {
+    const payload = JSON.stringify({
+      tableId: table.id,
+      tableName: table.name,
+      kind: table.kind,
+      rowId: row.id,
+      recordTypeId: row.recordTypeId,
+      row,
+      ...(changedFields ? { changedFields } : {}),
+    });
+    return types.map(() => payload);
+  });
+  const typeList = events.flatMap(() => types);
+  // One statement whatever the number of events: payloads and types travel as two array parameters.
+  await trx.raw(
+    'insert into outbox_events (account_id, type, payload, created_at) select ?, t, p::jsonb, now() from unnest(?::text[], ?::text[]) as u(t, p)',
+    [table.account.id, typeList, payloads],
   );
-  for (let i = 0; i < records.length; i += 5000) await trx('outbox_events').insert(records.slice(i, i + 5000));
 }

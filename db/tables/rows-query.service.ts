@@ -1,7 +1,7 @@
 /** rows/list and rows/count: one query shape (filter, search, record type) compiled to SQL, keyset-paginated. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { query, sqlOf } from './catalog.js';
-import { qualified, rowTableName } from './ddl.js';
+import { qualified, rowColumns, rowTableName } from './ddl.js';
 import { cursorFromRow, decodeCursor, keysetCondition, sortKeySelect } from './query/cursor.js';
 import { compileFilter } from './query/filter.js';
 import { joinFragments, type SqlFragment } from './query/fragment.js';
@@ -35,7 +35,7 @@ export async function listRows(em: EntityManager, ctx: TableContext, q: RowQuery
   const condition = joinFragments(where, ' and ');
   const select = sortKeySelect(keys);
   const order = orderByClause(keys);
-  const sql = `select "${ALIAS}".*, ${select.sql} from ${qualified(rowTableName(ctx.table.id))} as "${ALIAS}" where ${condition.sql} order by ${order.sql} limit ?`;
+  const sql = `select ${rowColumns(ctx.fields, `"${ALIAS}".`)}, ${select.sql} from ${qualified(rowTableName(ctx.table.id))} as "${ALIAS}" where ${condition.sql} order by ${order.sql} limit ?`;
   const trx = sqlOf(em);
   const rows = await query(trx, sql, [...select.bindings, ...condition.bindings, ...order.bindings, limit + 1]);
   const page = rows.slice(0, limit);

@@ -5,10 +5,11 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError, type Issue } from '../../lib/errors.js';
 import type { DataTable } from '../entities/index.js';
-import { defaultRecordType, findRecordType, findTable, loadFields, lockTable, query, sqlOf } from './catalog.js';
-import { qualified, rowTableName } from './ddl.js';
+import { defaultRecordType, fieldModels, findRecordType, findTable, lockTable, query, sqlOf } from './catalog.js';
+import { qualified, rowColumns, rowTableName } from './ddl.js';
 import { OBJECT_ID_PATTERN, newObjectId } from './object-id.js';
 import { writeRowEvents } from './row-events.js';
+import { insertRows } from './row-insert.js';
 import { prepareRow, rowView, type PreparedRow, type RowView } from './row-values.js';
 import { DATA_SCHEMA, type FieldModel, type TableKind } from './types.js';
 
@@ -37,7 +38,7 @@ export function rowInputOf(body: Record<string, unknown>): RowInput {
 
 export async function tableContext(em: EntityManager, accountId: number, kind: TableKind, ref: string): Promise<TableContext> {
   const table = await findTable(em, accountId, kind, ref);
-  return { table, fields: (await loadFields(em, table)).models };
+  return { table, fields: await fieldModels(em, table) };
 }
 
 async function resolveRecordType(em: EntityManager, table: DataTable, requested: number | null | undefined, path: string): Promise<number | null> {
@@ -111,8 +112,7 @@ export async function toViews(trx: Knex, fields: FieldModel[], rows: Record<stri
 
 /** Inside a row-writing transaction: holds off schema changes of the table and reads its current fields. */
 async function fieldsForWrite(tx: EntityManager, table: DataTable): Promise<FieldModel[]> {
-  await lockTable(tx, table.id, 'rows');
-  return (await loadFields(tx, table)).models;
+  return fieldModels(tx, table, await lockTable(tx, table.id, 'rows'));
 }
 
 /** Creates rows, all or nothing. */
@@ -128,10 +128,7 @@ export async function createRows(em: EntityManager, { table }: TableContext, inp
     await checkReferences(trx, table, fields, prepared);
     const ids = inputs.map(() => newObjectId(now));
     const records = prepared.map((p, i) => ({ id: ids[i], record_type_id: recordTypes[i], created_at: now, updated_at: now, ...p.columns }));
-    const stored: Record<string, unknown>[] = [];
-    for (let i = 0; i < records.length; i += 1000) {
-      stored.push(...(await trx.withSchema(DATA_SCHEMA).insert(records.slice(i, i + 1000)).into(rowTableName(table.id)).returning('*')));
-    }
+    const stored = await insertRows(trx, table.id, fields, records);
     await writeLinks(trx, fields, ids, prepared, false);
     const views = await toViews(trx, fields, stored);
     await writeRowEvents(trx, table, 'CREATED', views.map((row) => ({ row })));
@@ -146,7 +143,7 @@ function checkRowId(id: string): void {
 export async function getRow(em: EntityManager, { table, fields }: TableContext, id: string): Promise<RowView> {
   checkRowId(id);
   const trx = sqlOf(em);
-  const rows = await query(trx, `select * from ${qualified(rowTableName(table.id))} where id = ?`, [id]);
+  const rows = await query(trx, `select ${rowColumns(fields)} from ${qualified(rowTableName(table.id))} where id = ?`, [id]);
   if (!rows.length) throw new NotFoundError(`Record ${id} not found`);
   return (await toViews(trx, fields, rows))[0]!;
 }
@@ -161,7 +158,7 @@ export async function updateRow(em: EntityManager, { table }: TableContext, id: 
     const changes: Record<string, unknown> = { ...prepared.columns, updated_at: new Date() };
     if (input.recordTypeId !== undefined) changes.record_type_id = await resolveRecordType(tx, table, input.recordTypeId, 'recordTypeId');
     await checkReferences(trx, table, fields, [prepared]);
-    const updated = await trx.withSchema(DATA_SCHEMA).table(rowTableName(table.id)).where({ id }).update(changes).returning('*');
+    const updated = await trx.withSchema(DATA_SCHEMA).table(rowTableName(table.id)).where({ id }).update(changes).returning(['id', 'record_type_id', 'created_at', 'updated_at', ...fields.filter((f) => f.column).map((f) => f.column!)]);
     if (!updated.length) throw new NotFoundError(`Record ${id} not found`);
     await writeLinks(trx, fields, [id], [prepared], true);
     const [row] = await toViews(trx, fields, updated);

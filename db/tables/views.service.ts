@@ -37,7 +37,7 @@ export async function listViews(em: EntityManager, table: DataTable, recordType?
 export async function createView(em: EntityManager, table: DataTable, input: ViewInput, recordType?: RecordType) {
   if (!input.name.trim()) throw new BadRequestError('View name must not be empty', [{ code: 'invalid', path: 'name', message: 'must not be empty' }]);
   await checkView(em, table, input);
-  const count = await em.count(DataView, { table });
+  const siblings = await em.find(DataView, { table });
   const view = em.create(DataView, {
     table,
     recordType: recordType ?? null,
@@ -45,7 +45,7 @@ export async function createView(em: EntityManager, table: DataTable, input: Vie
     filter: input.filter ?? null,
     sort: input.sort ?? [],
     visibleFieldIds: input.visibleFieldIds ?? [],
-    position: count,
+    position: siblings.reduce((max, v) => Math.max(max, v.position), -1) + 1,
   });
   await em.flush();
   return viewView(view);
@@ -66,7 +66,12 @@ export async function updateView(em: EntityManager, table: DataTable, view: Data
   if (patch.filter !== undefined) view.filter = patch.filter;
   if (patch.sort !== undefined) view.sort = patch.sort;
   if (patch.visibleFieldIds !== undefined) view.visibleFieldIds = patch.visibleFieldIds;
-  if (patch.order !== undefined) view.position = patch.order;
+  if (patch.order !== undefined) {
+    // Move the view to `order` and renumber the others of the table, as options and record types do.
+    const others = (await em.find(DataView, { table }, { orderBy: { position: 'asc', id: 'asc' } })).filter((v) => v !== view);
+    others.splice(Math.max(0, Math.min(patch.order, others.length)), 0, view);
+    others.forEach((v, i) => (v.position = i));
+  }
   await em.flush();
   return viewView(view);
 }

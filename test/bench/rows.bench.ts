@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   await new Promise((resolve) => http.once('listening', resolve));
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/public/v1`;
   const headers = { authorization: `Bearer ${account.userKey}`, 'content-type': 'application/json' };
-  const api = async (method: string, path: string, body?: unknown) => {
+  const api = async (method: string, path: string, body?: unknown): Promise<any> => {
     const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const json = await res.json();
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);

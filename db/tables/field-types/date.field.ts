@@ -6,15 +6,22 @@ const DAY_MS = 86_400_000;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** Whether `zone` is a time zone Intl knows (IANA names such as `America/New_York`, or `UTC`). */
+const zoneValidity = new Map<string, boolean>();
+
+/** Whether `zone` is a time zone Intl knows (IANA names such as `America/New_York`, or `UTC`); memoized. */
 export function isValidTimeZone(zone: unknown): zone is string {
   if (typeof zone !== 'string' || zone.trim() === '') return false;
-  try {
-    new Intl.DateTimeFormat(undefined, { timeZone: zone });
-    return true;
-  } catch {
-    return false;
+  let valid = zoneValidity.get(zone);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat(undefined, { timeZone: zone });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    if (zoneValidity.size < 1000) zoneValidity.set(zone, valid);
   }
+  return valid;
 }
 
 /** Milliseconds since the epoch of a UTC calendar time, valid for years 0–99 too (Date.UTC maps those to 19xx). */

@@ -57,6 +57,14 @@ describe('Fields: defaults and record types', () => {
     expect(ok(await api.post(`${T}/rows`, {}), 201).data.Stage).to.equal('Open');
     expectIssue(await api.patch(`${T}/fields/${stage.id}`, { defaultValue: 'Closed' }), 'defaultValue');
     expect((await fieldNamed(api, T, 'Stage')).defaultValue).to.equal('Open');
+    // The default follows a renamed option and goes away with a deleted one; records can still be created.
+    const open = (await fieldNamed(api, T, 'Stage')).options[0];
+    ok(await api.patch(`${T}/tags/${open.id}`, { name: 'Opened' }));
+    expect((await fieldNamed(api, T, 'Stage')).defaultValue).to.equal('Opened');
+    expect(ok(await api.post(`${T}/rows`, {}), 201).data.Stage).to.equal('Opened');
+    expect((await api.del(`${T}/tags/${open.id}`)).status).to.equal(204);
+    expect((await fieldNamed(api, T, 'Stage')).defaultValue).to.equal(null);
+    expect(ok(await api.post(`${T}/rows`, {}), 201).data.Stage).to.equal(null);
   });
 
   it('adds a new Object field to every record type unless record_type_id scopes it', async () => {
@@ -150,15 +158,43 @@ describe('Fields: update and delete', () => {
     const [first] = await rowsOf(api, T);
     ok(await api.patch(`${T}/rows/${first.id}`, { Color: ['Red', 'Blue'] }));
     const red = (await fieldNamed(api, T, 'Color')).options.find((o: any) => o.name === 'Red');
+    ok(await api.patch(`${T}/fields/${color.id}`, { defaultValue: ['Red', 'Green'] }));
     const patched = ok(await api.patch(`${T}/fields/${color.id}`, { tags: [{ name: 'Yellow', color: 'yellow' }, { id: red.id, name: 'Crimson' }] }));
     expect(patched.options.map((o: any) => o.name)).to.deep.equal(['Yellow', 'Crimson']);
     expect(patched.options[1].id).to.equal(red.id);
     expect(ok(await api.get(`${T}/rows/${first.id}`)).data.Color).to.deep.equal(['Crimson']);
+    expect(patched.defaultValue).to.deep.equal(['Crimson']);
     expectIssue(await api.patch(`${T}/fields/${color.id}`, { tags: [{ name: 'A' }, { name: 'a' }] }), 'tags[1].name');
     expectIssue(await api.patch(`${T}/fields/${color.id}`, { tags: [{ id: 999_999, name: 'Ghost' }] }), 'tags[0].id', 'not_found');
     expect((await fieldNamed(api, T, 'Color')).options.map((o: any) => o.name)).to.deep.equal(['Yellow', 'Crimson']);
     const code = await fieldNamed(api, T, 'Code');
-    expectIssue(await api.patch(`${T}/fields/${code.id}`, { tags: [{ name: 'A' }] }), /.*/);
+    expectError(await api.patch(`${T}/fields/${code.id}`, { tags: [{ name: 'A' }] }), 400, 'bad_request');
+  });
+
+  it('switches a select between single and multi, refusing to drop values', async () => {
+    const size = await addField(api, T, { name: 'Size', type: 'select', metadata: { mode: 'singleSelect' } });
+    for (const name of ['S', 'M', 'L']) ok(await api.post(`${T}/fields/${size.id}/tags`, { name }), 201);
+    const [first, second] = await rowsOf(api, T);
+    ok(await api.patch(`${T}/rows/${first.id}`, { Size: 'M' }));
+    ok(await api.patch(`${T}/fields/${size.id}`, { metadata: { mode: 'multiSelect' } }));
+    expect(ok(await api.get(`${T}/rows/${first.id}`)).data.Size).to.deep.equal(['M']);
+    ok(await api.patch(`${T}/rows/${second.id}`, { Size: ['S', 'L'] }));
+    expectError(await api.patch(`${T}/fields/${size.id}`, { metadata: { mode: 'singleSelect' } }), 400, 'bad_request');
+    expect((await fieldNamed(api, T, 'Size')).metadata.mode).to.equal('multiSelect');
+    expect(ok(await api.get(`${T}/rows/${second.id}`)).data.Size).to.deep.equal(['S', 'L']);
+    ok(await api.patch(`${T}/rows/${second.id}`, { Size: ['L'] }));
+    ok(await api.patch(`${T}/fields/${size.id}`, { metadata: { mode: 'singleSelect' } }));
+    expect(ok(await api.get(`${T}/rows/${second.id}`)).data.Size).to.equal('L');
+  });
+
+  it('moves a field with order, shifting the others', async () => {
+    const before = await fieldsOf(api, T);
+    const last = before[before.length - 1];
+    expect(ok(await api.patch(`${T}/fields/${last.id}`, { order: 0 })).order).to.equal(0);
+    const after = await fieldsOf(api, T);
+    expect(after.map((f) => f.id)).to.deep.equal([last.id, ...before.slice(0, -1).map((f) => f.id)]);
+    expect(after.map((f) => f.order)).to.deep.equal(after.map((_, i) => i));
+    expect(ok(await api.get(T)).fields.map((f: any) => f.id)).to.deep.equal(after.map((f) => f.id));
   });
 
   it('refuses to change the target or mode of a relation', async () => {

@@ -1,5 +1,6 @@
 /** Shared helpers of the Objects/Tables metadata API tests (tables, fields, options, record types, views). */
 import { expect } from 'chai';
+import { harness } from '../../setup/harness.js';
 import { call, newAccount, type CallResult } from '../../setup/http.js';
 
 export interface Issue {
@@ -75,4 +76,13 @@ export async function createTable(api: Client, name: string, columns?: unknown[]
 /** Adds a field and returns it. */
 export async function addField(api: Client, base: string, body: Record<string, unknown>): Promise<any> {
   return ok(await api.post(`${base}/fields`, body), 201);
+}
+
+/** Physical columns of a table's row table `data.rows_<id>` (to check that nothing is left behind). */
+export async function physicalColumns(tableId: number): Promise<string[]> {
+  const result = await harness().orm.em.getKnex().raw(
+    "select column_name from information_schema.columns where table_schema = 'data' and table_name = ? order by column_name",
+    [`rows_${tableId}`],
+  );
+  return (result.rows as { column_name: string }[]).map((r) => r.column_name);
 }
