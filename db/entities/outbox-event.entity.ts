@@ -29,7 +29,7 @@ export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
     id: { type: 'bigint', primary: true, autoincrement: true },
     account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },
     type: { type: 'text' },
-    payload: { type: 'json' },
+    payload: { type: 'json', columnType: 'json' },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     dispatchedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },

@@ -45,6 +45,14 @@ function conversion(from: FieldModel, to: FieldType, toMetadata: Record<string, 
   return null;
 }
 
+/** A kept default after a type change, converted as the stored values are (number ↔ text, number → boolean). */
+function defaultForType(value: unknown, type: FieldType): unknown {
+  if (type === 'string' && (typeof value === 'number' || typeof value === 'boolean')) return String(value);
+  if (type === 'number' && typeof value === 'string' && /^\s*-?[0-9]+(\.[0-9]+)?\s*$/.test(value)) return Number(value);
+  if (type === 'boolean' && typeof value === 'number') return value !== 0;
+  return value;
+}
+
 async function changeType(em: EntityManager, table: DataTable, field: DataField, model: FieldModel, type: FieldType, metadata: Record<string, unknown>): Promise<void> {
   if (field.isSystem) throw new BadRequestError(`"${field.name}" is a built-in field; its type cannot change`);
   const plan = conversion(model, type, metadata);
@@ -116,9 +124,11 @@ export async function updateField(em: EntityManager, table: DataTable, field: Da
       others.forEach((f, i) => (f.position = i));
     }
     await tx.flush();
-    if (patch.defaultValue !== undefined) {
+    // A kept default must still fit the changed field, or every record created without a value would be refused.
+    const keptDefault = patch.defaultValue === undefined && (patch.metadata !== undefined || field.type !== model.type);
+    if (patch.defaultValue !== undefined || (keptDefault && field.defaultValue != null)) {
       const fresh = (await loadFields(tx, table)).models.find((m) => m.id === field.id) ?? toFieldModel(field, []);
-      field.defaultValue = checkDefault(fresh, patch.defaultValue);
+      field.defaultValue = checkDefault(fresh, keptDefault ? defaultForType(field.defaultValue, field.type) : patch.defaultValue);
       await tx.flush();
     }
     if (field.type !== model.type) await syncSearch(sqlOf(tx), table.id, (await loadFields(tx, table)).models, true);

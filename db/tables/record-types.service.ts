@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { DataField, RecordType, type DataTable } from '../entities/index.js';
 import { query, sqlOf } from './catalog.js';
-import { deleteField } from './fields.service.js';
 import { qualified, rowTableName } from './ddl.js';
+import { deleteField } from './fields.service.js';
 import { recordTypeView } from './views.js';
 
 export interface RecordTypeInput {

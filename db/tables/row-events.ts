@@ -36,7 +36,7 @@ export async function writeRowEvents(trx: Knex, table: DataTable, change: RowCha
   const typeList = events.flatMap(() => types);
   // One statement whatever the number of events: payloads and types travel as two array parameters.
   await trx.raw(
-    'insert into outbox_events (account_id, type, payload, created_at) select ?, t, p::jsonb, now() from unnest(?::text[], ?::text[]) as u(t, p)',
+    'insert into outbox_events (account_id, type, payload, created_at) select ?, t, p::json, now() from unnest(?::text[], ?::text[]) as u(t, p)',
     [table.account.id, typeList, payloads],
   );
 }

@@ -4,7 +4,7 @@
  */
 import type { Knex } from '@mikro-orm/postgresql';
 import { query } from './catalog.js';
-import { qualified, rowColumns, rowTableName } from './ddl.js';
+import { qualified, rowTableName } from './ddl.js';
 import { FIELD_TYPE_HANDLERS } from './field-types/index.js';
 import type { FieldModel } from './types.js';
 
@@ -29,8 +29,8 @@ function arrayLiteral(value: unknown): string | null {
   return `{${items.join(',')}}`;
 }
 
-/** Inserts the records (column → value) and returns the stored rows. */
-export async function insertRows(trx: Knex, tableId: number, fields: FieldModel[], records: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+/** Inserts the records (column → value). */
+export async function insertRows(trx: Knex, tableId: number, fields: FieldModel[], records: Record<string, unknown>[]): Promise<void> {
   const columns = [
     ...SYSTEM,
     ...fields.filter((f) => f.column).map((f) => ({ name: f.column!, type: FIELD_TYPE_HANDLERS[f.type].columnType(f.metadata)! })),
@@ -48,9 +48,5 @@ export async function insertRows(trx: Knex, tableId: number, fields: FieldModel[
   });
   const names = columns.map((c) => `"${c.name}"`).join(', ');
   const aliases = columns.map((_, i) => `"c${i}"`).join(', ');
-  return query(
-    trx,
-    `insert into ${qualified(rowTableName(tableId))} (${names}) select ${selects.join(', ')} from unnest(${unnests.join(', ')}) as u(${aliases}) returning ${rowColumns(fields)}`,
-    params,
-  );
+  await query(trx, `insert into ${qualified(rowTableName(tableId))} (${names}) select ${selects.join(', ')} from unnest(${unnests.join(', ')}) as u(${aliases})`, params);
 }
