@@ -4,7 +4,7 @@
  */
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../lib/errors.js';
-import { DataField, DataTable, FieldOption, RecordType } from '../entities/index.js';
+import { Account, DataField, DataTable, FieldOption, RecordType } from '../entities/index.js';
 import { fieldColumnName, linkTableName } from './ddl.js';
 import { FIELD_TYPE_HANDLERS } from './field-types/index.js';
 import type { FieldModel, TableKind } from './types.js';
@@ -50,12 +50,32 @@ export async function fieldModels(em: EntityManager, table: DataTable, version =
 
 export const KIND_LABEL: Record<TableKind, string> = { OBJECT: 'Object', TABLE: 'Table' };
 
-/** Finds an Object or Table of the account by URL name or numeric id. */
+/**
+ * Finds an Object or Table of the account by URL name or numeric id. Every data request starts here, so it is one
+ * plain query whose row is merged into the entity manager.
+ */
 export async function findTable(em: EntityManager, accountId: number, kind: TableKind, ref: string): Promise<DataTable> {
-  const where = /^\d+$/.test(ref) ? { id: Number(ref) } : { name: ref.toLowerCase() };
-  const table = await em.findOne(DataTable, { ...where, account: accountId, kind });
-  if (!table) throw new NotFoundError(`${KIND_LABEL[kind]} "${ref}" not found`);
-  return table;
+  const byId = /^\d+$/.test(ref);
+  const [row] = await query<Record<string, unknown>>(
+    sqlOf(em),
+    `select * from data_tables where account_id = ? and kind = ? and ${byId ? 'id = ?' : 'name = ?'}`,
+    [accountId, kind, byId ? Number(ref) : ref.toLowerCase()],
+  );
+  if (!row) throw new NotFoundError(`${KIND_LABEL[kind]} "${ref}" not found`);
+  return em.merge(DataTable, {
+    id: row.id as number,
+    account: em.getReference(Account, accountId),
+    kind,
+    name: row.name as string,
+    displayName: row.display_name as string,
+    emoji: row.emoji as string | null,
+    color: row.color as string | null,
+    description: row.description as string | null,
+    isSystem: row.is_system as boolean,
+    schemaVersion: row.schema_version as number,
+    createdAt: row.created_at as Date,
+    updatedAt: row.updated_at as Date,
+  });
 }
 
 /** Any Object or Table of the account by id (relation targets may be either). */

@@ -8,11 +8,9 @@
  *    same table in the same run, with the ratio of the medians.
  */
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
-import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
-import { createApp } from '../../api/app.js';
 import { dropDatabase, ensureDatabase } from '../../db/database.js';
 import { initORM, migrate } from '../../db/orm.js';
 import { bootstrapAccount } from '../../db/services/accounts.service.js';
@@ -61,12 +59,19 @@ async function main(): Promise<void> {
   const orm = await initORM({ databaseUrl, poolMax: 10 });
   await migrate(orm);
   const account = await bootstrapAccount(orm.em.fork(), 'Bench', 'bench@example.test');
-  // The data plane needs no Temporal; a lazy client that is never used stands in for it.
-  const temporal = new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) });
-  const app = createApp({ orm, temporal, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024 * 1024, taskQueue: 'bench' } });
-  const http = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => http.once('listening', resolve));
-  const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/public/v1`;
+  // The API runs in a process of its own, as in production: the client here does not share its event loop.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/api-process.ts'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = /port (\d+)/.exec(chunk.toString());
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`API process exited with ${code}`)));
+  });
+  const base = `http://127.0.0.1:${port}/public/v1`;
   const headers = { authorization: `Bearer ${account.userKey}`, 'content-type': 'application/json' };
   const api = async (method: string, path: string, body?: unknown): Promise<any> => {
     const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -153,7 +158,8 @@ async function main(): Promise<void> {
   console.log(`  ratio of medians API / raw SQL: ${(apiStats.p50 / sqlStats.p50).toFixed(2)}x`);
 
   await raw.end();
-  http.close();
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
   await orm.close();
   await dropDatabase(databaseUrl);
 }
