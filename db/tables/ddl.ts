@@ -63,10 +63,41 @@ export async function addFieldStorage(
   if (!field.column || !columnType) return;
   const references = relatedTableId ? ` references ${qualified(rowTableName(relatedTableId))} ("id") on delete set null` : '';
   await trx.raw(`alter table ${table} add column "${field.column}" ${columnType}${references}`);
-  // Filters and sorts on any field should not scan: one b-tree (or GIN for arrays) per column.
-  const method = columnType.endsWith('[]') || columnType === 'jsonb' ? 'gin' : 'btree';
-  await trx.raw(`create index "${rowTableName(tableId)}_${field.column}" on ${table} using ${method} ("${field.column}")`);
+  const method = indexMethod(field);
+  if (method) await trx.raw(`create index "${rowTableName(tableId)}_${field.column}" on ${table} using ${method} ("${field.column}")`);
   if (field.unique) await setUnique(trx, tableId, field, true);
+}
+
+/**
+ * Which fields get an index of their own. Every index slows every write, so only the columns that filters and
+ * sorts usually key on get one: numbers, dates, single selects, relations, users, and identifier-like text
+ * (email, phone, URL). Free text is found through the full-text index; booleans, multi-valued and file columns
+ * are rarely selective enough to pay for an index.
+ */
+export function indexMethod(field: FieldModel): 'btree' | null {
+  switch (field.type) {
+    case 'number':
+    case 'date':
+    case 'dateOnly':
+    case 'relation':
+      return 'btree';
+    case 'select':
+    case 'entityRelation':
+      return field.metadata.mode === 'multiSelect' || field.metadata.mode === 'multi' ? null : 'btree';
+    case 'string':
+      return field.metadata.format && field.metadata.format !== 'text' ? 'btree' : null;
+    default:
+      return null;
+  }
+}
+
+/** Re-creates a field's own index after its type or mode changed, following `indexMethod`. */
+export async function syncIndex(trx: Knex, tableId: number, field: FieldModel): Promise<void> {
+  if (!field.column) return;
+  const index = `${rowTableName(tableId)}_${field.column}`;
+  await trx.raw(`drop index if exists "${DATA_SCHEMA}"."${index}"`);
+  const method = indexMethod(field);
+  if (method) await trx.raw(`create index "${index}" on ${qualified(rowTableName(tableId))} using ${method} ("${field.column}")`);
 }
 
 export async function dropFieldStorage(trx: Knex, tableId: number, field: FieldModel): Promise<void> {

@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import type { DataField, DataTable } from '../entities/index.js';
 import { loadFields, lockTable, query, sqlOf, toFieldModel } from './catalog.js';
-import { qualified, rowTableName, setUnique, syncSearch } from './ddl.js';
+import { qualified, rowTableName, setUnique, syncIndex, syncSearch } from './ddl.js';
 import { FIELD_TYPE_HANDLERS, validateFieldMetadata } from './field-types/index.js';
 import { checkDefault, checkFieldName, checkFieldType } from './fields.service.js';
 import { replaceOptions } from './options.service.js';
@@ -105,9 +105,11 @@ export async function updateField(em: EntityManager, table: DataTable, field: Da
           throw new BadRequestError(`metadata.${key} of a ${type} field cannot change: create a new field`, [{ code: 'invalid', path: `metadata.${key}`, message: 'cannot change' }]);
         }
       }
+      const retyped = type !== field.type || (type === 'select' && metadata.mode !== field.metadata.mode);
       if (type !== field.type) await changeType(tx, table, field, model, type, metadata);
       else if (type === 'select' && metadata.mode !== field.metadata.mode) await changeSelectMode(tx, table, model, metadata.mode);
       field.metadata = metadata;
+      if (retyped) await syncIndex(sqlOf(tx), table.id, { ...model, type, metadata });
     }
     if (patch.tags !== undefined) await replaceOptions(tx, field, patch.tags);
     if (patch.required !== undefined) field.required = patch.required;

@@ -20,23 +20,13 @@ export interface RowEvent {
 
 export async function writeRowEvents(trx: Knex, table: DataTable, change: RowChange, events: RowEvent[]): Promise<void> {
   if (!events.length) return;
-  const types = eventTypes(table, change);
-  const payloads = events.flatMap(({ row, changedFields }) => {
-    const payload = JSON.stringify({
-      tableId: table.id,
-      tableName: table.name,
-      kind: table.kind,
-      rowId: row.id,
-      recordTypeId: row.recordTypeId,
-      row,
-      ...(changedFields ? { changedFields } : {}),
-    });
-    return types.map(() => payload);
-  });
-  const typeList = events.flatMap(() => types);
-  // One statement whatever the number of events: payloads and types travel as two array parameters.
+  const head = { tableId: table.id, tableName: table.name, kind: table.kind };
+  // One statement and one JSON document for the whole batch; PostgreSQL builds each event's payload.
   await trx.raw(
-    'insert into outbox_events (account_id, type, payload, created_at) select ?, t, p::json, now() from unnest(?::text[], ?::text[]) as u(t, p)',
-    [table.account.id, typeList, payloads],
+    `insert into outbox_events (account_id, type, payload, created_at)
+     select ?, t.type, json_build_object('tableId', h->'tableId', 'tableName', h->'tableName', 'kind', h->'kind',
+              'rowId', e->'row'->'id', 'recordTypeId', e->'row'->'recordTypeId', 'row', e->'row', 'changedFields', e->'changedFields'), now()
+       from json_array_elements(?::json) as e, unnest(?::text[]) as t(type), (select ?::json as h) as head`,
+    [table.account.id, JSON.stringify(events), eventTypes(table, change), JSON.stringify(head)],
   );
 }

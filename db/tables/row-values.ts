@@ -31,11 +31,26 @@ export interface PreparedRow {
   touched: string[];
 }
 
-/** The field a body key names: its name (case-insensitively) or its numeric id. */
+/** Lookup of fields by exact name, lowercased name and id, built once per field list. */
+const indexes = new WeakMap<FieldModel[], Map<string, FieldModel>>();
+
+function indexOf(fields: FieldModel[]): Map<string, FieldModel> {
+  let index = indexes.get(fields);
+  if (!index) {
+    index = new Map();
+    for (const f of fields) index.set(`#${f.id}`, f);
+    for (const f of fields) if (!index.has(`~${f.name.toLowerCase()}`)) index.set(`~${f.name.toLowerCase()}`, f);
+    for (const f of fields) index.set(`=${f.name}`, f);
+    indexes.set(fields, index);
+  }
+  return index;
+}
+
+/** The field a body key names: its name (exactly, else case-insensitively) or its numeric id. */
 export function resolveField(fields: FieldModel[], key: string): FieldModel | undefined {
-  if (/^\d+$/.test(key)) return fields.find((f) => f.id === Number(key));
-  const lower = key.toLowerCase();
-  return fields.find((f) => f.name === key) ?? fields.find((f) => f.name.toLowerCase() === lower);
+  const index = indexOf(fields);
+  if (/^\d+$/.test(key)) return index.get(`#${key}`);
+  return index.get(`=${key}`) ?? index.get(`~${key.toLowerCase()}`);
 }
 
 function isBlank(value: unknown): boolean {
@@ -57,7 +72,7 @@ function remember(prepared: PreparedRow, field: FieldModel, stored: unknown): vo
 function store(prepared: PreparedRow, field: FieldModel, stored: unknown): void {
   remember(prepared, field, stored);
   if (field.linkTable) prepared.links.set(field.id, (stored as string[] | null) ?? []);
-  else if (field.column) prepared.columns[field.column] = field.type === 'file' && stored !== null ? JSON.stringify(stored) : stored;
+  else if (field.column) prepared.columns[field.column] = stored;
 }
 
 /**

@@ -157,6 +157,8 @@ export async function updateRow(em: EntityManager, { table }: TableContext, id: 
     const fields = await fieldsForWrite(tx, table);
     const prepared = prepareRow(fields, input.values, 'update', { now: new Date() });
     const changes: Record<string, unknown> = { ...prepared.columns, updated_at: new Date() };
+    // jsonb cells (files) travel as JSON text: node-postgres would send a JS array as a PostgreSQL array.
+    for (const f of fields) if (f.type === 'file' && f.column && changes[f.column] != null) changes[f.column] = JSON.stringify(changes[f.column]);
     if (input.recordTypeId !== undefined) changes.record_type_id = await resolveRecordType(tx, table, input.recordTypeId, 'recordTypeId');
     await checkReferences(trx, table, fields, [prepared]);
     const updated = await trx.withSchema(DATA_SCHEMA).table(rowTableName(table.id)).where({ id }).update(changes).returning(['id', 'record_type_id', 'created_at', 'updated_at', ...fields.filter((f) => f.column).map((f) => f.column!)]);

@@ -1,6 +1,6 @@
 /**
  * Benchmark of the Objects/Tables data plane (issue 3). Run: `node --import tsx test/bench/rows.bench.ts`
- * (env ROWS, default 200000; CLIENTS, default 2; BATCH, default 1000; ITERATIONS, default 200).
+ * (env ROWS, default 200000; CLIENTS, default 4; BATCH, default 1000; ITERATIONS, default 200).
  *
  * On a fresh database and a real API over HTTP it prints:
  *  - bulk create throughput through `POST /tables/{name}/rows/bulk` (rows/s);
@@ -16,7 +16,7 @@ import { initORM, migrate } from '../../db/orm.js';
 import { bootstrapAccount } from '../../db/services/accounts.service.js';
 
 const ROWS = Number(process.env.ROWS ?? 200_000);
-const CLIENTS = Number(process.env.CLIENTS ?? 2);
+const CLIENTS = Number(process.env.CLIENTS ?? 4);
 const BATCH = Number(process.env.BATCH ?? 1000);
 const ITERATIONS = Number(process.env.ITERATIONS ?? 200);
 
@@ -110,7 +110,10 @@ async function main(): Promise<void> {
         const from = next;
         next += BATCH;
         const rows = Array.from({ length: Math.min(BATCH, ROWS - from) }, (_, k) => row(from + k));
-        await api('POST', '/tables/customers/rows/bulk', { rows });
+        // The answer (the created rows) is read but not parsed: the client's own work stays out of the figure.
+        const res = await fetch(`${base}/tables/customers/rows/bulk`, { method: 'POST', headers, body: JSON.stringify({ rows }) });
+        const body = await res.text();
+        if (res.status !== 201) throw new Error(`bulk: ${res.status} ${body.slice(0, 500)}`);
       }
     }),
   );

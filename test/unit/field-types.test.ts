@@ -352,10 +352,11 @@ describe('field types: values', () => {
     expect(fromDbValue(conversation, 'conv_1')).to.equal('conv_1');
   });
 
-  it('file: a list of file ids stored as JSON', () => {
+  it('file: a list of distinct file ids (a jsonb cell)', () => {
     const file = field('file');
     const value = stored(toDbValue(file, ['f1', 'f2', 'f1'], ctx));
-    expect(value).to.equal('["f1","f2"]');
+    expect(value).to.deep.equal(['f1', 'f2']);
+    expect(fromDbValue(file, '["f1","f2"]')).to.deep.equal(['f1', 'f2']);
     refused(toDbValue(file, 'f1', ctx), /array/);
     refused(toDbValue(file, [1], ctx), /file id/);
     expect(fromDbValue(file, value)).to.deep.equal(['f1', 'f2']);

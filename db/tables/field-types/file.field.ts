@@ -27,7 +27,7 @@ export const fileField: FieldTypeHandler = {
   toDb(value) {
     if (!Array.isArray(value)) return fail('expected an array of file ids');
     const result = collect(value, fileId, 'a file id (non-empty string)');
-    return result.ok ? ok(JSON.stringify(result.items)) : fail(result.message);
+    return result.ok ? ok(result.items) : fail(result.message);
   },
   fromDb(raw) {
     let value = raw;

@@ -97,6 +97,19 @@ describe('rows of Tables', () => {
     expect((await call('DELETE', `/tables/${t.name}/rows/${row.id}`, { key: t.key })).status).to.equal(404);
   });
 
+  it('stores file id lists and avatar URLs and reads them back unchanged', async () => {
+    const name = `media_${Math.random().toString(36).slice(2, 8)}`;
+    await call('POST', '/tables', { key: t.key, body: { name, columns: [{ name: 'Files', type: 'file' }, { name: 'Face', type: 'avatar' }] } });
+    const created = await call('POST', `/tables/${name}/rows`, { key: t.key, body: { Files: ['f1', 'f2'], Face: 'https://img.example.test/a.png' } });
+    expect(created.status, created.text).to.equal(201);
+    expect(created.body.data).to.deep.equal({ Files: ['f1', 'f2'], Face: 'https://img.example.test/a.png' });
+    const patched = await call('PATCH', `/tables/${name}/rows/${created.body.id}`, { key: t.key, body: { Files: ['f3'] } });
+    expect(patched.body.data.Files).to.deep.equal(['f3']);
+    expect((await call('GET', `/tables/${name}/rows/${created.body.id}`, { key: t.key })).body.data.Files).to.deep.equal(['f3']);
+    const notFiles = await call('POST', `/tables/${name}/rows`, { key: t.key, body: { Files: 'f1', Face: 'not a url' } });
+    expect(notFiles.body.details.issues.map((i: { path: string }) => i.path)).to.deep.equal(['data.Files', 'data.Face']);
+  });
+
   it('keeps SQL-looking values as data', async () => {
     const evil = `'); drop table users; --`;
     const row = await call('POST', `/tables/${t.name}/rows`, { key: t.key, body: { Title: evil } });
