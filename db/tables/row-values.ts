@@ -57,21 +57,31 @@ function isBlank(value: unknown): boolean {
   return value === null || value === undefined || (Array.isArray(value) && value.length === 0);
 }
 
+// Shared empty collections: most rows reference nothing, and bulk writes prepare thousands of rows.
+const NO_LINKS: Map<number, string[]> = new Map();
+const NO_REFS: Map<number, Set<string>> = new Map();
+const NO_USERS: Set<number> = new Set();
+
 function remember(prepared: PreparedRow, field: FieldModel, stored: unknown): void {
   if (field.type === 'relation' && stored !== null) {
     const ids = Array.isArray(stored) ? (stored as string[]) : [stored as string];
+    if (prepared.relationRefs === NO_REFS) prepared.relationRefs = new Map();
     const refs = prepared.relationRefs.get(field.id) ?? new Set<string>();
     ids.forEach((id) => refs.add(id));
     prepared.relationRefs.set(field.id, refs);
   }
   if (field.type === 'entityRelation' && field.metadata.entityModel === 'User' && stored !== null) {
+    if (prepared.userRefs === NO_USERS) prepared.userRefs = new Set();
     (Array.isArray(stored) ? (stored as number[]) : [stored as number]).forEach((id) => prepared.userRefs.add(id));
   }
 }
 
 function store(prepared: PreparedRow, field: FieldModel, stored: unknown): void {
   remember(prepared, field, stored);
-  if (field.linkTable) prepared.links.set(field.id, (stored as string[] | null) ?? []);
+  if (field.linkTable) {
+    if (prepared.links === NO_LINKS) prepared.links = new Map();
+    prepared.links.set(field.id, (stored as string[] | null) ?? []);
+  }
   else if (field.column) prepared.columns[field.column] = stored;
 }
 
@@ -87,7 +97,7 @@ export function prepareRow(
   ctx: WriteContext,
   path = 'data',
 ): PreparedRow {
-  const prepared: PreparedRow = { columns: {}, links: new Map(), relationRefs: new Map(), userRefs: new Set(), touched: [] };
+  const prepared: PreparedRow = { columns: {}, links: NO_LINKS, relationRefs: NO_REFS, userRefs: NO_USERS, touched: [] };
   const issues: Issue[] = [];
   const given = new Set<number>();
   for (const [key, value] of Object.entries(values)) {
@@ -144,8 +154,14 @@ export function rowView(fields: FieldModel[], raw: Record<string, unknown>, link
   return {
     id: String(raw.id),
     recordTypeId: (raw.record_type_id as number | null) ?? null,
-    createdAt: new Date(raw.created_at as string).toISOString(),
-    updatedAt: new Date(raw.updated_at as string).toISOString(),
+    createdAt: isoOf(raw.created_at),
+    updatedAt: isoOf(raw.updated_at),
     data,
   };
+}
+
+/** Timestamps arrive as PostgreSQL text from the database and as ISO strings from a write that just happened. */
+function isoOf(value: unknown): string {
+  if (typeof value === 'string' && value.endsWith('Z') && value.includes('T')) return value;
+  return new Date(value as string | Date).toISOString();
 }

@@ -127,7 +127,8 @@ export async function createRows(em: EntityManager, { table }: TableContext, inp
     const recordTypes = await Promise.all(inputs.map((input, i) => resolveRecordType(tx, table, input.recordTypeId, bulk ? `rows[${i}].recordTypeId` : 'recordTypeId')));
     await checkReferences(trx, table, fields, prepared);
     const ids = inputs.map(() => newObjectId(now));
-    const records = prepared.map((p, i) => ({ id: ids[i], record_type_id: recordTypes[i], created_at: now, updated_at: now, ...p.columns }));
+    const stamp = now.toISOString();
+    const records = prepared.map((p, i) => ({ id: ids[i], record_type_id: recordTypes[i], created_at: stamp, updated_at: stamp, ...p.columns }));
     await insertRows(trx, table.id, fields, records);
     await writeLinks(trx, fields, ids, prepared, false);
     // The stored values are exactly the prepared ones: build the answer from them instead of reading back.

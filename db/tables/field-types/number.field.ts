@@ -5,6 +5,9 @@ export const NUMBER_FORMATS = ['integer', 'decimal', 'percent', 'currency'] as c
 
 /** Rounds half away from zero to `decimals` places, shifting through the decimal exponent (1.005 → 1.01). */
 export function roundTo(value: number, decimals: number): number {
+  // Fast path: the value already has at most `decimals` places (the usual case).
+  const scaled = value * 10 ** decimals;
+  if (Math.abs(scaled) < 2 ** 52 && Math.abs(scaled - Math.round(scaled)) < 1e-7) return Number(Math.round(scaled) / 10 ** decimals) || 0;
   const shift = (n: number, by: number): number => {
     const [mantissa, exponent = '0'] = String(n).split('e');
     return Number(`${mantissa}e${Number(exponent) + by}`);
