@@ -40,6 +40,10 @@ export function compileSchema(schema: JsonSchema, { coerce = false } = {}): Vali
   return (coerce ? ajvCoercing : ajv).compile(schema);
 }
 
+/**
+ * `filter.and[0].operator`: body paths start at the body (as the services' own issues do); query and path
+ * parameters are prefixed with `query.` / `params.`.
+ */
 function issuePath(location: string, error: ErrorObject): string {
   const pointer = error.instancePath
     .split('/')
@@ -47,8 +51,12 @@ function issuePath(location: string, error: ErrorObject): string {
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') pointer.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') pointer.push(String(error.params.additionalProperty));
-  return [location, ...pointer].join('.');
+  const parts = location === 'body' ? pointer : [location, ...pointer];
+  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '') || location;
 }
+
+/** Keywords whose failure only says which branch of a schema did not apply; the real problem is reported too. */
+const NOISE = new Set(['if', 'oneOf', 'anyOf']);
 
 function issueMessage(error: ErrorObject): string {
   switch (error.keyword) {
@@ -66,7 +74,9 @@ function issueMessage(error: ErrorObject): string {
 /** Validates `data` in place (defaults applied) or throws 400 `bad_request` listing every problem. */
 export function validate<T>(validator: Validator, data: unknown, location: 'body' | 'query' | 'params'): T {
   if (validator(data)) return data as T;
-  const issues: Issue[] = (validator.errors ?? []).map((error) => ({
+  const errors = validator.errors ?? [];
+  const meaningful = errors.filter((e) => !NOISE.has(e.keyword));
+  const issues: Issue[] = (meaningful.length ? meaningful : errors).map((error) => ({
     code: error.keyword === 'required' ? 'required' : error.keyword === 'additionalProperties' ? 'unknown_field' : 'invalid',
     path: issuePath(location, error),
     message: issueMessage(error),

@@ -9,6 +9,7 @@ import { findRecordType, findTableById, loadFields, lockTable, query, sqlOf, toF
 import { addFieldStorage, dropFieldStorage, qualified, rowTableName, syncSearch } from './ddl.js';
 import { FIELD_TYPE_HANDLERS, isInternalOnlyType, validateFieldMetadata } from './field-types/index.js';
 import { toDbValue } from './field-types/values.js';
+import { filterWithout, sortWithout } from './query/field-refs.js';
 import { FIELD_TYPES, type FieldModel, type FieldType } from './types.js';
 
 /** Body of a field create (SPEC.md "Field (column) of an Object or Table"). */
@@ -140,8 +141,11 @@ export async function deleteField(em: EntityManager, table: DataTable, field: Da
   }
   const fields = await loadFields(em, table);
   const model = fields.models.find((m) => m.id === field.id)!;
+  // Views forget the field: its column, its filter conditions and its sort entries.
   for (const view of await em.find(DataView, { table })) {
     if (view.visibleFieldIds.includes(field.id)) view.visibleFieldIds = view.visibleFieldIds.filter((id) => id !== field.id);
+    view.filter = filterWithout(view.filter, field.id);
+    view.sort = sortWithout(view.sort, field.id);
   }
   em.remove(field);
   await em.flush();

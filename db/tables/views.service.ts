@@ -5,6 +5,7 @@ import { DataView, type DataTable, type RecordType } from '../entities/index.js'
 import { loadFields } from './catalog.js';
 import { compileFilter } from './query/filter.js';
 import { compileSort } from './query/sort.js';
+import { filterWithIds, sortWithIds } from './query/field-refs.js';
 import { viewView } from './views.js';
 
 export interface ViewInput {
@@ -16,8 +17,11 @@ export interface ViewInput {
 
 export type ViewPatch = Partial<ViewInput> & { order?: number };
 
-/** Checks that the filter, sort and field ids make sense for the table (400 naming the problem otherwise). */
-async function checkView(em: EntityManager, table: DataTable, input: Partial<ViewInput>): Promise<void> {
+/**
+ * Checks that the filter, sort and field ids make sense for the table (400 naming the problem otherwise), and
+ * returns the input with field names in the filter and sort replaced by field ids.
+ */
+async function checkView<T extends Partial<ViewInput>>(em: EntityManager, table: DataTable, input: T): Promise<T> {
   const { models } = await loadFields(em, table);
   if (input.filter !== undefined && input.filter !== null) compileFilter(input.filter, models, { alias: 'r', path: 'filter' });
   if (input.sort !== undefined) compileSort(input.sort, models, 'r');
@@ -27,6 +31,11 @@ async function checkView(em: EntityManager, table: DataTable, input: Partial<Vie
       { code: 'not_found', path: 'visibleFieldIds', message: `no field ${unknown} in "${table.name}"` },
     ]);
   }
+  return {
+    ...input,
+    ...(input.filter !== undefined && input.filter !== null ? { filter: filterWithIds(input.filter, models) } : {}),
+    ...(input.sort !== undefined ? { sort: sortWithIds(input.sort, models) } : {}),
+  };
 }
 
 export async function listViews(em: EntityManager, table: DataTable, recordType?: RecordType) {
@@ -34,9 +43,9 @@ export async function listViews(em: EntityManager, table: DataTable, recordType?
   return views.map(viewView);
 }
 
-export async function createView(em: EntityManager, table: DataTable, input: ViewInput, recordType?: RecordType) {
-  if (!input.name.trim()) throw new BadRequestError('View name must not be empty', [{ code: 'invalid', path: 'name', message: 'must not be empty' }]);
-  await checkView(em, table, input);
+export async function createView(em: EntityManager, table: DataTable, body: ViewInput, recordType?: RecordType) {
+  if (!body.name.trim()) throw new BadRequestError('View name must not be empty', [{ code: 'invalid', path: 'name', message: 'must not be empty' }]);
+  const input = await checkView(em, table, body);
   const siblings = await em.find(DataView, { table });
   const view = em.create(DataView, {
     table,
@@ -57,8 +66,8 @@ export async function findView(em: EntityManager, table: DataTable, viewId: numb
   return view;
 }
 
-export async function updateView(em: EntityManager, table: DataTable, view: DataView, patch: ViewPatch) {
-  await checkView(em, table, patch);
+export async function updateView(em: EntityManager, table: DataTable, view: DataView, body: ViewPatch) {
+  const patch = await checkView(em, table, body);
   if (patch.name !== undefined) {
     if (!patch.name.trim()) throw new BadRequestError('View name must not be empty', [{ code: 'invalid', path: 'name', message: 'must not be empty' }]);
     view.name = patch.name.trim();

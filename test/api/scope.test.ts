@@ -67,7 +67,7 @@ describe('key scope: USER vs GENERAL', () => {
     expect(res.status).to.equal(400);
     expect(res.body.code).to.equal('bad_request');
     const issues = res.body.details.issues as { code: string; path: string; message: string }[];
-    expect(issues).to.deep.include({ code: 'unknown_field', path: 'body.extra', message: 'is not an allowed property' });
-    expect(issues.map((i) => i.path)).to.include('body.name');
+    expect(issues).to.deep.include({ code: 'unknown_field', path: 'extra', message: 'is not an allowed property' });
+    expect(issues.map((i) => i.path)).to.include('name');
   });
 });

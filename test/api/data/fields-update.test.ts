@@ -20,7 +20,7 @@ describe('Fields: update and delete', () => {
     expect((await rowsOf(api, T))[0].data.Article).to.equal('bolt');
     expectError(await api.patch(`${T}/fields/${item.id}`, { name: 'code' }), 409, 'conflict');
     expect((await fieldNamed(api, T, 'Article')).id).to.equal(item.id);
-    expectIssue(await api.patch(`${T}/fields/${item.id}`, { label: 'x' }), 'body.label', 'unknown_field');
+    expectIssue(await api.patch(`${T}/fields/${item.id}`, { label: 'x' }), 'label', 'unknown_field');
   });
 
   it('sets required and unique; unique over repeated values is a 409 and changes nothing', async () => {

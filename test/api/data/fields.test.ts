@@ -89,10 +89,10 @@ describe('Fields: create', () => {
   });
 
   it('refuses unknown top-level keys, naming them', async () => {
-    const issue = await refused({ name: 'Strict', type: 'string', color: 'red' }, 'body.color', 'unknown_field');
+    const issue = await refused({ name: 'Strict', type: 'string', color: 'red' }, 'color', 'unknown_field');
     expect(issue.message).to.match(/not an allowed/);
-    await refused({ name: 'Strict', type: 'string', recordTypeId: 1 }, 'body.recordTypeId', 'unknown_field');
-    await refused({ type: 'string' }, 'body.name', 'required');
+    await refused({ name: 'Strict', type: 'string', recordTypeId: 1 }, 'recordTypeId', 'unknown_field');
+    await refused({ type: 'string' }, 'name', 'required');
     await refused({ name: 'Strict', type: 'text' }, 'type', 'invalid');
   });
 

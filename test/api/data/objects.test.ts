@@ -89,7 +89,7 @@ describe('Objects', () => {
     ok(await api.patch('/objects/assets', { description: null }));
     expect(ok(await api.get('/objects/assets')).description).to.equal(null);
 
-    expectIssue(await api.patch('/objects/assets', { name: 'renamed' }), 'body.name', 'unknown_field');
+    expectIssue(await api.patch('/objects/assets', { name: 'renamed' }), 'name', 'unknown_field');
     expectIssue(await api.patch('/objects/assets', { displayName: '   ' }), 'displayName');
     expect(ok(await api.get('/objects/assets')).displayName).to.equal('Company assets');
     ok(await api.patch('/objects/people', { emoji: '🧑' }));

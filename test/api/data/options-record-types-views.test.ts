@@ -30,7 +30,7 @@ describe('Options (tags)', () => {
     expect(created).to.include({ name: 'Negotiation', color: 'orange', order: 5, fieldId: stage.id });
     expectError(await api.post(`${D}/fields/${stage.id}/options`, { name: 'negotiation' }), 409, 'conflict');
     expectError(await general.post(`${D}/fields/${stage.id}/options`, { name: 'Machine' }), 403, 'forbidden');
-    expectIssue(await api.post(`${D}/fields/${stage.id}/options`, { name: 'X', rank: 1 }), 'body.rank', 'unknown_field');
+    expectIssue(await api.post(`${D}/fields/${stage.id}/options`, { name: 'X', rank: 1 }), 'rank', 'unknown_field');
     expectIssue(await api.post(`${D}/fields/${stage.id}/options`, { name: '  ' }), 'name');
     expect(await names(`${D}/fields/${stage.id}/options`)).to.deep.equal(['Lead', 'Qualified', 'Proposal', 'Won', 'Lost', 'Negotiation']);
   });
@@ -120,7 +120,7 @@ describe('Record types', () => {
     expect(customer.fieldIds).to.have.length(1);
     expectError(await api.post(`${O}/record-types`, { name: 'customer' }), 409, 'conflict');
     expectError(await general.post(`${O}/record-types`, { name: 'Machine' }), 403, 'forbidden');
-    expectIssue(await api.post(`${O}/record-types`, {}), 'body.name', 'required');
+    expectIssue(await api.post(`${O}/record-types`, {}), 'name', 'required');
     expect(ok(await api.get(`${O}/record-types`)).agentry.map((rt: any) => rt.name)).to.deep.equal(['Default', 'Customer']);
     expectError(await api.get('/tables/accounts/record-types'), 404, 'not_found');
   });

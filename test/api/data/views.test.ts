@@ -27,7 +27,14 @@ describe('Views', () => {
       visibleFieldIds: [name.id, amount.id],
     };
     const view = ok(await api.post(`${D}/views`, body), 201);
-    expect(view).to.deep.include({ ...body, recordTypeId: null });
+    // Field names are stored as field ids, so renaming a field keeps the view working.
+    const stage = await fieldNamed(api, D, 'Stage');
+    expect(view).to.deep.include({
+      ...body,
+      filter: { and: [{ field: amount.id, operator: 'gte', value: 1000 }, { field: stage.id, operator: 'in', value: ['Lead', 'Qualified'] }] },
+      sort: [{ field: amount.id, direction: 'desc' }],
+      recordTypeId: null,
+    });
     expect(view.id).to.be.a('number');
     const listed = ok(await general.get(`${D}/views`));
     expect(listed.agentry.map((v: any) => v.id)).to.deep.equal([view.id]);
@@ -49,15 +56,15 @@ describe('Views', () => {
     expectIssue(await api.post(`${D}/views`, { name: 'Bad', visibleFieldIds: [999_999] }), 'visibleFieldIds', 'not_found');
     const people = await fieldNamed(api, '/objects/people', 'Email');
     expectIssue(await api.post(`${D}/views`, { name: 'Bad', visibleFieldIds: [people.id] }), 'visibleFieldIds', 'not_found');
-    expectIssue(await api.post(`${D}/views`, { name: 'Bad', columns: [] }), 'body.columns', 'unknown_field');
+    expectIssue(await api.post(`${D}/views`, { name: 'Bad', columns: [] }), 'columns', 'unknown_field');
     expect(await viewNames()).to.deep.equal(before);
   });
 
   it('patches a view; an invalid patch changes nothing', async () => {
     const view = ok(await api.post(`${D}/views`, { name: 'Mine', filter: { field: 'Amount', operator: 'gt', value: 0 } }), 201);
     const patched = ok(await api.patch(`${D}/views/${view.id}`, { name: 'Mine, sorted', sort: [{ field: 'Name' }], visibleFieldIds: [amount.id] }));
-    expect(patched).to.deep.include({ name: 'Mine, sorted', filter: { field: 'Amount', operator: 'gt', value: 0 }, visibleFieldIds: [amount.id] });
-    expect(patched.sort).to.deep.equal([{ field: 'Name', direction: 'asc' }]);
+    expect(patched).to.deep.include({ name: 'Mine, sorted', filter: { field: amount.id, operator: 'gt', value: 0 }, visibleFieldIds: [amount.id] });
+    expect(patched.sort).to.deep.equal([{ field: name.id, direction: 'asc' }]);
     ok(await api.patch(`${D}/views/${view.id}`, { filter: null }));
     expectIssue(await api.patch(`${D}/views/${view.id}`, { name: 'Broken', filter: { field: 'Ghost', operator: 'eq', value: 1 } }), /^(body\.)?filter\.field$/);
     const stored = ok(await api.get(`${D}/views`)).agentry.find((v: any) => v.id === view.id);
@@ -72,12 +79,25 @@ describe('Views', () => {
     expectError(await api.patch(`${D}/views/${view.id}`, { name: 'Back' }), 404, 'not_found');
   });
 
-  it('drops a deleted field from the visible fields of views', async () => {
+  it('drops a deleted field from the visible fields, filter and sort of views, and survives renames', async () => {
     const extra = await addField(api, D, { name: 'Probability', type: 'number', metadata: { format: 'percent' } });
-    const view = ok(await api.post(`${D}/views`, { name: 'With probability', visibleFieldIds: [name.id, extra.id] }), 201);
+    const view = ok(
+      await api.post(`${D}/views`, {
+        name: 'With probability',
+        visibleFieldIds: [name.id, extra.id],
+        filter: { or: [{ field: 'Probability', operator: 'gt', value: 50 }, { field: 'Name', operator: 'isNotEmpty' }] },
+        sort: [{ field: 'Probability', direction: 'desc' }, { field: 'Name' }],
+      }),
+      201,
+    );
+    expect((await api.patch(`${D}/fields/${extra.id}`, { name: 'Likelihood' })).status).to.equal(200);
+    const renamed = ok(await api.get(`${D}/views`)).agentry.find((v: any) => v.id === view.id);
+    expect(renamed.filter.or[0]).to.deep.equal({ field: extra.id, operator: 'gt', value: 50 });
     expect((await api.del(`${D}/fields/${extra.id}`)).status).to.equal(204);
     const stored = ok(await api.get(`${D}/views`)).agentry.find((v: any) => v.id === view.id);
     expect(stored.visibleFieldIds).to.deep.equal([name.id]);
+    expect(stored.filter).to.deep.equal({ or: [{ field: name.id, operator: 'isNotEmpty' }] });
+    expect(stored.sort).to.deep.equal([{ field: name.id, direction: 'asc' }]);
   });
 
   it('scopes views to a record type through /objects/record-types/{id}/views', async () => {
