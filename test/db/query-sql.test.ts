@@ -11,30 +11,16 @@ import { cursorFromRow, decodeCursor, keysetCondition, sortKeySelect } from '../
 import { compileFilter } from '../../db/tables/query/filter.js';
 import { compileSearch } from '../../db/tables/query/search.js';
 import { compileSort, orderByClause } from '../../db/tables/query/sort.js';
-import type { FieldModel, FieldType } from '../../db/tables/types.js';
+import type { FieldModel } from '../../db/tables/types.js';
 import { harness } from '../setup/harness.js';
+import { fieldModel } from '../setup/field-models.js';
 
 const suffix = randomBytes(4).toString('hex');
 const TABLE = `rows_qtest_${suffix}`;
 const LINKS = `links_qtest_${suffix}`;
 const QUALIFIED = `data.${TABLE}`;
 
-function field(id: number, name: string, type: FieldType, metadata: Record<string, unknown> = {}, extra: Partial<FieldModel> = {}): FieldModel {
-  return {
-    id,
-    name,
-    type,
-    metadata,
-    column: `f_${id}`,
-    linkTable: null,
-    required: false,
-    unique: false,
-    defaultValue: null,
-    readOnly: false,
-    options: [],
-    ...extra,
-  };
-}
+const field = fieldModel;
 
 const OPTIONS = [
   { id: 101, name: 'Open', color: null, order: 2 },

@@ -6,24 +6,10 @@ import { compileFilter, MAX_FILTER_CONDITIONS, OPERATORS_BY_TYPE } from '../../d
 import { QueryFilterSchema, QuerySortSchema } from '../../db/tables/query/filter.schema.js';
 import { compileSearch, searchQueryText } from '../../db/tables/query/search.js';
 import { compileSort, orderByClause } from '../../db/tables/query/sort.js';
-import type { FieldModel, FieldType } from '../../db/tables/types.js';
+import type { FieldModel } from '../../db/tables/types.js';
+import { fieldModel } from '../setup/field-models.js';
 
-function field(id: number, name: string, type: FieldType, metadata: Record<string, unknown> = {}, extra: Partial<FieldModel> = {}): FieldModel {
-  return {
-    id,
-    name,
-    type,
-    metadata,
-    column: type === 'formula' ? null : `f_${id}`,
-    linkTable: null,
-    required: false,
-    unique: false,
-    defaultValue: null,
-    readOnly: false,
-    options: [],
-    ...extra,
-  };
-}
+const field = fieldModel;
 
 const options = [
   { id: 11, name: 'Open', color: null, order: 2 },

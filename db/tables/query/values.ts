@@ -2,6 +2,7 @@
  * Parsers of the `value` of filter conditions and of cursor values. Everything they accept converts in
  * PostgreSQL without error, so bad input is a 400 here and never a database error.
  */
+import { zoneOffset } from '../field-types/date.field.js';
 
 /**
  * A parsed value, or why not: `message` reads after the value's path ("must be a string"); `at` extends the
@@ -81,27 +82,6 @@ export function parseDateOnly(value: unknown): Parsed<string> {
 }
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):?(\d{2}))$/;
-
-/** The offset of `timeZone` from UTC at `instant`, in milliseconds. */
-function zoneOffset(instant: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    era: 'short',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  }).formatToParts(new Date(instant));
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const bc = parts.find((p) => p.type === 'era')?.value === 'BC';
-  const local = new Date(0);
-  local.setUTCFullYear(bc ? 1 - part('year') : part('year'), part('month') - 1, part('day'));
-  local.setUTCHours(part('hour'), part('minute'), part('second'), 0);
-  return local.getTime() - (instant - (((instant % 1000) + 1000) % 1000));
-}
 
 function knownTimeZone(timeZone: unknown): string {
   if (typeof timeZone !== 'string' || timeZone === '') return 'UTC';
