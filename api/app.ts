@@ -84,7 +84,7 @@ export function createApp(deps: AppDeps): Koa {
       parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
       onError: (error) => {
         if ((error as { status?: number }).status === 413) throw new PayloadTooLargeError(config.bodyLimitBytes);
-        throw new BadRequestError(`Malformed JSON body: ${error.message}`);
+        throw new BadRequestError(`Malformed JSON body: ${error.message}`, 'body');
       },
     }),
   );

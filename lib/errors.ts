@@ -33,8 +33,10 @@ export class AppError extends Error {
 }
 
 export class BadRequestError extends AppError {
-  constructor(message: string, issues?: Issue[]) {
-    super(400, 'bad_request', message, issues ? { issues } : undefined);
+  /** `issues` lists each problem; a plain path stands for one issue `{ code: 'invalid', path, message }`. */
+  constructor(message: string, issues?: Issue[] | string) {
+    const list = typeof issues === 'string' ? [{ code: 'invalid', path: issues, message }] : issues;
+    super(400, 'bad_request', message, list ? { issues: list } : undefined);
   }
 }
 

@@ -35,7 +35,7 @@ export function userView(user: User): UserView {
 
 function normalizeEmail(email: string): string {
   const trimmed = email.trim().toLowerCase();
-  if (!EMAIL_PATTERN.test(trimmed)) throw new BadRequestError(`Invalid email address: "${email}"`);
+  if (!EMAIL_PATTERN.test(trimmed)) throw new BadRequestError(`Invalid email address: "${email}"`, 'email');
   return trimmed;
 }
 
@@ -61,7 +61,7 @@ export async function createUser(em: EntityManager, accountId: number, email: st
 /** Creates an account with one user, a USER key and a GENERAL key, all or nothing. */
 export async function bootstrapAccount(em: EntityManager, name: string, email: string): Promise<BootstrapResult> {
   const trimmed = name.trim();
-  if (!trimmed) throw new BadRequestError('Account name must not be empty');
+  if (!trimmed) throw new BadRequestError('Account name must not be empty', 'name');
   const normalized = normalizeEmail(email);
   return em.transactional(async (tx) => {
     const account = tx.create(Account, { name: trimmed, namespace: newNamespace(trimmed) });

@@ -54,7 +54,7 @@ function defaultForType(value: unknown, type: FieldType): unknown {
 }
 
 async function changeType(em: EntityManager, table: DataTable, field: DataField, model: FieldModel, type: FieldType, metadata: Record<string, unknown>): Promise<void> {
-  if (field.isSystem) throw new BadRequestError(`"${field.name}" is a built-in field; its type cannot change`);
+  if (field.isSystem) throw new BadRequestError(`"${field.name}" is a built-in field; its type cannot change`, 'type');
   const plan = conversion(model, type, metadata);
   const columnType = FIELD_TYPE_HANDLERS[type].columnType(metadata);
   if (!plan || !columnType) {
@@ -86,7 +86,7 @@ async function changeSelectMode(em: EntityManager, table: DataTable, model: Fiel
     return;
   }
   const [bad] = await query<{ count: number }>(trx, `select count(*)::int as count from ${rows} where cardinality(${column}) > 1`);
-  if (bad!.count > 0) throw new BadRequestError(`${bad!.count} rows hold several options; single select would lose values`);
+  if (bad!.count > 0) throw new BadRequestError(`${bad!.count} rows hold several options; single select would lose values`, 'metadata.mode');
   await trx.raw(`alter table ${rows} alter column ${column} type integer using ${column}[1]`);
 }
 

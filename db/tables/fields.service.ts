@@ -132,7 +132,7 @@ export async function addField(em: EntityManager, table: DataTable, input: Field
 
 /** Deletes a field and its storage; refuses built-in fields and fields other tables display through a relation. */
 export async function deleteField(em: EntityManager, table: DataTable, field: DataField): Promise<void> {
-  if (field.isSystem) throw new BadRequestError(`"${field.name}" is a built-in field and cannot be deleted`);
+  if (field.isSystem) throw new BadRequestError(`"${field.name}" is a built-in field and cannot be deleted`, 'fieldId');
   await lockTable(em, table.id, 'schema');
   const displayedBy = await em.find(DataField, { type: 'relation', table: { account: table.account } });
   const user = displayedBy.find((f) => Number(f.metadata.relatedTableId) === table.id && Number(f.metadata.displayColumn) === field.id);

@@ -19,7 +19,7 @@ export interface OptionPatch {
 
 function requireSelect(field: DataField): void {
   if (field.type !== 'select') {
-    throw new BadRequestError(`Field "${field.name}" is a ${field.type} field; only select fields have options`);
+    throw new BadRequestError(`Field "${field.name}" is a ${field.type} field; only select fields have options`, 'fieldId');
   }
 }
 

@@ -16,7 +16,7 @@ export interface RecordTypeInput {
 export type RecordTypePatch = Partial<RecordTypeInput> & { order?: number };
 
 function requireObject(table: DataTable): void {
-  if (table.kind !== 'OBJECT') throw new BadRequestError('Only Objects have record types');
+  if (table.kind !== 'OBJECT') throw new BadRequestError('Only Objects have record types', 'name');
 }
 
 async function fieldIdsOf(em: EntityManager, table: DataTable, recordType: RecordType): Promise<number[]> {
@@ -73,11 +73,11 @@ export async function updateRecordType(em: EntityManager, table: DataTable, reco
     const siblings = await tx.find(RecordType, { table }, { orderBy: { position: 'asc', id: 'asc' } });
     const self = siblings.find((rt) => rt.id === recordType.id)!;
     if (patch.name !== undefined && patch.name.trim() !== self.name) {
-      if (self.isDefault) throw new BadRequestError('The default record type cannot be renamed; promote another record type first');
+      if (self.isDefault) throw new BadRequestError('The default record type cannot be renamed; promote another record type first', 'name');
       self.name = checkName(patch.name, siblings, self);
     }
     if (patch.isDefault === false && self.isDefault) {
-      throw new BadRequestError('A record type stops being the default only when another one is promoted (isDefault: true)');
+      throw new BadRequestError('A record type stops being the default only when another one is promoted (isDefault: true)', 'isDefault');
     }
     if (patch.description !== undefined) self.description = patch.description;
     if (patch.order !== undefined) {
@@ -96,7 +96,7 @@ export async function updateRecordType(em: EntityManager, table: DataTable, reco
 }
 
 export async function deleteRecordType(em: EntityManager, table: DataTable, recordType: RecordType): Promise<void> {
-  if (recordType.isDefault) throw new BadRequestError('The default record type cannot be deleted; promote another record type first');
+  if (recordType.isDefault) throw new BadRequestError('The default record type cannot be deleted; promote another record type first', 'recordTypeId');
   await em.transactional(async (tx) => {
     const [row] = await query<{ count: number }>(sqlOf(tx), `select count(*)::int as count from ${qualified(rowTableName(table.id))} where record_type_id = ?`, [
       recordType.id,

@@ -139,7 +139,7 @@ export async function updateTable(em: EntityManager, accountId: number, kind: Ta
 export async function deleteTable(em: EntityManager, accountId: number, kind: TableKind, ref: string): Promise<void> {
   await em.transactional(async (tx) => {
     const table = await findTable(tx, accountId, kind, ref);
-    if (table.isSystem) throw new BadRequestError(`"${table.name}" is a standard Object and cannot be deleted`);
+    if (table.isSystem) throw new BadRequestError(`"${table.name}" is a standard Object and cannot be deleted`, 'name');
     await lockTable(tx, table.id, 'schema');
     const relations = await tx.find(DataField, { type: 'relation', table: { account: accountId, id: { $ne: table.id } } }, { populate: ['table'] });
     const pointing = relations.find((f) => Number(f.metadata.relatedTableId) === table.id);

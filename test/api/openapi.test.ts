@@ -32,6 +32,27 @@ describe('API description', () => {
     }
   });
 
+  it('documents every route with resolvable references, including the query filter language', async () => {
+    const doc = (await call('GET', '/openapi.json')).body;
+    const refs = new Set<string>();
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') {
+        for (const [key, v] of Object.entries(value)) {
+          if (key === '$ref' && typeof v === 'string' && v.startsWith('#/components/')) refs.add(v);
+          else walk(v);
+        }
+      }
+    };
+    walk(doc);
+    for (const ref of refs) expect(doc.components.schemas[ref.split('/').pop()!], ref).to.be.an('object');
+    expect(doc.paths['/objects/{name}/rows/list'].post.requestBody.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/RowsListQuery' });
+    expect(doc.components.schemas.RowsListQuery.properties.filter).to.deep.equal({ $ref: '#/components/schemas/QueryFilter' });
+    expect(doc.components.schemas.QueryFilter.description).to.match(/and/);
+    expect(doc.paths['/tables/{name}/fields/{fieldId}/tags'].post['x-key-scope']).to.equal('U');
+    expect(doc.paths['/objects/{name}/fields/{fieldId}/options'].get['x-key-scope']).to.equal('any');
+  });
+
   it('serves a human-readable reference at /docs', async () => {
     const res = await fetch(`${harness().origin}/docs`);
     expect(res.status).to.equal(200);
