@@ -15,8 +15,12 @@ import { errorHandler, type ErrorLogger } from './error-handler.js';
 import { buildOpenApi } from './openapi.js';
 import { RouteRegistry } from './routes.js';
 import { healthRoutes } from './routes/health.routes.js';
+import { inboundWebhookRoutes, incomingWebhookRoutes } from './routes/incoming-webhooks.routes.js';
 import { meRoutes } from './routes/me.routes.js';
 import { dataRoutes } from './routes/data/index.js';
+import { catalogRoutes } from './routes/catalogs.routes.js';
+import { workflowRoutes } from './routes/workflows.routes.js';
+import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
 
 export const API_PREFIX = '/public/v1';
 
@@ -35,10 +39,14 @@ export interface AppDeps {
 }
 
 /** Every `/public/v1` route declaration; the OpenAPI document is built from this list. */
-export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes'>): RouteRegistry {
+export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config'>): RouteRegistry {
   const api = new RouteRegistry();
   meRoutes(api);
   dataRoutes(api);
+  catalogRoutes(api);
+  workflowVariableRoutes(api);
+  workflowRoutes(api);
+  incomingWebhookRoutes(api, deps.config.publicBaseUrl);
   deps.extraRoutes?.(api);
   return api;
 }
@@ -54,6 +62,7 @@ export function createApp(deps: AppDeps): Koa {
 
   const root = new RouteRegistry();
   healthRoutes(root, { getEm, temporal, taskQueue: config.taskQueue, timeoutMs: 3000 });
+  inboundWebhookRoutes(root);
 
   const publicRouter = new Router({ prefix: API_PREFIX });
   api.mount(publicRouter, getEm);

@@ -3,10 +3,12 @@
  * declaration the registry mounts the Koa handler (authentication, scope check, validation) and the
  * OpenAPI document describes it. Routers therefore only state `scope: 'U'` or `scope: 'any'`.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context } from 'koa';
 import type { KeyIdentity } from '../db/services/api-keys.service.js';
+import { BadRequestError, UnsupportedMediaTypeError } from '../lib/errors.js';
 import { authenticate, requireScope, type Scope } from './auth.js';
 import { compileSchema, validate, type JsonSchema, type Validator } from './validation.js';
 
@@ -21,6 +23,8 @@ export interface RouteInput<Body, Query, Params> {
   auth: KeyIdentity;
   /** A fresh entity manager for this request. */
   em: EntityManager;
+  /** Request headers, names in lower case. */
+  headers: IncomingHttpHeaders;
 }
 
 export interface RouteResponse {
@@ -39,6 +43,12 @@ export interface RouteSpec<Body = unknown, Query = Record<string, unknown>, Para
   params?: JsonSchema;
   query?: JsonSchema;
   body?: JsonSchema;
+  /**
+   * `any`: the body may be any JSON value (object, array, string, number, boolean, null) and reaches the handler
+   * exactly as sent; a non-JSON Content-Type is refused with 415 and a missing or empty body with 400.
+   * Unset: a missing body reads as `{}`.
+   */
+  jsonBody?: 'any';
   /** Success status; 200 unless given. */
   status?: number;
   responses: Record<number, RouteResponse>;
@@ -77,7 +87,7 @@ export class RouteRegistry {
       };
       const stack = spec.scope === 'public' ? [] : [authenticate(getEm), requireScope(spec.scope)];
       router[spec.method](spec.path, ...stack, async (ctx: Context) => {
-        const input = readInput(ctx, compiled, getEm);
+        const input = readInput(ctx, spec, compiled, getEm);
         const result = await spec.handler(input);
         const reply = result instanceof Reply ? result : new Reply(spec.status ?? 200, result);
         ctx.status = reply.status;
@@ -87,15 +97,32 @@ export class RouteRegistry {
   }
 }
 
-function readInput(ctx: Context, compiled: Compiled, getEm: () => EntityManager): RouteInput<any, any, any> {
+function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compiled, getEm: () => EntityManager): RouteInput<any, any, any> {
   const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
   const query = { ...ctx.query };
-  const body = ctx.request.body ?? {};
+  const body = spec.jsonBody === 'any' ? anyJsonBody(ctx) : (ctx.request.body ?? {});
   return {
     params: compiled.params ? validate(compiled.params, params, 'params') : params,
     query: compiled.query ? validate(compiled.query, query, 'query') : query,
     body: compiled.body ? validate(compiled.body, body, 'body') : body,
     auth: ctx.state.auth,
     em: ctx.state.em ?? getEm(),
+    headers: ctx.headers,
   };
+}
+
+/**
+ * The body of a `jsonBody: 'any'` route as sent. The body parser (non-strict JSON) leaves a request without a body,
+ * or of a JSON type it does not know, unparsed (`undefined`), and reads an empty body as '', like the JSON string
+ * `""`, which takes at least 2 bytes.
+ */
+function anyJsonBody(ctx: Context): unknown {
+  const isJson = ctx.request.is('json', '+json');
+  if (isJson === null || (!ctx.request.type && ctx.request.length === 0)) throw new BadRequestError('A JSON body is required', 'body');
+  const body = (ctx.request as { body?: unknown }).body;
+  if (isJson === false || body === undefined) {
+    throw new UnsupportedMediaTypeError(`Content-Type "${ctx.request.type || '(none)'}" is not accepted: send JSON with Content-Type: application/json`);
+  }
+  if (body === '' && !((ctx.request.length ?? 0) >= 2)) throw new BadRequestError('The body is empty: send a JSON value', 'body');
+  return body;
 }

@@ -69,3 +69,10 @@ export class PayloadTooLargeError extends AppError {
     super(413, 'payload_too_large', `Request body exceeds the limit of ${limitBytes} bytes`);
   }
 }
+
+/** A body whose Content-Type the endpoint does not accept (the code stays `bad_request`, as for any client fault). */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message: string) {
+    super(415, 'bad_request', message);
+  }
+}

@@ -10,6 +10,7 @@ import { ensureDatabase } from '../db/database.js';
 import { initORM, migrate } from '../db/orm.js';
 import { bootstrapAccount, createUser, userView } from '../db/services/accounts.service.js';
 import { issueGeneralKey, issueUserKey, listKeys, revokeKey } from '../db/services/api-keys.service.js';
+import { CATALOG_OPTIONS, CATALOG_USAGE, catalogVerbs } from './admin-catalog-verbs.js';
 
 const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
 
@@ -19,6 +20,7 @@ const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
   general-key --account ID [--label TEXT]      issue a GENERAL (account-wide) key
   keys        --account ID                     list live keys (prefix, kind, created, last used; never the key)
   revoke-key  --key ID|PREFIX                  revoke a key by id or by its visible prefix
+${CATALOG_USAGE}
 
 Keys are shown once, when issued; only their SHA-256 hashes are stored.`;
 
@@ -77,6 +79,7 @@ const verbs: Record<string, Verb> = {
     const key = await revokeKey(em, /^\d+$/.test(raw) ? Number(raw) : raw);
     return { json: { revoked: key }, text: `revoked ${key.kind} key ${key.id} (${key.prefix}…)` };
   },
+  ...catalogVerbs({ required, id, usage: (message) => new UsageError(message) }),
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -89,6 +92,7 @@ async function main(argv: string[]): Promise<number> {
       user: { type: 'string' },
       key: { type: 'string' },
       label: { type: 'string' },
+      ...CATALOG_OPTIONS,
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },

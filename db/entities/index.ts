@@ -8,6 +8,15 @@ import { FieldOptionSchema } from './field-option.entity.js';
 import { RecordTypeSchema } from './record-type.entity.js';
 import { DataViewSchema } from './data-view.entity.js';
 import { OutboxEventSchema } from './outbox-event.entity.js';
+import { IncomingWebhookSchema } from './incoming-webhook.entity.js';
+import { WorkflowSchema } from './workflow.entity.js';
+import { GraphSnapshotSchema } from './graph-snapshot.entity.js';
+import { WorkflowVariableSchema } from './workflow-variable.entity.js';
+import { AiModelSchema } from './ai-model.entity.js';
+import { MessagingNumberSchema } from './messaging-number.entity.js';
+import { SocialAccountSchema } from './social-account.entity.js';
+import { MessagingTemplateSchema } from './messaging-template.entity.js';
+import { ConnectedAccountSchema } from './connected-account.entity.js';
 
 export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
@@ -19,6 +28,15 @@ export { FieldOption } from './field-option.entity.js';
 export { RecordType } from './record-type.entity.js';
 export { DataView } from './data-view.entity.js';
 export { OutboxEvent } from './outbox-event.entity.js';
+export { IncomingWebhook } from './incoming-webhook.entity.js';
+export { Workflow, type WorkflowStatus } from './workflow.entity.js';
+export { GraphSnapshot } from './graph-snapshot.entity.js';
+export { WorkflowVariable } from './workflow-variable.entity.js';
+export { AiModel, AI_MODEL_TYPES, type AiModelType } from './ai-model.entity.js';
+export { MessagingNumber } from './messaging-number.entity.js';
+export { SocialAccount, type SocialPage } from './social-account.entity.js';
+export { MessagingTemplate, TEMPLATE_STATUSES, type TemplateStatus, type TemplateComponents, type TemplateParameter } from './messaging-template.entity.js';
+export { ConnectedAccount, CONNECTED_ACCOUNT_STATUSES, type ConnectedAccountStatus } from './connected-account.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
 export const entities = [
@@ -32,4 +50,13 @@ export const entities = [
   RecordTypeSchema,
   DataViewSchema,
   OutboxEventSchema,
+  IncomingWebhookSchema,
+  WorkflowSchema,
+  GraphSnapshotSchema,
+  WorkflowVariableSchema,
+  AiModelSchema,
+  MessagingNumberSchema,
+  SocialAccountSchema,
+  MessagingTemplateSchema,
+  ConnectedAccountSchema,
 ];

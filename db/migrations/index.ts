@@ -2,9 +2,15 @@
 import { Migration20261121155308_foundation } from './Migration20261121155308_foundation.js';
 import { Migration20261121162356_data_tables } from './Migration20261121162356_data_tables.js';
 import { Migration20261121163519_schema_version } from './Migration20261121163519_schema_version.js';
+import { Migration20261121170001_catalogs } from './Migration20261121170001_catalogs.js';
+import { Migration20261121170002_incoming_webhooks } from './Migration20261121170002_incoming_webhooks.js';
+import { Migration20261121170003_workflows } from './Migration20261121170003_workflows.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
   { name: 'Migration20261121162356_data_tables', class: Migration20261121162356_data_tables },
   { name: 'Migration20261121163519_schema_version', class: Migration20261121163519_schema_version },
+  { name: 'Migration20261121170001_catalogs', class: Migration20261121170001_catalogs },
+  { name: 'Migration20261121170002_incoming_webhooks', class: Migration20261121170002_incoming_webhooks },
+  { name: 'Migration20261121170003_workflows', class: Migration20261121170003_workflows },
 ];

@@ -1,0 +1,94 @@
+import type { GraphEdge } from '../../lib/graph/graph.js';
+import { addEdge, createNode, deleteNode, removeEdge, updateNode, type NodeInput } from '../../db/workflows/graph.service.js';
+import {
+  createWorkflow, deleteWorkflow, draftGraph, findWorkflow, listSnapshots, listWorkflows, publishWorkflow, updateWorkflow,
+  workflowDetail, workflowListItem, type WorkflowInput, type WorkflowListStatus, type WorkflowPatch,
+} from '../../db/workflows/workflows.service.js';
+import { paginate } from '../pagination.js';
+import type { RouteRegistry } from '../routes.js';
+import { EdgeDeleteSchema, EdgeSchema, NodeSchema, WorkflowCreateSchema, WorkflowListQuerySchema, WorkflowUpdateSchema } from '../schemas/workflow.schema.js';
+
+const tag = 'Workflows';
+const idParams = { type: 'object', required: ['workflowId'], properties: { workflowId: { type: 'integer', minimum: 1 } } };
+const nodeParams = {
+  type: 'object',
+  required: ['workflowId', 'nodeId'],
+  properties: { workflowId: { type: 'integer', minimum: 1 }, nodeId: { type: 'string', minLength: 1, maxLength: 100 } },
+};
+type Id = { workflowId: number };
+
+export function workflowRoutes(api: RouteRegistry): void {
+  api.add<unknown, { status?: WorkflowListStatus; limit: number; cursor?: string }>({
+    method: 'get', path: '/workflows', scope: 'any', tag, summary: 'Workflows; `status` filters ACTIVE, DELETED or DRAFT',
+    query: WorkflowListQuerySchema, responses: { 200: { description: '{ agentry: [workflow list item], nextCursor }' } },
+    handler: async ({ auth, em, query }) => paginate((await listWorkflows(em, auth.account.id, query.status)).map(workflowListItem), query.limit, query.cursor),
+  });
+  api.add<WorkflowInput>({
+    method: 'post', path: '/workflows', scope: 'any', tag, summary: 'Creates a workflow with an empty draft graph',
+    body: WorkflowCreateSchema, status: 201, responses: { 201: { description: 'Workflow' } },
+    handler: async ({ auth, em, body }) => workflowDetail(await createWorkflow(em, auth.account.id, body)),
+  });
+  api.add<unknown, { includeNodes?: boolean }, Id>({
+    method: 'get', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'A workflow; includeNodes=true adds the draft nodes',
+    params: idParams, query: { type: 'object', additionalProperties: false, properties: { includeNodes: { type: 'boolean' } } },
+    responses: { 200: { description: 'Workflow' } },
+    handler: async ({ auth, em, params, query }) => {
+      const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
+      return workflowDetail(workflow, query.includeNodes ? (await draftGraph(em, workflow)).graph : undefined);
+    },
+  });
+  api.add<WorkflowPatch, unknown, Id>({
+    method: 'put', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'Updates name, description or status',
+    params: idParams, body: WorkflowUpdateSchema, responses: { 200: { description: 'Workflow' } },
+    handler: async ({ auth, em, params, body }) => workflowDetail(await updateWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), body)),
+  });
+  api.add<unknown, unknown, Id>({
+    method: 'delete', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'Soft delete; the workflow stops receiving events',
+    params: idParams, status: 204, responses: { 204: { description: 'Deleted' } },
+    handler: async ({ auth, em, params }) => deleteWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId)),
+  });
+  api.add<unknown, unknown, Id>({
+    method: 'get', path: '/workflows/:workflowId/graph', scope: 'any', tag, summary: 'Nodes and edges of the draft graph',
+    params: idParams, responses: { 200: { description: '{ nodes, edges }' } },
+    handler: async ({ auth, em, params }) => (await draftGraph(em, await findWorkflow(em, auth.account.id, params.workflowId))).graph,
+  });
+  api.add<NodeInput, unknown, Id>({
+    method: 'post', path: '/workflows/:workflowId/nodes', scope: 'any', tag, summary: 'Adds a node (validated; nothing saved on failure); returns the graph',
+    params: idParams, body: NodeSchema, status: 201, responses: { 201: { description: '{ nodes, edges }' } },
+    handler: async ({ auth, em, params, body }) => createNode(em, await findWorkflow(em, auth.account.id, params.workflowId), body),
+  });
+  api.add<NodeInput, unknown, Id & { nodeId: string }>({
+    method: 'put', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Updates a node; returns the graph',
+    params: nodeParams, body: NodeSchema, responses: { 200: { description: '{ nodes, edges }' } },
+    handler: async ({ auth, em, params, body }) => updateNode(em, await findWorkflow(em, auth.account.id, params.workflowId), params.nodeId, body),
+  });
+  api.add<unknown, unknown, Id & { nodeId: string }>({
+    method: 'delete', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Deletes a node and its edges; returns the graph',
+    params: nodeParams, responses: { 200: { description: '{ nodes, edges }' } },
+    handler: async ({ auth, em, params }) => deleteNode(em, await findWorkflow(em, auth.account.id, params.workflowId), params.nodeId),
+  });
+  api.add<GraphEdge, unknown, Id>({
+    method: 'post', path: '/workflows/:workflowId/edges', scope: 'any', tag, summary: "Adds or replaces the edge leaving a node's handle",
+    params: idParams, body: EdgeSchema, status: 201, responses: { 201: { description: '{ nodes, edges }' } },
+    handler: async ({ auth, em, params, body }) => addEdge(em, await findWorkflow(em, auth.account.id, params.workflowId), body),
+  });
+  api.add<{ source: string; handle: string }, unknown, Id>({
+    method: 'delete', path: '/workflows/:workflowId/edges', scope: 'any', tag, summary: 'Removes the edge leaving `source` by `handle`',
+    params: idParams, body: EdgeDeleteSchema, responses: { 200: { description: '{ nodes, edges }' } },
+    handler: async ({ auth, em, params, body }) => removeEdge(em, await findWorkflow(em, auth.account.id, params.workflowId), body.source, body.handle),
+  });
+  api.add<unknown, unknown, Id>({
+    method: 'post', path: '/workflows/:workflowId/publish', scope: 'any', tag, summary: 'Promotes the draft to a new immutable live snapshot',
+    params: idParams, status: 201, responses: { 201: { description: 'Workflow with its new liveSnapshotId' } },
+    handler: async ({ auth, em, params }) => {
+      const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
+      await publishWorkflow(em, workflow);
+      return workflowDetail(workflow);
+    },
+  });
+  api.add<unknown, unknown, Id>({
+    method: 'get', path: '/workflows/:workflowId/snapshots', scope: 'any', tag, summary: 'Draft and live snapshots, newest first',
+    params: idParams, responses: { 200: { description: '{ agentry: [snapshot] }' } },
+    handler: async ({ auth, em, params }) => ({ agentry: await listSnapshots(em, await findWorkflow(em, auth.account.id, params.workflowId)), nextCursor: null }),
+  });
+}

@@ -1,0 +1,98 @@
+/** Request schemas of the /workflows endpoints. */
+import type { JsonSchema } from '../validation.js';
+
+const statuses = ['ACTIVE', 'DRAFT', 'PAUSED', 'ARCHIVED'];
+const nodeId = { type: 'string', minLength: 1, maxLength: 100 };
+
+export const WorkflowCreateSchema: JsonSchema = {
+  $id: 'WorkflowCreate',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
+    description: { type: ['string', 'null'], maxLength: 5000 },
+    status: { type: 'string', enum: statuses },
+  },
+};
+
+export const WorkflowUpdateSchema: JsonSchema = {
+  $id: 'WorkflowUpdate',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
+    description: { type: ['string', 'null'], maxLength: 5000 },
+    status: { type: 'string', enum: statuses },
+  },
+};
+
+export const WorkflowListQuerySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: ['ACTIVE', 'DELETED', 'DRAFT'] },
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+    cursor: { type: 'string', maxLength: 200 },
+  },
+};
+
+export const NodeSchema: JsonSchema = {
+  $id: 'WorkflowNode',
+  type: 'object',
+  additionalProperties: false,
+  required: ['type'],
+  properties: {
+    nodeId: { ...nodeId, description: 'node_<uuid>; generated when omitted' },
+    alias: { type: 'string', minLength: 1, maxLength: 255 },
+    position: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['positionX', 'positionY'],
+      properties: { positionX: { type: 'number' }, positionY: { type: 'number' } },
+    },
+    type: { type: 'string', description: 'Workflow node type (SPEC.md)' },
+    data: { type: 'object', description: 'Payload per node type; data.type repeats the type' },
+    edges: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        additionalProperties: true,
+        required: ['handle', 'targetEdge'],
+        properties: { handle: { type: 'string', minLength: 1 }, targetEdge: nodeId },
+      },
+    },
+  },
+};
+
+export const EdgeSchema: JsonSchema = {
+  $id: 'WorkflowEdge',
+  type: 'object',
+  additionalProperties: false,
+  required: ['source', 'handle', 'targetEdge'],
+  properties: { source: nodeId, handle: { type: 'string', minLength: 1, maxLength: 100 }, targetEdge: nodeId },
+};
+
+export const EdgeDeleteSchema: JsonSchema = {
+  $id: 'WorkflowEdgeDelete',
+  type: 'object',
+  additionalProperties: false,
+  required: ['source', 'handle'],
+  properties: { source: nodeId, handle: { type: 'string', minLength: 1, maxLength: 100 }, targetEdge: nodeId },
+};
+
+export const VariableCreateSchema: JsonSchema = {
+  $id: 'WorkflowVariableCreate',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, description: { type: 'string', maxLength: 2000 } },
+};
+
+export const VariableUpdateSchema: JsonSchema = {
+  $id: 'WorkflowVariableUpdate',
+  type: 'object',
+  additionalProperties: false,
+  properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, description: { type: 'string', maxLength: 2000 } },
+};

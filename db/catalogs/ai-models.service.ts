@@ -1,0 +1,76 @@
+/** The global, read-only AI model catalog (seeded by migrations), and the lookups node validation uses. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../../lib/errors.js';
+import { AI_MODEL_TYPES, AiModel, type AiModelType } from '../entities/index.js';
+
+const INT32_MAX = 2147483647;
+
+/** An AI model as the API shows it (SPEC.md "AI model"). */
+export interface AiModelView {
+  id: number;
+  name: string;
+  description: string | null;
+  type: AiModelType;
+  aiVendor: string;
+  reasoningModel: boolean;
+  creditsPerMessage: number;
+  isDefault: boolean;
+  order: number;
+  analyticsColor: string;
+  externalId: string;
+  deprecated: boolean;
+}
+
+export function aiModelView(m: AiModel): AiModelView {
+  return {
+    id: m.id,
+    name: m.name,
+    description: m.description ?? null,
+    type: m.type,
+    aiVendor: m.aiVendor,
+    reasoningModel: m.reasoningModel,
+    creditsPerMessage: m.creditsPerMessage,
+    isDefault: m.isDefault,
+    order: m.order,
+    analyticsColor: m.analyticsColor,
+    externalId: m.externalId,
+    deprecated: m.deprecated,
+  };
+}
+
+/** Every model (deprecated ones included, flagged), optionally of one type, by type then display order. */
+export async function listAiModels(em: EntityManager, type?: AiModelType): Promise<AiModel[]> {
+  const models = await em.find(AiModel, type ? { type } : {}, { orderBy: { order: 'asc', id: 'desc' } });
+  return models.sort((a, b) => AI_MODEL_TYPES.indexOf(a.type) - AI_MODEL_TYPES.indexOf(b.type));
+}
+
+/** The default model of a type. */
+export async function defaultAiModel(em: EntityManager, type: AiModelType): Promise<AiModel> {
+  const model = await em.findOne(AiModel, { type, isDefault: true });
+  if (!model) throw new NotFoundError(`No default AI model of type ${type}`);
+  return model;
+}
+
+/** A model by id; 404 when unknown. */
+export async function getAiModel(em: EntityManager, id: number): Promise<AiModel> {
+  const model = await findAiModel(em, id);
+  if (!model) throw new NotFoundError(`AI model ${id} not found`);
+  return model;
+}
+
+/** A model by `aiModelId`, deprecated or not; null when unknown. Callers check `type` and `deprecated`. */
+export async function findAiModel(em: EntityManager, id: number): Promise<AiModel | null> {
+  if (!Number.isInteger(id) || Math.abs(id) > INT32_MAX) return null;
+  return em.findOne(AiModel, { id });
+}
+
+/**
+ * A model by the `model` + `aiVendor` pair a node may send instead of `aiModelId` (vendor case-insensitive).
+ * One provider id can serve several types (gpt-4o is TEXT and FILE_ANALYSIS): pass `type` to pick one;
+ * without it the TEXT entry wins. Null when unknown.
+ */
+export async function findModelByExternalId(em: EntityManager, vendor: string, externalId: string, type?: AiModelType): Promise<AiModel | null> {
+  const models = await em.find(AiModel, { aiVendor: vendor.trim().toUpperCase(), externalId, ...(type && { type }) });
+  models.sort((a, b) => AI_MODEL_TYPES.indexOf(a.type) - AI_MODEL_TYPES.indexOf(b.type));
+  return models[0] ?? null;
+}

@@ -1,0 +1,34 @@
+import { EntitySchema, type Opt } from '@mikro-orm/core';
+import { Account } from './account.entity.js';
+
+/** A business phone number of the messaging channel connected to an account. */
+export class MessagingNumber {
+  id!: number;
+  account!: Account;
+  /** E.164, e.g. +14155550123. */
+  phoneNumber!: string;
+  displayName!: string;
+  /** The provider's business number id; SEND_MESSAGING_MESSAGE nodes name it as `phoneNumberId`. Unique per account. */
+  phoneNumberId!: string;
+  /** UUID of the agent the number belongs to; a node may only send from a number that has one. */
+  assistantId?: string | null;
+  canSendMessages: Opt<boolean> = true;
+  createdAt: Opt<Date> = new Date();
+}
+
+export const MessagingNumberSchema = new EntitySchema<MessagingNumber>({
+  class: MessagingNumber,
+  tableName: 'messaging_numbers',
+  uniques: [{ name: 'messaging_numbers_account_phone_number_id_unique', properties: ['account', 'phoneNumberId'] }],
+  indexes: [{ name: 'messaging_numbers_account_index', properties: ['account'] }],
+  properties: {
+    id: { type: 'integer', primary: true, autoincrement: true },
+    account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },
+    phoneNumber: { type: 'text' },
+    displayName: { type: 'text' },
+    phoneNumberId: { type: 'text' },
+    assistantId: { type: 'uuid', nullable: true },
+    canSendMessages: { type: 'boolean', default: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
+  },
+});

@@ -1,0 +1,45 @@
+import { EntitySchema, type Opt } from '@mikro-orm/core';
+import { Account } from './account.entity.js';
+
+export type WorkflowStatus = 'ACTIVE' | 'DRAFT' | 'PAUSED' | 'ARCHIVED';
+
+/** An account-level automation. Its graph lives in snapshots: one mutable draft, immutable live ones. */
+export class Workflow {
+  id!: number;
+  account!: Account;
+  name!: string;
+  description?: string | null;
+  status: Opt<WorkflowStatus> = 'DRAFT';
+  /** Follows the graph: the TRIGGER node's event, INCOMING_WEBHOOK, or SCHEDULED_TRIGGER. */
+  triggerType?: string | null;
+  runsCount: Opt<number> = 0;
+  runsFailedCount: Opt<number> = 0;
+  lastRunDate?: Date | null;
+  draftSnapshotId!: string;
+  liveSnapshotId?: string | null;
+  deletedAt?: Date | null;
+  createdAt: Opt<Date> = new Date();
+  updatedAt: Opt<Date> = new Date();
+}
+
+export const WorkflowSchema = new EntitySchema<Workflow>({
+  class: Workflow,
+  tableName: 'workflows',
+  indexes: [{ name: 'workflows_account_index', properties: ['account'] }],
+  properties: {
+    id: { type: 'integer', primary: true, autoincrement: true },
+    account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },
+    name: { type: 'text' },
+    description: { type: 'text', nullable: true },
+    status: { type: 'text', default: 'DRAFT' },
+    triggerType: { type: 'text', nullable: true },
+    runsCount: { type: 'integer', default: 0 },
+    runsFailedCount: { type: 'integer', default: 0 },
+    lastRunDate: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    draftSnapshotId: { type: 'text' },
+    liveSnapshotId: { type: 'text', nullable: true },
+    deletedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
+    updatedAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date(), onUpdate: () => new Date() },
+  },
+});

@@ -1,0 +1,158 @@
+/**
+ * Incoming webhooks (SPEC.md, Incoming webhook; Authentication rule 7; Events). A webhook is created with a
+ * 64-character access token shown once and kept only as its SHA-256 hash; each accepted call becomes an
+ * INCOMING_WEBHOOK outbox event (DESIGN.md, Events that start runs), which starts the subscribed runs.
+ */
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { BadRequestError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
+import { Account, IncomingWebhook, OutboxEvent } from '../entities/index.js';
+
+/** Outbox event type of an accepted webhook call. */
+export const INCOMING_WEBHOOK_EVENT = 'INCOMING_WEBHOOK';
+export const WEBHOOK_TOKEN_LENGTH = 64;
+export const WEBHOOK_NAME_MAX_LENGTH = 255;
+export const WEBHOOK_ID_PATTERN = /^wh_[A-Za-z0-9]{24}$/;
+const TOKEN_PREFIX_LENGTH = 8;
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** `length` uniformly random letters and digits from the CSPRNG. */
+function randomBase62(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += BASE62[randomInt(BASE62.length)];
+  return out;
+}
+
+function tokenHash(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+export interface IncomingWebhookInput {
+  name: string;
+  description?: string | null;
+  useAuthentication?: boolean;
+}
+
+export interface CreatedWebhook {
+  webhook: IncomingWebhook;
+  /** Returned once, only when useAuthentication is true; never stored. */
+  accessToken?: string;
+}
+
+export interface IncomingWebhookView {
+  id: string;
+  name: string;
+  description: string | null;
+  url: string;
+  isActive: boolean;
+  useAuthentication: boolean;
+  accessToken?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The URL external systems POST to: `{publicBaseUrl}/webhooks/{id}`, outside `/public/v1`. */
+export function webhookUrl(publicBaseUrl: string, id: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/webhooks/${id}`;
+}
+
+export function webhookView(webhook: IncomingWebhook, publicBaseUrl: string, accessToken?: string): IncomingWebhookView {
+  return {
+    id: webhook.id,
+    name: webhook.name,
+    description: webhook.description ?? null,
+    url: webhookUrl(publicBaseUrl, webhook.id),
+    isActive: webhook.isActive,
+    useAuthentication: webhook.useAuthentication,
+    ...(accessToken !== undefined ? { accessToken } : {}),
+    createdAt: webhook.createdAt.toISOString(),
+    updatedAt: webhook.updatedAt.toISOString(),
+  };
+}
+
+/** Creates a webhook; with useAuthentication (the default) also its access token, returned here only. */
+export async function createIncomingWebhook(em: EntityManager, accountId: number, input: IncomingWebhookInput): Promise<CreatedWebhook> {
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (name.length < 1 || name.length > WEBHOOK_NAME_MAX_LENGTH) {
+    const message = `must be between 1 and ${WEBHOOK_NAME_MAX_LENGTH} characters (leading and trailing spaces do not count)`;
+    throw new BadRequestError(`name ${message}`, [{ code: 'invalid', path: 'name', message }]);
+  }
+  const useAuthentication = input.useAuthentication ?? true;
+  const accessToken = useAuthentication ? randomBase62(WEBHOOK_TOKEN_LENGTH) : undefined;
+  const webhook = em.create(IncomingWebhook, {
+    id: `wh_${randomBase62(24)}`,
+    account: em.getReference(Account, accountId),
+    name,
+    description: input.description ?? null,
+    isActive: true,
+    useAuthentication,
+    tokenHash: accessToken ? tokenHash(accessToken).toString('hex') : null,
+    tokenPrefix: accessToken ? accessToken.slice(0, TOKEN_PREFIX_LENGTH) : null,
+  });
+  await em.persistAndFlush(webhook);
+  return accessToken ? { webhook, accessToken } : { webhook };
+}
+
+/** The webhook if it exists and belongs to the account, else null (WEBHOOK node validation, admin). */
+export async function findWebhookOfAccount(em: EntityManager, accountId: number, id: string): Promise<IncomingWebhook | null> {
+  if (!WEBHOOK_ID_PATTERN.test(id)) return null;
+  return em.findOne(IncomingWebhook, { id, account: accountId });
+}
+
+/** The webhook whatever its account (operators only: the admin command line), else null. */
+export async function findWebhook(em: EntityManager, id: string): Promise<IncomingWebhook | null> {
+  if (!WEBHOOK_ID_PATTERN.test(id)) return null;
+  return em.findOne(IncomingWebhook, { id });
+}
+
+/** Activates or deactivates a webhook of the account; an inactive webhook answers calls with 404. */
+export async function setActive(em: EntityManager, accountId: number, id: string, isActive: boolean): Promise<IncomingWebhook> {
+  const webhook = await findWebhookOfAccount(em, accountId, id);
+  if (!webhook) throw new NotFoundError(`Incoming webhook ${id} not found`);
+  webhook.isActive = isActive;
+  await em.flush();
+  return webhook;
+}
+
+/**
+ * One inbound call. Unknown or inactive webhook: 404. With useAuthentication, the access token must come as
+ * `Authorization: Bearer <token>` (401 otherwise; compared in constant time). Accepted: the INCOMING_WEBHOOK
+ * outbox event `{ webhookId, receivedAt, body }` is written in one transaction, and its id returned; the runs it
+ * starts are not waited for.
+ */
+export async function acceptDelivery(
+  em: EntityManager,
+  webhookId: string,
+  authorizationHeader: string | undefined,
+  body: unknown,
+): Promise<{ eventId: string }> {
+  const receivedAt = new Date();
+  return em.transactional(async (tx) => {
+    const webhook = WEBHOOK_ID_PATTERN.test(webhookId) ? await tx.findOne(IncomingWebhook, { id: webhookId }) : null;
+    if (!webhook || !webhook.isActive) throw new NotFoundError(`Incoming webhook ${webhookId} not found or inactive`);
+    if (webhook.useAuthentication) verifyAccessToken(webhook, authorizationHeader);
+    const event = tx.create(OutboxEvent, {
+      account: webhook.account,
+      type: INCOMING_WEBHOOK_EVENT,
+      payload: { webhookId: webhook.id, receivedAt: receivedAt.toISOString(), body },
+      createdAt: receivedAt,
+    });
+    await tx.flush();
+    return { eventId: String(event.id) };
+  });
+}
+
+function verifyAccessToken(webhook: IncomingWebhook, authorizationHeader: string | undefined): void {
+  if (!authorizationHeader) {
+    throw new UnauthorizedError('Missing access token: send the header "Authorization: Bearer <ACCESS_TOKEN>"');
+  }
+  const match = BEARER.exec(authorizationHeader);
+  if (!match) throw new UnauthorizedError('Malformed Authorization header: expected "Bearer <ACCESS_TOKEN>"');
+  // Both sides are 32-byte digests, so the comparison takes the same time whatever was presented.
+  const presented = tokenHash(match[1]!);
+  const expected = Buffer.from(webhook.tokenHash ?? '', 'hex');
+  if (expected.length !== presented.length || !timingSafeEqual(presented, expected)) {
+    throw new UnauthorizedError('Invalid access token for this webhook');
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Admin verbs that fill the per-account catalogs (messaging numbers, connected accounts, templates, social
+ * accounts): the provider onboarding that would create them in production is outside this service.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import {
+  addMessagingTemplate,
+  addSocialAccount,
+  connectMessagingNumber,
+  messagingNumberView,
+  messagingTemplateView,
+  socialAccountView,
+} from '../db/catalogs/channels.service.js';
+import { connectAccount, connectedAccountView } from '../db/catalogs/integrations.service.js';
+
+type Options = Record<string, string | boolean | undefined>;
+type Verb = (em: EntityManager, options: Options) => Promise<{ json: unknown; text: string }>;
+
+/** The argument readers of `scripts/admin.ts`, so usage errors print the same way for every verb. */
+export interface ArgReaders {
+  required(options: Options, name: string): string;
+  id(options: Options, name: string): number;
+  /** A usage error for an option whose value is malformed. */
+  usage(message: string): Error;
+}
+
+export const CATALOG_USAGE = `
+  connect-number  --account ID --phone +E164 --phone-number-id ID [--assistant UUID] [--display-name TEXT] [--cannot-send]
+                                               connect a messaging business number
+  connect-account --account ID --toolkit NAME --label TEXT [--external-id ID]
+                                               connect a third-party account (its id is the nodes' connectedAccountId)
+  add-template    --account ID --name NAME --language en [--status APPROVED] [--body-params N]
+                                               add a message template (only APPROVED ones are listed and sendable)
+  add-social      --account ID --platform NAME --name TEXT [--external-id ID]
+                                               connect a social account (INSTAGRAM, FACEBOOK, …)`;
+
+/** Options of the verbs above, merged into the command line's `parseArgs` options. */
+export const CATALOG_OPTIONS = {
+  phone: { type: 'string' },
+  'phone-number-id': { type: 'string' },
+  assistant: { type: 'string' },
+  'display-name': { type: 'string' },
+  'cannot-send': { type: 'boolean', default: false },
+  toolkit: { type: 'string' },
+  'external-id': { type: 'string' },
+  name: { type: 'string' },
+  language: { type: 'string' },
+  status: { type: 'string' },
+  'body-params': { type: 'string' },
+  platform: { type: 'string' },
+} as const;
+
+const optional = (options: Options, name: string): string | undefined => (typeof options[name] === 'string' ? (options[name] as string) : undefined);
+
+export function catalogVerbs({ required, id, usage }: ArgReaders): Record<string, Verb> {
+  return {
+    async 'connect-number'(em, o) {
+      const number = messagingNumberView(
+        await connectMessagingNumber(em, id(o, 'account'), {
+          phoneNumber: required(o, 'phone'),
+          phoneNumberId: required(o, 'phone-number-id'),
+          assistantId: optional(o, 'assistant') ?? null,
+          displayName: optional(o, 'display-name'),
+          canSendMessages: o['cannot-send'] !== true,
+        }),
+      );
+      const owner = number.assistantId ? `agent ${number.assistantId}` : 'no agent';
+      return {
+        json: { number },
+        text: `number ${number.id} ${number.phoneNumber} (phoneNumberId ${number.phoneNumberId}, ${owner}, ${number.canSendMessages ? 'can send' : 'cannot send'})`,
+      };
+    },
+    async 'connect-account'(em, o) {
+      const connected = connectedAccountView(
+        await connectAccount(em, id(o, 'account'), { toolkit: required(o, 'toolkit'), label: required(o, 'label'), externalId: optional(o, 'external-id') }),
+      );
+      return { json: { connectedAccount: connected }, text: `connected account ${connected.id} ${connected.toolkit} "${connected.label}" (${connected.externalId})` };
+    },
+    async 'add-template'(em, o) {
+      const raw = optional(o, 'body-params');
+      if (raw !== undefined && !/^\d+$/.test(raw)) throw usage('--body-params must be a non-negative integer');
+      const template = messagingTemplateView(
+        await addMessagingTemplate(em, id(o, 'account'), {
+          name: required(o, 'name'),
+          language: required(o, 'language'),
+          status: optional(o, 'status'),
+          bodyParams: raw === undefined ? undefined : Number(raw),
+        }),
+      );
+      return { json: { template }, text: `template ${template.id} ${template.name} (${template.language}, ${template.status})` };
+    },
+    async 'add-social'(em, o) {
+      const social = socialAccountView(
+        await addSocialAccount(em, id(o, 'account'), { platform: required(o, 'platform'), name: required(o, 'name'), externalId: optional(o, 'external-id') }),
+      );
+      return { json: { socialAccount: social }, text: `social account ${social.id} ${social.platform} "${social.name}" (${social.externalId})` };
+    },
+  };
+}
