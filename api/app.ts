@@ -8,6 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
+import type { TriggerProvider } from '../lib/triggers/trigger-provider.js';
 import type { Orm } from '../db/orm.js';
 import { BadRequestError, PayloadTooLargeError } from '../lib/errors.js';
 import { renderDocsPage } from './docs-page.js';
@@ -19,6 +20,7 @@ import { inboundWebhookRoutes, incomingWebhookRoutes } from './routes/incoming-w
 import { meRoutes } from './routes/me.routes.js';
 import { dataRoutes } from './routes/data/index.js';
 import { catalogRoutes } from './routes/catalogs.routes.js';
+import { triggerResourceRoutes } from './routes/trigger-resources.routes.js';
 import { workflowRoutes } from './routes/workflows.routes.js';
 import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
 
@@ -32,6 +34,11 @@ export interface AppDeps {
     bodyLimitBytes: number;
     taskQueue: string;
   };
+  /**
+   * The third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through and trigger resources come from;
+   * unset when TRIGGER_PROVIDER_URL is not configured (then those requests answer 400).
+   */
+  triggers?: TriggerProvider;
   /** Where unexpected errors are logged; console.error by default. */
   logError?: ErrorLogger;
   /** Extra route declarations under `/public/v1` (used by tests to exercise the shared route machinery). */
@@ -39,13 +46,14 @@ export interface AppDeps {
 }
 
 /** Every `/public/v1` route declaration; the OpenAPI document is built from this list. */
-export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config'>): RouteRegistry {
+export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers'>): RouteRegistry {
   const api = new RouteRegistry();
   meRoutes(api);
   dataRoutes(api);
   catalogRoutes(api);
+  triggerResourceRoutes(api, deps.triggers);
   workflowVariableRoutes(api);
-  workflowRoutes(api);
+  workflowRoutes(api, deps.triggers);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
   deps.extraRoutes?.(api);
   return api;

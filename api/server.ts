@@ -1,6 +1,7 @@
 /** API entry point: `npm run api`. Scale out by running more of these behind a load balancer. */
 import { loadConfig } from '../lib/config.js';
 import { connectTemporal } from '../lib/temporal.js';
+import { HttpTriggerProvider } from '../activities/triggers/http-trigger-provider.js';
 import { initORM } from '../db/orm.js';
 import { createApp } from './app.js';
 
@@ -11,6 +12,7 @@ const app = createApp({
   orm,
   temporal,
   config: { publicBaseUrl: config.publicBaseUrl, bodyLimitBytes: config.bodyLimitBytes, taskQueue: config.temporal.taskQueue },
+  triggers: config.triggerProvider ? new HttpTriggerProvider({ baseUrl: config.triggerProvider.url, apiKey: config.triggerProvider.apiKey }) : undefined,
 });
 const server = app.listen(config.port, config.host, () => {
   console.log(`API listening on ${config.publicBaseUrl}/public/v1`);

@@ -31,6 +31,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Folder for local state of the embedded services (Temporal SQLite file). */
   dataDir: string;
+  /** The third-party trigger provider (EXTERNAL_TRIGGER subscriptions); null when TRIGGER_PROVIDER_URL is unset. */
+  triggerProvider: { url: string; apiKey: string } | null;
 }
 
 /** Thrown when an environment variable has an unusable value; entry points print it and exit. */
@@ -56,6 +58,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   TEMPORAL_CLI: 'path of a temporal binary to use instead of building .tools/bin/temporal',
   DEFAULT_ADMIN_EMAIL: 'email of the user of the default account created on the first npm start (default admin@localhost)',
   TEST_DATABASE_URL: 'PostgreSQL server the tests create their per-run database on (default: the DATABASE_URL server)',
+  TRIGGER_PROVIDER_URL: 'base URL of the third-party trigger provider (EXTERNAL_TRIGGER nodes); unset: third-party triggers are off',
+  TRIGGER_PROVIDER_API_KEY: 'key sent as Bearer token to the trigger provider; required when TRIGGER_PROVIDER_URL is set (no default)',
 };
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/agentry';
@@ -95,6 +99,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL || 'WARN').toUpperCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   const uiPort = intVar(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535);
+  let triggerProvider: Config['triggerProvider'] = null;
+  if (env.TRIGGER_PROVIDER_URL) {
+    const apiKey = env.TRIGGER_PROVIDER_API_KEY?.trim();
+    if (!apiKey) throw new ConfigError('TRIGGER_PROVIDER_API_KEY must be set when TRIGGER_PROVIDER_URL is set');
+    triggerProvider = { url: urlVar(env, 'TRIGGER_PROVIDER_URL', '', ['http:', 'https:']), apiKey };
+  }
   return {
     host,
     port,
@@ -111,5 +121,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 512 * 1024 * 1024),
     logLevel,
     dataDir: env.AGENTRY_DATA_DIR || '.data',
+    triggerProvider,
   };
 }

@@ -76,3 +76,13 @@ export class UnsupportedMediaTypeError extends AppError {
     super(415, 'bad_request', message);
   }
 }
+
+/**
+ * A service agentry depends on (the third-party trigger provider) failed or could not be reached. Not the caller's
+ * fault and not agentry's own bug either: 502, with the envelope code `internal` and a message naming the service.
+ */
+export class BadGatewayError extends AppError {
+  constructor(message: string) {
+    super(502, 'internal', message);
+  }
+}

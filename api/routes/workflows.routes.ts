@@ -1,3 +1,4 @@
+import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
 import type { GraphEdge } from '../../lib/graph/graph.js';
 import { addEdge, createNode, deleteNode, removeEdge, updateNode, type NodeInput } from '../../db/workflows/graph.service.js';
 import {
@@ -17,7 +18,8 @@ const nodeParams = {
 };
 type Id = { workflowId: number };
 
-export function workflowRoutes(api: RouteRegistry): void {
+/** `triggers`: the third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through (undefined: not configured). */
+export function workflowRoutes(api: RouteRegistry, triggers?: TriggerProvider): void {
   api.add<unknown, { status?: WorkflowListStatus; limit: number; cursor?: string }>({
     method: 'get', path: '/workflows', scope: 'any', tag, summary: 'Workflows; `status` filters ACTIVE, DELETED or DRAFT',
     query: WorkflowListQuerySchema, responses: { 200: { description: '{ agentry: [workflow list item], nextCursor }' } },
@@ -43,9 +45,9 @@ export function workflowRoutes(api: RouteRegistry): void {
     handler: async ({ auth, em, params, body }) => workflowDetail(await updateWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), body)),
   });
   api.add<unknown, unknown, Id>({
-    method: 'delete', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'Soft delete; the workflow stops receiving events',
+    method: 'delete', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'Soft delete; the workflow stops receiving events and its third-party trigger subscriptions are removed',
     params: idParams, status: 204, responses: { 204: { description: 'Deleted' } },
-    handler: async ({ auth, em, params }) => deleteWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId)),
+    handler: async ({ auth, em, params }) => deleteWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), triggers),
   });
   api.add<unknown, unknown, Id>({
     method: 'get', path: '/workflows/:workflowId/graph', scope: 'any', tag, summary: 'Nodes and edges of the draft graph',
@@ -55,17 +57,17 @@ export function workflowRoutes(api: RouteRegistry): void {
   api.add<NodeInput, unknown, Id>({
     method: 'post', path: '/workflows/:workflowId/nodes', scope: 'any', tag, summary: 'Adds a node (validated; nothing saved on failure); returns the graph',
     params: idParams, body: NodeSchema, status: 201, responses: { 201: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => createNode(em, await findWorkflow(em, auth.account.id, params.workflowId), body),
+    handler: async ({ auth, em, params, body }) => createNode(em, await findWorkflow(em, auth.account.id, params.workflowId), body, triggers),
   });
   api.add<NodeInput, unknown, Id & { nodeId: string }>({
     method: 'put', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Updates a node; returns the graph',
     params: nodeParams, body: NodeSchema, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => updateNode(em, await findWorkflow(em, auth.account.id, params.workflowId), params.nodeId, body),
+    handler: async ({ auth, em, params, body }) => updateNode(em, await findWorkflow(em, auth.account.id, params.workflowId), params.nodeId, body, triggers),
   });
   api.add<unknown, unknown, Id & { nodeId: string }>({
     method: 'delete', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Deletes a node and its edges; returns the graph',
     params: nodeParams, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params }) => deleteNode(em, await findWorkflow(em, auth.account.id, params.workflowId), params.nodeId),
+    handler: async ({ auth, em, params }) => deleteNode(em, await findWorkflow(em, auth.account.id, params.workflowId), params.nodeId, triggers),
   });
   api.add<GraphEdge, unknown, Id>({
     method: 'post', path: '/workflows/:workflowId/edges', scope: 'any', tag, summary: "Adds or replaces the edge leaving a node's handle",

@@ -1,6 +1,11 @@
 /**
  * Edits of a workflow's draft graph. Each edit builds the new graph in memory, validates the changed node
  * (common shape, then the check of its type), and only then writes the draft: on any failure nothing changes.
+ *
+ * EXTERNAL_TRIGGER nodes also hold a subscription with the trigger provider (passed in by the caller). After
+ * validation, creating or updating such a node subscribes and stores the new `connectedAccountTriggerId`; the draft
+ * is then saved in a transaction that also removes the subscriptions the edit replaces or deletes, so a provider
+ * refusal leaves the graph unchanged, and a subscription made for an edit that is not saved is removed again.
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -8,6 +13,8 @@ import { BadRequestError, NotFoundError, type Issue } from '../../lib/errors.js'
 import { findNode, withEdge, withNode, withoutEdge, withoutNode, type Graph, type GraphEdge, type GraphNode } from '../../lib/graph/graph.js';
 import { WORKFLOW_NODE_ID, WORKFLOW_NODE_TYPES, triggerTypeOf, type WorkflowNodeType } from '../../lib/graph/workflow-nodes.js';
 import type { Workflow } from '../entities/index.js';
+import { discardSubscription, isExternalTrigger, subscribeNode, subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
+import { headlineOf } from './headline-issues.js';
 import { NODE_CHECKS } from './nodes/index.js';
 import { listVariables } from './variables.service.js';
 import { draftGraph } from './workflows.service.js';
@@ -22,7 +29,7 @@ export interface NodeInput {
 }
 
 function fail(issues: Issue[]): never {
-  throw new BadRequestError(`Invalid node: ${issues[0]!.path} ${issues[0]!.message}`, issues);
+  throw new BadRequestError(headlineOf(issues) ?? `Invalid node: ${issues[0]!.path} ${issues[0]!.message}`, issues);
 }
 
 function buildNode(input: NodeInput, existing?: GraphNode): GraphNode {
@@ -68,6 +75,43 @@ async function save(em: EntityManager, workflow: Workflow, graph: Graph): Promis
   return graph;
 }
 
+interface SideEffects {
+  /** The created or updated node: subscribed when it is an EXTERNAL_TRIGGER. */
+  subscribe?: string;
+  /** Subscriptions the edit replaces or deletes, removed once the draft is written. */
+  unsubscribe?: (string | undefined)[];
+  /** Request field named when removing a subscription fails. */
+  path?: string;
+}
+
+/**
+ * Saves an edited graph together with its provider side effects: subscribe the changed node (before anything is
+ * written), then write the draft and remove the replaced subscriptions in one transaction. Any failure after the
+ * subscription removes it again; a failed removal rolls the draft back.
+ */
+async function commit(em: EntityManager, workflow: Workflow, graph: Graph, triggers: TriggerProvider | undefined, effects: SideEffects): Promise<Graph> {
+  let next = graph;
+  let subscribed: string | undefined;
+  const target = effects.subscribe ? findNode(graph, effects.subscribe) : undefined;
+  if (isExternalTrigger(target)) {
+    const { data, subscriptionId } = await subscribeNode(em, workflow.account.id, target, triggers);
+    subscribed = subscriptionId;
+    next = { ...graph, nodes: graph.nodes.map((n) => (n.nodeId === target.nodeId ? { ...n, data } : n)) };
+  }
+  const stale = [...new Set(effects.unsubscribe ?? [])].filter((id): id is string => !!id && id !== subscribed);
+  try {
+    if (!stale.length) return await save(em, workflow, next);
+    return await em.transactional(async (tx) => {
+      const saved = await save(tx, workflow, next);
+      await unsubscribeAll(triggers, stale, 'The trigger subscription of the node cannot be removed', effects.path ?? 'nodeId');
+      return saved;
+    });
+  } catch (error) {
+    await discardSubscription(triggers, subscribed);
+    throw error;
+  }
+}
+
 function requireNode(graph: Graph, nodeId: string): GraphNode {
   const node = findNode(graph, nodeId);
   if (!node) throw new NotFoundError(`Node ${nodeId} not found`);
@@ -87,29 +131,32 @@ function requireNodeForEdge(graph: Graph, nodeId: string): void {
   if (!findNode(graph, nodeId)) throw new BadRequestError(`Node ${nodeId} does not exist in this graph`, [{ code: 'not_found', path: 'targetEdge', message: `no node ${nodeId}` }]);
 }
 
-export async function createNode(em: EntityManager, workflow: Workflow, input: NodeInput): Promise<Graph> {
+export async function createNode(em: EntityManager, workflow: Workflow, input: NodeInput, triggers?: TriggerProvider): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
   if (input.nodeId && findNode(graph, input.nodeId)) throw new BadRequestError(`Node ${input.nodeId} already exists`, 'nodeId');
   const node = buildNode(input);
   let next = withNode(graph, node);
   await validate(em, workflow, next, findNode(next, node.nodeId)!);
   next = withInlineEdges(next, node, input.edges);
-  return save(em, workflow, next);
+  return commit(em, workflow, next, triggers, { subscribe: node.nodeId });
 }
 
-export async function updateNode(em: EntityManager, workflow: Workflow, nodeId: string, input: NodeInput): Promise<Graph> {
+/** Replaces a node; an EXTERNAL_TRIGGER is subscribed anew and its previous subscription removed once saved. */
+export async function updateNode(em: EntityManager, workflow: Workflow, nodeId: string, input: NodeInput, triggers?: TriggerProvider): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
-  const node = buildNode(input, requireNode(graph, nodeId));
+  const existing = requireNode(graph, nodeId);
+  const node = buildNode(input, existing);
   let next = withNode(graph, node);
   await validate(em, workflow, next, findNode(next, nodeId)!);
   if (input.edges) next = withInlineEdges(next, node, input.edges);
-  return save(em, workflow, next);
+  return commit(em, workflow, next, triggers, { subscribe: nodeId, unsubscribe: [subscriptionOf(existing)], path: 'data' });
 }
 
-export async function deleteNode(em: EntityManager, workflow: Workflow, nodeId: string): Promise<Graph> {
+/** Deletes a node and its edges; an EXTERNAL_TRIGGER's subscription is removed with it (or nothing is deleted). */
+export async function deleteNode(em: EntityManager, workflow: Workflow, nodeId: string, triggers?: TriggerProvider): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
-  requireNode(graph, nodeId);
-  return save(em, workflow, withoutNode(graph, nodeId));
+  const node = requireNode(graph, nodeId);
+  return commit(em, workflow, withoutNode(graph, nodeId), triggers, { unsubscribe: [subscriptionOf(node)], path: 'nodeId' });
 }
 
 export async function addEdge(em: EntityManager, workflow: Workflow, edge: GraphEdge): Promise<Graph> {

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../lib/errors.js';
 import type { Graph } from '../../lib/graph/graph.js';
 import { Account, GraphSnapshot, Workflow, type WorkflowStatus } from '../entities/index.js';
 import { newObjectId } from '../tables/object-id.js';
+import { subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
 
 export type WorkflowListStatus = 'ACTIVE' | 'DELETED' | 'DRAFT';
 
@@ -83,11 +84,21 @@ export async function updateWorkflow(em: EntityManager, workflow: Workflow, patc
   return workflow;
 }
 
-/** Soft delete: the workflow stops receiving events and is listed only under status DELETED. */
-export async function deleteWorkflow(em: EntityManager, workflow: Workflow): Promise<void> {
-  workflow.deletedAt = new Date();
-  workflow.status = 'DRAFT';
-  await em.flush();
+/**
+ * Soft delete: the workflow stops receiving events and is listed only under status DELETED. The trigger
+ * subscriptions of the EXTERNAL_TRIGGER nodes of its draft and live graphs are removed in the same transaction:
+ * if the provider cannot remove one, the workflow is not deleted.
+ */
+export async function deleteWorkflow(em: EntityManager, workflow: Workflow, triggers?: TriggerProvider): Promise<void> {
+  const snapshotIds = [workflow.draftSnapshotId, workflow.liveSnapshotId].filter((id): id is string => !!id);
+  const snapshots = await em.find(GraphSnapshot, { id: { $in: snapshotIds } });
+  const subscriptions = [...new Set(snapshots.flatMap((s) => s.nodes.map(subscriptionOf)).filter((id): id is string => !!id))];
+  await em.transactional(async (tx) => {
+    workflow.deletedAt = new Date();
+    workflow.status = 'DRAFT';
+    await tx.flush();
+    await unsubscribeAll(triggers, subscriptions, 'The workflow cannot be deleted with its trigger subscriptions', 'workflowId');
+  });
 }
 
 export async function draftGraph(em: EntityManager, workflow: Workflow): Promise<{ snapshot: GraphSnapshot; graph: Graph }> {

@@ -1,5 +1,6 @@
 import { DataTable, RecordType } from '../../entities/index.js';
-import { invalid, knownReference, missing, notFound, referencedVariables, type NodeCheck } from './types.js';
+import { unknownReferences } from './interpolation.js';
+import { invalid, missing, notFound, type NodeCheck } from './types.js';
 
 export const ACTIVITY_TYPES = ['NOTE', 'EMAIL', 'PHONE_CALL', 'MEETING', 'MESSAGING'];
 
@@ -19,9 +20,7 @@ export const checkCreateRecordActivity: NodeCheck = async (node, ctx) => {
       issues.push(missing(key));
       continue;
     }
-    for (const name of referencedVariables(value)) {
-      if (!knownReference(name, ctx)) issues.push(notFound(key, `variable "${name}" does not exist`));
-    }
+    issues.push(...unknownReferences(key, value, ctx));
   }
   return issues;
 };

@@ -1,4 +1,9 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Issue } from '../../../lib/errors.js';
+import { findConnectedAccount } from '../../catalogs/integrations.service.js';
+import { findTriggerType, validateTriggerConfig, type TriggerType } from '../../catalogs/trigger-types.js';
 import { DataTable, RecordType } from '../../entities/index.js';
+import { headline } from '../headline-issues.js';
 import { invalid, missing, notFound, type NodeCheck } from './types.js';
 
 export const TRIGGER_KINDS = [
@@ -37,5 +42,65 @@ export const checkTrigger: NodeCheck = async (node, { em, accountId }) => {
       }
     }
   }
+  if (triggerType === 'EXTERNAL_TRIGGER') issues.push(...(await checkExternalTrigger(node.data, em, accountId)));
   return issues;
 };
+
+/**
+ * The issue of a `validateTriggerConfig` message, at the config field it names. Its message is SPEC.md's exact
+ * text, so the request's error message is that text too.
+ */
+function triggerConfigIssue(message: string): Issue {
+  const unknown = /^Unknown trigger config field for [^:]+: (.*)$/.exec(message);
+  if (unknown) return headline({ code: 'unknown_field', path: `data.triggerConfig.${unknown[1]}`, message });
+  const bad = /^Invalid trigger config: (\S+) - (.*)$/.exec(message);
+  const field = bad && bad[1] !== 'triggerConfig' ? `.${bad[1]}` : '';
+  return headline({ code: bad?.[2] === 'is required' ? 'required' : 'invalid', path: `data.triggerConfig${field}`, message });
+}
+
+/**
+ * EXTERNAL_TRIGGER (SPEC.md, TRIGGER node data): a supported `triggerSlug`, the `triggerToolkit` owning it, a
+ * connected account of this account for that toolkit, and a `triggerConfig` valid for the slug. The graph service
+ * subscribes only once these hold; `connectedAccountTriggerId` is output-only and never checked here.
+ */
+async function checkExternalTrigger(data: Record<string, unknown>, em: EntityManager, accountId: number): Promise<Issue[]> {
+  const { connectedAccountId, triggerToolkit, triggerSlug, triggerConfig } = data;
+  const issues: Issue[] = [];
+  let type: TriggerType | undefined;
+  if (triggerSlug === undefined || triggerSlug === null || triggerSlug === '') {
+    issues.push(missing('triggerSlug', 'is required for EXTERNAL_TRIGGER: the slug of a trigger type (GET /integrations/trigger-types)'));
+  } else if (typeof triggerSlug !== 'string') {
+    issues.push(invalid('triggerSlug', 'must be a trigger slug such as GMAIL_NEW_GMAIL_MESSAGE'));
+  } else {
+    type = findTriggerType(triggerSlug);
+    if (!type) issues.push(headline(invalid('triggerSlug', `Unsupported trigger: ${triggerSlug}`)));
+  }
+
+  if (triggerToolkit === undefined || triggerToolkit === null || triggerToolkit === '') {
+    issues.push(missing('triggerToolkit', type ? `is required: ${type.toolkit} for ${type.slug}` : 'is required for EXTERNAL_TRIGGER'));
+  } else if (type && triggerToolkit !== type.toolkit) {
+    issues.push(invalid('triggerToolkit', `must be ${type.toolkit}, the toolkit of ${type.slug}`));
+  } else if (typeof triggerToolkit !== 'string' || !/^[A-Z][A-Z0-9_]*$/.test(triggerToolkit)) {
+    issues.push(invalid('triggerToolkit', 'must be an uppercase toolkit name such as GMAIL'));
+  }
+
+  if (type) {
+    const checked = validateTriggerConfig(type.slug, triggerConfig);
+    if ('message' in checked) issues.push(triggerConfigIssue(checked.message));
+  }
+
+  if (connectedAccountId === undefined || connectedAccountId === null) {
+    issues.push(missing('connectedAccountId', 'is required for EXTERNAL_TRIGGER: the id of a connected account (GET /integrations)'));
+  } else if (!Number.isInteger(connectedAccountId)) {
+    issues.push(invalid('connectedAccountId', 'must be the numeric id of a connected account (GET /integrations)'));
+  } else {
+    const connected = await findConnectedAccount(em, accountId, connectedAccountId as number);
+    if (!connected) issues.push(notFound('connectedAccountId', `no connected account ${connectedAccountId} in this account`));
+    else if (type && connected.toolkit !== type.toolkit) {
+      issues.push(invalid('connectedAccountId', `connected account ${connected.id} is a ${connected.toolkit} account; ${type.slug} needs a ${type.toolkit} account`));
+    } else if (connected.status !== 'ACTIVE') {
+      issues.push(invalid('connectedAccountId', `connected account ${connected.id} is ${connected.status}: reconnect it before subscribing`));
+    }
+  }
+  return issues;
+}
