@@ -1,24 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { harness, projectRoot } from '../setup/harness.js';
+import { admin } from '../setup/admin-cli.js';
 import { call, newAccount } from '../setup/http.js';
-
-const run = promisify(execFile);
-
-/** Runs `npm run --silent admin -- ...args` against the test database, as an operator would. */
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', 'admin', '--', ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: harness().databaseUrl },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe('admin command line: catalog verbs', function () {
   this.timeout(60_000);

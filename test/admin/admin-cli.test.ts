@@ -1,25 +1,8 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { harness, projectRoot } from '../setup/harness.js';
+import { admin } from '../setup/admin-cli.js';
+import { harness } from '../setup/harness.js';
 import { call } from '../setup/http.js';
-
-const run = promisify(execFile);
-
-/** Runs `npm run --silent admin -- ...args` against the test database, as a user would. */
-async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', 'admin', '--', ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: harness().databaseUrl },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 async function storedKeys(accountId: number): Promise<{ prefix: string; key_hash: string; kind: string; revoked: boolean }[]> {
   return harness().orm.em.getConnection().execute(
