@@ -4,6 +4,7 @@
  */
 import type { Orm } from '../db/orm.js';
 import { createHeartbeatActivity } from './heartbeat.activity.js';
+import { createExecuteNode } from './nodes/index.js';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -15,6 +16,7 @@ export interface ActivityDeps {
 export function createActivities({ orm, identity, taskQueue }: ActivityDeps) {
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
+    executeNode: createExecuteNode({ orm, httpTimeoutMs: 30_000 }),
   };
 }
 

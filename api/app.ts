@@ -22,6 +22,7 @@ import { dataRoutes } from './routes/data/index.js';
 import { catalogRoutes } from './routes/catalogs.routes.js';
 import { triggerResourceRoutes } from './routes/trigger-resources.routes.js';
 import { workflowRoutes } from './routes/workflows.routes.js';
+import { workflowRunRoutes } from './routes/workflow-runs.routes.js';
 import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
 
 export const API_PREFIX = '/public/v1';
@@ -46,7 +47,7 @@ export interface AppDeps {
 }
 
 /** Every `/public/v1` route declaration; the OpenAPI document is built from this list. */
-export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers'>): RouteRegistry {
+export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal'>): RouteRegistry {
   const api = new RouteRegistry();
   meRoutes(api);
   dataRoutes(api);
@@ -54,6 +55,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   triggerResourceRoutes(api, deps.triggers);
   workflowVariableRoutes(api);
   workflowRoutes(api, deps.triggers);
+  workflowRunRoutes(api, deps.temporal, deps.config.taskQueue);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
   deps.extraRoutes?.(api);
   return api;

@@ -1,2 +1,3 @@
 /** Entry point of the workflow bundle: every workflow type the worker serves. */
 export { checkWorkerHealth } from './check-worker-health.workflow.js';
+export { runAutomation } from './run-automation.workflow.js';

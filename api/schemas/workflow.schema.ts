@@ -96,3 +96,10 @@ export const VariableUpdateSchema: JsonSchema = {
   additionalProperties: false,
   properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, description: { type: 'string', maxLength: 2000 } },
 };
+
+export const ManualRunSchema: JsonSchema = {
+  $id: 'ManualRun',
+  type: 'object',
+  additionalProperties: false,
+  properties: { payload: { description: 'Any JSON: the run sees it as {trigger_payload}' }, entryNodeId: { type: 'string', maxLength: 100 } },
+};

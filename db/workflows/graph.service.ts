@@ -112,6 +112,15 @@ async function commit(em: EntityManager, workflow: Workflow, graph: Graph, trigg
   }
 }
 
+/** `api`, then `api_2`, `api_3`…: a default alias no other node of the graph has. */
+function freeAlias(graph: Graph, base: string): string {
+  const taken = new Set(graph.nodes.map((n) => n.alias));
+  if (!taken.has(base)) return base;
+  let n = 2;
+  while (taken.has(`${base}_${n}`)) n++;
+  return `${base}_${n}`;
+}
+
 function requireNode(graph: Graph, nodeId: string): GraphNode {
   const node = findNode(graph, nodeId);
   if (!node) throw new NotFoundError(`Node ${nodeId} not found`);
@@ -134,7 +143,7 @@ function requireNodeForEdge(graph: Graph, nodeId: string): void {
 export async function createNode(em: EntityManager, workflow: Workflow, input: NodeInput, triggers?: TriggerProvider): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
   if (input.nodeId && findNode(graph, input.nodeId)) throw new BadRequestError(`Node ${input.nodeId} already exists`, 'nodeId');
-  const node = buildNode(input);
+  const node = buildNode({ ...input, alias: input.alias ?? freeAlias(graph, input.type.toLowerCase()) });
   let next = withNode(graph, node);
   await validate(em, workflow, next, findNode(next, node.nodeId)!);
   next = withInlineEdges(next, node, input.edges);

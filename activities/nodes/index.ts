@@ -1,0 +1,30 @@
+/**
+ * Node executors by type: adding a node type adds one file and one line here. Node types whose providers (AI
+ * gateway, messaging, files) arrive later fail the node with a clear "not available" error until then.
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import type { WorkflowNodeType } from '../../lib/graph/workflow-nodes.js';
+import type { NodeOutcome } from '../../workflows/interpreter/types.js';
+import { executeApi } from './api.node.js';
+import { executeDynamicTables } from './dynamic-tables.node.js';
+import { executeEntry } from './entry.node.js';
+import type { ExecuteNodeArgs, ExecutorDeps, NodeExecutor } from './types.js';
+
+export const NODE_EXECUTORS: Partial<Record<WorkflowNodeType, NodeExecutor>> = {
+  TRIGGER: executeEntry,
+  WEBHOOK: executeEntry,
+  SCHEDULED_TRIGGER: executeEntry,
+  API: executeApi,
+  DYNAMIC_TABLES: executeDynamicTables,
+};
+
+export type { ExecuteNodeArgs } from './types.js';
+
+/** The `executeNode` activity: one executed node, dispatched to its executor. */
+export function createExecuteNode(deps: ExecutorDeps) {
+  return async function executeNode(args: ExecuteNodeArgs): Promise<NodeOutcome> {
+    const executor = NODE_EXECUTORS[args.node.type as WorkflowNodeType];
+    if (!executor) throw ApplicationFailure.nonRetryable(`${args.node.type} nodes are not available yet in this version of agentry`, 'NotAvailable');
+    return executor(args, deps);
+  };
+}

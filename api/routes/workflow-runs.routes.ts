@@ -1,0 +1,24 @@
+import type { Client } from '@temporalio/client';
+import { findWorkflow } from '../../db/workflows/workflows.service.js';
+import { startManualRun } from '../runs.service.js';
+import type { RouteRegistry } from '../routes.js';
+import { ManualRunSchema } from '../schemas/workflow.schema.js';
+
+const params = { type: 'object', required: ['workflowId'], properties: { workflowId: { type: 'integer', minimum: 1 } } };
+
+export function workflowRunRoutes(api: RouteRegistry, temporal: Client, taskQueue: string): void {
+  api.add<{ payload?: unknown; entryNodeId?: string }, { snapshot: 'live' | 'draft' }, { workflowId: number }>({
+    method: 'post',
+    path: '/workflows/:workflowId/runs',
+    scope: 'any',
+    tag: 'Workflow runs',
+    summary: 'Starts a manual run with a payload ({trigger_payload}) on the live snapshot, or the draft with ?snapshot=draft',
+    params,
+    query: { type: 'object', additionalProperties: false, properties: { snapshot: { type: 'string', enum: ['live', 'draft'], default: 'live' } } },
+    body: ManualRunSchema,
+    status: 202,
+    responses: { 202: { description: '{ id: the Temporal workflow id, runId, snapshotId, entryNodeId }' } },
+    handler: async ({ auth, em, params, query, body }) =>
+      startManualRun(em, temporal, taskQueue, await findWorkflow(em, auth.account.id, params.workflowId), { ...body, snapshot: query.snapshot }),
+  });
+}

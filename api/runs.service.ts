@@ -1,0 +1,48 @@
+/** Manual runs of a workflow: one Temporal execution of `runAutomation` on the live snapshot (or the draft). */
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
+import { GraphSnapshot, type Workflow } from '../db/entities/index.js';
+import { BadRequestError } from '../lib/errors.js';
+import { ACCOUNT_ID, AUTOMATION_ID, TRIGGER_TYPE } from '../lib/search-attributes.js';
+import type { RunAutomationInput } from '../workflows/run-automation.workflow.js';
+
+const ENTRY_TYPES = ['TRIGGER', 'WEBHOOK', 'SCHEDULED_TRIGGER'];
+
+export interface ManualRunRequest {
+  payload?: unknown;
+  entryNodeId?: string;
+  snapshot: 'live' | 'draft';
+}
+
+export async function startManualRun(em: EntityManager, temporal: Client, taskQueue: string, workflow: Workflow, request: ManualRunRequest) {
+  const snapshotId = request.snapshot === 'draft' ? workflow.draftSnapshotId : workflow.liveSnapshotId;
+  if (!snapshotId) throw new BadRequestError('The workflow has no live snapshot yet: publish it first, or run the draft with ?snapshot=draft', 'snapshot');
+  const snapshot = await em.findOneOrFail(GraphSnapshot, { id: snapshotId });
+  const graph = { nodes: snapshot.nodes, edges: snapshot.edges };
+  const entry = request.entryNodeId
+    ? graph.nodes.find((n) => n.nodeId === request.entryNodeId)
+    : graph.nodes.find((n) => ENTRY_TYPES.includes(n.type)) ?? graph.nodes[0];
+  if (!entry) {
+    throw new BadRequestError(request.entryNodeId ? `No node ${request.entryNodeId} in the snapshot` : 'The snapshot has no node to start from', 'entryNodeId');
+  }
+  const input: RunAutomationInput = {
+    accountId: workflow.account.id,
+    workflowId: workflow.id,
+    snapshotId,
+    graph,
+    entryNodeId: entry.nodeId,
+    triggerPayload: request.payload ?? null,
+  };
+  const handle = await temporal.workflow.start('runAutomation', {
+    taskQueue,
+    workflowId: `automation:${workflow.id}:manual-${randomUUID()}`,
+    args: [input],
+    typedSearchAttributes: [
+      { key: ACCOUNT_ID, value: workflow.account.id },
+      { key: AUTOMATION_ID, value: workflow.id },
+      { key: TRIGGER_TYPE, value: 'MANUAL' },
+    ],
+  });
+  return { id: handle.workflowId, runId: handle.firstExecutionRunId, snapshotId, entryNodeId: entry.nodeId };
+}

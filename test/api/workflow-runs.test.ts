@@ -1,0 +1,115 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import type { RunResult } from '../../workflows/interpreter/types.js';
+import { harness } from '../setup/harness.js';
+import { call, newAccount } from '../setup/http.js';
+
+/** A local HTTP service for API nodes: /customer/<id> answers JSON, /missing 404, /flaky 503 twice then 200. */
+function startService(): Promise<{ server: Server; origin: string; hits: string[] }> {
+  const hits: string[] = [];
+  let flaky = 0;
+  const server = createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    if (req.url?.startsWith('/customer/')) {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ customer: { name: `Customer ${req.url.split('/')[2]}`, tier: 'gold' } }));
+    } else if (req.url === '/flaky' && ++flaky <= 2) {
+      res.statusCode = 503;
+      res.end('busy');
+    } else if (req.url === '/flaky') {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"ok":true}');
+    } else {
+      res.statusCode = 404;
+      res.end('no such thing');
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits })));
+}
+
+describe('manual workflow runs on Temporal', function () {
+  this.timeout(60_000);
+  let service: Awaited<ReturnType<typeof startService>>;
+  before(async () => {
+    service = await startService();
+  });
+  after(() => service.server.close());
+
+  async function node(key: string, id: number, body: Record<string, unknown>): Promise<string> {
+    const res = await call('POST', `/workflows/${id}/nodes`, { key, body });
+    expect(res.status, res.text).to.equal(201);
+    return res.body.nodes.at(-1).nodeId;
+  }
+
+  async function result(runId: string): Promise<RunResult> {
+    return harness().env.client.workflow.getHandle(runId).result();
+  }
+
+  it('runs the live graph: webhook payload → real HTTP call → a record created from its answer', async () => {
+    const a = await newAccount();
+    const key = a.userKey;
+    await call('POST', '/tables', { key, body: { name: 'vip', columns: [{ name: 'Name', type: 'string' }, { name: 'Source', type: 'string' }] } });
+    const table = (await call('GET', '/tables/vip', { key })).body;
+    const id = (await call('POST', '/workflows', { key, body: { name: 'Enrich' } })).body.id;
+    const entry = await node(key, id, { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in' } });
+    const api = await node(key, id, { type: 'API', data: { url: `${service.origin}/customer/{trigger_payload}`, method: 'GET' } });
+    const create = await node(key, id, {
+      type: 'DYNAMIC_TABLES',
+      data: { action: 'CREATE', tableId: table.id, rowData: { Name: 'from {trigger_payload}', Source: `{${api}}` } },
+    });
+    await call('POST', `/workflows/${id}/edges`, { key, body: { source: entry, handle: 'default', targetEdge: api } });
+    await call('POST', `/workflows/${id}/edges`, { key, body: { source: api, handle: 'default', targetEdge: create } });
+
+    const unpublished = await call('POST', `/workflows/${id}/runs`, { key, body: { payload: 42 } });
+    expect(unpublished.status).to.equal(400);
+    await call('POST', `/workflows/${id}/publish`, { key });
+    const started = await call('POST', `/workflows/${id}/runs`, { key, body: { payload: 42 } });
+    expect(started.status, started.text).to.equal(202);
+    expect(started.body.id).to.match(new RegExp(`^automation:${id}:`));
+
+    const run = await result(started.body.id);
+    expect(run.successful, JSON.stringify(run)).to.equal(true);
+    expect(run.nodeResults.map((r) => r.type)).to.deep.equal(['WEBHOOK', 'API', 'DYNAMIC_TABLES']);
+    expect(service.hits).to.include('GET /customer/42');
+    const rows = await call('POST', '/tables/vip/rows/list', { key, body: {} });
+    expect(rows.body.agentry).to.have.length(1);
+    expect(rows.body.agentry[0].data.Name).to.equal('from 42');
+    expect(JSON.parse(rows.body.agentry[0].data.Source)).to.deep.equal({ customer: { name: 'Customer 42', tier: 'gold' } });
+
+    // The run is a Temporal execution with one activity per executed node.
+    const history = await harness().env.client.workflow.getHandle(started.body.id).fetchHistory();
+    expect(history.events!.filter((e) => e.activityTaskCompletedEventAttributes)).to.have.length(3);
+  });
+
+  it('retries 5xx answers with backoff, fails at once on 4xx, and records the failing node', async () => {
+    const a = await newAccount();
+    const key = a.userKey;
+    const id = (await call('POST', '/workflows', { key, body: { name: 'Calls' } })).body.id;
+    const flaky = await node(key, id, { type: 'API', data: { url: `${service.origin}/flaky` } });
+    const missing = await node(key, id, { type: 'API', data: { url: `${service.origin}/missing` } });
+    await call('POST', `/workflows/${id}/edges`, { key, body: { source: flaky, handle: 'default', targetEdge: missing } });
+
+    const started = await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key, body: { entryNodeId: flaky } });
+    const run = await result(started.body.id);
+    expect(run.successful).to.equal(false);
+    expect(run.error!.nodeId).to.equal(missing);
+    expect(run.error!.message).to.match(/answered 404/);
+    expect(run.nodeResults.map((r) => r.success)).to.deep.equal([true, false]);
+    expect(service.hits.filter((h) => h === 'GET /flaky')).to.have.length(3);
+    expect(service.hits.filter((h) => h === 'GET /missing')).to.have.length(1);
+  });
+
+  it('fails nodes whose providers are not available yet with a clear message, and hides other accounts', async () => {
+    const a = await newAccount();
+    const key = a.userKey;
+    const id = (await call('POST', '/workflows', { key, body: { name: 'AI' } })).body.id;
+    const transform = await node(key, id, { type: 'DATA_TRANSFORMER', data: { prompt: 'shorten {trigger_payload}' } });
+    const started = await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key, body: { entryNodeId: transform, payload: 'x' } });
+    const run = await result(started.body.id);
+    expect(run.successful).to.equal(false);
+    expect(run.error!.message).to.equal('DATA_TRANSFORMER nodes are not available yet in this version of agentry');
+    const other = await newAccount();
+    expect((await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key: other.userKey, body: {} })).status).to.equal(404);
+  });
+});
