@@ -3,26 +3,14 @@ import { FIELD_TYPE_HANDLERS, isInternalOnlyType, validateFieldMetadata } from '
 import { suggestKey } from '../../db/tables/field-types/suggest.js';
 import { fromDbValue, promotedKeys, toDbValue } from '../../db/tables/field-types/values.js';
 import { FIELD_TYPES, type FieldModel, type FieldType, type ToDbResult } from '../../db/tables/types.js';
+import { fieldModel } from '../setup/field-models.js';
 
 const ctx = { now: new Date('2024-03-05T23:30:00.000Z') };
 
 function field(type: FieldType, metadata?: Record<string, unknown>, extra: Partial<FieldModel> = {}): FieldModel {
   const validated = validateFieldMetadata(type, metadata);
   expect(validated.issues, `metadata of ${type}`).to.deep.equal([]);
-  return {
-    id: 7,
-    name: 'Status',
-    type,
-    metadata: validated.metadata,
-    column: 'f_7',
-    linkTable: null,
-    required: false,
-    unique: false,
-    defaultValue: null,
-    readOnly: false,
-    options: [],
-    ...extra,
-  };
+  return fieldModel(7, 'Status', type, validated.metadata, { column: 'f_7', ...extra });
 }
 
 function stored(result: ToDbResult): unknown {
