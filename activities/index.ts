@@ -2,21 +2,26 @@
  * Every activity the worker registers, built from its dependencies. Workflows import this module as a
  * type only (`import type`), so no I/O code enters a workflow bundle.
  */
+import type { Client } from '@temporalio/client';
 import type { Orm } from '../db/orm.js';
 import { createHeartbeatActivity } from './heartbeat.activity.js';
 import { createExecuteNode } from './nodes/index.js';
+import { createRunLedgerActivities } from './run-ledger.activity.js';
 
 export interface ActivityDeps {
   orm: Orm;
+  /** Temporal client of the worker process, for nodes that change other automations (schedules). */
+  temporal: Client;
   /** Identity of the worker process, as Temporal shows it. */
   identity: string;
   taskQueue: string;
 }
 
-export function createActivities({ orm, identity, taskQueue }: ActivityDeps) {
+export function createActivities({ orm, temporal, identity, taskQueue }: ActivityDeps) {
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
-    executeNode: createExecuteNode({ orm, httpTimeoutMs: 30_000 }),
+    executeNode: createExecuteNode({ orm, temporal, taskQueue, httpTimeoutMs: 30_000 }),
+    ...createRunLedgerActivities(orm),
   };
 }
 

@@ -23,6 +23,7 @@ import { catalogRoutes } from './routes/catalogs.routes.js';
 import { triggerResourceRoutes } from './routes/trigger-resources.routes.js';
 import { workflowRoutes } from './routes/workflows.routes.js';
 import { workflowRunRoutes } from './routes/workflow-runs.routes.js';
+import { workflowLogRoutes } from './routes/workflow-logs.routes.js';
 import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
 
 export const API_PREFIX = '/public/v1';
@@ -54,8 +55,9 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   catalogRoutes(api);
   triggerResourceRoutes(api, deps.triggers);
   workflowVariableRoutes(api);
-  workflowRoutes(api, deps.triggers);
+  workflowRoutes(api, deps.temporal, deps.config.taskQueue, deps.triggers);
   workflowRunRoutes(api, deps.temporal, deps.config.taskQueue);
+  workflowLogRoutes(api, deps.temporal);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
   deps.extraRoutes?.(api);
   return api;

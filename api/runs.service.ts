@@ -4,8 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { GraphSnapshot, type Workflow } from '../db/entities/index.js';
 import { BadRequestError } from '../lib/errors.js';
-import { ACCOUNT_ID, AUTOMATION_ID, TRIGGER_TYPE } from '../lib/search-attributes.js';
-import type { RunAutomationInput } from '../workflows/run-automation.workflow.js';
+import { automationRunId, runInput, runSearchAttributes, type RunStartRequest } from '../lib/runtime/run-start.js';
 
 const ENTRY_TYPES = ['TRIGGER', 'WEBHOOK', 'SCHEDULED_TRIGGER'];
 
@@ -26,23 +25,20 @@ export async function startManualRun(em: EntityManager, temporal: Client, taskQu
   if (!entry) {
     throw new BadRequestError(request.entryNodeId ? `No node ${request.entryNodeId} in the snapshot` : 'The snapshot has no node to start from', 'entryNodeId');
   }
-  const input: RunAutomationInput = {
+  const run: RunStartRequest = {
     accountId: workflow.account.id,
     workflowId: workflow.id,
     snapshotId,
     graph,
     entryNodeId: entry.nodeId,
     triggerPayload: request.payload ?? null,
+    trigger: { type: 'MANUAL' },
   };
   const handle = await temporal.workflow.start('runAutomation', {
     taskQueue,
-    workflowId: `automation:${workflow.id}:manual-${randomUUID()}`,
-    args: [input],
-    typedSearchAttributes: [
-      { key: ACCOUNT_ID, value: workflow.account.id },
-      { key: AUTOMATION_ID, value: workflow.id },
-      { key: TRIGGER_TYPE, value: 'MANUAL' },
-    ],
+    workflowId: automationRunId(workflow.id, `manual-${randomUUID()}`),
+    args: [runInput(run)],
+    typedSearchAttributes: runSearchAttributes(run),
   });
   return { id: handle.workflowId, runId: handle.firstExecutionRunId, snapshotId, entryNodeId: entry.nodeId };
 }

@@ -16,6 +16,14 @@ export interface DevServerOptions {
   dbFilename: string;
 }
 
+/**
+ * Dynamic configuration of every Temporal server agentry starts (the embedded one, the tests', the benchmarks'):
+ * eager activity execution hands a node's activity to the worker in the answer to the workflow task that
+ * scheduled it, instead of through the task queue (about 40 ms less per node on the dev server).
+ * temporal-docker-compose.yml sets the same value.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG = ['--dynamic-config-value', 'system.enableActivityEagerExecution=true'];
+
 /** Arguments of `temporal server start-dev` for the embedded server, with agentry's search attributes. */
 export function devServerArgs(o: DevServerOptions): string[] {
   return [
@@ -27,5 +35,6 @@ export function devServerArgs(o: DevServerOptions): string[] {
     '--db-filename', o.dbFilename,
     '--log-level', 'warn',
     ...devServerSearchAttributeArgs(),
+    ...DEV_SERVER_DYNAMIC_CONFIG,
   ];
 }

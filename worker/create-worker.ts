@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { hostname } from 'node:os';
+import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { Orm } from '../db/orm.js';
@@ -7,6 +8,8 @@ import type { Orm } from '../db/orm.js';
 export interface WorkerDeps {
   orm: Orm;
   connection: NativeConnection;
+  /** Client for what activities start or change in Temporal (schedules of other automations). */
+  temporal: Client;
   namespace: string;
   taskQueue: string;
   /** Optional identity; defaults to pid@host, as Temporal does. */
@@ -17,7 +20,7 @@ export interface WorkerDeps {
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 /** Builds a worker that serves every agentry workflow and activity on one task queue. */
-export async function createWorker({ orm, connection, namespace, taskQueue, identity }: WorkerDeps): Promise<Worker> {
+export async function createWorker({ orm, connection, temporal, namespace, taskQueue, identity }: WorkerDeps): Promise<Worker> {
   const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
   return Worker.create({
     connection,
@@ -25,6 +28,6 @@ export async function createWorker({ orm, connection, namespace, taskQueue, iden
     taskQueue,
     identity: workerIdentity,
     workflowsPath,
-    activities: createActivities({ orm, identity: workerIdentity, taskQueue }),
+    activities: createActivities({ orm, temporal, identity: workerIdentity, taskQueue }),
   });
 }

@@ -2,15 +2,27 @@
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../lib/config.js';
 import { initORM } from '../db/orm.js';
+import { connectTemporal } from '../lib/temporal.js';
 import { createWorker } from './create-worker.js';
+import { OutboxDispatcher } from './outbox-dispatcher.js';
+import { sweepRunLedger } from './run-ledger-sweep.js';
 
 const config = loadConfig();
 Runtime.install({ logger: new DefaultLogger(config.logLevel) });
 const orm = await initORM({ databaseUrl: config.databaseUrl });
 const connection = await NativeConnection.connect({ address: config.temporal.address });
-const worker = await createWorker({ orm, connection, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
+const temporal = await connectTemporal(config.temporal);
+const worker = await createWorker({ orm, connection, temporal, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
 console.log(`worker ${worker.options.identity} polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}`);
+// Every worker process also dispatches outbox events to Temporal; they share the work through row locks.
+const dispatcher = new OutboxDispatcher({ orm, temporal, taskQueue: config.temporal.taskQueue, databaseUrl: config.databaseUrl, log: console.warn });
+dispatcher.start();
+// Runs ended from outside (terminated in the Temporal UI) are closed in the ledger, so counters stay in step.
+const sweep = setInterval(() => sweepRunLedger(orm, temporal).catch((error) => console.warn(`run ledger sweep: ${error.message}`)), 60_000);
 // Worker.run() shuts down gracefully on SIGINT/SIGTERM (the SDK installs those handlers).
 await worker.run();
+clearInterval(sweep);
+await dispatcher.stop();
 await connection.close();
+await temporal.connection.close();
 await orm.close();

@@ -81,7 +81,11 @@ class Interpreter {
       throw state.fail(node, errorMessage(error));
     }
     state.outputs[node.nodeId] = outcome.output;
-    state.record(node, outcome.output === undefined ? { success: true } : { success: true, output: outcome.output });
+    state.record(node, {
+      success: true,
+      ...(outcome.output === undefined ? {} : { output: outcome.output }),
+      ...(outcome.aiCredits ? { aiCredits: outcome.aiCredits } : {}),
+    });
     applyCaptures(node, outcome.output, state.variables);
     return outcome.handle || 'default';
   }

@@ -11,11 +11,11 @@ import type { NodeExecutor } from './types.js';
  * as the API. Bad input (unknown field, invalid value, missing record) fails the node at once; SEARCH answers a
  * top-level array of rows.
  */
-export const executeDynamicTables: NodeExecutor = async ({ accountId, data }, { orm }) => {
+export const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { orm }) => {
   const em = orm.em.fork();
   const table = await em.findOne(DataTable, { id: Number(data.tableId), account: accountId });
   if (!table) throw ApplicationFailure.nonRetryable(`Table ${data.tableId} no longer exists`, 'InvalidNode');
-  const ctx: TableContext = { table, fields: await fieldModels(em, table) };
+  const ctx: TableContext = { table, fields: await fieldModels(em, table), chain };
   const values = (data.rowData ?? {}) as Record<string, unknown>;
   const rowId = String(data.rowId ?? '');
   try {

@@ -2,12 +2,15 @@
  * Node executors by type: adding a node type adds one file and one line here. Node types whose providers (AI
  * gateway, messaging, files) arrive later fail the node with a clear "not available" error until then.
  */
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { WorkflowNodeType } from '../../lib/graph/workflow-nodes.js';
 import type { NodeOutcome } from '../../workflows/interpreter/types.js';
 import { executeApi } from './api.node.js';
+import { executeAutomationStatus } from './automation-status.node.js';
+import { executeCreateRecordActivity } from './create-record-activity.node.js';
 import { executeDynamicTables } from './dynamic-tables.node.js';
 import { executeEntry } from './entry.node.js';
+import { executeSendMessage } from './send-message.node.js';
 import type { ExecuteNodeArgs, ExecutorDeps, NodeExecutor } from './types.js';
 
 export const NODE_EXECUTORS: Partial<Record<WorkflowNodeType, NodeExecutor>> = {
@@ -16,6 +19,9 @@ export const NODE_EXECUTORS: Partial<Record<WorkflowNodeType, NodeExecutor>> = {
   SCHEDULED_TRIGGER: executeEntry,
   API: executeApi,
   DYNAMIC_TABLES: executeDynamicTables,
+  AUTOMATION_STATUS: executeAutomationStatus,
+  CREATE_RECORD_ACTIVITY: executeCreateRecordActivity,
+  SEND_MESSAGE: executeSendMessage,
 };
 
 export type { ExecuteNodeArgs } from './types.js';
@@ -25,6 +31,14 @@ export function createExecuteNode(deps: ExecutorDeps) {
   return async function executeNode(args: ExecuteNodeArgs): Promise<NodeOutcome> {
     const executor = NODE_EXECUTORS[args.node.type as WorkflowNodeType];
     if (!executor) throw ApplicationFailure.nonRetryable(`${args.node.type} nodes are not available yet in this version of agentry`, 'NotAvailable');
-    return executor(args, deps);
+    // Heartbeats let Temporal notice a dead worker within the heartbeat timeout instead of the node's whole timeout.
+    const context = Context.current();
+    if (context.info.isLocal) return executor(args, deps);
+    const beat = setInterval(() => context.heartbeat(), 2_000);
+    try {
+      return await executor(args, deps);
+    } finally {
+      clearInterval(beat);
+    }
   };
 }

@@ -1,5 +1,7 @@
+import type { Client } from '@temporalio/client';
 import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
 import type { GraphEdge } from '../../lib/graph/graph.js';
+import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
 import { addEdge, createNode, deleteNode, removeEdge, updateNode, type NodeInput } from '../../db/workflows/graph.service.js';
 import {
   createWorkflow, deleteWorkflow, draftGraph, findWorkflow, listSnapshots, listWorkflows, publishWorkflow, updateWorkflow,
@@ -17,9 +19,15 @@ const nodeParams = {
   properties: { workflowId: { type: 'integer', minimum: 1 }, nodeId: { type: 'string', minLength: 1, maxLength: 100 } },
 };
 type Id = { workflowId: number };
+const unavailable = { description: 'Temporal did not answer while the schedules had to change; nothing was changed' };
 
-/** `triggers`: the third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through (undefined: not configured). */
-export function workflowRoutes(api: RouteRegistry, triggers?: TriggerProvider): void {
+/**
+ * `temporal` and `taskQueue`: where the Temporal Schedules of SCHEDULED_TRIGGER nodes are kept and the queue their
+ * runs go to; `triggers`: the third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through (undefined: not
+ * configured).
+ */
+export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: string, triggers?: TriggerProvider): void {
+  const schedules = new TemporalAutomationSchedules(temporal, taskQueue);
   api.add<unknown, { status?: WorkflowListStatus; limit: number; cursor?: string }>({
     method: 'get', path: '/workflows', scope: 'any', tag, summary: 'Workflows; `status` filters ACTIVE, DELETED or DRAFT',
     query: WorkflowListQuerySchema, responses: { 200: { description: '{ agentry: [workflow list item], nextCursor }' } },
@@ -40,14 +48,18 @@ export function workflowRoutes(api: RouteRegistry, triggers?: TriggerProvider): 
     },
   });
   api.add<WorkflowPatch, unknown, Id>({
-    method: 'put', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'Updates name, description or status',
-    params: idParams, body: WorkflowUpdateSchema, responses: { 200: { description: 'Workflow' } },
-    handler: async ({ auth, em, params, body }) => workflowDetail(await updateWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), body)),
+    method: 'put', path: '/workflows/:workflowId', scope: 'any', tag,
+    summary:
+      'Updates name, description or status. Status ACTIVE publishes the draft first when the workflow has no live snapshot yet, ' +
+      'and runs each SCHEDULED_TRIGGER node of the live graph on a Temporal Schedule; DRAFT, PAUSED or ARCHIVED pause those schedules',
+    params: idParams, body: WorkflowUpdateSchema, responses: { 200: { description: 'Workflow' }, 503: unavailable },
+    handler: async ({ auth, em, params, body }) =>
+      workflowDetail(await updateWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), body, schedules, { publishIfUnpublished: true })),
   });
   api.add<unknown, unknown, Id>({
-    method: 'delete', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'Soft delete; the workflow stops receiving events and its third-party trigger subscriptions are removed',
-    params: idParams, status: 204, responses: { 204: { description: 'Deleted' } },
-    handler: async ({ auth, em, params }) => deleteWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), triggers),
+    method: 'delete', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'Soft delete; the workflow stops receiving events, its schedules are deleted and its third-party trigger subscriptions removed',
+    params: idParams, status: 204, responses: { 204: { description: 'Deleted' }, 503: unavailable },
+    handler: async ({ auth, em, params }) => deleteWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), schedules, triggers),
   });
   api.add<unknown, unknown, Id>({
     method: 'get', path: '/workflows/:workflowId/graph', scope: 'any', tag, summary: 'Nodes and edges of the draft graph',
@@ -80,11 +92,11 @@ export function workflowRoutes(api: RouteRegistry, triggers?: TriggerProvider): 
     handler: async ({ auth, em, params, body }) => removeEdge(em, await findWorkflow(em, auth.account.id, params.workflowId), body.source, body.handle),
   });
   api.add<unknown, unknown, Id>({
-    method: 'post', path: '/workflows/:workflowId/publish', scope: 'any', tag, summary: 'Promotes the draft to a new immutable live snapshot',
-    params: idParams, status: 201, responses: { 201: { description: 'Workflow with its new liveSnapshotId' } },
+    method: 'post', path: '/workflows/:workflowId/publish', scope: 'any', tag, summary: "Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph",
+    params: idParams, status: 201, responses: { 201: { description: 'Workflow with its new liveSnapshotId' }, 503: unavailable },
     handler: async ({ auth, em, params }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
-      await publishWorkflow(em, workflow);
+      await publishWorkflow(em, workflow, schedules);
       return workflowDetail(workflow);
     },
   });

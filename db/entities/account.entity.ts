@@ -6,6 +6,8 @@ export class Account {
   name!: string;
   /** Short unique slug, returned by `GET /me`. */
   namespace!: string;
+  /** Credits left for runs; null: unlimited. A run that starts at zero or below stops with `insufficient_credits`. */
+  creditBalance?: number | null;
   createdAt: Opt<Date> = new Date();
   updatedAt: Opt<Date> = new Date();
 }
@@ -17,6 +19,7 @@ export const AccountSchema = new EntitySchema<Account>({
     id: { type: 'integer', primary: true, autoincrement: true },
     name: { type: 'text' },
     namespace: { type: 'text', unique: true },
+    creditBalance: { type: 'double', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     updatedAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date(), onUpdate: () => new Date() },
   },

@@ -10,6 +10,7 @@ import { DataViewSchema } from './data-view.entity.js';
 import { OutboxEventSchema } from './outbox-event.entity.js';
 import { IncomingWebhookSchema } from './incoming-webhook.entity.js';
 import { WorkflowSchema } from './workflow.entity.js';
+import { WorkflowRunSchema } from './workflow-run.entity.js';
 import { GraphSnapshotSchema } from './graph-snapshot.entity.js';
 import { WorkflowVariableSchema } from './workflow-variable.entity.js';
 import { AiModelSchema } from './ai-model.entity.js';
@@ -17,6 +18,7 @@ import { MessagingNumberSchema } from './messaging-number.entity.js';
 import { SocialAccountSchema } from './social-account.entity.js';
 import { MessagingTemplateSchema } from './messaging-template.entity.js';
 import { ConnectedAccountSchema } from './connected-account.entity.js';
+import { RecordActivitySchema } from './record-activity.entity.js';
 
 export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
@@ -30,6 +32,7 @@ export { DataView } from './data-view.entity.js';
 export { OutboxEvent } from './outbox-event.entity.js';
 export { IncomingWebhook } from './incoming-webhook.entity.js';
 export { Workflow, type WorkflowStatus } from './workflow.entity.js';
+export { WorkflowRun, type WorkflowRunStatus } from './workflow-run.entity.js';
 export { GraphSnapshot } from './graph-snapshot.entity.js';
 export { WorkflowVariable } from './workflow-variable.entity.js';
 export { AiModel, AI_MODEL_TYPES, type AiModelType } from './ai-model.entity.js';
@@ -37,6 +40,7 @@ export { MessagingNumber } from './messaging-number.entity.js';
 export { SocialAccount, type SocialPage } from './social-account.entity.js';
 export { MessagingTemplate, TEMPLATE_STATUSES, type TemplateStatus, type TemplateComponents, type TemplateParameter } from './messaging-template.entity.js';
 export { ConnectedAccount, CONNECTED_ACCOUNT_STATUSES, type ConnectedAccountStatus } from './connected-account.entity.js';
+export { RecordActivity, RECORD_ACTIVITY_TYPES, type RecordActivityType, type RecordActivitySource } from './record-activity.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
 export const entities = [
@@ -52,6 +56,7 @@ export const entities = [
   OutboxEventSchema,
   IncomingWebhookSchema,
   WorkflowSchema,
+  WorkflowRunSchema,
   GraphSnapshotSchema,
   WorkflowVariableSchema,
   AiModelSchema,
@@ -59,4 +64,5 @@ export const entities = [
   SocialAccountSchema,
   MessagingTemplateSchema,
   ConnectedAccountSchema,
+  RecordActivitySchema,
 ];

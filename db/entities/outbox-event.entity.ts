@@ -12,6 +12,8 @@ export class OutboxEvent {
   /** TABLE_ROW_CREATED, OBJECT_RECORD_UPDATED, CONTACT_CREATED, INCOMING_WEBHOOK, … */
   type!: string;
   payload!: Record<string, unknown>;
+  /** Automations whose runs caused this event, oldest first; a run of one of them again would close a loop. */
+  chain?: number[] | null;
   createdAt: Opt<Date> = new Date();
   dispatchedAt?: Date | null;
 }
@@ -30,6 +32,7 @@ export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
     account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },
     type: { type: 'text' },
     payload: { type: 'json', columnType: 'json' },
+    chain: { type: 'json', columnType: 'json', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     dispatchedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },

@@ -5,6 +5,8 @@ import { Migration20261121163519_schema_version } from './Migration2026112116351
 import { Migration20261121170001_catalogs } from './Migration20261121170001_catalogs.js';
 import { Migration20261121170002_incoming_webhooks } from './Migration20261121170002_incoming_webhooks.js';
 import { Migration20261121170003_workflows } from './Migration20261121170003_workflows.js';
+import { Migration20261121180001_runtime } from './Migration20261121180001_runtime.js';
+import { Migration20261121180002_record_activities } from './Migration20261121180002_record_activities.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
@@ -13,4 +15,6 @@ export const migrationsList = [
   { name: 'Migration20261121170001_catalogs', class: Migration20261121170001_catalogs },
   { name: 'Migration20261121170002_incoming_webhooks', class: Migration20261121170002_incoming_webhooks },
   { name: 'Migration20261121170003_workflows', class: Migration20261121170003_workflows },
+  { name: 'Migration20261121180001_runtime', class: Migration20261121180001_runtime },
+  { name: 'Migration20261121180002_record_activities', class: Migration20261121180002_record_activities },
 ];

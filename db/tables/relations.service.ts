@@ -78,7 +78,7 @@ export async function changeLinks(em: EntityManager, ctx: TableContext, id: stri
     }
     await query(trx, `update ${rows} set updated_at = now() where id = ?`, [id]);
     const row = await getRow(tx, ctx, id);
-    await writeRowEvents(trx, ctx.table, 'UPDATED', [{ row, changedFields: [field.name] }]);
+    await writeRowEvents(trx, ctx.table, 'UPDATED', [{ row, changedFields: [field.name] }], ctx.chain);
     return row;
   });
 }

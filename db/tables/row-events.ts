@@ -18,15 +18,16 @@ export interface RowEvent {
   changedFields?: string[];
 }
 
-export async function writeRowEvents(trx: Knex, table: DataTable, change: RowChange, events: RowEvent[]): Promise<void> {
+/** `chain`: the automations whose runs made the change, when a workflow node made it (loop prevention). */
+export async function writeRowEvents(trx: Knex, table: DataTable, change: RowChange, events: RowEvent[], chain?: number[]): Promise<void> {
   if (!events.length) return;
   const head = { tableId: table.id, tableName: table.name, kind: table.kind };
   // One statement and one JSON document for the whole batch; PostgreSQL builds each event's payload.
   await trx.raw(
-    `insert into outbox_events (account_id, type, payload, created_at)
+    `insert into outbox_events (account_id, type, payload, chain, created_at)
      select ?, t.type, json_build_object('tableId', h->'tableId', 'tableName', h->'tableName', 'kind', h->'kind',
-              'rowId', e->'row'->'id', 'recordTypeId', e->'row'->'recordTypeId', 'row', e->'row', 'changedFields', e->'changedFields'), now()
+              'rowId', e->'row'->'id', 'recordTypeId', e->'row'->'recordTypeId', 'row', e->'row', 'changedFields', e->'changedFields'), ?::json, now()
        from json_array_elements(?::json) as e, unnest(?::text[]) as t(type), (select ?::json as h) as head`,
-    [table.account.id, JSON.stringify(events), eventTypes(table, change), JSON.stringify(head)],
+    [table.account.id, chain?.length ? JSON.stringify(chain) : null, JSON.stringify(events), eventTypes(table, change), JSON.stringify(head)],
   );
 }

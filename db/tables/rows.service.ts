@@ -24,6 +24,8 @@ export interface RowInput {
 export interface TableContext {
   table: DataTable;
   fields: FieldModel[];
+  /** Automations whose runs make this change (row writes by workflow nodes); their events carry it (loop prevention). */
+  chain?: number[];
 }
 
 /** Splits a row body: values flat in the body or nested under `data`; `recordTypeId` beside them. */
@@ -116,7 +118,7 @@ async function fieldsForWrite(tx: EntityManager, table: DataTable): Promise<Fiel
 }
 
 /** Creates rows, all or nothing. */
-export async function createRows(em: EntityManager, { table }: TableContext, inputs: RowInput[]): Promise<RowView[]> {
+export async function createRows(em: EntityManager, { table, chain }: TableContext, inputs: RowInput[]): Promise<RowView[]> {
   if (inputs.length > MAX_BULK_ROWS) throw new BadRequestError(`At most ${MAX_BULK_ROWS} rows per request`, [{ code: 'invalid', path: 'rows', message: `more than ${MAX_BULK_ROWS} rows` }]);
   return em.transactional(async (tx) => {
     const trx = sqlOf(tx);
@@ -133,7 +135,7 @@ export async function createRows(em: EntityManager, { table }: TableContext, inp
     await writeLinks(trx, fields, ids, prepared, false);
     // The stored values are exactly the prepared ones: build the answer from them instead of reading back.
     const views = records.map((record, i) => rowView(fields, record, prepared[i]!.links));
-    await writeRowEvents(trx, table, 'CREATED', views.map((row) => ({ row })));
+    await writeRowEvents(trx, table, 'CREATED', views.map((row) => ({ row })), chain);
     return views;
   });
 }
@@ -151,7 +153,7 @@ export async function getRow(em: EntityManager, { table, fields }: TableContext,
 }
 
 /** Changes the given fields (and optionally the record type) of one row. */
-export async function updateRow(em: EntityManager, { table }: TableContext, id: string, input: RowInput): Promise<RowView> {
+export async function updateRow(em: EntityManager, { table, chain }: TableContext, id: string, input: RowInput): Promise<RowView> {
   checkRowId(id);
   return em.transactional(async (tx) => {
     const trx = sqlOf(tx);
@@ -167,7 +169,7 @@ export async function updateRow(em: EntityManager, { table }: TableContext, id: 
     await writeLinks(trx, fields, [id], [prepared], true);
     const [row] = await toViews(trx, fields, updated);
     const changedFields = input.recordTypeId !== undefined ? [...prepared.touched, 'recordTypeId'] : prepared.touched;
-    await writeRowEvents(trx, table, 'UPDATED', [{ row: row!, changedFields }]);
+    await writeRowEvents(trx, table, 'UPDATED', [{ row: row!, changedFields }], chain);
     return row!;
   });
 }

@@ -1,10 +1,14 @@
-/** Workflows: metadata, status, soft delete, the draft snapshot and publishing. */
+/**
+ * Workflows: metadata, status, soft delete, the draft snapshot and publishing. Status changes, publishing and deletes
+ * also bring the workflow's Temporal Schedules in line (schedules.service.ts), in the same transaction.
+ */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../lib/errors.js';
 import type { Graph } from '../../lib/graph/graph.js';
 import { Account, GraphSnapshot, Workflow, type WorkflowStatus } from '../entities/index.js';
 import { newObjectId } from '../tables/object-id.js';
 import { subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
+import { changeWithSchedules, type AutomationSchedules } from './schedules.service.js';
 
 export type WorkflowListStatus = 'ACTIVE' | 'DELETED' | 'DRAFT';
 
@@ -76,29 +80,62 @@ export async function createWorkflow(em: EntityManager, accountId: number, input
   });
 }
 
-export async function updateWorkflow(em: EntityManager, workflow: Workflow, patch: WorkflowPatch): Promise<Workflow> {
+export interface UpdateOptions {
+  /**
+   * Setting status ACTIVE on a workflow that was never published publishes its draft first, in the same transaction
+   * (the API does, so an activated workflow has something to run; an AUTOMATION_STATUS node does not).
+   */
+  publishIfUnpublished?: boolean;
+}
+
+function applyPatch(workflow: Workflow, patch: WorkflowPatch): void {
   if (patch.name !== undefined) workflow.name = patch.name.trim();
   if (patch.description !== undefined) workflow.description = patch.description;
   if (patch.status !== undefined) workflow.status = patch.status;
-  await em.flush();
-  return workflow;
 }
 
 /**
- * Soft delete: the workflow stops receiving events and is listed only under status DELETED. The trigger
- * subscriptions of the EXTERNAL_TRIGGER nodes of its draft and live graphs are removed in the same transaction:
- * if the provider cannot remove one, the workflow is not deleted.
+ * Updates metadata or status. A status change pauses (DRAFT, PAUSED, ARCHIVED) or resumes and refreshes (ACTIVE)
+ * the workflow's schedules, a new name renews their notes; if Temporal cannot follow, nothing is changed.
  */
-export async function deleteWorkflow(em: EntityManager, workflow: Workflow, triggers?: TriggerProvider): Promise<void> {
+export async function updateWorkflow(
+  em: EntityManager,
+  workflow: Workflow,
+  patch: WorkflowPatch,
+  schedules: AutomationSchedules,
+  options: UpdateOptions = {},
+): Promise<Workflow> {
+  if (patch.status === undefined && patch.name === undefined) {
+    applyPatch(workflow, patch);
+    await em.flush();
+    return workflow;
+  }
+  return changeWithSchedules(em, workflow, schedules, async (tx, locked) => {
+    applyPatch(locked, patch);
+    if (patch.status === 'ACTIVE' && options.publishIfUnpublished && !locked.liveSnapshotId) await promoteDraft(tx, locked);
+    return locked;
+  });
+}
+
+/**
+ * Soft delete: the workflow stops receiving events and is listed only under status DELETED. Its schedules are
+ * deleted and the trigger subscriptions of the EXTERNAL_TRIGGER nodes of its draft and live graphs removed in the
+ * same transaction: if Temporal or the provider cannot follow, the workflow is not deleted.
+ */
+export async function deleteWorkflow(em: EntityManager, workflow: Workflow, schedules: AutomationSchedules, triggers?: TriggerProvider): Promise<void> {
   const snapshotIds = [workflow.draftSnapshotId, workflow.liveSnapshotId].filter((id): id is string => !!id);
   const snapshots = await em.find(GraphSnapshot, { id: { $in: snapshotIds } });
   const subscriptions = [...new Set(snapshots.flatMap((s) => s.nodes.map(subscriptionOf)).filter((id): id is string => !!id))];
-  await em.transactional(async (tx) => {
-    workflow.deletedAt = new Date();
-    workflow.status = 'DRAFT';
-    await tx.flush();
-    await unsubscribeAll(triggers, subscriptions, 'The workflow cannot be deleted with its trigger subscriptions', 'workflowId');
-  });
+  await changeWithSchedules(
+    em,
+    workflow,
+    schedules,
+    async (_tx, locked) => {
+      locked.deletedAt = new Date();
+      locked.status = 'DRAFT';
+    },
+    () => unsubscribeAll(triggers, subscriptions, 'The workflow cannot be deleted with its trigger subscriptions', 'workflowId'),
+  );
 }
 
 export async function draftGraph(em: EntityManager, workflow: Workflow): Promise<{ snapshot: GraphSnapshot; graph: Graph }> {
@@ -106,23 +143,29 @@ export async function draftGraph(em: EntityManager, workflow: Workflow): Promise
   return { snapshot, graph: { nodes: snapshot.nodes, edges: snapshot.edges } };
 }
 
-/** Promotes the draft to a new immutable live snapshot; runs execute live snapshots only. */
-export async function publishWorkflow(em: EntityManager, workflow: Workflow): Promise<GraphSnapshot> {
-  return em.transactional(async (tx) => {
-    const { graph } = await draftGraph(tx, workflow);
-    const live = tx.create(GraphSnapshot, {
-      id: newObjectId(),
-      account: workflow.account,
-      ownerType: 'WORKFLOW',
-      ownerId: String(workflow.id),
-      kind: 'LIVE',
-      nodes: graph.nodes,
-      edges: graph.edges,
-    });
-    workflow.liveSnapshotId = live.id;
-    await tx.flush();
-    return live;
+/** Copies the draft into a new immutable live snapshot and makes it the workflow's live one (not flushed). */
+async function promoteDraft(tx: EntityManager, workflow: Workflow): Promise<GraphSnapshot> {
+  const { graph } = await draftGraph(tx, workflow);
+  const live = tx.create(GraphSnapshot, {
+    id: newObjectId(),
+    account: workflow.account,
+    ownerType: 'WORKFLOW',
+    ownerId: String(workflow.id),
+    kind: 'LIVE',
+    nodes: graph.nodes,
+    edges: graph.edges,
   });
+  workflow.liveSnapshotId = live.id;
+  return live;
+}
+
+/**
+ * Promotes the draft to a new immutable live snapshot; runs execute live snapshots only. The schedules follow the
+ * new live graph: removed scheduled nodes lose theirs; on an ACTIVE workflow added nodes get one and the others are
+ * updated; an inactive workflow's existing schedules are updated and stay paused.
+ */
+export async function publishWorkflow(em: EntityManager, workflow: Workflow, schedules: AutomationSchedules): Promise<GraphSnapshot> {
+  return changeWithSchedules(em, workflow, schedules, (tx, locked) => promoteDraft(tx, locked));
 }
 
 export async function listSnapshots(em: EntityManager, workflow: Workflow) {

@@ -35,3 +35,6 @@ export function triggerTypeOf(graph: Graph): string | null {
   const trigger = graph.nodes.find((n) => n.type === 'TRIGGER');
   return typeof trigger?.data.triggerType === 'string' ? trigger.data.triggerType : null;
 }
+
+/** Node types whose execution does no I/O: the runtime runs them as Temporal local activities. */
+export const LOCAL_NODE_TYPES: ReadonlySet<string> = new Set(['TRIGGER', 'WEBHOOK', 'SCHEDULED_TRIGGER']);

@@ -12,8 +12,9 @@ import { createApp, type AppDeps } from '../../api/app.js';
 import { ensureDatabase, dropDatabase } from '../../db/database.js';
 import { initORM, migrate, type Orm } from '../../db/orm.js';
 import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
-import { projectRoot, temporalCliPath } from '../../lib/temporal-cli.js';
+import { DEV_SERVER_DYNAMIC_CONFIG, projectRoot, temporalCliPath } from '../../lib/temporal-cli.js';
 import { createWorker } from '../../worker/create-worker.js';
+import { OutboxDispatcher } from '../../worker/outbox-dispatcher.js';
 
 export { projectRoot };
 
@@ -23,6 +24,8 @@ export interface Harness {
   env: TestWorkflowEnvironment;
   taskQueue: string;
   worker: Worker;
+  /** Hands outbox events (webhook calls, row events) to Temporal, as the worker process does. */
+  dispatcher: OutboxDispatcher;
   server: Server;
   /** Origin of the API, e.g. http://127.0.0.1:41234 */
   origin: string;
@@ -60,7 +63,7 @@ export async function listen(deps: Partial<AppDeps> = {}): Promise<{ server: Ser
 }
 
 export async function startHarness(): Promise<Harness> {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
   const databaseUrl = testDatabaseUrl();
   await ensureDatabase(databaseUrl);
   const orm = await initORM({ databaseUrl });
@@ -70,12 +73,15 @@ export async function startHarness(): Promise<Harness> {
       executable: { type: 'existing-path', path: temporalCliPath() },
       ip: '127.0.0.1',
       searchAttributes: SEARCH_ATTRIBUTES,
+      extraArgs: DEV_SERVER_DYNAMIC_CONFIG,
     },
   });
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
-  const worker = await createWorker({ orm, connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue });
+  const worker = await createWorker({ orm, connection: env.nativeConnection, temporal: env.client, namespace: env.namespace ?? 'default', taskQueue });
   workerRun = worker.run();
-  current = { databaseUrl, orm, env, taskQueue, worker, server: undefined as unknown as Server, origin: '', baseUrl: '' };
+  const dispatcher = new OutboxDispatcher({ orm, temporal: env.client, taskQueue, databaseUrl, pollIntervalMs: 500 });
+  dispatcher.start();
+  current = { databaseUrl, orm, env, taskQueue, worker, dispatcher, server: undefined as unknown as Server, origin: '', baseUrl: '' };
   const { server, origin } = await listen();
   Object.assign(current, { server, origin, baseUrl: `${origin}/public/v1` });
   return current;
@@ -86,6 +92,7 @@ export async function stopHarness(): Promise<void> {
   if (!h) return;
   current = undefined;
   await new Promise((resolve) => h.server.close(resolve));
+  await h.dispatcher.stop();
   h.worker.shutdown();
   await workerRun;
   await h.env.teardown();

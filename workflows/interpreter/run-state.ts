@@ -84,9 +84,11 @@ export class RunState {
   }
 
   /** Appends the result of an executed node; the returned object may be completed later (ITERATION). */
-  record(node: GraphNode, outcome: { success: true; output?: unknown } | { success: false; error: string }): NodeResult {
+  record(node: GraphNode, outcome: { success: true; output?: unknown; aiCredits?: number } | { success: false; error: string }): NodeResult {
     const result: NodeResult = { nodeId: node.nodeId, alias: node.alias, type: node.type, ...outcome };
+    if (this.options.now) result.createdAt = new Date(this.options.now()).toISOString();
     this.results.push(result);
+    this.options.onRecord?.(result);
     return result;
   }
 

@@ -18,6 +18,8 @@ export interface NodeInput {
 export interface NodeOutcome {
   output?: unknown;
   handle?: string;
+  /** AI credits the node spent (AI nodes); 0 when omitted. */
+  aiCredits?: number;
 }
 
 /** Runs one node; a thrown error is the node's failure. */
@@ -37,6 +39,10 @@ export interface InterpretOptions {
    * (the workflow passes Temporal's `isCancellation`, so a cancelled run is not reported as a failed node).
    */
   propagate?: (error: unknown) => boolean;
+  /** The clock of node results' `createdAt` (the workflow's deterministic time); omitted: no timestamps. */
+  now?: () => number;
+  /** Called with each node result as it is recorded (the workflow counts the nodes of a run that is cancelled). */
+  onRecord?: (result: NodeResult) => void;
 }
 
 /** One executed node, in execution order. */
@@ -47,6 +53,9 @@ export interface NodeResult {
   success: boolean;
   error?: string;
   output?: unknown;
+  aiCredits?: number;
+  /** ISO time the node finished (when the interpreter was given a clock). */
+  createdAt?: string;
 }
 
 export interface RunResult {

@@ -4,6 +4,7 @@ import type { RouteRegistry } from '../../routes.js';
 import { FieldCreateSchema, RowBodySchema } from '../../schemas/data.schema.js';
 import { QueryFilterSchema, QuerySortSchema } from '../../../db/tables/query/filter.schema.js';
 import { fieldRoutes } from './fields.routes.js';
+import { recordActivityRoutes } from './record-activities.routes.js';
 import { recordTypeRoutes } from './record-types.routes.js';
 import { relationRoutes } from './relations.routes.js';
 import { rowRoutes } from './rows.routes.js';
@@ -15,6 +16,7 @@ export function dataRoutes(api: RouteRegistry): void {
   // Fixed paths before parameterized ones of the same shape.
   recordTypeRoutes(api);
   relationRoutes(api);
+  recordActivityRoutes(api);
   for (const surface of [OBJECTS, TABLES]) {
     tableRoutes(api, surface);
     fieldRoutes(api, surface);

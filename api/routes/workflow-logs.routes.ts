@@ -1,0 +1,68 @@
+import type { Client } from '@temporalio/client';
+import { analyticsRange, workflowAnalytics } from '../../db/workflows/run-analytics.js';
+import { findWorkflow } from '../../db/workflows/workflows.service.js';
+import { cancelRunLog, getRunLog, listRunLogs, parseDateBound, type LogListQuery } from '../run-logs.service.js';
+import type { RouteRegistry } from '../routes.js';
+import {
+  AnalyticsQuerySchema, AnalyticsSchema, LogListQuerySchema, LogParamsSchema, RunLogDetailSchema, RunLogPageSchema, RunLogSchema,
+  WorkflowIdParamsSchema,
+} from '../schemas/run-log.schema.js';
+
+const tag = 'Workflow runs';
+type Id = { workflowId: number };
+type LogId = Id & { logId: string };
+
+/** `?startDate=` and `?startDate=null` both mean "not given" (SPEC: the dates are nullable). */
+const given = (value: string | undefined): string | undefined => (value === undefined || value === '' || value === 'null' ? undefined : value);
+
+export function workflowLogRoutes(api: RouteRegistry, temporal: Client): void {
+  api.add<unknown, LogListQuery, Id>({
+    method: 'get', path: '/workflows/:workflowId/logs', scope: 'U', tag,
+    summary: 'Runs of a workflow from Temporal visibility: running first, then most recently ended first (changes show after a short lag)',
+    params: WorkflowIdParamsSchema, query: LogListQuerySchema,
+    responses: { 200: { description: '{ agentry: [RunLog], nextCursor }', schema: RunLogPageSchema }, 404: { description: 'Unknown workflow' } },
+    handler: async ({ auth, em, params, query }) => {
+      await findWorkflow(em, auth.account.id, params.workflowId);
+      return listRunLogs(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, query);
+    },
+  });
+  api.add<unknown, unknown, LogId>({
+    method: 'get', path: '/workflows/:workflowId/logs/:logId', scope: 'U', tag, summary: 'One run with the result of each executed node',
+    params: LogParamsSchema,
+    responses: { 200: { description: 'RunLog with node_results', schema: RunLogDetailSchema }, 404: { description: 'Unknown workflow or log' } },
+    handler: async ({ auth, em, params }) => {
+      await findWorkflow(em, auth.account.id, params.workflowId);
+      return getRunLog(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, params.logId);
+    },
+  });
+  api.add<unknown, unknown, LogId>({
+    method: 'post', path: '/workflows/:workflowId/logs/:logId/cancel', scope: 'U', tag,
+    summary: 'Requests cancellation of a running run; the log shows it cancelled once the run has stopped',
+    params: LogParamsSchema, status: 202,
+    responses: {
+      202: { description: 'The log as it is now (usually still running)', schema: RunLogSchema },
+      404: { description: 'Unknown workflow or log' },
+      409: { description: 'The run has already ended' },
+    },
+    handler: async ({ auth, em, params }) => {
+      await findWorkflow(em, auth.account.id, params.workflowId);
+      return cancelRunLog(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, params.logId);
+    },
+  });
+  api.add<unknown, { startDate?: string; endDate?: string }, Id>({
+    method: 'get', path: '/workflows/:workflowId/analytics', scope: 'any', tag,
+    summary: 'Runs per day (UTC) and credit totals from the run ledger; the last 30 days unless startDate/endDate say otherwise',
+    params: WorkflowIdParamsSchema, query: AnalyticsQuerySchema,
+    responses: { 200: { description: 'runsByDate and summary', schema: AnalyticsSchema }, 404: { description: 'Unknown workflow' } },
+    handler: async ({ auth, em, params, query }) => {
+      const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
+      const start = given(query.startDate);
+      const end = given(query.endDate);
+      const range = analyticsRange(
+        start === undefined ? undefined : parseDateBound(start, 'start', 'startDate'),
+        end === undefined ? undefined : parseDateBound(end, 'end', 'endDate'),
+      );
+      return workflowAnalytics(em, workflow.id, range);
+    },
+  });
+}

@@ -1,0 +1,115 @@
+/** Query and response schemas of workflow run logs and workflow analytics (SPEC "Workflow run log", "Workflow analytics"). */
+import type { JsonSchema } from '../validation.js';
+
+const object = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
+  type: 'object',
+  ...(description && { description }),
+  required: Object.keys(properties),
+  additionalProperties: false,
+  properties,
+});
+
+const timestamp = { type: 'string', format: 'date-time' };
+const dateBound = (description: string): JsonSchema => ({ type: 'string', maxLength: 40, description });
+
+export const WorkflowIdParamsSchema: JsonSchema = {
+  type: 'object',
+  required: ['workflowId'],
+  properties: { workflowId: { type: 'integer', minimum: 1 } },
+};
+
+export const LogParamsSchema: JsonSchema = {
+  type: 'object',
+  required: ['workflowId', 'logId'],
+  properties: {
+    workflowId: { type: 'integer', minimum: 1 },
+    logId: { type: 'string', minLength: 1, maxLength: 1000, description: 'The Temporal workflow id of the run (`id` of a log)' },
+  },
+};
+
+export const LogListQuerySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', maxLength: 20, description: 'successful, failed, running or cancelled (case-insensitive; success and completed mean successful, error means failed)' },
+    start_date: dateBound('Runs started at or after: YYYY-MM-DD (from 00:00 UTC) or an ISO date-time'),
+    end_date: dateBound('Runs started at or before: YYYY-MM-DD (the whole day, UTC) or an ISO date-time'),
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+    cursor: { type: 'string', maxLength: 2048, description: 'nextCursor of the previous page' },
+  },
+};
+
+export const AnalyticsQuerySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    startDate: dateBound('First day (UTC), YYYY-MM-DD or an ISO date-time; empty or null: 29 days before endDate'),
+    endDate: dateBound('Last day (UTC), YYYY-MM-DD or an ISO date-time; empty or null: today'),
+  },
+};
+
+const runLog = {
+  id: { type: 'string', description: 'The log id: the Temporal workflow id of the run' },
+  status: { type: 'string', enum: ['running', 'successful', 'failed', 'cancelled'] },
+  successful: { type: 'boolean' },
+  started_at: timestamp,
+  completed_at: { type: ['string', 'null'], format: 'date-time', description: 'null while running' },
+  duration: { type: 'integer', description: 'Milliseconds; for a running run, the time elapsed so far' },
+  operations: { type: 'integer', description: 'Executed nodes' },
+  ai_credits: { type: 'number' },
+  error: { type: ['string', 'null'] },
+  insufficient_credits: { type: 'boolean', description: 'The run stopped before any node: the account had no credits' },
+  prevented_loop: { type: 'boolean', description: 'The run stopped before any node: an event of its own run triggered it' },
+  trigger_type: { type: ['string', 'null'], description: 'MANUAL, SCHEDULED_TRIGGER or the event type that started the run' },
+  temporal_workflow_id: { type: 'string', description: 'Open the run in the Temporal UI with this id' },
+  temporal_run_id: { type: 'string' },
+};
+
+const nodeResult = object({
+  node_id: { type: 'string' },
+  alias: { type: 'string' },
+  type: { type: 'string' },
+  success: { type: 'boolean' },
+  error: { type: ['string', 'null'] },
+  ai_credits: { type: 'number' },
+  created_at: { type: ['string', 'null'], format: 'date-time', description: 'When the node finished' },
+  output: { description: 'The node output, `{<nodeId>}` in later nodes' },
+});
+
+export const RunLogSchema: JsonSchema = { $id: 'RunLog', ...object(runLog) };
+export const RunLogPageSchema: JsonSchema = {
+  $id: 'RunLogPage',
+  ...object({ agentry: { type: 'array', items: object(runLog) }, nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page' } }),
+};
+export const RunLogDetailSchema: JsonSchema = {
+  $id: 'RunLogDetail',
+  ...object({ ...runLog, node_results: { type: 'array', items: nodeResult, description: 'One per executed node, in execution order' } }),
+};
+
+const count = { type: 'integer', minimum: 0 };
+export const AnalyticsSchema: JsonSchema = {
+  $id: 'WorkflowAnalytics',
+  ...object({
+    startDate: { type: 'string', format: 'date' },
+    endDate: { type: 'string', format: 'date' },
+    runsByDate: {
+      type: 'array',
+      description: 'One entry per day of the range (UTC), days without runs included',
+      items: object({
+        date: { type: 'string', format: 'date' },
+        totalRuns: count,
+        completedRuns: count,
+        failedRuns: count,
+        pendingRuns: count,
+        cancelledRuns: count,
+        totalCredits: { type: 'number' },
+      }),
+    },
+    summary: object({
+      totalRuns: count,
+      totalCredits: { type: 'number' },
+      averageCreditsPerRun: { type: 'number' },
+      nonExecutedRuns: { ...count, description: 'Runs stopped before any node (loop prevented or no credits left)' },
+    }),
+  }),
+};

@@ -1,0 +1,45 @@
+/**
+ * Entry points for events produced outside the Objects and Tables data plane: conversation events (ended, idle,
+ * feedback) and third-party trigger deliveries. Each writes one outbox event in the caller's transaction; the
+ * dispatcher starts the ACTIVE workflows whose TRIGGER nodes match it. Webhook calls and row events write theirs
+ * where they happen (incoming-webhooks.service.ts, tables/row-events.ts).
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CONVERSATION_EVENTS } from '../../lib/events/event-match.js';
+import { BadRequestError } from '../../lib/errors.js';
+import { Account, OutboxEvent } from '../entities/index.js';
+
+export interface ConversationEvent {
+  type: 'CONVERSATION_ENDED' | 'CONVERSATION_IDLE' | 'FEEDBACK_CAPTURED';
+  agentId: string;
+  conversationId: string;
+  /** Anything else the producer knows (feedback rating, transcript summary, …); it reaches `{trigger_payload}`. */
+  details?: Record<string, unknown>;
+}
+
+/** Records a conversation event of an agent of the account; answers the event id. */
+export async function recordConversationEvent(em: EntityManager, accountId: number, event: ConversationEvent): Promise<{ eventId: string }> {
+  if (!CONVERSATION_EVENTS.includes(event.type)) throw new BadRequestError(`type must be one of ${CONVERSATION_EVENTS.join(', ')}`, 'type');
+  return record(em, accountId, event.type, { ...event.details, agentId: event.agentId, conversationId: event.conversationId });
+}
+
+/**
+ * Records a delivery of the third-party trigger provider for one subscription (a node's `connectedAccountTriggerId`).
+ * The account is the one whose workflow holds that subscription; an unknown subscription is refused.
+ */
+export async function recordExternalTriggerDelivery(em: EntityManager, connectedAccountTriggerId: string, data: unknown): Promise<{ eventId: string }> {
+  const owner = await em.getKnex().raw(
+    `select s.account_id from graph_snapshots s cross join lateral jsonb_array_elements(s.nodes) as n(node)
+      where s.owner_type = 'WORKFLOW' and n.node->'data'->>'connectedAccountTriggerId' = ? limit 1`,
+    [connectedAccountTriggerId],
+  );
+  const accountId = owner.rows[0]?.account_id as number | undefined;
+  if (accountId === undefined) throw new BadRequestError(`No EXTERNAL_TRIGGER node subscribes to ${connectedAccountTriggerId}`, 'connectedAccountTriggerId');
+  return record(em, accountId, 'EXTERNAL_TRIGGER', { connectedAccountTriggerId, data });
+}
+
+async function record(em: EntityManager, accountId: number, type: string, payload: Record<string, unknown>): Promise<{ eventId: string }> {
+  const event = em.create(OutboxEvent, { account: em.getReference(Account, accountId), type, payload });
+  await em.flush();
+  return { eventId: String(event.id) };
+}

@@ -1,0 +1,75 @@
+/**
+ * The run ledger: one row per automation run, written by the run itself (idempotently, since activities may be
+ * retried). A run counts in `runsCount` and `lastRunDate` when it begins and in `runsFailedCount` when it fails.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { WorkflowRunStatus } from '../entities/index.js';
+import { sqlOf } from '../tables/catalog.js';
+
+export interface RunBegin {
+  /** The Temporal workflow id of the run. */
+  id: string;
+  accountId: number;
+  workflowId: number;
+  triggerType: string;
+  eventId?: string | null;
+  startedAt: string;
+}
+
+export interface RunEnd {
+  id: string;
+  status: Exclude<WorkflowRunStatus, 'running'>;
+  operations: number;
+  aiCredits: number;
+  error?: string | null;
+  preventedLoop?: boolean;
+  insufficientCredits?: boolean;
+  completedAt: string;
+}
+
+/** Records the start of a run (once) and answers whether the account has run out of credits. */
+export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insufficientCredits: boolean }> {
+  return em.transactional(async (tx) => {
+    const knex = sqlOf(tx);
+    const inserted = await knex.raw(
+      `insert into workflow_runs (id, account_id, workflow_id, trigger_type, event_id, started_at)
+       select ?, ?, w.id, ?, ?, ? from workflows w where w.id = ? and w.account_id = ?
+       on conflict (id) do nothing returning id`,
+      [run.id, run.accountId, run.triggerType, run.eventId ?? null, run.startedAt, run.workflowId, run.accountId],
+    );
+    if (inserted.rows.length) {
+      await knex.raw(
+        `update workflows set runs_count = runs_count + 1, last_run_date = greatest(coalesce(last_run_date, ?::timestamptz), ?::timestamptz) where id = ?`,
+        [run.startedAt, run.startedAt, run.workflowId],
+      );
+    }
+    const account = await knex.raw(`select credit_balance from accounts where id = ?`, [run.accountId]);
+    const balance = account.rows[0]?.credit_balance as number | null | undefined;
+    return { insufficientCredits: balance !== null && balance !== undefined && balance <= 0 };
+  });
+}
+
+/** Records how a run ended (once: a repeated call changes nothing) and counts a failure. */
+export async function finishRun(em: EntityManager, run: RunEnd): Promise<void> {
+  await em.transactional(async (tx) => {
+    const knex = sqlOf(tx);
+    const updated = await knex.raw(
+      `update workflow_runs set status = ?, operations = ?, ai_credits = ?, error = ?, prevented_loop = ?, insufficient_credits = ?, completed_at = ?
+       where id = ? and status = 'running' returning workflow_id`,
+      [run.status, run.operations, run.aiCredits, run.error ?? null, !!run.preventedLoop, !!run.insufficientCredits, run.completedAt, run.id],
+    );
+    const workflowId = updated.rows[0]?.workflow_id as number | undefined;
+    if (workflowId !== undefined && run.status === 'failed') {
+      await knex.raw(`update workflows set runs_failed_count = runs_failed_count + 1 where id = ?`, [workflowId]);
+    }
+    if (workflowId !== undefined && run.aiCredits > 0) {
+      await knex.raw(`update accounts set credit_balance = credit_balance - ? where id = (select account_id from workflows where id = ?) and credit_balance is not null`, [run.aiCredits, workflowId]);
+    }
+  });
+}
+
+/** Runs still `running` in the ledger that started before `before` (candidates for the sweep of ended executions). */
+export async function staleRuns(em: EntityManager, before: Date, limit: number): Promise<string[]> {
+  const result = await em.getKnex().raw(`select id from workflow_runs where status = 'running' and started_at < ? order by started_at limit ?`, [before.toISOString(), limit]);
+  return result.rows.map((r: { id: string }) => r.id);
+}

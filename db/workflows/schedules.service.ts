@@ -1,0 +1,119 @@
+/**
+ * The Temporal Schedules of a workflow follow its live snapshot while it is ACTIVE and not deleted: one schedule per
+ * SCHEDULED_TRIGGER node of the live graph. A workflow that is DRAFT, PAUSED or ARCHIVED keeps its schedules,
+ * paused with a note saying why; a deleted workflow, or a node a publish removed, has none. The schedules themselves
+ * are made through `AutomationSchedules` (lib/schedules), handed in by the caller.
+ *
+ * Changes run in one transaction that locks the workflow's row, so concurrent changes of one workflow queue up; the
+ * schedules are brought in line once the change is flushed and before it commits. A Temporal failure therefore rolls
+ * the change back, and the schedule requests that had already succeeded are undone (best effort), so nothing is
+ * half-written; a transaction that fails after the schedules changed restores them too.
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../../lib/errors.js';
+import type { Graph, GraphNode } from '../../lib/graph/graph.js';
+import { automationScheduleId, type AutomationSchedules, type ScheduleState } from '../../lib/schedules/automation-schedules.js';
+import { GraphSnapshot, Workflow, type WorkflowStatus } from '../entities/index.js';
+
+export type { AutomationSchedules };
+
+/** What a workflow's schedules depend on, read at one moment (before or after a change). */
+export interface ScheduleSource {
+  accountId: number;
+  workflowId: number;
+  name: string;
+  status: WorkflowStatus;
+  deleted: boolean;
+  /** The live snapshot, when the workflow has been published. */
+  live: { snapshotId: string; graph: Graph } | null;
+}
+
+export async function scheduleSource(em: EntityManager, workflow: Workflow): Promise<ScheduleSource> {
+  const snapshot = workflow.liveSnapshotId ? await em.findOne(GraphSnapshot, { id: workflow.liveSnapshotId }) : null;
+  return {
+    accountId: workflow.account.id,
+    workflowId: workflow.id,
+    name: workflow.name,
+    status: workflow.status,
+    deleted: !!workflow.deletedAt,
+    live: snapshot ? { snapshotId: snapshot.id, graph: { nodes: snapshot.nodes, edges: snapshot.edges } } : null,
+  };
+}
+
+function scheduledNodes(source: ScheduleSource): GraphNode[] {
+  if (source.deleted || !source.live) return [];
+  return source.live.graph.nodes.filter((n) => n.type === 'SCHEDULED_TRIGGER');
+}
+
+function stateOf(source: ScheduleSource, node: GraphNode): ScheduleState {
+  const workflow = `workflow "${source.name}" (${source.workflowId})`;
+  return source.status === 'ACTIVE'
+    ? { paused: false, note: `Node "${node.alias}" of ${workflow}, on its live snapshot` }
+    : { paused: true, note: `Paused: ${workflow} is ${source.status}; setting it ACTIVE resumes node "${node.alias}"` };
+}
+
+/** Moves Temporal from the schedules of `from` to those of `to`; `onDone` counts each request that succeeded. */
+async function apply(schedules: AutomationSchedules, from: ScheduleSource, to: ScheduleSource, onDone: () => void = () => {}): Promise<void> {
+  const wanted = scheduledNodes(to);
+  const kept = new Set(wanted.map((n) => n.nodeId));
+  for (const node of scheduledNodes(from)) {
+    if (kept.has(node.nodeId)) continue;
+    await schedules.delete(automationScheduleId(from.workflowId, node.nodeId));
+    onDone();
+  }
+  for (const node of wanted) {
+    const target = { accountId: to.accountId, workflowId: to.workflowId, workflowName: to.name, snapshotId: to.live!.snapshotId, graph: to.live!.graph, node };
+    // Only an ACTIVE workflow creates schedules; an inactive one updates (and pauses) those it already has.
+    await schedules.save(target, stateOf(to, node), { onlyIfExists: to.status !== 'ACTIVE' });
+    onDone();
+  }
+}
+
+/**
+ * Brings the schedules from what `before` implies to what `after` does. On failure the requests that succeeded are
+ * undone before the error is rethrown. Answers a best-effort undo for a caller whose transaction fails later.
+ */
+export async function reconcileSchedules(schedules: AutomationSchedules, before: ScheduleSource, after: ScheduleSource): Promise<() => Promise<void>> {
+  const undo = () => apply(schedules, after, before).catch(() => {
+    // The failure that made the change fail is the one to report.
+  });
+  let done = 0;
+  try {
+    await apply(schedules, before, after, () => done++);
+  } catch (error) {
+    if (done) await undo();
+    throw error;
+  }
+  return undo;
+}
+
+/**
+ * Runs `change` on a workflow in a transaction holding its row lock (the workflow is re-read first, so the change
+ * applies to its latest state), flushes, reconciles the schedules, then runs `then` (work that cannot be undone,
+ * such as removing trigger subscriptions). A deleted workflow answers 404.
+ */
+export async function changeWithSchedules<T>(
+  em: EntityManager,
+  workflow: Workflow,
+  schedules: AutomationSchedules,
+  change: (tx: EntityManager, workflow: Workflow) => Promise<T>,
+  then?: () => Promise<void>,
+): Promise<T> {
+  let restore: (() => Promise<void>) | undefined;
+  try {
+    return await em.transactional(async (tx) => {
+      const locked = await tx.findOne(Workflow, { id: workflow.id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!locked) throw new NotFoundError(`Workflow ${workflow.id} not found`);
+      const before = await scheduleSource(tx, locked);
+      const result = await change(tx, locked);
+      await tx.flush();
+      restore = await reconcileSchedules(schedules, before, await scheduleSource(tx, locked));
+      await then?.();
+      return result;
+    });
+  } catch (error) {
+    await restore?.();
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * How every automation run is started in Temporal (manual, event, schedule): its workflow id, its input and the
+ * search attributes that the run logs and the Temporal UI filter on. Workflow ids:
+ * `automation:<workflowId>:manual-<uuid>`, `automation:<workflowId>:event-<eventId>` (a redelivered event finds
+ * its run already there) and `automation:<workflowId>:schedule-<nodeId>` (Temporal appends the fire time).
+ */
+import type { SearchAttributePair } from '@temporalio/common';
+import type { Graph } from '../graph/graph.js';
+import { ACCOUNT_ID, AUTOMATION_ID, EVENT_ID, TRIGGER_TYPE } from '../search-attributes.js';
+import type { RunAutomationInput, RunTrigger } from '../../workflows/run-automation.workflow.js';
+
+export interface RunStartRequest {
+  accountId: number;
+  workflowId: number;
+  snapshotId: string;
+  graph: Graph;
+  entryNodeId: string;
+  triggerPayload: unknown;
+  trigger: RunTrigger;
+  chain?: number[];
+  preventedLoop?: boolean;
+}
+
+/** The Temporal workflow id of an automation run; `key` is `manual-<uuid>`, `event-<id>` or `schedule-<nodeId>`. */
+export function automationRunId(workflowId: number, key: string): string {
+  return `automation:${workflowId}:${key}`;
+}
+
+/** The workflow id prefix of every run of an automation, for telling its logs from others'. */
+export function automationRunPrefix(workflowId: number): string {
+  return `automation:${workflowId}:`;
+}
+
+export function runInput(request: RunStartRequest): RunAutomationInput {
+  return { ...request, chain: request.chain ?? [], preventedLoop: request.preventedLoop ?? false };
+}
+
+export function runSearchAttributes(request: Pick<RunStartRequest, 'accountId' | 'workflowId' | 'trigger'>): SearchAttributePair[] {
+  return [
+    { key: ACCOUNT_ID, value: request.accountId },
+    { key: AUTOMATION_ID, value: request.workflowId },
+    { key: TRIGGER_TYPE, value: request.trigger.type },
+    ...(request.trigger.eventId ? [{ key: EVENT_ID, value: request.trigger.eventId }] : []),
+  ];
+}

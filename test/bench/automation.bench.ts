@@ -1,0 +1,182 @@
+/**
+ * Benchmark of the automation runtime (issue 5). Run: `node --import tsx test/bench/automation.bench.ts`
+ * (env LATENCY_RUNS, default 40; THROUGHPUT_RUNS, default 500; CALLERS, default 50; CHAIN_RUNS, default 15).
+ *
+ * Embedded Temporal dev server, a fresh database, the API and the worker (with its outbox dispatcher) in processes
+ * of their own, as `npm start` runs them. It prints:
+ *  - webhook-to-completed-run latency p50/p95 of a workflow WEBHOOK → API (local HTTP server) → DYNAMIC_TABLES
+ *    create → DYNAMIC_TABLES search, one call at a time, and the webhook's own answer time (202, not waiting);
+ *  - sustained runs per second of that workflow with CALLERS concurrent webhook callers;
+ *  - a 40-node chain of no-I/O nodes (run time in Temporal, per node) against a plain Temporal workflow of 40 empty
+ *    activities on its own worker process, interleaved, with the ratio of the medians.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { dropDatabase, ensureDatabase } from '../../db/database.js';
+import { initORM, migrate } from '../../db/orm.js';
+import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
+import { DEV_SERVER_DYNAMIC_CONFIG, temporalCliPath } from '../../lib/temporal-cli.js';
+import { percentile, startProcess, stopProcesses } from './bench-processes.js';
+
+const LATENCY_RUNS = Number(process.env.LATENCY_RUNS ?? 40);
+const THROUGHPUT_RUNS = Number(process.env.THROUGHPUT_RUNS ?? 500);
+const CALLERS = Number(process.env.CALLERS ?? 50);
+const CHAIN_RUNS = Number(process.env.CHAIN_RUNS ?? 15);
+const CHAIN = 40;
+
+const dbServer = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+dbServer.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
+const databaseUrl = dbServer.toString();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: { executable: { type: 'existing-path', path: temporalCliPath() }, ip: '127.0.0.1', searchAttributes: SEARCH_ATTRIBUTES, extraArgs: DEV_SERVER_DYNAMIC_CONFIG },
+  });
+  await ensureDatabase(databaseUrl);
+  const orm = await initORM({ databaseUrl });
+  await migrate(orm);
+  const account = await bootstrapAccount(orm.em.fork(), 'Bench', 'bench@example.test');
+  const queue = `bench-${randomBytes(3).toString('hex')}`;
+  const common = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'ERROR' };
+  const [[, port]] = await Promise.all([
+    startProcess('test/bench/api-process.ts', { ...common, TEMPORAL_TASK_QUEUE: queue }, /port (\d+)/),
+    startProcess('worker/main.ts', { ...common, TEMPORAL_TASK_QUEUE: queue }, /polling task queue/),
+    startProcess('test/bench/baseline-worker.ts', { ...common, TEMPORAL_TASK_QUEUE: `${queue}-plain` }, /ready/),
+  ]);
+  const origin = `http://127.0.0.1:${port}`;
+  const headers = { authorization: `Bearer ${account.userKey}`, 'content-type': 'application/json' };
+  const api = async (method: string, path: string, body?: unknown): Promise<any> => {
+    const res = await fetch(`${origin}/public/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = res.status === 204 ? null : await res.json();
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const service = createServer((_req, res) => res.setHeader('content-type', 'application/json').end('{"tier":"gold"}'));
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}/customer`;
+
+  const chainWorkflow = async (name: string, nodes: object[]): Promise<number> => {
+    const { id } = await api('POST', '/workflows', { name });
+    let previous: string | undefined;
+    for (const node of nodes) {
+      const nodeId = (await api('POST', `/workflows/${id}/nodes`, node)).nodes.at(-1).nodeId;
+      if (previous) await api('POST', `/workflows/${id}/edges`, { source: previous, handle: 'default', targetEdge: nodeId });
+      previous = nodeId;
+    }
+    await api('POST', `/workflows/${id}/publish`);
+    await api('PUT', `/workflows/${id}`, { status: 'ACTIVE' });
+    return id;
+  };
+
+  // The 3-node workflow behind a webhook.
+  await api('POST', '/tables', { name: 'events', columns: [{ name: 'Payload', type: 'string' }, { name: 'Answer', type: 'string' }] });
+  const tableId = (await api('GET', '/tables/events')).id;
+  const hook = await api('POST', '/incoming-webhooks', { name: 'bench', useAuthentication: false });
+  const entry = { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/bench', triggerByWebhookIds: [hook.id] } };
+  const workflowId = await chainWorkflow('Webhook to record', [
+    entry,
+    { type: 'API', alias: 'lookup', data: { url: serviceUrl, method: 'GET' } },
+    { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Payload: '{trigger_payload}', Answer: '{lookup}' } } },
+    { type: 'DYNAMIC_TABLES', data: { action: 'SEARCH', tableId, search: 'gold' } },
+  ]);
+  const post = async (n: number) => {
+    const started = performance.now();
+    const res = await fetch(`${origin}/webhooks/${hook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+    if (res.status !== 202) throw new Error(`webhook answered ${res.status}`);
+    return { eventId: ((await res.json()) as { eventId: string }).eventId, acceptMs: performance.now() - started, started };
+  };
+  const completion = async (temporalId: string) => {
+    const handle = env.client.workflow.getHandle(temporalId);
+    for (;;) {
+      try {
+        await handle.describe();
+        break;
+      } catch {
+        await sleep(2);
+      }
+    }
+    await handle.result();
+  };
+
+  const latencies: number[] = [];
+  const accepts: number[] = [];
+  for (let i = 0; i < LATENCY_RUNS + 5; i += 1) {
+    const { eventId, acceptMs, started } = await post(i);
+    await completion(`automation:${workflowId}:event-${eventId}`);
+    if (i >= 5) {
+      latencies.push(performance.now() - started);
+      accepts.push(acceptMs);
+    }
+  }
+
+  // Sustained throughput: CALLERS callers post THROUGHPUT_RUNS webhooks as fast as they are answered.
+  const knex = orm.em.getKnex();
+  const ended = async () => Number((await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'running'`, [workflowId])).rows[0].count);
+  const before = await ended();
+  let next = 0;
+  const loadAccepts: number[] = [];
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: CALLERS }, async () => {
+    while (next < THROUGHPUT_RUNS) {
+      next += 1;
+      loadAccepts.push((await post(next)).acceptMs);
+    }
+  }));
+  const postedMs = performance.now() - t0;
+  while ((await ended()) < before + THROUGHPUT_RUNS) await sleep(50);
+  const throughputMs = performance.now() - t0;
+  const failed = Number((await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'successful'`, [workflowId])).rows[0].count);
+
+  // 40 no-I/O nodes as an automation vs 40 empty activities as a plain Temporal workflow, interleaved.
+  const chainId = await chainWorkflow('Chain of 40', Array.from({ length: CHAIN }, (_, i) => ({ ...entry, alias: `step${i + 1}` })));
+  const runTime = async (temporalId: string) => {
+    const handle = env.client.workflow.getHandle(temporalId);
+    await handle.result();
+    const { startTime, closeTime } = await handle.describe();
+    return closeTime!.getTime() - startTime.getTime();
+  };
+  const chain: number[] = [];
+  const plain: number[] = [];
+  for (let i = 0; i < CHAIN_RUNS + 3; i += 1) {
+    const run = await api('POST', `/workflows/${chainId}/runs`, { payload: { i } });
+    const automation = await runTime(run.id);
+    const handle = await env.client.workflow.start('plainChain', { taskQueue: `${queue}-plain`, workflowId: `plain-${i}-${randomBytes(3).toString('hex')}`, args: [CHAIN] });
+    const baseline = await runTime(handle.workflowId);
+    if (i >= 3) {
+      chain.push(automation);
+      plain.push(baseline);
+    }
+  }
+
+  const chainP50 = percentile(chain, 50);
+  const plainP50 = percentile(plain, 50);
+  console.log(`\nautomation runtime benchmark — ${cpus().length} CPUs (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log('embedded Temporal dev server (SQLite), API and worker (with outbox dispatcher) in their own processes, PostgreSQL on 127.0.0.1');
+  console.log(`webhook → completed run (WEBHOOK → API → DYNAMIC_TABLES create → DYNAMIC_TABLES search), ${LATENCY_RUNS} sequential runs:`);
+  console.log(`  latency p50 ${fmt(percentile(latencies, 50))}, p95 ${fmt(percentile(latencies, 95))}; webhook 202 answer p50 ${fmt(percentile(accepts, 50))}, p95 ${fmt(percentile(accepts, 95))}`);
+  console.log(`sustained: ${THROUGHPUT_RUNS} webhooks from ${CALLERS} concurrent callers, all accepted in ${(postedMs / 1000).toFixed(2)} s (202 p50 ${fmt(percentile(loadAccepts, 50))}, p95 ${fmt(percentile(loadAccepts, 95))}),`);
+  console.log(`  all runs completed in ${(throughputMs / 1000).toFixed(2)} s → ${((THROUGHPUT_RUNS * 1000) / throughputMs).toFixed(1)} runs/s (${failed} not successful)`);
+  console.log(`${CHAIN}-node chain of no-I/O nodes, ${CHAIN_RUNS} runs interleaved with the baseline (time from start to close in Temporal):`);
+  console.log(`  automation p50 ${fmt(chainP50)} (p95 ${fmt(percentile(chain, 95))}) → ${fmt(chainP50 / CHAIN)} per node`);
+  console.log(`  plain Temporal, ${CHAIN} empty activities: p50 ${fmt(plainP50)} (p95 ${fmt(percentile(plain, 95))}) → ${fmt(plainP50 / CHAIN)} per activity`);
+  console.log(`  ratio automation / plain (medians): ${(chainP50 / plainP50).toFixed(2)}x`);
+
+  service.close();
+  stopProcesses();
+  await sleep(500);
+  await orm.close();
+  await env.teardown();
+  await dropDatabase(databaseUrl);
+}
+
+main().catch(async (error) => {
+  console.error(error);
+  stopProcesses();
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+/** Child processes of the benchmarks: each prints a line when ready; all are stopped with SIGTERM at the end. */
+import { spawn, type ChildProcess } from 'node:child_process';
+
+const children: ChildProcess[] = [];
+
+/** Starts `node --import tsx <script>` with `env` and resolves with the first output line matching `ready`. */
+export function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<RegExpExecArray> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const match = ready.exec(chunk.toString());
+      if (match) resolve(match);
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+export function stopProcesses(): void {
+  for (const child of children) child.kill('SIGTERM');
+}
+
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}

@@ -1,0 +1,82 @@
+/**
+ * Real agentry worker processes for the reliability tests: each is `worker/main.ts` (Temporal worker and outbox
+ * dispatcher) against its own database and task queue, on the harness's Temporal server, so it can be killed.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { ensureDatabase, dropDatabase } from '../../db/database.js';
+import { initORM, migrate, type Orm } from '../../db/orm.js';
+import { harness, projectRoot } from '../setup/harness.js';
+
+export interface Plant {
+  databaseUrl: string;
+  orm: Orm;
+  taskQueue: string;
+  close(): Promise<void>;
+}
+
+/** A fresh migrated database and a task queue of its own. */
+export async function newPlant(): Promise<Plant> {
+  const url = new URL(harness().databaseUrl);
+  url.pathname = `${url.pathname}_rel_${randomBytes(3).toString('hex')}`;
+  const databaseUrl = url.toString();
+  await ensureDatabase(databaseUrl);
+  const orm = await initORM({ databaseUrl });
+  await migrate(orm);
+  return {
+    databaseUrl,
+    orm,
+    taskQueue: `rel-${randomBytes(4).toString('hex')}`,
+    async close() {
+      await orm.close();
+      await dropDatabase(databaseUrl);
+    },
+  };
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output: string[];
+  /** Resolves when the process has exited. */
+  exited: Promise<number | null>;
+}
+
+/** Starts `npm run worker`'s entry point and waits until it polls its task queue. */
+export async function startWorker(plant: Plant): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+    cwd: projectRoot,
+    env: { ...process.env, DATABASE_URL: plant.databaseUrl, TEMPORAL_ADDRESS: harness().env.address, TEMPORAL_TASK_QUEUE: plant.taskQueue, LOG_LEVEL: 'ERROR' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start in 60 s:\n${output.join('')}`)), 60_000);
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString());
+      if (output.join('').includes('polling task queue')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code} before polling:\n${output.join('')}`));
+    });
+  });
+  return { child, output, exited };
+}
+
+/** SIGKILL: no graceful shutdown, whatever the worker was doing is lost with it. */
+export async function killWorker(worker: WorkerProcess): Promise<void> {
+  worker.child.kill('SIGKILL');
+  await worker.exited;
+}
+
+/** SIGTERM: the worker finishes what it holds and exits. */
+export async function stopWorker(worker: WorkerProcess): Promise<void> {
+  worker.child.kill('SIGTERM');
+  await worker.exited;
+}

@@ -1,0 +1,103 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { harness, listen } from '../setup/harness.js';
+import { call } from '../setup/http.js';
+import { awaitRun, eventually } from '../setup/runs.js';
+import { killWorker, newPlant, startWorker, stopWorker, type Plant, type WorkerProcess } from './processes.js';
+
+/** A local service whose first call to /slow hangs (until the caller goes away); later calls answer at once. */
+function slowService(): Promise<{ server: Server; origin: string; hits: () => number }> {
+  let hits = 0;
+  const server = createServer((req, res) => {
+    if (req.url !== '/slow') return void res.writeHead(404).end();
+    hits += 1;
+    if (hits === 1) return; // never answered: the worker holding this call is killed
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ attempt: hits }));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits })));
+}
+
+describe('runs survive worker crashes and downtime (real worker processes)', function () {
+  this.timeout(180_000);
+  let plant: Plant;
+  let api: { server: Server; origin: string };
+  let service: Awaited<ReturnType<typeof slowService>>;
+  let key: string;
+  let worker: WorkerProcess | undefined;
+  const v1 = () => `${api.origin}/public/v1`;
+
+  before(async () => {
+    plant = await newPlant();
+    api = await listen({ orm: plant.orm, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 65536, taskQueue: plant.taskQueue } });
+    service = await slowService();
+    key = (await bootstrapAccount(plant.orm.em.fork(), 'Reliability', 'ops@example.test')).userKey;
+  });
+  after(async () => {
+    if (worker) await stopWorker(worker);
+    service.server.closeAllConnections();
+    service.server.close();
+    await new Promise((resolve) => api.server.close(resolve));
+    await plant.close();
+  });
+
+  async function hookedWorkflow(name: string, tail: { type: string; data: Record<string, unknown> }[]) {
+    const hook = (await call('POST', '/incoming-webhooks', { key, baseUrl: v1(), body: { name, useAuthentication: false } })).body;
+    const table = (await call('POST', '/tables', { key, baseUrl: v1(), body: { name, columns: [{ name: 'Step', type: 'string' }] } })).body;
+    const tableId = table.id ?? (await call('GET', `/tables/${name}`, { key, baseUrl: v1() })).body.id;
+    const id = (await call('POST', '/workflows', { key, baseUrl: v1(), body: { name } })).body.id;
+    const nodes = [{ type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } }, ...tail.map((n) => ({ ...n, data: { tableId, ...n.data } }))];
+    let previous: string | undefined;
+    for (const body of nodes) {
+      const res = await call('POST', `/workflows/${id}/nodes`, { key, baseUrl: v1(), body });
+      expect(res.status, res.text).to.equal(201);
+      const nodeId = res.body.nodes.at(-1).nodeId;
+      if (previous) await call('POST', `/workflows/${id}/edges`, { key, baseUrl: v1(), body: { source: previous, handle: 'default', targetEdge: nodeId } });
+      previous = nodeId;
+    }
+    await call('POST', `/workflows/${id}/publish`, { key, baseUrl: v1() });
+    expect((await call('PUT', `/workflows/${id}`, { key, baseUrl: v1(), body: { status: 'ACTIVE' } })).status).to.equal(200);
+    return { id, hookId: hook.id as string };
+  }
+
+  const steps = async (name: string) => (await call('POST', `/tables/${name}/rows/list`, { key, baseUrl: v1(), body: {} })).body.agentry.map((r: { data: { Step: string } }) => r.data.Step).sort();
+  const runsOf = async (id: number) => (await plant.orm.em.getKnex().raw('select status from workflow_runs where workflow_id = ?', [id])).rows.map((r: { status: string }) => r.status);
+  const create = (step: string) => ({ type: 'DYNAMIC_TABLES', data: { action: 'CREATE', rowData: { Step: step } } });
+
+  it('a worker killed in the middle of a run: a new worker finishes the run exactly once', async () => {
+    const { id, hookId } = await hookedWorkflow('crash', [create('before'), { type: 'API', data: { url: `${service.origin}/slow` } }, create('after')]);
+    worker = await startWorker(plant);
+    const res = await call('POST', `/webhooks/${hookId}`, { baseUrl: api.origin, body: { n: 1 } });
+    expect(res.status).to.equal(202);
+    await eventually(async () => (service.hits() >= 1 ? true : undefined), 'the API node to call /slow', 60_000);
+    await killWorker(worker);
+    worker = await startWorker(plant);
+    const temporalId = `automation:${id}:event-${res.body.eventId}`;
+    const result = await harness().env.client.workflow.getHandle(temporalId).result();
+    expect(result.successful).to.equal(true);
+    expect(await steps('crash')).to.deep.equal(['after', 'before']);
+    expect(await runsOf(id)).to.deep.equal(['successful']);
+    expect(service.hits()).to.equal(2); // the call in flight when the worker died was retried once
+    const workflow = (await call('GET', `/workflows/${id}`, { key, baseUrl: v1() })).body;
+    expect([workflow.runsCount, workflow.runsFailedCount]).to.deep.equal([1, 0]);
+  });
+
+  it('a webhook accepted while no worker runs is run when a worker comes back', async () => {
+    const { id, hookId } = await hookedWorkflow('later', [create('done')]);
+    if (worker) await stopWorker(worker);
+    worker = undefined;
+    const started = Date.now();
+    const res = await call('POST', `/webhooks/${hookId}`, { baseUrl: api.origin, body: { n: 2 } });
+    expect(res.status).to.equal(202);
+    expect(Date.now() - started).to.be.below(2_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await runsOf(id)).to.deep.equal([]);
+    worker = await startWorker(plant);
+    const result = await awaitRun(`automation:${id}:event-${res.body.eventId}`);
+    expect(result.successful).to.equal(true);
+    expect(await steps('later')).to.deep.equal(['done']);
+    expect(await runsOf(id)).to.deep.equal(['successful']);
+  });
+});
