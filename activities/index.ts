@@ -4,6 +4,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Orm } from '../db/orm.js';
+import { OutboxNotifier } from '../db/outbox-notifier.js';
 import { createHeartbeatActivity } from './heartbeat.activity.js';
 import { createExecuteNode } from './nodes/index.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
@@ -20,7 +21,7 @@ export interface ActivityDeps {
 export function createActivities({ orm, temporal, identity, taskQueue }: ActivityDeps) {
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
-    executeNode: createExecuteNode({ orm, temporal, taskQueue, httpTimeoutMs: 30_000 }),
+    executeNode: createExecuteNode({ orm, temporal, taskQueue, httpTimeoutMs: 30_000, outbox: new OutboxNotifier(orm.em.getKnex()) }),
     ...createRunLedgerActivities(orm),
   };
 }

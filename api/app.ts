@@ -10,6 +10,7 @@ import Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { TriggerProvider } from '../lib/triggers/trigger-provider.js';
 import type { Orm } from '../db/orm.js';
+import { OutboxNotifier } from '../db/outbox-notifier.js';
 import { BadRequestError, PayloadTooLargeError } from '../lib/errors.js';
 import { renderDocsPage } from './docs-page.js';
 import { errorHandler, type ErrorLogger } from './error-handler.js';
@@ -43,6 +44,8 @@ export interface AppDeps {
   triggers?: TriggerProvider;
   /** Where unexpected errors are logged; console.error by default. */
   logError?: ErrorLogger;
+  /** Wakes the outbox dispatchers after requests that may have written events; one on the ORM's pool by default. */
+  outbox?: OutboxNotifier;
   /** Extra route declarations under `/public/v1` (used by tests to exercise the shared route machinery). */
   extraRoutes?: (api: RouteRegistry) => void;
 }
@@ -94,6 +97,12 @@ export function createApp(deps: AppDeps): Koa {
     await next();
   });
   app.use(errorHandler(deps.logError ?? ((m, e) => console.error(m, e))));
+  // Webhook calls and record changes commit outbox events: wake the dispatchers once the answer is ready.
+  const outbox = deps.outbox ?? new OutboxNotifier(orm.em.getKnex(), (e) => console.warn(`outbox notify: ${e.message}`));
+  app.use(async (ctx, next) => {
+    await next();
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(ctx.method) && ctx.status < 400) outbox.poke();
+  });
   app.use(
     koaBody({
       json: true,

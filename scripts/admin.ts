@@ -8,7 +8,7 @@ import { loadConfig } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
 import { ensureDatabase } from '../db/database.js';
 import { initORM, migrate } from '../db/orm.js';
-import { bootstrapAccount, createUser, userView } from '../db/services/accounts.service.js';
+import { bootstrapAccount, createUser, creditBalance, userView } from '../db/services/accounts.service.js';
 import { issueGeneralKey, issueUserKey, listKeys, revokeKey } from '../db/services/api-keys.service.js';
 import { CATALOG_OPTIONS, CATALOG_USAGE, catalogVerbs } from './admin-catalog-verbs.js';
 
@@ -20,6 +20,8 @@ const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
   general-key --account ID [--label TEXT]      issue a GENERAL (account-wide) key
   keys        --account ID                     list live keys (prefix, kind, created, last used; never the key)
   revoke-key  --key ID|PREFIX                  revoke a key by id or by its visible prefix
+  credits     --account ID [--set N|--unlimited]  show or set the credit balance (at 0 or below runs stop
+                                               with insufficient_credits; unlimited by default)
 ${CATALOG_USAGE}
 
 Keys are shown once, when issued; only their SHA-256 hashes are stored.`;
@@ -79,6 +81,13 @@ const verbs: Record<string, Verb> = {
     const key = await revokeKey(em, /^\d+$/.test(raw) ? Number(raw) : raw);
     return { json: { revoked: key }, text: `revoked ${key.kind} key ${key.id} (${key.prefix}…)` };
   },
+  async credits(em, o) {
+    if (o.set !== undefined && o.unlimited) throw new UsageError('--set and --unlimited exclude each other');
+    const amount = o.set === undefined ? undefined : Number(o.set);
+    if (amount !== undefined && !Number.isFinite(amount)) throw new UsageError('--set must be a number');
+    const balance = await creditBalance(em, id(o, 'account'), o.unlimited ? null : amount);
+    return { json: { accountId: id(o, 'account'), creditBalance: balance }, text: `account ${id(o, 'account')}: ${balance === null ? 'unlimited credits' : `${balance} credits`}` };
+  },
   ...catalogVerbs({ required, id, usage: (message) => new UsageError(message) }),
 };
 
@@ -92,6 +101,8 @@ async function main(argv: string[]): Promise<number> {
       user: { type: 'string' },
       key: { type: 'string' },
       label: { type: 'string' },
+      set: { type: 'string' },
+      unlimited: { type: 'boolean', default: false },
       ...CATALOG_OPTIONS,
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },

@@ -3,13 +3,14 @@
  * one `runAutomation` per subscribed entry node, with the workflow id `automation:<workflowId>:event-<eventId>` and
  * REJECT_DUPLICATE, then is marked dispatched in the same transaction that locked it. A crash before the commit
  * leaves the event pending and the next pass starts only what is missing; a redelivered event starts nothing twice.
- * It wakes on the outbox's NOTIFY (a trigger on every insert) and polls as a safety net. Several dispatchers (one
- * per worker process) share the work through SKIP LOCKED.
+ * It wakes on the NOTIFY that writers send after committing events (db/outbox-notifier.ts) and polls as a safety
+ * net. Several dispatchers (one per worker process) share the work through SKIP LOCKED.
  */
 import pg from 'pg';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Orm } from '../db/orm.js';
+import { OUTBOX_CHANNEL } from '../db/outbox-notifier.js';
 import { claimPendingEvents, findSubscribers, loadGraphs, markDispatched, type PendingEvent, type Subscriber } from '../db/workflows/event-subscribers.js';
 import { closesLoop, triggerPayloadOf } from '../lib/events/event-match.js';
 import type { Graph } from '../lib/graph/graph.js';
@@ -146,7 +147,7 @@ export class OutboxDispatcher {
         });
         await client.connect();
         this.listener = client;
-        await client.query('listen outbox_events');
+        await client.query(`listen ${OUTBOX_CHANNEL}`);
         if (this.stopped) break;
         await closed;
       } catch (error) {

@@ -36,7 +36,9 @@ export function createExecuteNode(deps: ExecutorDeps) {
     if (context.info.isLocal) return executor(args, deps);
     const beat = setInterval(() => context.heartbeat(), 2_000);
     try {
-      return await executor(args, deps);
+      const outcome = await executor(args, deps);
+      deps.outbox?.poke();
+      return outcome;
     } finally {
       clearInterval(beat);
     }

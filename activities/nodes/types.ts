@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { GraphNode } from '../../lib/graph/graph.js';
 import type { NodeOutcome } from '../../workflows/interpreter/types.js';
 import type { Orm } from '../../db/orm.js';
+import type { OutboxNotifier } from '../../db/outbox-notifier.js';
 
 export interface ExecuteNodeArgs {
   accountId: number;
@@ -26,6 +27,8 @@ export interface ExecutorDeps {
   taskQueue: string;
   /** Timeout of outgoing HTTP calls of API nodes. */
   httpTimeoutMs: number;
+  /** Wakes the outbox dispatchers after a node that may have written events (row changes). */
+  outbox?: OutboxNotifier;
 }
 
 export type NodeExecutor = (args: ExecuteNodeArgs, deps: ExecutorDeps) => Promise<NodeOutcome>;

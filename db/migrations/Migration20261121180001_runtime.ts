@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The automation runtime: the run ledger behind counters and analytics, the causation chain of outbox events
- * (loop prevention), a NOTIFY on every outbox insert so dispatchers wake at once, and the account's credit balance.
+ * (loop prevention) and the account's credit balance.
  */
 export class Migration20261121180001_runtime extends Migration {
   override async up(): Promise<void> {
@@ -13,13 +13,9 @@ export class Migration20261121180001_runtime extends Migration {
     this.addSql(`alter table "workflow_runs" add constraint "workflow_runs_workflow_id_foreign" foreign key ("workflow_id") references "workflows" ("id") on update cascade on delete cascade;`);
     this.addSql(`alter table "outbox_events" add column "chain" json null;`);
     this.addSql(`alter table "accounts" add column "credit_balance" double precision null;`);
-    this.addSql(`create or replace function outbox_events_notify() returns trigger language plpgsql as $$ begin perform pg_notify('outbox_events', ''); return null; end $$;`);
-    this.addSql(`create trigger outbox_events_notify after insert on outbox_events for each statement execute function outbox_events_notify();`);
   }
 
   override async down(): Promise<void> {
-    this.addSql(`drop trigger if exists outbox_events_notify on outbox_events;`);
-    this.addSql(`drop function if exists outbox_events_notify();`);
     this.addSql(`alter table "accounts" drop column if exists "credit_balance";`);
     this.addSql(`alter table "outbox_events" drop column if exists "chain";`);
     this.addSql(`drop table if exists "workflow_runs" cascade;`);

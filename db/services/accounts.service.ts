@@ -78,3 +78,17 @@ export async function bootstrapAccount(em: EntityManager, name: string, email: s
 export async function countAccounts(em: EntityManager): Promise<number> {
   return em.count(Account, {});
 }
+
+/**
+ * The account's credit balance for runs: a number, or null for unlimited (the default). A run that starts at 0 or
+ * below stops with `insufficient_credits`; `balance` undefined only reads it.
+ */
+export async function creditBalance(em: EntityManager, accountId: number, balance?: number | null): Promise<number | null> {
+  const account = await em.findOne(Account, { id: accountId });
+  if (!account) throw new NotFoundError(`Account ${accountId} not found`);
+  if (balance !== undefined) {
+    account.creditBalance = balance;
+    await em.flush();
+  }
+  return account.creditBalance ?? null;
+}

@@ -19,6 +19,8 @@ export const MAX_BULK_ROWS = 5000;
 export interface RowInput {
   values: Record<string, unknown>;
   recordTypeId?: number | null;
+  /** The new row's id when the caller derives it (idempotent creates by workflow nodes); a new one otherwise. */
+  id?: string;
 }
 
 export interface TableContext {
@@ -128,7 +130,7 @@ export async function createRows(em: EntityManager, { table, chain }: TableConte
     const prepared = inputs.map((input, i) => prepareRow(fields, input.values, 'create', { now }, bulk ? `rows[${i}].data` : 'data'));
     const recordTypes = await Promise.all(inputs.map((input, i) => resolveRecordType(tx, table, input.recordTypeId, bulk ? `rows[${i}].recordTypeId` : 'recordTypeId')));
     await checkReferences(trx, table, fields, prepared);
-    const ids = inputs.map(() => newObjectId(now));
+    const ids = inputs.map((input) => input.id ?? newObjectId(now));
     const stamp = now.toISOString();
     const records = prepared.map((p, i) => ({ id: ids[i], record_type_id: recordTypes[i], created_at: stamp, updated_at: stamp, ...p.columns }));
     await insertRows(trx, table.id, fields, records);
@@ -174,8 +176,13 @@ export async function updateRow(em: EntityManager, { table, chain }: TableContex
   });
 }
 
+/** Deletes a row with its record activities. */
 export async function deleteRow(em: EntityManager, { table }: TableContext, id: string): Promise<void> {
   checkRowId(id);
-  const deleted = await query(sqlOf(em), `delete from ${qualified(rowTableName(table.id))} where id = ? returning id`, [id]);
-  if (!deleted.length) throw new NotFoundError(`Record ${id} not found`);
+  await em.transactional(async (tx) => {
+    const trx = sqlOf(tx);
+    const deleted = await query(trx, `delete from ${qualified(rowTableName(table.id))} where id = ? returning id`, [id]);
+    if (!deleted.length) throw new NotFoundError(`Record ${id} not found`);
+    await query(trx, `delete from record_activities where table_id = ? and row_id = ?`, [table.id, id]);
+  });
 }

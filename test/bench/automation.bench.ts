@@ -4,8 +4,8 @@
  *
  * Embedded Temporal dev server, a fresh database, the API and the worker (with its outbox dispatcher) in processes
  * of their own, as `npm start` runs them. It prints:
- *  - webhook-to-completed-run latency p50/p95 of a workflow WEBHOOK → API (local HTTP server) → DYNAMIC_TABLES
- *    create → DYNAMIC_TABLES search, one call at a time, and the webhook's own answer time (202, not waiting);
+ *  - webhook-to-completed-run latency p50/p95 of a workflow WEBHOOK → API lookup (local HTTP server) → DYNAMIC_TABLES
+ *    create → API notify (POST to the local server), one call at a time, and the webhook's own answer time (202);
  *  - sustained runs per second of that workflow with CALLERS concurrent webhook callers;
  *  - a 40-node chain of no-I/O nodes (run time in Temporal, per node) against a plain Temporal workflow of 40 empty
  *    activities on its own worker process, interleaved, with the ratio of the medians.
@@ -83,11 +83,11 @@ async function main(): Promise<void> {
     entry,
     { type: 'API', alias: 'lookup', data: { url: serviceUrl, method: 'GET' } },
     { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Payload: '{trigger_payload}', Answer: '{lookup}' } } },
-    { type: 'DYNAMIC_TABLES', data: { action: 'SEARCH', tableId, search: 'gold' } },
+    { type: 'API', alias: 'notify', data: { url: serviceUrl, method: 'POST', body: '{trigger_payload}' } },
   ]);
-  const post = async (n: number) => {
+  const post = async (n: number, webhookId: string = hook.id) => {
     const started = performance.now();
-    const res = await fetch(`${origin}/webhooks/${hook.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+    const res = await fetch(`${origin}/webhooks/${webhookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
     if (res.status !== 202) throw new Error(`webhook answered ${res.status}`);
     return { eventId: ((await res.json()) as { eventId: string }).eventId, acceptMs: performance.now() - started, started };
   };
@@ -115,20 +115,28 @@ async function main(): Promise<void> {
     }
   }
 
+  // Acceptance alone: the same load on a webhook no workflow listens to (nothing runs meanwhile).
+  const idle = await api('POST', '/incoming-webhooks', { name: 'nobody listens', useAuthentication: false });
+  const callers = async (count: number, webhookId: string) => {
+    let sent = 0;
+    const accepts: number[] = [];
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: CALLERS }, async () => {
+      while (sent < count) {
+        sent += 1;
+        accepts.push((await post(sent, webhookId)).acceptMs);
+      }
+    }));
+    return { accepts, ms: performance.now() - t0 };
+  };
+  const acceptOnly = await callers(THROUGHPUT_RUNS, idle.id);
+
   // Sustained throughput: CALLERS callers post THROUGHPUT_RUNS webhooks as fast as they are answered.
   const knex = orm.em.getKnex();
   const ended = async () => Number((await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'running'`, [workflowId])).rows[0].count);
   const before = await ended();
-  let next = 0;
-  const loadAccepts: number[] = [];
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CALLERS }, async () => {
-    while (next < THROUGHPUT_RUNS) {
-      next += 1;
-      loadAccepts.push((await post(next)).acceptMs);
-    }
-  }));
-  const postedMs = performance.now() - t0;
+  const { accepts: loadAccepts, ms: postedMs } = await callers(THROUGHPUT_RUNS, hook.id);
   while ((await ended()) < before + THROUGHPUT_RUNS) await sleep(50);
   const throughputMs = performance.now() - t0;
   const failed = Number((await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'successful'`, [workflowId])).rows[0].count);
@@ -158,8 +166,9 @@ async function main(): Promise<void> {
   const plainP50 = percentile(plain, 50);
   console.log(`\nautomation runtime benchmark — ${cpus().length} CPUs (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log('embedded Temporal dev server (SQLite), API and worker (with outbox dispatcher) in their own processes, PostgreSQL on 127.0.0.1');
-  console.log(`webhook → completed run (WEBHOOK → API → DYNAMIC_TABLES create → DYNAMIC_TABLES search), ${LATENCY_RUNS} sequential runs:`);
+  console.log(`webhook → completed run (WEBHOOK → API lookup → DYNAMIC_TABLES create → API notify), ${LATENCY_RUNS} sequential runs:`);
   console.log(`  latency p50 ${fmt(percentile(latencies, 50))}, p95 ${fmt(percentile(latencies, 95))}; webhook 202 answer p50 ${fmt(percentile(accepts, 50))}, p95 ${fmt(percentile(accepts, 95))}`);
+  console.log(`acceptance alone: ${THROUGHPUT_RUNS} webhooks nobody listens to from ${CALLERS} concurrent callers in ${(acceptOnly.ms / 1000).toFixed(2)} s → ${((THROUGHPUT_RUNS * 1000) / acceptOnly.ms).toFixed(0)}/s (202 p50 ${fmt(percentile(acceptOnly.accepts, 50))}, p95 ${fmt(percentile(acceptOnly.accepts, 95))})`);
   console.log(`sustained: ${THROUGHPUT_RUNS} webhooks from ${CALLERS} concurrent callers, all accepted in ${(postedMs / 1000).toFixed(2)} s (202 p50 ${fmt(percentile(loadAccepts, 50))}, p95 ${fmt(percentile(loadAccepts, 95))}),`);
   console.log(`  all runs completed in ${(throughputMs / 1000).toFixed(2)} s → ${((THROUGHPUT_RUNS * 1000) / throughputMs).toFixed(1)} runs/s (${failed} not successful)`);
   console.log(`${CHAIN}-node chain of no-I/O nodes, ${CHAIN_RUNS} runs interleaved with the baseline (time from start to close in Temporal):`);

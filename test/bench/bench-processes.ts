@@ -3,9 +3,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 
 const children: ChildProcess[] = [];
 
-/** Starts `node --import tsx <script>` with `env` and resolves with the first output line matching `ready`. */
+/**
+ * Starts `node --import tsx <script>` with `env` and resolves with the first output line matching `ready`.
+ * BENCH_CPU_PROF=<folder> writes a CPU profile of every child process there when it exits.
+ */
 export function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<RegExpExecArray> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {

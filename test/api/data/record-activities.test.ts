@@ -114,12 +114,14 @@ describe('activities of Object records', () => {
     expectError(await call('GET', path, { key: a.userKey }), 404, 'not_found');
   });
 
-  it('hides the activities of a deleted record', async () => {
+  it('deletes the activities of a deleted record with it', async () => {
     const rowId = await person(a);
     const note = await logActivity(a, rowId, 'NOTE', 'Gone soon');
     expect((await call('DELETE', `/objects/people/rows/${rowId}`, { key: a.userKey })).status).to.equal(204);
     expectError(await call('GET', activitiesOf(rowId), { key: a.userKey }), 404, 'not_found');
     expectError(await call('GET', `/objects/people/activities/${note.id}`, { key: a.userKey }), 404, 'not_found');
+    const left = await harness().orm.em.getKnex().raw('select count(*)::int as n from record_activities where row_id = ?', [rowId]);
+    expect(left.rows[0].n).to.equal(0);
   });
 
   it('documents the endpoints with their key scopes', async () => {
