@@ -2,6 +2,7 @@
 import { AI_MODEL_TYPES } from '../../db/entities/index.js';
 import type { JsonSchema } from '../validation.js';
 import { PageQuerySchema } from './data.schema.js';
+import { strictObject } from './common.schema.js';
 
 const pageProperties = PageQuerySchema.properties as Record<string, JsonSchema>;
 const aiModelType = { type: 'string', enum: [...AI_MODEL_TYPES] };
@@ -14,13 +15,7 @@ const page = (items: JsonSchema): JsonSchema => ({
   properties: { agentry: { type: 'array', items }, nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page' } },
 });
 
-const object = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
-  type: 'object',
-  ...(description && { description }),
-  required: Object.keys(properties),
-  additionalProperties: false,
-  properties,
-});
+const object = strictObject;
 
 export const AiModelListQuerySchema: JsonSchema = {
   type: 'object',

@@ -32,3 +32,12 @@ export const AUTH_RESPONSES = {
   401: { description: 'Missing, malformed, unknown or revoked API key' },
   403: { description: 'A GENERAL key was used on an endpoint that requires a USER key' },
 };
+
+/** A response object schema whose every listed property is required and nothing else is allowed. */
+export const strictObject = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
+  type: 'object',
+  ...(description && { description }),
+  required: Object.keys(properties),
+  additionalProperties: false,
+  properties,
+});

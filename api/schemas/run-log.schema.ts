@@ -1,13 +1,8 @@
 /** Query and response schemas of workflow run logs and workflow analytics (SPEC "Workflow run log", "Workflow analytics"). */
 import type { JsonSchema } from '../validation.js';
+import { strictObject } from './common.schema.js';
 
-const object = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
-  type: 'object',
-  ...(description && { description }),
-  required: Object.keys(properties),
-  additionalProperties: false,
-  properties,
-});
+const object = strictObject;
 
 const timestamp = { type: 'string', format: 'date-time' };
 const dateBound = (description: string): JsonSchema => ({ type: 'string', maxLength: 40, description });

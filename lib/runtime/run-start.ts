@@ -5,21 +5,11 @@
  * its run already there) and `automation:<workflowId>:schedule-<nodeId>` (Temporal appends the fire time).
  */
 import type { SearchAttributePair } from '@temporalio/common';
-import type { Graph } from '../graph/graph.js';
 import { ACCOUNT_ID, AUTOMATION_ID, EVENT_ID, TRIGGER_TYPE } from '../search-attributes.js';
 import type { RunAutomationInput, RunTrigger } from '../../workflows/run-automation.workflow.js';
 
-export interface RunStartRequest {
-  accountId: number;
-  workflowId: number;
-  snapshotId: string;
-  graph: Graph;
-  entryNodeId: string;
-  triggerPayload: unknown;
-  trigger: RunTrigger;
-  chain?: number[];
-  preventedLoop?: boolean;
-}
+/** A run to start: the workflow's input, with what started it required. */
+export type RunStartRequest = RunAutomationInput & { trigger: RunTrigger };
 
 /** The Temporal workflow id of an automation run; `key` is `manual-<uuid>`, `event-<id>` or `schedule-<nodeId>`. */
 export function automationRunId(workflowId: number, key: string): string {

@@ -1,20 +1,10 @@
 import { expect } from 'chai';
 import { harness } from '../setup/harness.js';
-import { runResult } from '../setup/runs.js';
+import { runResult, waitUntil } from '../setup/runs.js';
 import { call, newAccount } from '../setup/http.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const sql = (text: string, values: (string | number | boolean)[] = []) => harness().orm.em.fork().getKnex().raw(text, values);
 
@@ -92,7 +82,7 @@ describe('workflow analytics', function () {
     const result = await wf.succeed();
     expect(result).to.include({ successful: false, insufficientCredits: true });
 
-    const logs = await eventually(
+    const logs = await waitUntil(
       () => call('GET', `/workflows/${wf.id}/logs`, { key: a.userKey }),
       (res) => res.body.agentry?.[0]?.status === 'failed',
       'the run listed as ended',

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { runResult } from '../setup/runs.js';
+import { runResult, waitUntil } from '../setup/runs.js';
 import { call, newAccount } from '../setup/http.js';
 
 /** A local HTTP service for API nodes: /ok answers JSON, /missing 404, /slow never answers (until the server closes). */
@@ -15,17 +15,6 @@ function startService(): Promise<{ server: Server; origin: string; hits: string[
     res.end(req.url === '/ok' ? '{"answer":42}' : '{"error":"no such thing"}');
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits })));
-}
-
-/** Reads until `ok` holds: the log list comes from Temporal visibility, which lags the runs a little. */
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -66,7 +55,7 @@ describe('workflow run logs', function () {
     const failed = await run(key, wf.id, 'missing');
     await runResult(failed.id);
 
-    const all = await eventually(() => list(key, wf.id), (res) => ended(res, 2), 'both runs listed as ended');
+    const all = await waitUntil(() => list(key, wf.id), (res) => ended(res, 2), 'both runs listed as ended');
     expect([all.status, all.body.nextCursor]).to.deep.equal([200, null]);
     const [newest, oldest] = all.body.agentry;
     expect(newest).to.include({ id: failed.id, status: 'failed', successful: false, operations: 2, ai_credits: 0, trigger_type: 'MANUAL' });
@@ -114,7 +103,7 @@ describe('workflow run logs', function () {
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) ids.push((await run(key, wf.id, 'ok')).id);
     await Promise.all(ids.map((id) => runResult(id)));
-    await eventually(() => list(key, wf.id), (res) => ended(res, 5), 'five ended runs');
+    await waitUntil(() => list(key, wf.id), (res) => ended(res, 5), 'five ended runs');
 
     const [seen, sizes]: [string[], number[]] = [[], []];
     let cursor: string | null = null;
@@ -145,7 +134,7 @@ describe('workflow run logs', function () {
     const wf = await apiWorkflow(a.userKey, 'Private');
     const mine = await run(a.userKey, wf.id, 'ok');
     await runResult(mine.id);
-    await eventually(() => list(a.userKey, wf.id), (res) => ended(res, 1), 'the run listed');
+    await waitUntil(() => list(a.userKey, wf.id), (res) => ended(res, 1), 'the run listed');
 
     const other = await newAccount();
     const theirs = await apiWorkflow(other.userKey, 'Theirs');
@@ -174,9 +163,9 @@ describe('workflow run logs', function () {
     const wf = await apiWorkflow(key, 'Slow');
     const started = await run(key, wf.id, 'slow');
     const path = `/workflows/${wf.id}/logs/${started.id}`;
-    await eventually(async () => service.hits.filter((h) => h === 'GET /slow').length, (n) => n > 0, 'the slow call');
+    await waitUntil(async () => service.hits.filter((h) => h === 'GET /slow').length, (n) => n > 0, 'the slow call');
 
-    const running = await eventually(() => list(key, wf.id, '?status=running'), (res) => res.body.agentry?.length === 1, 'the running run listed');
+    const running = await waitUntil(() => list(key, wf.id, '?status=running'), (res) => res.body.agentry?.length === 1, 'the running run listed');
     expect(running.body.agentry[0]).to.include({ id: started.id, status: 'running', successful: false, completed_at: null });
     expect(running.body.agentry[0].duration).to.be.a('number').and.at.least(0);
     const live = await call('GET', path, { key });
@@ -184,15 +173,15 @@ describe('workflow run logs', function () {
 
     const cancelled = await call('POST', `${path}/cancel`, { key });
     expect([cancelled.status, cancelled.body.id]).to.deep.equal([202, started.id]);
-    const detail = await eventually(() => call('GET', path, { key }), (res) => res.body.status === 'cancelled', 'the run cancelled');
+    const detail = await waitUntil(() => call('GET', path, { key }), (res) => res.body.status === 'cancelled', 'the run cancelled');
     expect(detail.body).to.include({ successful: false, error: 'Cancelled' }).and.have.property('completed_at').that.is.a('string');
     expect(detail.body.node_results.map((r: any) => [r.type, r.success, r.error])).to.deep.equal([['WEBHOOK', true, null], ['API', false, 'Cancelled']]);
 
     const again = await call('POST', `${path}/cancel`, { key });
     expect([again.status, again.body.code]).to.deep.equal([409, 'conflict']);
-    const listed = await eventually(() => list(key, wf.id, '?status=cancelled'), (res) => res.body.agentry?.length === 1, 'the cancelled run listed');
+    const listed = await waitUntil(() => list(key, wf.id, '?status=cancelled'), (res) => res.body.agentry?.length === 1, 'the cancelled run listed');
     expect(listed.body.agentry[0]).to.include({ id: started.id, successful: false, error: 'Cancelled' });
-    const workflow = await eventually(() => call('GET', `/workflows/${wf.id}`, { key }), (res) => res.body.runsCount === 1, 'the run counted');
+    const workflow = await waitUntil(() => call('GET', `/workflows/${wf.id}`, { key }), (res) => res.body.runsCount === 1, 'the run counted');
     expect(workflow.body.runsFailedCount).to.equal(0);
   });
 });

@@ -16,15 +16,20 @@ export async function runResult(temporalWorkflowId: string): Promise<AutomationR
   }
 }
 
-/** Polls `probe` until it answers something other than undefined (or `timeoutMs` passes, which fails the test). */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+/** Reads until `ok` holds (or `timeoutMs` passes, which fails the test naming what it waited for and the last value). */
+export async function waitUntil<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    const value = await read();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Polls `probe` until it answers something other than undefined. */
+export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
+  return (await waitUntil(probe, (value) => value !== undefined, what, timeoutMs)) as T;
 }
 
 /** The ledger rows of a workflow's runs, oldest first (what counters and analytics are built from). */
