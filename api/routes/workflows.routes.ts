@@ -1,10 +1,12 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
-import type { GraphEdge } from '../../lib/graph/graph.js';
+import type { Graph, GraphEdge } from '../../lib/graph/graph.js';
+import type { Workflow } from '../../db/entities/index.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
 import { addEdge, createNode, deleteNode, removeEdge, updateNode, type NodeInput } from '../../db/workflows/graph.service.js';
 import {
-  createWorkflow, deleteWorkflow, draftGraph, findWorkflow, listSnapshots, listWorkflows, publishWorkflow, updateWorkflow,
+  createWorkflow, deleteWorkflow, draftGraph, editGraph, findWorkflow, listSnapshots, listWorkflows, publishWorkflow, updateWorkflow,
   workflowDetail, workflowListItem, type WorkflowInput, type WorkflowListStatus, type WorkflowPatch,
 } from '../../db/workflows/workflows.service.js';
 import { paginate } from '../pagination.js';
@@ -28,6 +30,11 @@ const unavailable = { description: 'Temporal did not answer while the schedules 
  */
 export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: string, triggers?: TriggerProvider): void {
   const schedules = new TemporalAutomationSchedules(temporal, taskQueue);
+  /** A graph edit of a workflow of the account; an ACTIVE workflow's edit is published with it (editGraph). */
+  const edit = async (em: EntityManager, accountId: number, workflowId: number, change: (em: EntityManager, workflow: Workflow) => Promise<Graph>) => {
+    const workflow = await findWorkflow(em, accountId, workflowId);
+    return editGraph(em, workflow, schedules, (tx) => change(tx, workflow));
+  };
   api.add<unknown, { status?: WorkflowListStatus; limit: number; cursor?: string }>({
     method: 'get', path: '/workflows', scope: 'any', tag, summary: 'Workflows; `status` filters ACTIVE, DELETED or DRAFT',
     query: WorkflowListQuerySchema, responses: { 200: { description: '{ agentry: [workflow list item], nextCursor }' } },
@@ -50,11 +57,11 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
   api.add<WorkflowPatch, unknown, Id>({
     method: 'put', path: '/workflows/:workflowId', scope: 'any', tag,
     summary:
-      'Updates name, description or status. Status ACTIVE publishes the draft first when the workflow has no live snapshot yet, ' +
+      'Updates name, description or status. Status ACTIVE publishes the draft first when it differs from the live graph, ' +
       'and runs each SCHEDULED_TRIGGER node of the live graph on a Temporal Schedule; DRAFT, PAUSED or ARCHIVED pause those schedules',
     params: idParams, body: WorkflowUpdateSchema, responses: { 200: { description: 'Workflow' }, 503: unavailable },
     handler: async ({ auth, em, params, body }) =>
-      workflowDetail(await updateWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), body, schedules, { publishIfUnpublished: true })),
+      workflowDetail(await updateWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), body, schedules, { publishDraft: true })),
   });
   api.add<unknown, unknown, Id>({
     method: 'delete', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'Soft delete; the workflow stops receiving events, its schedules are deleted and its third-party trigger subscriptions removed',
@@ -67,29 +74,29 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     handler: async ({ auth, em, params }) => (await draftGraph(em, await findWorkflow(em, auth.account.id, params.workflowId))).graph,
   });
   api.add<NodeInput, unknown, Id>({
-    method: 'post', path: '/workflows/:workflowId/nodes', scope: 'any', tag, summary: 'Adds a node (validated; nothing saved on failure); returns the graph',
+    method: 'post', path: '/workflows/:workflowId/nodes', scope: 'any', tag, summary: 'Adds a node (validated; nothing saved on failure); on an ACTIVE workflow the edit goes live at once; returns the graph',
     params: idParams, body: NodeSchema, status: 201, responses: { 201: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => createNode(em, await findWorkflow(em, auth.account.id, params.workflowId), body, triggers),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (tx, w) => createNode(tx, w, body, triggers)),
   });
   api.add<NodeInput, unknown, Id & { nodeId: string }>({
-    method: 'put', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Updates a node; returns the graph',
+    method: 'put', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Updates a node (live at once on an ACTIVE workflow); returns the graph',
     params: nodeParams, body: NodeSchema, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => updateNode(em, await findWorkflow(em, auth.account.id, params.workflowId), params.nodeId, body, triggers),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (tx, w) => updateNode(tx, w, params.nodeId, body, triggers)),
   });
   api.add<unknown, unknown, Id & { nodeId: string }>({
-    method: 'delete', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Deletes a node and its edges; returns the graph',
+    method: 'delete', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Deletes a node and its edges (live at once on an ACTIVE workflow); returns the graph',
     params: nodeParams, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params }) => deleteNode(em, await findWorkflow(em, auth.account.id, params.workflowId), params.nodeId, triggers),
+    handler: async ({ auth, em, params }) => edit(em, auth.account.id, params.workflowId, (tx, w) => deleteNode(tx, w, params.nodeId, triggers)),
   });
   api.add<GraphEdge, unknown, Id>({
     method: 'post', path: '/workflows/:workflowId/edges', scope: 'any', tag, summary: "Adds or replaces the edge leaving a node's handle",
     params: idParams, body: EdgeSchema, status: 201, responses: { 201: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => addEdge(em, await findWorkflow(em, auth.account.id, params.workflowId), body),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (tx, w) => addEdge(tx, w, body)),
   });
   api.add<{ source: string; handle: string }, unknown, Id>({
     method: 'delete', path: '/workflows/:workflowId/edges', scope: 'any', tag, summary: 'Removes the edge leaving `source` by `handle`',
     params: idParams, body: EdgeDeleteSchema, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => removeEdge(em, await findWorkflow(em, auth.account.id, params.workflowId), body.source, body.handle),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (tx, w) => removeEdge(tx, w, body.source, body.handle)),
   });
   api.add<unknown, unknown, Id>({
     method: 'post', path: '/workflows/:workflowId/publish', scope: 'any', tag, summary: "Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph",

@@ -82,10 +82,11 @@ export async function createWorkflow(em: EntityManager, accountId: number, input
 
 export interface UpdateOptions {
   /**
-   * Setting status ACTIVE on a workflow that was never published publishes its draft first, in the same transaction
-   * (the API does, so an activated workflow has something to run; an AUTOMATION_STATUS node does not).
+   * Setting status ACTIVE publishes the draft first when it differs from the live graph (or nothing is live yet),
+   * in the same transaction: the API does, so an ACTIVE workflow runs what its user built; an AUTOMATION_STATUS node
+   * does not.
    */
-  publishIfUnpublished?: boolean;
+  publishDraft?: boolean;
 }
 
 function applyPatch(workflow: Workflow, patch: WorkflowPatch): void {
@@ -112,7 +113,7 @@ export async function updateWorkflow(
   }
   return changeWithSchedules(em, workflow, schedules, async (tx, locked) => {
     applyPatch(locked, patch);
-    if (patch.status === 'ACTIVE' && options.publishIfUnpublished && !locked.liveSnapshotId) await promoteDraft(tx, locked);
+    if (patch.status === 'ACTIVE' && options.publishDraft && !(await draftIsLive(tx, locked))) await promoteDraft(tx, locked);
     return locked;
   });
 }
@@ -157,6 +158,27 @@ async function promoteDraft(tx: EntityManager, workflow: Workflow): Promise<Grap
   });
   workflow.liveSnapshotId = live.id;
   return live;
+}
+
+/** Whether the live snapshot holds exactly the draft's graph. */
+async function draftIsLive(tx: EntityManager, workflow: Workflow): Promise<boolean> {
+  if (!workflow.liveSnapshotId) return false;
+  const [draft, live] = await Promise.all([draftGraph(tx, workflow), tx.findOneOrFail(GraphSnapshot, { id: workflow.liveSnapshotId })]);
+  return JSON.stringify([draft.graph.nodes, draft.graph.edges]) === JSON.stringify([live.nodes, live.edges]);
+}
+
+/**
+ * A draft edit (node or edge); on an ACTIVE workflow the edit goes live at once: the draft is published with its
+ * schedules in the same transaction, so a node added to or changed in an ACTIVE workflow receives its events and
+ * schedules right away, and nothing is saved when Temporal cannot follow. DRAFT workflows publish explicitly.
+ */
+export async function editGraph(em: EntityManager, workflow: Workflow, schedules: AutomationSchedules, edit: (em: EntityManager) => Promise<Graph>): Promise<Graph> {
+  if (workflow.status !== 'ACTIVE') return edit(em);
+  return em.transactional(async (tx) => {
+    const graph = await edit(tx);
+    await publishWorkflow(tx, workflow, schedules);
+    return graph;
+  });
 }
 
 /**

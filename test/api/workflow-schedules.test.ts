@@ -94,10 +94,10 @@ describe('SCHEDULED_TRIGGER nodes as Temporal Schedules', function () {
     expect((await call('POST', '/tables/ticks/rows/list', { key, body: {} })).body.agentry.map((r: any) => r.data.Name)).to.deep.equal(['tick']);
     expect((await call('GET', `/workflows/${id}`, { key })).body).to.include({ runsCount: 1, runsFailedCount: 0 });
 
-    // Draft edits change nothing until published; publishing moves the schedule to the new cron and live snapshot.
+    // An ACTIVE workflow's node edit goes live at once: the schedule moves to the new cron and live snapshot.
     await put(a, `/workflows/${id}/nodes/${tick}`, scheduled('*/15 * * * 1-5', { startTime: '09:00', endTime: '17:00' }));
-    expect((await scheduleInfo(id, tick))!.info.nextActionTimes[0]!.toISOString()).to.match(/-01-01T08:00:00/);
-    const republished = await publish(a, id);
+    const republished = (await call('GET', `/workflows/${id}`, { key })).body;
+    expect(republished.liveSnapshotId).to.not.equal(active.liveSnapshotId);
     schedule = (await scheduleInfo(id, tick))!;
     expect((schedule.action.args![0] as Record<string, any>).snapshotId).to.equal(republished.liveSnapshotId);
     const times = parisTimes(schedule.info.nextActionTimes);
@@ -106,9 +106,8 @@ describe('SCHEDULED_TRIGGER nodes as Temporal Schedules', function () {
     const days = schedule.info.nextActionTimes.map((t) => t.toLocaleDateString('en-US', { timeZone: 'Europe/Paris', weekday: 'short' }));
     expect(days.filter((d) => d === 'Sat' || d === 'Sun')).to.deep.equal([]);
 
-    // A scheduled node added and published gets its own schedule.
+    // A scheduled node added to the ACTIVE workflow gets its own schedule.
     const second = await addNode(a, id, scheduled('@daily'));
-    await publish(a, id);
     expect((await scheduleInfo(id, second))!.state.paused).to.equal(false);
 
     // DRAFT pauses both schedules, with a note saying why; they stay in Temporal.
@@ -196,5 +195,37 @@ describe('SCHEDULED_TRIGGER nodes as Temporal Schedules', function () {
     }
     // Neither the status nor the publish that came with it was saved.
     expect((await call('GET', `/workflows/${id}`, { key: a.userKey })).body).to.include({ status: 'DRAFT', liveSnapshotId: null });
+  });
+
+  it('on an ACTIVE workflow, adding, changing and deleting a scheduled node takes effect at once; a DRAFT one waits for publish', async () => {
+    const a = await newAccount();
+    const key = a.userKey;
+    const id = (await call('POST', '/workflows', { key, body: { name: 'Live edits' } })).body.id;
+    await put(a, `/workflows/${id}`, { status: 'ACTIVE' });
+    const firstLive = (await call('GET', `/workflows/${id}`, { key })).body.liveSnapshotId;
+
+    const tick = await addNode(a, id, scheduled('0 9 1 1 *'));
+    const live = (await call('GET', `/workflows/${id}`, { key })).body.liveSnapshotId;
+    expect(live).to.not.equal(firstLive);
+    expect(parisTimes((await scheduleInfo(id, tick))!.info.nextActionTimes.slice(0, 1))).to.deep.equal(['09:00']);
+
+    await put(a, `/workflows/${id}/nodes/${tick}`, scheduled('30 7 1 1 *'));
+    expect(parisTimes((await scheduleInfo(id, tick))!.info.nextActionTimes.slice(0, 1))).to.deep.equal(['07:30']);
+    const input = (await scheduleInfo(id, tick))!.action.args![0] as { snapshotId: string };
+    expect(input.snapshotId).to.equal((await call('GET', `/workflows/${id}`, { key })).body.liveSnapshotId);
+
+    expect((await call('DELETE', `/workflows/${id}/nodes/${tick}`, { key })).status).to.equal(200);
+    expect(await scheduleInfo(id, tick)).to.equal(null);
+
+    // A DRAFT workflow's edits stay in its draft until published.
+    await put(a, `/workflows/${id}`, { status: 'DRAFT' });
+    const before = (await call('GET', `/workflows/${id}`, { key })).body.liveSnapshotId;
+    const later = await addNode(a, id, scheduled('0 6 * * *'));
+    expect((await call('GET', `/workflows/${id}`, { key })).body.liveSnapshotId).to.equal(before);
+    expect(await scheduleInfo(id, later)).to.equal(null);
+    // ACTIVE again publishes the changed draft, and the node gets its schedule.
+    await put(a, `/workflows/${id}`, { status: 'ACTIVE' });
+    expect((await call('GET', `/workflows/${id}`, { key })).body.liveSnapshotId).to.not.equal(before);
+    expect((await scheduleInfo(id, later))!.state.paused).to.equal(false);
   });
 });
