@@ -4,9 +4,9 @@ import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
 import type { Graph, GraphEdge } from '../../lib/graph/graph.js';
 import type { Workflow } from '../../db/entities/index.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
-import { addEdge, createNode, deleteNode, removeEdge, updateNode, type NodeInput } from '../../db/workflows/graph.service.js';
+import { addEdge, createNode, deleteNode, removeEdge, updateNode, type AfterSave, type NodeInput } from '../../db/workflows/graph.service.js';
 import {
-  createWorkflow, deleteWorkflow, draftGraph, editGraph, findWorkflow, listSnapshots, listWorkflows, publishWorkflow, updateWorkflow,
+  createWorkflow, deleteWorkflow, publishIfActive, draftGraph, findWorkflow, listSnapshots, listWorkflows, publishWorkflow, updateWorkflow,
   workflowDetail, workflowListItem, type WorkflowInput, type WorkflowListStatus, type WorkflowPatch,
 } from '../../db/workflows/workflows.service.js';
 import { paginate } from '../pagination.js';
@@ -30,10 +30,10 @@ const unavailable = { description: 'Temporal did not answer while the schedules 
  */
 export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: string, triggers?: TriggerProvider): void {
   const schedules = new TemporalAutomationSchedules(temporal, taskQueue);
-  /** A graph edit of a workflow of the account; an ACTIVE workflow's edit is published with it (editGraph). */
-  const edit = async (em: EntityManager, accountId: number, workflowId: number, change: (em: EntityManager, workflow: Workflow) => Promise<Graph>) => {
+  /** A graph edit of a workflow of the account; an ACTIVE workflow's edit is published with it (publishIfActive). */
+  const edit = async (em: EntityManager, accountId: number, workflowId: number, change: (workflow: Workflow, afterSave?: AfterSave) => Promise<Graph>) => {
     const workflow = await findWorkflow(em, accountId, workflowId);
-    return editGraph(em, workflow, schedules, (tx) => change(tx, workflow));
+    return change(workflow, publishIfActive(workflow, schedules));
   };
   api.add<unknown, { status?: WorkflowListStatus; limit: number; cursor?: string }>({
     method: 'get', path: '/workflows', scope: 'any', tag, summary: 'Workflows; `status` filters ACTIVE, DELETED or DRAFT',
@@ -76,27 +76,27 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
   api.add<NodeInput, unknown, Id>({
     method: 'post', path: '/workflows/:workflowId/nodes', scope: 'any', tag, summary: 'Adds a node (validated; nothing saved on failure); on an ACTIVE workflow the edit goes live at once; returns the graph',
     params: idParams, body: NodeSchema, status: 201, responses: { 201: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (tx, w) => createNode(tx, w, body, triggers)),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, after) => createNode(em, w, body, triggers, after)),
   });
   api.add<NodeInput, unknown, Id & { nodeId: string }>({
     method: 'put', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Updates a node (live at once on an ACTIVE workflow); returns the graph',
     params: nodeParams, body: NodeSchema, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (tx, w) => updateNode(tx, w, params.nodeId, body, triggers)),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, after) => updateNode(em, w, params.nodeId, body, triggers, after)),
   });
   api.add<unknown, unknown, Id & { nodeId: string }>({
     method: 'delete', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Deletes a node and its edges (live at once on an ACTIVE workflow); returns the graph',
     params: nodeParams, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params }) => edit(em, auth.account.id, params.workflowId, (tx, w) => deleteNode(tx, w, params.nodeId, triggers)),
+    handler: async ({ auth, em, params }) => edit(em, auth.account.id, params.workflowId, (w, after) => deleteNode(em, w, params.nodeId, triggers, after)),
   });
   api.add<GraphEdge, unknown, Id>({
     method: 'post', path: '/workflows/:workflowId/edges', scope: 'any', tag, summary: "Adds or replaces the edge leaving a node's handle",
     params: idParams, body: EdgeSchema, status: 201, responses: { 201: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (tx, w) => addEdge(tx, w, body)),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, after) => addEdge(em, w, body, after)),
   });
   api.add<{ source: string; handle: string }, unknown, Id>({
     method: 'delete', path: '/workflows/:workflowId/edges', scope: 'any', tag, summary: 'Removes the edge leaving `source` by `handle`',
     params: idParams, body: EdgeDeleteSchema, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (tx, w) => removeEdge(tx, w, body.source, body.handle)),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, after) => removeEdge(em, w, body.source, body.handle, after)),
   });
   api.add<unknown, unknown, Id>({
     method: 'post', path: '/workflows/:workflowId/publish', scope: 'any', tag, summary: "Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph",

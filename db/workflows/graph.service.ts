@@ -84,12 +84,25 @@ interface SideEffects {
   path?: string;
 }
 
+/** More work in the transaction that saves a draft edit (an ACTIVE workflow publishes it); its failure undoes the edit. */
+export type AfterSave = (tx: EntityManager) => Promise<void>;
+
+/** Saves the draft, then runs `afterSave` in the same transaction when there is one. */
+async function saveWith(em: EntityManager, workflow: Workflow, graph: Graph, afterSave?: AfterSave): Promise<Graph> {
+  if (!afterSave) return save(em, workflow, graph);
+  return em.transactional(async (tx) => {
+    const saved = await save(tx, workflow, graph);
+    await afterSave(tx);
+    return saved;
+  });
+}
+
 /**
  * Saves an edited graph together with its provider side effects: subscribe the changed node (before anything is
- * written), then write the draft and remove the replaced subscriptions in one transaction. Any failure after the
- * subscription removes it again; a failed removal rolls the draft back.
+ * written), then write the draft, run `afterSave` and remove the replaced subscriptions in one transaction. Any
+ * failure after the subscription removes it again; a failed removal rolls the draft back.
  */
-async function commit(em: EntityManager, workflow: Workflow, graph: Graph, triggers: TriggerProvider | undefined, effects: SideEffects): Promise<Graph> {
+async function commit(em: EntityManager, workflow: Workflow, graph: Graph, triggers: TriggerProvider | undefined, effects: SideEffects, afterSave?: AfterSave): Promise<Graph> {
   let next = graph;
   let subscribed: string | undefined;
   const target = effects.subscribe ? findNode(graph, effects.subscribe) : undefined;
@@ -100,9 +113,9 @@ async function commit(em: EntityManager, workflow: Workflow, graph: Graph, trigg
   }
   const stale = [...new Set(effects.unsubscribe ?? [])].filter((id): id is string => !!id && id !== subscribed);
   try {
-    if (!stale.length) return await save(em, workflow, next);
+    if (!stale.length) return await saveWith(em, workflow, next, afterSave);
     return await em.transactional(async (tx) => {
-      const saved = await save(tx, workflow, next);
+      const saved = await saveWith(tx, workflow, next, afterSave);
       await unsubscribeAll(triggers, stale, 'The trigger subscription of the node cannot be removed', effects.path ?? 'nodeId');
       return saved;
     });
@@ -140,44 +153,44 @@ function requireNodeForEdge(graph: Graph, nodeId: string): void {
   if (!findNode(graph, nodeId)) throw new BadRequestError(`Node ${nodeId} does not exist in this graph`, [{ code: 'not_found', path: 'targetEdge', message: `no node ${nodeId}` }]);
 }
 
-export async function createNode(em: EntityManager, workflow: Workflow, input: NodeInput, triggers?: TriggerProvider): Promise<Graph> {
+export async function createNode(em: EntityManager, workflow: Workflow, input: NodeInput, triggers?: TriggerProvider, afterSave?: AfterSave): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
   if (input.nodeId && findNode(graph, input.nodeId)) throw new BadRequestError(`Node ${input.nodeId} already exists`, 'nodeId');
   const node = buildNode({ ...input, alias: input.alias ?? freeAlias(graph, input.type.toLowerCase()) });
   let next = withNode(graph, node);
   await validate(em, workflow, next, findNode(next, node.nodeId)!);
   next = withInlineEdges(next, node, input.edges);
-  return commit(em, workflow, next, triggers, { subscribe: node.nodeId });
+  return commit(em, workflow, next, triggers, { subscribe: node.nodeId }, afterSave);
 }
 
 /** Replaces a node; an EXTERNAL_TRIGGER is subscribed anew and its previous subscription removed once saved. */
-export async function updateNode(em: EntityManager, workflow: Workflow, nodeId: string, input: NodeInput, triggers?: TriggerProvider): Promise<Graph> {
+export async function updateNode(em: EntityManager, workflow: Workflow, nodeId: string, input: NodeInput, triggers?: TriggerProvider, afterSave?: AfterSave): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
   const existing = requireNode(graph, nodeId);
   const node = buildNode(input, existing);
   let next = withNode(graph, node);
   await validate(em, workflow, next, findNode(next, nodeId)!);
   if (input.edges) next = withInlineEdges(next, node, input.edges);
-  return commit(em, workflow, next, triggers, { subscribe: nodeId, unsubscribe: [subscriptionOf(existing)], path: 'data' });
+  return commit(em, workflow, next, triggers, { subscribe: nodeId, unsubscribe: [subscriptionOf(existing)], path: 'data' }, afterSave);
 }
 
 /** Deletes a node and its edges; an EXTERNAL_TRIGGER's subscription is removed with it (or nothing is deleted). */
-export async function deleteNode(em: EntityManager, workflow: Workflow, nodeId: string, triggers?: TriggerProvider): Promise<Graph> {
+export async function deleteNode(em: EntityManager, workflow: Workflow, nodeId: string, triggers?: TriggerProvider, afterSave?: AfterSave): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
   const node = requireNode(graph, nodeId);
-  return commit(em, workflow, withoutNode(graph, nodeId), triggers, { unsubscribe: [subscriptionOf(node)], path: 'nodeId' });
+  return commit(em, workflow, withoutNode(graph, nodeId), triggers, { unsubscribe: [subscriptionOf(node)], path: 'nodeId' }, afterSave);
 }
 
-export async function addEdge(em: EntityManager, workflow: Workflow, edge: GraphEdge): Promise<Graph> {
+export async function addEdge(em: EntityManager, workflow: Workflow, edge: GraphEdge, afterSave?: AfterSave): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
   if (!findNode(graph, edge.source)) throw new BadRequestError(`Node ${edge.source} does not exist in this graph`, [{ code: 'not_found', path: 'source', message: `no node ${edge.source}` }]);
   requireNodeForEdge(graph, edge.targetEdge);
   if (edge.source === edge.targetEdge) throw new BadRequestError('An edge cannot connect a node to itself', 'targetEdge');
-  return save(em, workflow, withEdge(graph, edge));
+  return saveWith(em, workflow, withEdge(graph, edge), afterSave);
 }
 
-export async function removeEdge(em: EntityManager, workflow: Workflow, source: string, handle: string): Promise<Graph> {
+export async function removeEdge(em: EntityManager, workflow: Workflow, source: string, handle: string, afterSave?: AfterSave): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
   if (!graph.edges.some((e) => e.source === source && e.handle === handle)) throw new NotFoundError(`No edge leaves ${source} by handle "${handle}"`);
-  return save(em, workflow, withoutEdge(graph, source, handle));
+  return saveWith(em, workflow, withoutEdge(graph, source, handle), afterSave);
 }

@@ -8,6 +8,7 @@ import type { Graph } from '../../lib/graph/graph.js';
 import { Account, GraphSnapshot, Workflow, type WorkflowStatus } from '../entities/index.js';
 import { newObjectId } from '../tables/object-id.js';
 import { subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
+import type { AfterSave } from './graph.service.js';
 import { changeWithSchedules, type AutomationSchedules } from './schedules.service.js';
 
 export type WorkflowListStatus = 'ACTIVE' | 'DELETED' | 'DRAFT';
@@ -168,17 +169,16 @@ async function draftIsLive(tx: EntityManager, workflow: Workflow): Promise<boole
 }
 
 /**
- * A draft edit (node or edge); on an ACTIVE workflow the edit goes live at once: the draft is published with its
- * schedules in the same transaction, so a node added to or changed in an ACTIVE workflow receives its events and
- * schedules right away, and nothing is saved when Temporal cannot follow. DRAFT workflows publish explicitly.
+ * What a draft edit (node or edge) does after saving: on an ACTIVE workflow the edit goes live at once, published
+ * with its schedules in the edit's transaction, so a node added to or changed in an ACTIVE workflow receives its
+ * events and schedules right away, and nothing is saved (a new trigger subscription is removed again) when Temporal
+ * cannot follow. DRAFT workflows publish explicitly.
  */
-export async function editGraph(em: EntityManager, workflow: Workflow, schedules: AutomationSchedules, edit: (em: EntityManager) => Promise<Graph>): Promise<Graph> {
-  if (workflow.status !== 'ACTIVE') return edit(em);
-  return em.transactional(async (tx) => {
-    const graph = await edit(tx);
+export function publishIfActive(workflow: Workflow, schedules: AutomationSchedules): AfterSave | undefined {
+  if (workflow.status !== 'ACTIVE') return undefined;
+  return async (tx) => {
     await publishWorkflow(tx, workflow, schedules);
-    return graph;
-  });
+  };
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
 import { HttpTriggerProvider } from '../../activities/triggers/http-trigger-provider.js';
 import { connectAccount } from '../../db/catalogs/integrations.service.js';
@@ -385,5 +386,31 @@ describe('EXTERNAL_TRIGGER nodes and trigger resources', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+
+  it('on an ACTIVE workflow whose publish Temporal cannot follow, the new subscription is removed again and nothing is saved', async () => {
+    const id = await workflow();
+    const tick = { type: 'SCHEDULED_TRIGGER', data: { cronExpression: '0 9 1 1 *', timezone: 'UTC', startTime: null, endTime: null } };
+    expect((await req('POST', `/workflows/${id}/nodes`, { body: tick })).status).to.equal(201);
+    expect((await req('PUT', `/workflows/${id}`, { body: { status: 'ACTIVE' } })).status).to.equal(200);
+    const before = (await req('GET', `/workflows/${id}/graph`)).body;
+    const liveBefore = new Set(provider.live);
+    // The same API and provider, with a Temporal client that cannot connect.
+    const connection = await Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 1000 });
+    const providerUrl = (provider as unknown as { server: Server }).server.address() as AddressInfo;
+    const { server, origin } = await listen({
+      temporal: new Client({ connection }),
+      triggers: new HttpTriggerProvider({ baseUrl: `http://127.0.0.1:${providerUrl.port}/v1`, apiKey: API_KEY, timeoutMs: 5000 }),
+    });
+    try {
+      const res = await call('POST', `/workflows/${id}/nodes`, { key: a.userKey, baseUrl: `${origin}/public/v1`, body: gmailNode() });
+      expect(res.status, res.text).to.equal(503);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      await connection.close();
+    }
+    expect((await req('GET', `/workflows/${id}/graph`)).body).to.deep.equal(before);
+    expect(provider.live).to.deep.equal(liveBefore);
+    expect(provider.of('DELETE')).to.have.length.greaterThan(0);
   });
 });
