@@ -7,8 +7,8 @@
  *  - webhook-to-completed-run latency p50/p95 of a workflow WEBHOOK → API lookup (local HTTP server) → DYNAMIC_TABLES
  *    create → API notify (POST to the local server), one call at a time, and the webhook's own answer time (202);
  *  - sustained runs per second of that workflow with CALLERS concurrent webhook callers;
- *  - a 40-node chain of no-I/O nodes (run time in Temporal, per node) against a plain Temporal workflow of 40 empty
- *    activities on its own worker process, interleaved, with the ratio of the medians.
+ *  - a 40-node chain of no-I/O nodes (run time in Temporal, per node) against plain Temporal workflows of 40 empty
+ *    activities and of 40 empty local activities on their own worker process, interleaved, with the ratios of the medians.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -151,14 +151,19 @@ async function main(): Promise<void> {
   };
   const chain: number[] = [];
   const plain: number[] = [];
+  const plainLocal: number[] = [];
+  const baseline = async (type: string, i: number) => {
+    const handle = await env.client.workflow.start(type, { taskQueue: `${queue}-plain`, workflowId: `${type}-${i}-${randomBytes(3).toString('hex')}`, args: [CHAIN] });
+    return runTime(handle.workflowId);
+  };
   for (let i = 0; i < CHAIN_RUNS + 3; i += 1) {
     const run = await api('POST', `/workflows/${chainId}/runs`, { payload: { i } });
     const automation = await runTime(run.id);
-    const handle = await env.client.workflow.start('plainChain', { taskQueue: `${queue}-plain`, workflowId: `plain-${i}-${randomBytes(3).toString('hex')}`, args: [CHAIN] });
-    const baseline = await runTime(handle.workflowId);
+    const [regular, local] = [await baseline('plainChain', i), await baseline('plainLocalChain', i)];
     if (i >= 3) {
       chain.push(automation);
-      plain.push(baseline);
+      plain.push(regular);
+      plainLocal.push(local);
     }
   }
 
@@ -175,6 +180,8 @@ async function main(): Promise<void> {
   console.log(`  automation p50 ${fmt(chainP50)} (p95 ${fmt(percentile(chain, 95))}) → ${fmt(chainP50 / CHAIN)} per node`);
   console.log(`  plain Temporal, ${CHAIN} empty activities: p50 ${fmt(plainP50)} (p95 ${fmt(percentile(plain, 95))}) → ${fmt(plainP50 / CHAIN)} per activity`);
   console.log(`  ratio automation / plain (medians): ${(chainP50 / plainP50).toFixed(2)}x`);
+  const localP50 = percentile(plainLocal, 50);
+  console.log(`  plain Temporal, ${CHAIN} empty local activities (what no-I/O nodes run on): p50 ${fmt(localP50)} (p95 ${fmt(percentile(plainLocal, 95))}) → ratio automation / plain local ${(chainP50 / localP50).toFixed(2)}x`);
 
   service.close();
   stopProcesses();
