@@ -15,7 +15,7 @@
  * instant. Temporal treats startAt/endAt as an inclusive interval, so the end of a day is its last millisecond.
  */
 import type { ScheduleSpec } from '@temporalio/client';
-import { parseDateTime } from '../../db/tables/field-types/date.field.js';
+import { parseDateTime } from '../time/zoned-time.js';
 
 /** The fields of a SCHEDULED_TRIGGER node's data that decide when it fires. */
 export interface ScheduledTriggerData {

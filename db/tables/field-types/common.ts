@@ -1,5 +1,8 @@
 /** Small checks shared by the field-type handlers. Pure; no I/O. */
 import type { Issue, ToDbResult } from '../types.js';
+import { isCalendarDate } from '../../../lib/time/zoned-time.js';
+
+export { isCalendarDate };
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
@@ -97,11 +100,5 @@ export function parseCalendarDate(value: string): { year: number; month: number;
   return isCalendarDate(year, month, day) ? { year, month, day } : undefined;
 }
 
-export function isCalendarDate(year: number, month: number, day: number): boolean {
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!;
-  return day <= days;
-}
 
 export const pad = (n: number, width = 2): string => String(n).padStart(width, '0');

@@ -2,7 +2,7 @@
  * Parsers of the `value` of filter conditions and of cursor values. Everything they accept converts in
  * PostgreSQL without error, so bad input is a 400 here and never a database error.
  */
-import { zoneOffset } from '../field-types/date.field.js';
+import { zoneOffset } from '../../../lib/time/zoned-time.js';
 
 /**
  * A parsed value, or why not: `message` reads after the value's path ("must be a string"); `at` extends the

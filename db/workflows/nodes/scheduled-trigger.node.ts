@@ -1,4 +1,4 @@
-import { isValidTimeZone } from '../../tables/field-types/date.field.js';
+import { isValidTimeZone } from '../../../lib/time/zoned-time.js';
 import { cronProblem } from './cron.js';
 import { invalid, missing, type NodeCheck } from './types.js';
 
