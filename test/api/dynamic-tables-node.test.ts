@@ -1,5 +1,6 @@
 import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
+import { DefaultLogger } from '@temporalio/worker';
 import { expect } from 'chai';
 import { executeDynamicTables } from '../../activities/nodes/dynamic-tables.node.js';
 import type { ExecuteNodeArgs, ExecutorDeps } from '../../activities/nodes/types.js';
@@ -10,11 +11,13 @@ import { call, newAccount } from '../setup/http.js';
 describe('DYNAMIC_TABLES node retries', function () {
   this.timeout(30_000);
   const workflowExecution = { workflowId: 'automation:1:event-42', runId: 'run-of-event-42' };
+  // The expected failure below is not worth a warning in the test output.
+  const quiet = new DefaultLogger('ERROR');
 
   /** One attempt of one node execution, as Temporal would run it after a lost completion. */
   async function attempt(data: Record<string, unknown>, accountId: number, activityId: string, n: number): Promise<NodeOutcome> {
     const args = { accountId, workflowId: 1, node: { type: 'DYNAMIC_TABLES' }, data: { type: 'DYNAMIC_TABLES', ...data }, triggerPayload: null } as unknown as ExecuteNodeArgs;
-    const env = new MockActivityEnvironment({ ...defaultActivityInfo, workflowExecution, activityId, attempt: n, scheduledTimestampMs: 1_800_000_000_000 });
+    const env = new MockActivityEnvironment({ ...defaultActivityInfo, workflowExecution, activityId, attempt: n, scheduledTimestampMs: 1_800_000_000_000 }, { logger: quiet });
     return (await env.run(executeDynamicTables, args, { orm: harness().orm } as ExecutorDeps)) as NodeOutcome;
   }
 

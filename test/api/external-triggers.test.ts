@@ -388,7 +388,8 @@ describe('EXTERNAL_TRIGGER nodes and trigger resources', () => {
     }
   });
 
-  it('on an ACTIVE workflow whose publish Temporal cannot follow, the new subscription is removed again and nothing is saved', async () => {
+  it('on an ACTIVE workflow whose publish Temporal cannot follow, the new subscription is removed again and nothing is saved', async function () {
+    this.timeout(60_000);
     const id = await workflow();
     const tick = { type: 'SCHEDULED_TRIGGER', data: { cronExpression: '0 9 1 1 *', timezone: 'UTC', startTime: null, endTime: null } };
     expect((await req('POST', `/workflows/${id}/nodes`, { body: tick })).status).to.equal(201);
@@ -396,7 +397,8 @@ describe('EXTERNAL_TRIGGER nodes and trigger resources', () => {
     const before = (await req('GET', `/workflows/${id}/graph`)).body;
     const liveBefore = new Set(provider.live);
     // The same API and provider, with a Temporal client that cannot connect.
-    const connection = await Connection.lazy({ address: '127.0.0.1:1', connectTimeout: 1000 });
+    // Without interceptors the client does not retry, so the failure comes at once.
+    const connection = await Connection.lazy({ address: '127.0.0.1:1', interceptors: [], connectTimeout: 1000 });
     const providerUrl = (provider as unknown as { server: Server }).server.address() as AddressInfo;
     const { server, origin } = await listen({
       temporal: new Client({ connection }),
