@@ -36,6 +36,8 @@ export interface AppDeps {
     publicBaseUrl: string;
     bodyLimitBytes: number;
     taskQueue: string;
+    /** Temporal UI address; run logs link to their run there. */
+    temporalUiUrl?: string;
   };
   /**
    * The third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through and trigger resources come from;
@@ -60,7 +62,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   workflowVariableRoutes(api);
   workflowRoutes(api, deps.temporal, deps.config.taskQueue, deps.triggers);
   workflowRunRoutes(api, deps.temporal, deps.config.taskQueue);
-  workflowLogRoutes(api, deps.temporal);
+  workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
   deps.extraRoutes?.(api);
   return api;

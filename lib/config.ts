@@ -51,7 +51,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   TEMPORAL_NAMESPACE: 'Temporal namespace (default default)',
   TEMPORAL_TASK_QUEUE: 'task queue of the worker (default agentry)',
   TEMPORAL_UI_PORT: 'port of the embedded Temporal UI (default 8233)',
-  TEMPORAL_UI_URL: 'Temporal UI address printed for operators (default http://127.0.0.1:TEMPORAL_UI_PORT)',
+  TEMPORAL_UI_URL: 'Temporal UI address printed for operators and linked from run logs (default http://127.0.0.1:TEMPORAL_UI_PORT)',
   BODY_LIMIT_BYTES: 'largest accepted request body (default 1048576)',
   LOG_LEVEL: 'Temporal SDK log level of the worker: TRACE, DEBUG, INFO, WARN (default), ERROR',
   AGENTRY_DATA_DIR: 'folder of the embedded Temporal state (default .data)',

@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { analyticsRange, workflowAnalytics } from '../../db/workflows/run-analytics.js';
 import { findWorkflow } from '../../db/workflows/workflows.service.js';
+import type { RunLog } from '../run-history.js';
 import { cancelRunLog, getRunLog, listRunLogs, parseDateBound, type LogListQuery } from '../run-logs.service.js';
 import type { RouteRegistry } from '../routes.js';
 import {
@@ -15,7 +16,13 @@ type LogId = Id & { logId: string };
 /** `?startDate=` and `?startDate=null` both mean "not given" (SPEC: the dates are nullable). */
 const given = (value: string | undefined): string | undefined => (value === undefined || value === '' || value === 'null' ? undefined : value);
 
-export function workflowLogRoutes(api: RouteRegistry, temporal: Client): void {
+/** `uiUrl`: the Temporal UI address (TEMPORAL_UI_URL); each log links to its run there. */
+export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: string): void {
+  const namespace = encodeURIComponent(temporal.options.namespace);
+  const linked = <T extends RunLog>(log: T): T & { temporal_ui_url: string | null } => ({
+    ...log,
+    temporal_ui_url: uiUrl ? `${uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(log.temporal_workflow_id)}/${log.temporal_run_id}/history` : null,
+  });
   api.add<unknown, LogListQuery, Id>({
     method: 'get', path: '/workflows/:workflowId/logs', scope: 'U', tag,
     summary: 'Runs of a workflow from Temporal visibility: running first, then most recently ended first (changes show after a short lag)',
@@ -23,7 +30,8 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client): void {
     responses: { 200: { description: '{ agentry: [RunLog], nextCursor }', schema: RunLogPageSchema }, 404: { description: 'Unknown workflow' } },
     handler: async ({ auth, em, params, query }) => {
       await findWorkflow(em, auth.account.id, params.workflowId);
-      return listRunLogs(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, query);
+      const page = await listRunLogs(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, query);
+      return { ...page, agentry: page.agentry.map(linked) };
     },
   });
   api.add<unknown, unknown, LogId>({
@@ -32,7 +40,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client): void {
     responses: { 200: { description: 'RunLog with node_results', schema: RunLogDetailSchema }, 404: { description: 'Unknown workflow or log' } },
     handler: async ({ auth, em, params }) => {
       await findWorkflow(em, auth.account.id, params.workflowId);
-      return getRunLog(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, params.logId);
+      return linked(await getRunLog(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, params.logId));
     },
   });
   api.add<unknown, unknown, LogId>({
@@ -46,7 +54,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client): void {
     },
     handler: async ({ auth, em, params }) => {
       await findWorkflow(em, auth.account.id, params.workflowId);
-      return cancelRunLog(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, params.logId);
+      return linked(await cancelRunLog(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, params.logId));
     },
   });
   api.add<unknown, { startDate?: string; endDate?: string }, Id>({

@@ -58,6 +58,7 @@ const runLog = {
   trigger_type: { type: ['string', 'null'], description: 'MANUAL, SCHEDULED_TRIGGER or the event type that started the run' },
   temporal_workflow_id: { type: 'string', description: 'Open the run in the Temporal UI with this id' },
   temporal_run_id: { type: 'string' },
+  temporal_ui_url: { type: ['string', 'null'], description: 'The run in the Temporal UI (TEMPORAL_UI_URL); null when the API has no UI address' },
 };
 
 const nodeResult = object({

@@ -60,6 +60,7 @@ describe('workflow run logs', function () {
     const [newest, oldest] = all.body.agentry;
     expect(newest).to.include({ id: failed.id, status: 'failed', successful: false, operations: 2, ai_credits: 0, trigger_type: 'MANUAL' });
     expect(newest).to.include({ insufficient_credits: false, prevented_loop: false, temporal_workflow_id: failed.id, temporal_run_id: failed.runId });
+    expect(newest.temporal_ui_url).to.equal(`http://temporal-ui.test:8233/namespaces/default/workflows/${encodeURIComponent(failed.id)}/${failed.runId}/history`);
     expect(newest.error).to.match(/answered 404/);
     expect(oldest).to.include({ id: ok.id, status: 'successful', successful: true, operations: 2, error: null });
     for (const log of [newest, oldest]) {
