@@ -597,3 +597,21 @@ describe('interpreter: BREAK and nested loops', () => {
     expect(run.error!.message).to.match(/leads back into the enclosing loop outer/);
   });
 });
+
+describe('interpreter: run bookkeeping', () => {
+  it('stamps node results with the given clock, keeps AI credits, and reports each result as it is recorded', async () => {
+    const g = graph([node('t', 'TRIGGER'), node('a', 'AI_CAPTURE'), node('b')], 't>a', 'a>b');
+    const f = fake({ a: { output: 'summary', aiCredits: 2.5 }, b: new Error('boom') });
+    let clock = Date.UTC(2026, 10, 21, 9, 0, 0);
+    const seen: string[] = [];
+    const run = await interpret(g, 't', f.executeNode, { now: () => (clock += 1000), onRecord: (r) => seen.push(`${r.nodeId}:${r.success}`) });
+    expect(run.nodeResults.map((r) => [r.nodeId, r.createdAt, r.aiCredits])).to.deep.equal([
+      ['t', '2026-11-21T09:00:01.000Z', undefined],
+      ['a', '2026-11-21T09:00:02.000Z', 2.5],
+      ['b', '2026-11-21T09:00:03.000Z', undefined],
+    ]);
+    expect(seen).to.deep.equal(['t:true', 'a:true', 'b:false']);
+    // Without a clock, results carry no timestamp (the pure default).
+    expect((await interpret(g, 't', fake().executeNode)).nodeResults.every((r) => r.createdAt === undefined)).to.equal(true);
+  });
+});
