@@ -26,6 +26,22 @@ export const NODE_EXECUTORS: Partial<Record<WorkflowNodeType, NodeExecutor>> = {
 
 export type { ExecuteNodeArgs } from './types.js';
 
+/**
+ * Largest node output, as JSON bytes. Temporal refuses payloads over 2 MB; a larger output fails the node with a
+ * message saying what to change instead of an opaque Temporal error after every retry.
+ */
+export const MAX_OUTPUT_BYTES = 1_500_000;
+
+function checkOutputSize(args: ExecuteNodeArgs, outcome: NodeOutcome): NodeOutcome {
+  const bytes = outcome.output === undefined ? 0 : Buffer.byteLength(JSON.stringify(outcome.output));
+  if (bytes <= MAX_OUTPUT_BYTES) return outcome;
+  const node = args.node.alias ? `${args.node.nodeId} (${args.node.alias})` : args.node.nodeId;
+  throw ApplicationFailure.nonRetryable(
+    `The output of ${args.node.type} node ${node} is ${(bytes / 1e6).toFixed(1)} MB; a node output may be at most ${MAX_OUTPUT_BYTES / 1e6} MB: narrow it (a filter, fewer fields)`,
+    'OutputTooLarge',
+  );
+}
+
 /** The `executeNode` activity: one executed node, dispatched to its executor. */
 export function createExecuteNode(deps: ExecutorDeps) {
   return async function executeNode(args: ExecuteNodeArgs): Promise<NodeOutcome> {
@@ -38,7 +54,7 @@ export function createExecuteNode(deps: ExecutorDeps) {
     try {
       const outcome = await executor(args, deps);
       deps.outbox?.poke();
-      return outcome;
+      return checkOutputSize(args, outcome);
     } finally {
       clearInterval(beat);
     }

@@ -14,6 +14,9 @@ function startService(): Promise<{ server: Server; origin: string; hits: string[
     if (req.url?.startsWith('/customer/')) {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({ customer: { name: `Customer ${req.url.split('/')[2]}`, tier: 'gold' } }));
+    } else if (req.url === '/huge') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ rows: Array.from({ length: 20_000 }, (_, i) => ({ id: i, text: 'x'.repeat(100) })) }));
     } else if (req.url === '/flaky' && ++flaky <= 2) {
       res.statusCode = 503;
       res.end('busy');
@@ -109,5 +112,17 @@ describe('manual workflow runs on Temporal', function () {
     expect(run.error!.message).to.equal('DATA_TRANSFORMER nodes are not available yet in this version of agentry');
     const other = await newAccount();
     expect((await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key: other.userKey, body: {} })).status).to.equal(404);
+  });
+
+  it('fails a node whose output is too large for Temporal with a message saying so, without retrying', async () => {
+    const a = await newAccount();
+    const key = a.userKey;
+    const id = (await call('POST', '/workflows', { key, body: { name: 'Greedy' } })).body.id;
+    const huge = await node(key, id, { type: 'API', alias: 'everything', data: { url: `${service.origin}/huge` } });
+    const started = await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key, body: { entryNodeId: huge } });
+    const run = await result(started.body.id);
+    expect(run.successful).to.equal(false);
+    expect(run.error!.message).to.match(new RegExp(`^The output of API node ${huge} \\(everything\\) is 2\\.\\d MB; a node output may be at most 1\\.5 MB`));
+    expect(service.hits.filter((h) => h === 'GET /huge')).to.have.length(1);
   });
 });
