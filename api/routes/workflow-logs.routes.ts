@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
-import { analyticsRange, workflowAnalytics } from '../../db/workflows/run-analytics.js';
 import { findWorkflow } from '../../db/workflows/workflows.service.js';
 import type { RunLog } from '../run-history.js';
-import { cancelRunLog, getRunLog, listRunLogs, parseDateBound, type LogListQuery } from '../run-logs.service.js';
+import { analyticsOf } from '../run-analytics.service.js';
+import { cancelRunLog, getRunLog, listRunLogs, type LogListQuery } from '../run-logs.service.js';
 import type { RouteRegistry } from '../routes.js';
 import {
   AnalyticsQuerySchema, AnalyticsSchema, LogListQuerySchema, LogParamsSchema, RunLogDetailSchema, RunLogPageSchema, RunLogSchema,
@@ -12,9 +12,6 @@ import {
 const tag = 'Workflow runs';
 type Id = { workflowId: number };
 type LogId = Id & { logId: string };
-
-/** `?startDate=` and `?startDate=null` both mean "not given" (SPEC: the dates are nullable). */
-const given = (value: string | undefined): string | undefined => (value === undefined || value === '' || value === 'null' ? undefined : value);
 
 /** `uiUrl`: the Temporal UI address (TEMPORAL_UI_URL); each log links to its run there. */
 export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: string): void {
@@ -62,15 +59,6 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     summary: 'Runs per day (UTC) and credit totals from the run ledger; the last 30 days unless startDate/endDate say otherwise',
     params: WorkflowIdParamsSchema, query: AnalyticsQuerySchema,
     responses: { 200: { description: 'runsByDate and summary', schema: AnalyticsSchema }, 404: { description: 'Unknown workflow' } },
-    handler: async ({ auth, em, params, query }) => {
-      const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
-      const start = given(query.startDate);
-      const end = given(query.endDate);
-      const range = analyticsRange(
-        start === undefined ? undefined : parseDateBound(start, 'start', 'startDate'),
-        end === undefined ? undefined : parseDateBound(end, 'end', 'endDate'),
-      );
-      return workflowAnalytics(em, workflow.id, range);
-    },
+    handler: async ({ auth, em, params, query }) => analyticsOf(em, (await findWorkflow(em, auth.account.id, params.workflowId)).id, query),
   });
 }
