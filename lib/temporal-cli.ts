@@ -18,11 +18,17 @@ export interface DevServerOptions {
 
 /**
  * Dynamic configuration of every Temporal server agentry starts (the embedded one, the tests', the benchmarks'):
- * eager activity execution hands a node's activity to the worker in the answer to the workflow task that
- * scheduled it, instead of through the task queue (about 40 ms less per node on the dev server).
- * temporal-docker-compose.yml sets the same value.
+ * - eager activity execution hands a node's activity to the worker in the answer to the workflow task that
+ *   scheduled it, instead of through the task queue;
+ * - the history service's transfer and visibility queue readers may poll 1000 times a second instead of 20, so the
+ *   workflow task that follows a node is dispatched in ~2 ms instead of ~40 ms, and run logs lag less.
+ * temporal-docker-compose.yml sets the same values.
  */
-export const DEV_SERVER_DYNAMIC_CONFIG = ['--dynamic-config-value', 'system.enableActivityEagerExecution=true'];
+export const DEV_SERVER_DYNAMIC_CONFIG = [
+  '--dynamic-config-value', 'system.enableActivityEagerExecution=true',
+  '--dynamic-config-value', 'history.transferProcessorMaxPollRPS=1000',
+  '--dynamic-config-value', 'history.visibilityProcessorMaxPollRPS=1000',
+];
 
 /** Arguments of `temporal server start-dev` for the embedded server, with agentry's search attributes. */
 export function devServerArgs(o: DevServerOptions): string[] {
