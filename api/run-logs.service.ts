@@ -34,6 +34,7 @@ const STATUS_FILTERS: Record<string, string[]> = {
   failed: ['Failed', 'Terminated', 'TimedOut'],
   error: ['Failed', 'Terminated', 'TimedOut'],
   running: ['Running'],
+  pending: ['Running'],
   cancelled: ['Canceled'],
   canceled: ['Canceled'],
 };
@@ -58,7 +59,7 @@ function visibilityQuery(scope: LogScope, query: LogListQuery): string {
   const clauses = [`AgentryAccountId = ${scope.accountId}`, `AgentryAutomationId = ${scope.workflowId}`];
   if (query.status !== undefined) {
     const statuses = STATUS_FILTERS[query.status.trim().toLowerCase()];
-    if (!statuses) throw new BadRequestError(`status must be one of successful, failed, running, cancelled; got "${query.status}"`, 'query.status');
+    if (!statuses) throw new BadRequestError(`status must be one of successful, failed, running (or pending), cancelled; got "${query.status}"`, 'query.status');
     clauses.push(`(${statuses.map((s) => `ExecutionStatus = '${s}'`).join(' OR ')})`);
   }
   const start = query.start_date !== undefined ? parseDateBound(query.start_date, 'start', 'start_date') : undefined;
