@@ -4,9 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { GraphSnapshot, type Workflow } from '../db/entities/index.js';
 import { BadRequestError } from '../lib/errors.js';
+import { ENTRY_NODE_TYPES } from '../lib/graph/workflow-nodes.js';
 import { automationRunId, runInput, runSearchAttributes, type RunStartRequest } from '../lib/runtime/run-start.js';
-
-const ENTRY_TYPES = ['TRIGGER', 'WEBHOOK', 'SCHEDULED_TRIGGER'];
 
 export interface ManualRunRequest {
   payload?: unknown;
@@ -21,7 +20,7 @@ export async function startManualRun(em: EntityManager, temporal: Client, taskQu
   const graph = { nodes: snapshot.nodes, edges: snapshot.edges };
   const entry = request.entryNodeId
     ? graph.nodes.find((n) => n.nodeId === request.entryNodeId)
-    : graph.nodes.find((n) => ENTRY_TYPES.includes(n.type)) ?? graph.nodes[0];
+    : graph.nodes.find((n) => ENTRY_NODE_TYPES.includes(n.type)) ?? graph.nodes[0];
   if (!entry) {
     throw new BadRequestError(request.entryNodeId ? `No node ${request.entryNodeId} in the snapshot` : 'The snapshot has no node to start from', 'entryNodeId');
   }

@@ -36,5 +36,8 @@ export function triggerTypeOf(graph: Graph): string | null {
   return typeof trigger?.data.triggerType === 'string' ? trigger.data.triggerType : null;
 }
 
-/** Node types whose execution does no I/O: the runtime runs them as Temporal local activities. */
-export const LOCAL_NODE_TYPES: ReadonlySet<string> = new Set(['TRIGGER', 'WEBHOOK', 'SCHEDULED_TRIGGER']);
+/** Node types a run starts from: the event, call or schedule that fired is their output. */
+export const ENTRY_NODE_TYPES = ['TRIGGER', 'WEBHOOK', 'SCHEDULED_TRIGGER'];
+
+/** Node types whose execution does no I/O (the entry nodes): the runtime runs them as Temporal local activities. */
+export const LOCAL_NODE_TYPES: ReadonlySet<string> = new Set(ENTRY_NODE_TYPES);

@@ -4,9 +4,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { ensureDatabase, dropDatabase } from '../../db/database.js';
-import { initORM, migrate, type Orm } from '../../db/orm.js';
-import { harness, projectRoot } from '../setup/harness.js';
+import { dropDatabase } from '../../db/database.js';
+import type { Orm } from '../../db/orm.js';
+import { harness, migratedDatabase, projectRoot } from '../setup/harness.js';
 
 export interface Plant {
   databaseUrl: string;
@@ -17,12 +17,7 @@ export interface Plant {
 
 /** A fresh migrated database and a task queue of its own. */
 export async function newPlant(): Promise<Plant> {
-  const url = new URL(harness().databaseUrl);
-  url.pathname = `${url.pathname}_rel_${randomBytes(3).toString('hex')}`;
-  const databaseUrl = url.toString();
-  await ensureDatabase(databaseUrl);
-  const orm = await initORM({ databaseUrl });
-  await migrate(orm);
+  const { databaseUrl, orm } = await migratedDatabase();
   return {
     databaseUrl,
     orm,

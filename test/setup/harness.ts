@@ -62,12 +62,18 @@ export async function listen(deps: Partial<AppDeps> = {}): Promise<{ server: Ser
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-export async function startHarness(): Promise<Harness> {
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+/** A new database on the test server, created and migrated (drop it with `dropDatabase`). */
+export async function migratedDatabase(): Promise<{ databaseUrl: string; orm: Orm }> {
   const databaseUrl = testDatabaseUrl();
   await ensureDatabase(databaseUrl);
   const orm = await initORM({ databaseUrl });
   await migrate(orm);
+  return { databaseUrl, orm };
+}
+
+export async function startHarness(): Promise<Harness> {
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const { databaseUrl, orm } = await migratedDatabase();
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: temporalCliPath() },
