@@ -6,7 +6,9 @@ import type { Client } from '@temporalio/client';
 import type { Orm } from '../db/orm.js';
 import { OutboxNotifier } from '../db/outbox-notifier.js';
 import { createHeartbeatActivity } from './heartbeat.activity.js';
-import { createExecuteNode } from './nodes/index.js';
+import { TemporalAutomationSchedules } from '../lib/schedules/temporal-automation-schedules.js';
+import { createExecuteNode } from './nodes/execute-node.js';
+import { nodeFactsOf } from './nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
 
 export interface ActivityDeps {
@@ -21,7 +23,13 @@ export interface ActivityDeps {
 export function createActivities({ orm, temporal, identity, taskQueue }: ActivityDeps) {
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
-    executeNode: createExecuteNode({ orm, temporal, taskQueue, httpTimeoutMs: 30_000, outbox: new OutboxNotifier(orm.em.getKnex()) }),
+    executeNode: createExecuteNode({
+      orm,
+      temporal,
+      schedules: new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf),
+      httpTimeoutMs: 30_000,
+      outbox: new OutboxNotifier(orm.em.getKnex()),
+    }),
     ...createRunLedgerActivities(orm),
   };
 }

@@ -1,6 +1,6 @@
 /** `GET /workflows/{id}/analytics`: the query's nullable dates turned into a range, then the ledger's counts. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { analyticsRange, workflowAnalytics, type WorkflowAnalytics } from '../db/workflows/run-analytics.js';
+import { analyticsRange, workflowAnalytics, type WorkflowAnalytics } from '../db/automations/run-analytics.js';
 import { parseDateBound } from './run-logs.service.js';
 
 /** `?startDate=` and `?startDate=null` both mean "not given" (SPEC: the dates are nullable). */

@@ -5,10 +5,8 @@
  */
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
-import type { ExecuteNodeArgs } from '../activities/nodes/index.js';
 import type { Graph } from '../lib/graph/graph.js';
-import type { NodeOutcome, NodeResult } from '../workflows/interpreter/types.js';
-import type { RunAutomationInput, RunMemo } from '../workflows/run-automation.workflow.js';
+import type { ExecuteNodeInput, NodeOutcome, NodeResult, RunAutomationInput, RunMemo } from '../lib/runtime/contract.js';
 
 export type RawExecutionInfo = NonNullable<Awaited<ReturnType<Client['workflowService']['listWorkflowExecutions']>>['executions']>[number];
 type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
@@ -113,10 +111,11 @@ export function nodeResultView(result: NodeResult): LogNodeResult {
 type Node = Pick<Graph['nodes'][number], 'nodeId' | 'alias' | 'type'>;
 
 /**
- * Node results from a run's history: one per finished `executeNode` activity, in the order they finished. Entry
- * nodes run as local activities, whose markers do not record their input: the first is the run's entry node, a
- * later one the node the previous node's handle leads to. ITERATION and BREAK run inside the workflow and have no
- * event, so they are missing here. When `closed`, a node still in flight was interrupted and is listed as failed.
+ * Node results from a run's history: the entry node (the workflow produces its output, the trigger payload, when
+ * the run starts), then one per finished `executeNode` activity, in the order they finished. Local activities'
+ * markers do not record their input: such a node is the one the previous node's handle leads to. ITERATION and
+ * BREAK run inside the workflow and have no event, so they are missing here. When `closed`, a node still in flight
+ * was interrupted and is listed as failed.
  */
 export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, interruption = 'Cancelled'): LogNodeResult[] {
   const input = decode<RunAutomationInput>(events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
@@ -127,11 +126,13 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
     results.push(nodeResultView({ ...pick(node), success: !error, ...(error ? { error } : {}), output: outcome?.output, aiCredits: outcome?.aiCredits, createdAt: at?.toISOString() }));
     previous = { node, handle: outcome?.handle || 'default' };
   };
+  const entry = input?.graph.nodes.find((n) => n.nodeId === input.entryNodeId);
+  if (entry && input?.nodeFacts?.[entry.type]?.entry) add(entry, toDate(events[0]!.eventTime), { output: input.triggerPayload }, null);
   for (const event of events) {
     const at = toDate(event.eventTime);
     const scheduled = event.activityTaskScheduledEventAttributes;
     if (scheduled?.activityType?.name === 'executeNode') {
-      const args = decode<ExecuteNodeArgs>(scheduled.input?.payloads?.[0]);
+      const args = decode<ExecuteNodeInput>(scheduled.input?.payloads?.[0]);
       if (args) pending.set(String(event.eventId), args.node);
       continue;
     }

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { GraphSnapshot, type Workflow } from '../db/entities/index.js';
 import { BadRequestError } from '../lib/errors.js';
-import { ENTRY_NODE_TYPES } from '../lib/graph/workflow-nodes.js';
+import { ENTRY_NODE_TYPES, nodeFactsOf } from '../activities/nodes/registry.js';
 import { automationRunId, runInput, runSearchAttributes, type RunStartRequest } from '../lib/runtime/run-start.js';
 
 export interface ManualRunRequest {
@@ -26,9 +26,10 @@ export async function startManualRun(em: EntityManager, temporal: Client, taskQu
   }
   const run: RunStartRequest = {
     accountId: workflow.account.id,
-    workflowId: workflow.id,
+    automationId: workflow.id,
     snapshotId,
     graph,
+    nodeFacts: nodeFactsOf(graph),
     entryNodeId: entry.nodeId,
     triggerPayload: request.payload ?? null,
     trigger: { type: 'MANUAL' },

@@ -4,7 +4,7 @@ import { loadConfig } from '../lib/config.js';
 import { ormOptions } from './orm.js';
 
 const config = loadConfig();
-const orm = await MikroORM.init(ormOptions({ databaseUrl: config.databaseUrl }));
+const orm = await MikroORM.init(ormOptions({ databaseUrl: config.databaseUrl, snapshot: true }));
 try {
   const result = await orm.getMigrator().createMigration('db/migrations', false, process.argv.includes('--initial'));
   console.log(result.fileName ? `created ${result.fileName}; add it to db/migrations/index.ts` : 'no changes');

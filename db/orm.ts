@@ -13,10 +13,15 @@ export interface OrmOptions {
   databaseUrl: string;
   /** Largest number of pooled connections of this process. */
   poolMax?: number;
+  /**
+   * Whether the migrator keeps `db/migrations/schema-snapshot.json` (only `npm run migration:create` does: running
+   * migrations must not rewrite a tracked file).
+   */
+  snapshot?: boolean;
 }
 
 /** The ORM options, shared by `initORM` and the migration generator. */
-export function ormOptions({ databaseUrl, poolMax = 10 }: OrmOptions): Options {
+export function ormOptions({ databaseUrl, poolMax = 10, snapshot = false }: OrmOptions): Options {
   return {
     clientUrl: databaseUrl,
     entities,
@@ -26,7 +31,7 @@ export function ormOptions({ databaseUrl, poolMax = 10 }: OrmOptions): Options {
       tableName: 'mikro_orm_migrations',
       path: 'db/migrations',
       emit: 'ts',
-      snapshot: true,
+      snapshot,
       snapshotName: 'schema-snapshot',
       transactional: true,
       allOrNothing: true,

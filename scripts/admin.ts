@@ -10,6 +10,7 @@ import { ensureDatabase } from '../db/database.js';
 import { initORM, migrate } from '../db/orm.js';
 import { bootstrapAccount, createUser, creditBalance, userView } from '../db/services/accounts.service.js';
 import { issueGeneralKey, issueUserKey, listKeys, revokeKey } from '../db/services/api-keys.service.js';
+import { listParkedEvents, requeueParkedEvents } from '../db/automations/event-subscribers.js';
 import { CATALOG_OPTIONS, CATALOG_USAGE, catalogVerbs } from './admin-catalog-verbs.js';
 
 const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
@@ -22,6 +23,8 @@ const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
   revoke-key  --key ID|PREFIX                  revoke a key by id or by its visible prefix
   credits     --account ID [--set N|--unlimited]  show or set the credit balance (at 0 or below runs stop
                                                with insufficient_credits; unlimited by default)
+  outbox      [--requeue ID|all]               list outbox events parked after failing to dispatch too often,
+                                               or put one (or all) back in the queue
 ${CATALOG_USAGE}
 
 Keys are shown once, when issued; only their SHA-256 hashes are stored.`;
@@ -88,6 +91,18 @@ const verbs: Record<string, Verb> = {
     const balance = await creditBalance(em, id(o, 'account'), o.unlimited ? null : amount);
     return { json: { accountId: id(o, 'account'), creditBalance: balance }, text: `account ${id(o, 'account')}: ${balance === null ? 'unlimited credits' : `${balance} credits`}` };
   },
+  async outbox(em, o) {
+    const knex = em.getKnex();
+    if (o.requeue !== undefined) {
+      const target = required(o, 'requeue');
+      if (target !== 'all' && !/^\d+$/.test(target)) throw new UsageError('--requeue takes an event id or "all"');
+      const requeued = await requeueParkedEvents(knex, target === 'all' ? undefined : [target]);
+      return { json: { requeued }, text: `requeued ${requeued} parked event${requeued === 1 ? '' : 's'}` };
+    }
+    const parked = await listParkedEvents(knex);
+    const lines = parked.map((e) => `${e.id.padEnd(8)} account ${String(e.accountId).padEnd(5)} ${e.type.padEnd(24)} ${e.attempts} attempts, parked ${e.parkedAt}: ${e.lastError ?? ''}`);
+    return { json: { parked }, text: lines.length ? lines.join('\n') : 'no parked events' };
+  },
   ...catalogVerbs({ required, id, usage: (message) => new UsageError(message) }),
 };
 
@@ -103,6 +118,7 @@ async function main(argv: string[]): Promise<number> {
       label: { type: 'string' },
       set: { type: 'string' },
       unlimited: { type: 'boolean', default: false },
+      requeue: { type: 'string' },
       ...CATALOG_OPTIONS,
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },

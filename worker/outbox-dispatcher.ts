@@ -1,17 +1,26 @@
 /**
  * The outbox dispatcher (DESIGN.md, Events that start runs): hands committed events to Temporal. Each event starts
- * one `runAutomation` per subscribed entry node, with the workflow id `automation:<workflowId>:event-<eventId>` and
- * REJECT_DUPLICATE, then is marked dispatched in the same transaction that locked it. A crash before the commit
- * leaves the event pending and the next pass starts only what is missing; a redelivered event starts nothing twice.
- * It wakes on the NOTIFY that writers send after committing events (db/outbox-notifier.ts) and polls as a safety
- * net. Several dispatchers (one per worker process) share the work through SKIP LOCKED.
+ * one `runAutomation` per subscribed entry node, with the Temporal workflow id
+ * `automation:<automationId>:event-<eventId>` and REJECT_DUPLICATE, then is marked dispatched in the same
+ * transaction that locked it. A crash before the commit leaves the event pending and the next pass starts only
+ * what is missing; a redelivered event starts nothing twice. It wakes on the NOTIFY that writers send after
+ * committing events (db/outbox-notifier.ts) and polls as a safety net. Several dispatchers (one per worker process)
+ * share the work through SKIP LOCKED.
+ *
+ * An event whose dispatch fails (Temporal refuses its run, a bug in matching) fails alone: the rest of its batch is
+ * dispatched, and it is retried with backoff, then parked after `retry.maxAttempts` (`npm run admin -- outbox`).
+ * Temporal being unreachable is nobody's event's fault: then the whole pass is retried and no attempt is counted.
  */
 import pg from 'pg';
 import type { Client } from '@temporalio/client';
+import { isGrpcServiceError, ServiceError } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Orm } from '../db/orm.js';
 import { OUTBOX_CHANNEL } from '../db/outbox-notifier.js';
-import { claimPendingEvents, findSubscribers, loadGraphs, markDispatched, type PendingEvent, type Subscriber } from '../db/workflows/event-subscribers.js';
+import {
+  claimPendingEvents, findEntryCandidates, loadGraphs, markDispatched, markFailed, type EntryCandidate, type PendingEvent, type RetryPolicy, type Subscriber,
+} from '../db/automations/event-subscribers.js';
+import { EVENT_ENTRY_TYPES, entryMatches, nodeFactsOf } from '../activities/nodes/registry.js';
 import { closesLoop, triggerPayloadOf } from '../lib/events/event-match.js';
 import type { Graph } from '../lib/graph/graph.js';
 import { automationRunId, runInput, runSearchAttributes, type RunStartRequest } from '../lib/runtime/run-start.js';
@@ -24,7 +33,54 @@ export interface DispatcherDeps {
   databaseUrl: string;
   batchSize?: number;
   pollIntervalMs?: number;
+  /** How failed events are retried and when they are parked (default: 8 attempts, 1 s doubling up to 5 min). */
+  retry?: Partial<RetryPolicy>;
   log?: (message: string) => void;
+}
+
+const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, baseMs: 1_000, maxMs: 300_000 };
+
+/** gRPC codes that mean Temporal could not be reached or did not answer in time (UNAVAILABLE, DEADLINE_EXCEEDED). */
+const UNREACHABLE = new Set([14, 4]);
+
+/** Whether a start failed because Temporal is unreachable, which no event causes and retrying the pass cures. */
+function temporalUnreachable(error: unknown): boolean {
+  const cause = error instanceof ServiceError ? (error.cause ?? error) : error;
+  return isGrpcServiceError(cause) && UNREACHABLE.has(cause.code);
+}
+
+/** An error's message with the messages of its causes (the Temporal client wraps the server's reason). */
+function messageOf(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e && parts.length < 4; e = (e as { cause?: unknown }).cause) parts.push(e instanceof Error ? e.message : String(e));
+  return parts.join(': ');
+}
+
+type Outcome<T> = T | { error: unknown };
+
+function attempt<T extends object>(work: () => T): Outcome<T> {
+  try {
+    return work();
+  } catch (error) {
+    return { error };
+  }
+}
+
+async function attemptAsync(work: () => Promise<unknown>): Promise<Outcome<{ ok: true }>> {
+  try {
+    await work();
+    return { ok: true };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** The entry nodes among `candidates` that `event` starts. */
+function subscribersOf(event: PendingEvent, candidates: EntryCandidate[]): { subscribers: Subscriber[] } {
+  const subscribers = candidates
+    .filter((c) => c.accountId === event.accountId && entryMatches(c.node, event))
+    .map((c) => ({ automationId: c.automationId, snapshotId: c.snapshotId, entry: c.node }));
+  return { subscribers };
 }
 
 const GRAPH_CACHE_SIZE = 500;
@@ -58,11 +114,27 @@ export class OutboxDispatcher {
   async dispatchOnce(): Promise<number> {
     return this.deps.orm.em.getKnex().transaction(async (trx) => {
       const events = await claimPendingEvents(trx, this.deps.batchSize ?? 100);
-      const subscribers = await findSubscribers(trx, events);
-      const starts = events.map((event) => ({ event, subscribers: subscribers.get(event.id) ?? [] }));
-      await this.cacheGraphs(trx, starts.flatMap((s) => s.subscribers.map((sub) => sub.snapshotId)));
-      await Promise.all(starts.flatMap(({ event, subscribers }) => subscribers.map((sub) => this.startRun(event, sub, subscribers))));
-      await markDispatched(trx, events.map((e) => e.id));
+      const candidates = await findEntryCandidates(trx, events, EVENT_ENTRY_TYPES);
+      const matched = events.map((event) => attempt(() => subscribersOf(event, candidates)));
+      await this.cacheGraphs(trx, matched.flatMap((m) => ('subscribers' in m ? m.subscribers.map((s) => s.snapshotId) : [])));
+      const outcomes = await Promise.all(
+        events.map(async (event, i) => {
+          const m = matched[i]!;
+          if (!('subscribers' in m)) return m;
+          const { subscribers } = m;
+          return attemptAsync(() => Promise.all(subscribers.map((sub) => this.startRun(event, sub, subscribers))));
+        }),
+      );
+      const failures = events.flatMap((event, i) => {
+        const outcome = outcomes[i]!;
+        return 'error' in outcome ? [{ event, error: outcome.error }] : [];
+      });
+      const unreachable = failures.find((f) => temporalUnreachable(f.error));
+      if (unreachable) throw unreachable.error;
+      const failed = new Set(failures.map((f) => f.event.id));
+      await markDispatched(trx, events.filter((e) => !failed.has(e.id)).map((e) => e.id));
+      for (const { event, error } of failures) this.deps.log?.(`outbox dispatcher: event ${event.id} (${event.type}) failed: ${messageOf(error)}`);
+      await markFailed(trx, failures.map((f) => ({ event: f.event, error: messageOf(f.error) })), { ...DEFAULT_RETRY, ...this.deps.retry });
       return events.length;
     });
   }
@@ -77,22 +149,24 @@ export class OutboxDispatcher {
 
   private async startRun(event: PendingEvent, sub: Subscriber, all: Subscriber[]): Promise<void> {
     // One run per (event, workflow); a workflow with several entry nodes for the event gets one per node.
-    const several = all.filter((s) => s.workflowId === sub.workflowId).length > 1;
+    const several = all.filter((s) => s.automationId === sub.automationId).length > 1;
+    const graph = this.graphs.get(sub.snapshotId)!;
     const request: RunStartRequest = {
       accountId: event.accountId,
-      workflowId: sub.workflowId,
+      automationId: sub.automationId,
       snapshotId: sub.snapshotId,
-      graph: this.graphs.get(sub.snapshotId)!,
+      graph,
+      nodeFacts: nodeFactsOf(graph),
       entryNodeId: sub.entry.nodeId,
       triggerPayload: triggerPayloadOf(event),
       trigger: { type: event.type, eventId: event.id },
       chain: event.chain ?? [],
-      preventedLoop: closesLoop(event.chain, sub.workflowId),
+      preventedLoop: closesLoop(event.chain, sub.automationId),
     };
     try {
       await this.deps.temporal.workflow.start('runAutomation', {
         taskQueue: this.deps.taskQueue,
-        workflowId: automationRunId(sub.workflowId, `event-${event.id}${several ? `-${sub.entry.nodeId}` : ''}`),
+        workflowId: automationRunId(sub.automationId, `event-${event.id}${several ? `-${sub.entry.nodeId}` : ''}`),
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         args: [runInput(request)],
         typedSearchAttributes: runSearchAttributes(request),

@@ -5,7 +5,7 @@
  */
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Orm } from '../db/orm.js';
-import { finishRun, staleRuns, type RunEnd } from '../db/workflows/run-ledger.js';
+import { finishRun, staleRuns, type RunEnd } from '../db/automations/run-ledger.js';
 
 const ENDED: Record<string, { status: RunEnd['status']; error: string | null }> = {
   COMPLETED: { status: 'successful', error: null },

@@ -7,7 +7,9 @@
  * - Every executed node counts one step, ITERATION and BREAK included; the step after `maxSteps` fails the run
  *   before that node runs.
  * - A node's output is the runtime variable `{<nodeId>}`; API and capture nodes also write declared variables
- *   (`interpreter/captures.ts`). Interpolable fields are filled before the node runs (`INTERPOLATED_FIELDS`).
+ *   (`interpreter/captures.ts`). Interpolable fields are filled before the node runs. What differs by node type
+ *   (interpolated fields, captures) comes in `options.nodeFacts`; only ITERATION and BREAK, the control flow of
+ *   the graph language, are known here by name.
  * - ITERATION runs the `body` path once per item, to its end, with `{<loopNodeId>.item|index|length}` in scope,
  *   then follows `completed`; no items follows `empty`; more than `maxLoopItems` fails the run before the body.
  *   An edge from inside the body back to the loop node ends that item (the usual way editors draw loops). BREAK
@@ -17,13 +19,15 @@
  *   Run limits (steps, loop size) and a broken graph fail the run even there.
  */
 import type { Graph, GraphNode } from '../lib/graph/graph.js';
-import { interpolatedFieldsOf, interpolateFields } from '../lib/runtime/interpolate.js';
+import { interpolateFields } from '../lib/runtime/interpolate.js';
 import { applyCaptures } from './interpreter/captures.js';
 import { loopItems } from './interpreter/loop-items.js';
 import { describe, errorMessage, RunFailure, RunState, type LoopFrame } from './interpreter/run-state.js';
 import type { ExecuteNode, InterpretOptions, RunResult } from './interpreter/types.js';
 
 export type { ExecuteNode, InterpretOptions, NodeInput, NodeOutcome, NodeResult, RunResult } from './interpreter/types.js';
+/** Thrown by `executeNode` with `fatal: true`, a failure ends the run even inside a loop with `continueOnError`. */
+export { RunFailure } from './interpreter/run-state.js';
 
 /** The output of an ITERATION node (its `{<nodeId>}`), complete once the loop is left. */
 export interface LoopSummary {
@@ -72,13 +76,14 @@ class Interpreter {
   private async execute(node: GraphNode, loops: readonly LoopFrame[]): Promise<string> {
     const { state } = this;
     const scope = state.scope(loops);
-    const interpolatedData = interpolateFields(node.data, interpolatedFieldsOf(node.type), scope);
+    const facts = state.facts(node);
+    const interpolatedData = interpolateFields(node.data, facts?.interpolated ?? [], scope);
     let outcome;
     try {
-      outcome = (await this.executeNode(node, { interpolatedData, scope })) ?? {};
+      outcome = (await this.executeNode(node, { interpolatedData, scope, step: state.steps })) ?? {};
     } catch (error) {
       if (state.options.propagate?.(error)) throw error;
-      throw state.fail(node, errorMessage(error));
+      throw state.fail(node, errorMessage(error), error instanceof RunFailure && error.fatal);
     }
     state.outputs[node.nodeId] = outcome.output;
     state.record(node, {
@@ -86,7 +91,7 @@ class Interpreter {
       ...(outcome.output === undefined ? {} : { output: outcome.output }),
       ...(outcome.aiCredits ? { aiCredits: outcome.aiCredits } : {}),
     });
-    applyCaptures(node, outcome.output, state.variables);
+    if (facts?.captures) applyCaptures(facts.captures, node, outcome.output, state.variables);
     return outcome.handle || 'default';
   }
 

@@ -2,10 +2,12 @@ import {
   ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, upsertMemo, workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { Graph } from '../lib/graph/graph.js';
-import { LOCAL_NODE_TYPES } from '../lib/graph/workflow-nodes.js';
-import { interpret } from './interpreter.js';
-import type { RunResult } from './interpreter/types.js';
+import type { GraphNode } from '../lib/graph/graph.js';
+import type { AutomationRunResult, ExecuteNodeInput, NodeOutcome, RunAutomationInput, RunMemo, RunResult } from '../lib/runtime/contract.js';
+import { interpret, RunFailure } from './interpreter.js';
+import { boundedResult } from './interpreter/bounded-result.js';
+
+export type { AutomationRunResult, RunAutomationInput, RunMemo, RunTrigger } from '../lib/runtime/contract.js';
 
 const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 };
 const { executeNode } = proxyActivities<Activities>({
@@ -17,44 +19,11 @@ const { executeNode } = proxyActivities<Activities>({
 });
 const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
 
-/** What started a run: MANUAL, SCHEDULED_TRIGGER, or the type of the outbox event (INCOMING_WEBHOOK, TABLE_ROW_CREATED, …). */
-export interface RunTrigger {
-  type: string;
-  /** The outbox event, for event-started runs. */
-  eventId?: string;
-}
-
-export interface RunAutomationInput {
-  accountId: number;
-  workflowId: number;
-  /** The immutable snapshot this run executes (live, or the draft for a manual test run). */
-  snapshotId: string;
-  graph: Graph;
-  entryNodeId: string;
-  triggerPayload: unknown;
-  trigger?: RunTrigger;
-  /** Automations whose runs led to this one through events, oldest first (this one is not in it). */
-  chain?: number[];
-  /** Set by the dispatcher when this run would start its automation again in a cycle: it stops before any node. */
-  preventedLoop?: boolean;
-}
-
-/** What a run log lists besides Temporal's own status and times; set as the execution's memo when the run ends. */
-export interface RunMemo {
-  successful: boolean;
-  operations: number;
-  aiCredits: number;
-  error: string | null;
-  insufficientCredits: boolean;
-  preventedLoop: boolean;
-}
-
-/** The result of a run, also the details of the failure of an unsuccessful one. */
-export interface AutomationRunResult extends RunResult {
-  aiCredits: number;
-  insufficientCredits: boolean;
-  preventedLoop: boolean;
-}
+/**
+ * Temporal fails a workflow whose history passes 50 MB or 51,200 events; a run stops itself before that, at the
+ * node that would pass these, with a message saying what to change.
+ */
+export const HISTORY_LIMITS = { bytes: 40 * 1024 * 1024, events: 40_000 };
 
 /**
  * One run of an automation: the pure interpreter, with every executed node as an activity (a local one for nodes
@@ -63,27 +32,28 @@ export interface AutomationRunResult extends RunResult {
  */
 export async function runAutomation(input: RunAutomationInput): Promise<AutomationRunResult> {
   const info = workflowInfo();
-  const runId = info.workflowId;
+  const runId = info.workflowId; // the Temporal workflow id names the run in the ledger
   const { insufficientCredits } = await local.beginRun({
     id: runId,
     accountId: input.accountId,
-    workflowId: input.workflowId,
+    workflowId: input.automationId,
     triggerType: input.trigger?.type ?? 'MANUAL',
     eventId: input.trigger?.eventId ?? null,
     startedAt: info.startTime.toISOString(),
   });
-  const chain = [...(input.chain ?? []), input.workflowId];
+  const chain = [...(input.chain ?? []), input.automationId];
   let run: RunResult;
   let executed = 0;
   if (input.preventedLoop || insufficientCredits) {
     const message = input.preventedLoop
-      ? `Loop prevented: workflow ${input.workflowId} was triggered again by an event its own run caused (automations ${chain.join(' → ')})`
-      : `Insufficient credits: the account has no credits left, so workflow ${input.workflowId} did not run`;
+      ? `Loop prevented: workflow ${input.automationId} was triggered again by an event its own run caused (automations ${chain.join(' → ')})`
+      : `Insufficient credits: the account has no credits left, so workflow ${input.automationId} did not run`;
     run = { successful: false, error: { nodeId: input.entryNodeId, message }, steps: 0, nodeResults: [], variables: {} };
   } else {
     try {
-      run = await interpret(input.graph, input.entryNodeId, (node, { interpolatedData }) => runNode(input, chain, node, interpolatedData), {
+      run = await interpret(input.graph, input.entryNodeId, (node, { interpolatedData, step }) => runNode(input, chain, node, interpolatedData, step), {
         triggerPayload: input.triggerPayload,
+        nodeFacts: input.nodeFacts,
         propagate: isCancellation,
         now: () => Date.now(),
         onRecord: () => (executed += 1),
@@ -95,12 +65,12 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
       throw error;
     }
   }
-  const result: AutomationRunResult = {
+  const result: AutomationRunResult = boundedResult({
     ...run,
     aiCredits: run.nodeResults.reduce((sum, r) => sum + (r.aiCredits ?? 0), 0),
     insufficientCredits: !input.preventedLoop && insufficientCredits,
     preventedLoop: !!input.preventedLoop,
-  };
+  });
   const memo: RunMemo = {
     successful: result.successful,
     operations: result.steps,
@@ -115,10 +85,29 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
   throw ApplicationFailure.create({ message: memo.error ?? 'The run failed', type, nonRetryable: true, details: [result] });
 }
 
-async function runNode(input: RunAutomationInput, chain: number[], node: Graph['nodes'][number], data: Graph['nodes'][number]['data']) {
-  const args = { accountId: input.accountId, workflowId: input.workflowId, node, data, triggerPayload: input.triggerPayload, chain };
+/** One node: an entry node's output is the trigger payload; any other runs as an activity (local when its type says so). */
+async function runNode(input: RunAutomationInput, chain: number[], node: GraphNode, data: GraphNode['data'], step: number): Promise<NodeOutcome> {
+  const facts = input.nodeFacts[node.type];
+  if (facts?.entry) return { output: input.triggerPayload ?? null };
+  const info = workflowInfo();
+  if (info.historySize > HISTORY_LIMITS.bytes || info.historyLength > HISTORY_LIMITS.events) {
+    const size = `${(info.historySize / 1024 / 1024).toFixed(1)} MB in ${info.historyLength} events`;
+    const message =
+      `The run's history has grown to ${size}, near Temporal's limit, so node ${node.alias || node.nodeId} was not executed: ` +
+      'make node outputs smaller (narrow API responses, SEARCH filters) or loop over fewer items per run';
+    throw new RunFailure(node.nodeId, message, true);
+  }
+  const args: ExecuteNodeInput = {
+    accountId: input.accountId,
+    automationId: input.automationId,
+    node: { nodeId: node.nodeId, alias: node.alias, type: node.type },
+    data,
+    executionKey: `${info.workflowId}/${info.runId}#${step}`,
+    chain,
+    ...(facts?.readsTriggerPayload ? { triggerPayload: input.triggerPayload } : {}),
+  };
   try {
-    return await (LOCAL_NODE_TYPES.has(node.type) ? local.executeNode(args) : executeNode(args));
+    return await (facts?.local ? local.executeNode(args) : executeNode(args));
   } catch (error) {
     // The node's own message (the activity's failure cause) is what a run log should show.
     if (!isCancellation(error) && error instanceof ActivityFailure && error.cause) throw new Error(error.cause.message);

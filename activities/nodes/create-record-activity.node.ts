@@ -1,42 +1,50 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+/**
+ * CREATE_RECORD_ACTIVITY (SPEC.md, flows and workflows): logs an auto-generated activity on a record of the Object
+ * that `recordTypeId` belongs to. A record type, Object or record that does not exist fails the node at once. The
+ * activity is keyed by the node execution, so a retry after a lost completion answers the activity logged then.
+ */
 import { RECORD_ACTIVITY_TYPES, RecordType, type DataTable, type RecordActivityType } from '../../db/entities/index.js';
 import { createActivity } from '../../db/tables/record-activities.service.js';
-import { AppError } from '../../lib/errors.js';
-import type { NodeExecutor } from './types.js';
+import { toVariableString } from '../../lib/runtime/path.js';
+import { invalid, notFound, type NodeCheck } from './checks/check-context.js';
+import { DEFAULT_HANDLES, NodeError, type NodeExecutor, type NodeModule } from './node-module.js';
 
-/**
- * The Temporal workflow id of the run (the activity's `source.runId`) and a key naming this node execution, the
- * same for every retry of it, so a retry after a lost completion does not log the activity twice.
- */
-function execution(): { runId?: string; idempotencyKey?: string } {
-  try {
-    const { workflowExecution, activityId } = Context.current().info;
-    return workflowExecution ? { runId: workflowExecution.workflowId, idempotencyKey: `${workflowExecution.runId}/${activityId}` } : {};
-  } catch {
-    return {};
-  }
-}
+export const ACTIVITY_TYPES = ['NOTE', 'EMAIL', 'PHONE_CALL', 'MEETING', 'MESSAGING'];
 
-/**
- * CREATE_RECORD_ACTIVITY: logs an auto-generated activity on a record of the Object that `recordTypeId` belongs
- * to. A record type, Object or record that does not exist fails the node at once (retrying cannot bring it back),
- * with the service's message naming the row id. The output is the created activity.
- */
-export const executeCreateRecordActivity: NodeExecutor = async ({ accountId, workflowId, data }, { orm }) => {
+const checkRecordType: NodeCheck = async (node, { em, accountId }) => {
+  const recordType = await em.findOne(RecordType, { id: node.data.recordTypeId as number, table: { account: accountId } }, { populate: ['table'] });
+  if (!recordType) return [notFound('recordTypeId', `no record type ${String(node.data.recordTypeId)} in this account`)];
+  if ((recordType.table as DataTable).kind !== 'OBJECT') return [invalid('recordTypeId', 'must be a record type of an Object, not a Table')];
+  return [];
+};
+
+const executeCreateRecordActivity: NodeExecutor = async ({ accountId, automationId, data, executionKey }, { orm, temporalWorkflowId }) => {
   const em = orm.em.fork();
   const recordType = await em.findOne(RecordType, { id: Number(data.recordTypeId), table: { account: accountId, kind: 'OBJECT' } }, { populate: ['table'] });
-  if (!recordType) throw ApplicationFailure.nonRetryable(`Record type ${String(data.recordTypeId)} of an Object no longer exists`, 'InvalidNode');
-  const table = recordType.table as DataTable;
-  const rowId = String(data.rowId ?? '').trim();
+  if (!recordType) throw new NodeError(`Record type ${String(data.recordTypeId)} of an Object no longer exists`, 'InvalidNode');
   const type = data.activityType as RecordActivityType;
-  if (!RECORD_ACTIVITY_TYPES.includes(type)) throw ApplicationFailure.nonRetryable(`Unknown activityType ${String(data.activityType)}`, 'InvalidNode');
-  try {
-    const { runId, idempotencyKey } = execution();
-    const content = String(data.content ?? '');
-    const output = await createActivity(em, table, rowId, { type, content }, { source: { workflowId, runId }, idempotencyKey });
-    return { output };
-  } catch (error) {
-    if (error instanceof AppError && error.status < 500) throw ApplicationFailure.nonRetryable(error.message, error.code);
-    throw error;
-  }
+  if (!RECORD_ACTIVITY_TYPES.includes(type)) throw new NodeError(`Unknown activityType ${String(data.activityType)}`, 'InvalidNode');
+  const rowId = (toVariableString(data.rowId) ?? '').trim();
+  const content = toVariableString(data.content) ?? '';
+  const source = { workflowId: automationId, runId: temporalWorkflowId };
+  return { output: await createActivity(em, recordType.table as DataTable, rowId, { type, content }, { source, idempotencyKey: executionKey }) };
+};
+
+export const createRecordActivityNode: NodeModule = {
+  type: 'CREATE_RECORD_ACTIVITY',
+  scopes: ['workflow', 'flow'],
+  summary: 'Logs an activity (note, email, call, meeting, message) on an Object record',
+  data: {
+    required: ['recordTypeId', 'rowId', 'activityType', 'content'],
+    properties: {
+      recordTypeId: { type: 'integer', description: 'A record type of an Object of the account' },
+      rowId: { type: 'string', minLength: 1, description: 'The record; interpolable' },
+      activityType: { enum: ACTIVITY_TYPES },
+      content: { type: 'string', minLength: 1, maxLength: 100000, description: 'Activity text; interpolable' },
+    },
+  },
+  handles: DEFAULT_HANDLES,
+  interpolated: ['rowId', 'content'],
+  checks: [checkRecordType],
+  execute: executeCreateRecordActivity,
 };

@@ -5,7 +5,7 @@
 import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
 import { findConnectedAccount } from '../../db/catalogs/integrations.service.js';
 import { TRIGGER_TYPES } from '../../db/catalogs/trigger-types.js';
-import { listTriggerResources } from '../../db/workflows/external-triggers.js';
+import { listTriggerResources } from '../../db/automations/external-triggers.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { paginate } from '../pagination.js';
 import type { RouteRegistry } from '../routes.js';

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { findWorkflow } from '../../db/workflows/workflows.service.js';
+import { findWorkflow } from '../../db/automations/workflows.service.js';
 import type { RunLog } from '../run-history.js';
 import { analyticsOf } from '../run-analytics.service.js';
 import { cancelRunLog, getRunLog, listRunLogs, type LogListQuery } from '../run-logs.service.js';

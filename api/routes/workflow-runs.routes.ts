@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { findWorkflow } from '../../db/workflows/workflows.service.js';
+import { findWorkflow } from '../../db/automations/workflows.service.js';
 import { startManualRun } from '../runs.service.js';
 import type { RouteRegistry } from '../routes.js';
 import { ManualRunSchema } from '../schemas/workflow.schema.js';

@@ -1,7 +1,7 @@
-import { draftGraph, findWorkflow } from '../../db/workflows/workflows.service.js';
+import { draftGraph, findWorkflow } from '../../db/automations/workflows.service.js';
 import {
   createVariable, deleteVariable, findVariable, listVariables, nameExists, updateVariable, variableView, type VariableInput,
-} from '../../db/workflows/variables.service.js';
+} from '../../db/automations/variables.service.js';
 import { paginate } from '../pagination.js';
 import type { RouteRegistry } from '../routes.js';
 import { PageQuerySchema } from '../schemas/data.schema.js';

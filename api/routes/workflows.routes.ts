@@ -4,14 +4,18 @@ import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
 import type { Graph, GraphEdge } from '../../lib/graph/graph.js';
 import type { Workflow } from '../../db/entities/index.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
-import { addEdge, createNode, deleteNode, removeEdge, updateNode, type AfterSave, type NodeInput } from '../../db/workflows/graph.service.js';
+import { nodeFactsOf, workflowNodeCatalog } from '../../activities/nodes/registry.js';
+import { addEdge, createNode, deleteNode, removeEdge, updateNode, type GraphEditDeps, type NodeInput } from '../../db/automations/graph.service.js';
 import {
   createWorkflow, deleteWorkflow, publishIfActive, draftGraph, findWorkflow, listSnapshots, listWorkflows, publishWorkflow, updateWorkflow,
   workflowDetail, workflowListItem, type WorkflowInput, type WorkflowListStatus, type WorkflowPatch,
-} from '../../db/workflows/workflows.service.js';
+} from '../../db/automations/workflows.service.js';
 import { paginate } from '../pagination.js';
 import type { RouteRegistry } from '../routes.js';
-import { EdgeDeleteSchema, EdgeSchema, NodeSchema, WorkflowCreateSchema, WorkflowListQuerySchema, WorkflowUpdateSchema } from '../schemas/workflow.schema.js';
+import {
+  EdgeDeleteSchema, EdgeSchema, NodeDataSchemas, NodeSchema, WorkflowCreateSchema, WorkflowListQuerySchema, WorkflowUpdateSchema,
+} from '../schemas/workflow.schema.js';
+import { registerSharedSchema } from '../validation.js';
 
 const tag = 'Workflows';
 const idParams = { type: 'object', required: ['workflowId'], properties: { workflowId: { type: 'integer', minimum: 1 } } };
@@ -29,11 +33,12 @@ const unavailable = { description: 'Temporal did not answer while the schedules 
  * configured).
  */
 export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: string, triggers?: TriggerProvider): void {
-  const schedules = new TemporalAutomationSchedules(temporal, taskQueue);
+  for (const schema of NodeDataSchemas) registerSharedSchema(schema);
+  const schedules = new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf);
   /** A graph edit of a workflow of the account; an ACTIVE workflow's edit is published with it (publishIfActive). */
-  const edit = async (em: EntityManager, accountId: number, workflowId: number, change: (workflow: Workflow, afterSave?: AfterSave) => Promise<Graph>) => {
+  const edit = async (em: EntityManager, accountId: number, workflowId: number, change: (workflow: Workflow, deps: GraphEditDeps) => Promise<Graph>) => {
     const workflow = await findWorkflow(em, accountId, workflowId);
-    return change(workflow, publishIfActive(workflow, schedules));
+    return change(workflow, { nodes: workflowNodeCatalog, triggers, afterSave: publishIfActive(workflow, schedules) });
   };
   api.add<unknown, { status?: WorkflowListStatus; limit: number; cursor?: string }>({
     method: 'get', path: '/workflows', scope: 'any', tag, summary: 'Workflows; `status` filters ACTIVE, DELETED or DRAFT',
@@ -76,27 +81,27 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
   api.add<NodeInput, unknown, Id>({
     method: 'post', path: '/workflows/:workflowId/nodes', scope: 'any', tag, summary: 'Adds a node (validated; nothing saved on failure); on an ACTIVE workflow the edit goes live at once; returns the graph',
     params: idParams, body: NodeSchema, status: 201, responses: { 201: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, after) => createNode(em, w, body, triggers, after)),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => createNode(em, w, body, deps)),
   });
   api.add<NodeInput, unknown, Id & { nodeId: string }>({
     method: 'put', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Updates a node (live at once on an ACTIVE workflow); returns the graph',
     params: nodeParams, body: NodeSchema, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, after) => updateNode(em, w, params.nodeId, body, triggers, after)),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => updateNode(em, w, params.nodeId, body, deps)),
   });
   api.add<unknown, unknown, Id & { nodeId: string }>({
     method: 'delete', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Deletes a node and its edges (live at once on an ACTIVE workflow); returns the graph',
     params: nodeParams, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params }) => edit(em, auth.account.id, params.workflowId, (w, after) => deleteNode(em, w, params.nodeId, triggers, after)),
+    handler: async ({ auth, em, params }) => edit(em, auth.account.id, params.workflowId, (w, deps) => deleteNode(em, w, params.nodeId, deps)),
   });
   api.add<GraphEdge, unknown, Id>({
     method: 'post', path: '/workflows/:workflowId/edges', scope: 'any', tag, summary: "Adds or replaces the edge leaving a node's handle",
     params: idParams, body: EdgeSchema, status: 201, responses: { 201: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, after) => addEdge(em, w, body, after)),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => addEdge(em, w, body, deps)),
   });
   api.add<{ source: string; handle: string }, unknown, Id>({
     method: 'delete', path: '/workflows/:workflowId/edges', scope: 'any', tag, summary: 'Removes the edge leaving `source` by `handle`',
     params: idParams, body: EdgeDeleteSchema, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, after) => removeEdge(em, w, body.source, body.handle, after)),
+    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => removeEdge(em, w, body.source, body.handle, deps)),
   });
   api.add<unknown, unknown, Id>({
     method: 'post', path: '/workflows/:workflowId/publish', scope: 'any', tag, summary: "Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph",

@@ -1,4 +1,5 @@
 /** Request schemas of the /workflows endpoints. */
+import { NODE_MODULES, nodeDataSchema } from '../../activities/nodes/registry.js';
 import type { JsonSchema } from '../validation.js';
 
 const statuses = ['ACTIVE', 'DRAFT', 'PAUSED', 'ARCHIVED'];
@@ -37,6 +38,15 @@ export const WorkflowListQuerySchema: JsonSchema = {
   },
 };
 
+/** `TOOLS_AI` → `ToolsAiNodeData`: the OpenAPI component of a node type's data. */
+const dataSchemaId = (type: string) => `${type.toLowerCase().replace(/(^|_)([a-z])/g, (_, _sep, c: string) => c.toUpperCase())}NodeData`;
+
+/** The data schema of each workflow node type, as shared schemas (`components.schemas` of the OpenAPI document). */
+export const NodeDataSchemas: JsonSchema[] = NODE_MODULES.filter((m) => m.scopes.includes('workflow')).map((m) => ({ $id: dataSchemaId(m.type), ...nodeDataSchema(m) }));
+
+const workflowNodeTypes = NodeDataSchemas.map((schema) => (schema.properties as { type: { const: string } }).type.const);
+
+/** A node of a workflow graph: `data` is validated by the schema of the node's `type` (a discriminated oneOf). */
 export const NodeSchema: JsonSchema = {
   $id: 'WorkflowNode',
   type: 'object',
@@ -51,8 +61,8 @@ export const NodeSchema: JsonSchema = {
       required: ['positionX', 'positionY'],
       properties: { positionX: { type: 'number' }, positionY: { type: 'number' } },
     },
-    type: { type: 'string', description: 'Workflow node type (SPEC.md)' },
-    data: { type: 'object', description: 'Payload per node type; data.type repeats the type' },
+    type: { enum: workflowNodeTypes, description: 'Workflow node type (SPEC.md, Workflow node types)' },
+    data: { type: 'object', description: 'Payload of the node type (see the oneOf below); data.type repeats the type' },
     edges: {
       type: 'array',
       maxItems: 100,
@@ -60,10 +70,15 @@ export const NodeSchema: JsonSchema = {
         type: 'object',
         additionalProperties: true,
         required: ['handle', 'targetEdge'],
-        properties: { handle: { type: 'string', minLength: 1 }, targetEdge: nodeId },
+        properties: { handle: { type: 'string', minLength: 1, description: "One of the source node type's handles" }, targetEdge: nodeId },
       },
     },
   },
+  discriminator: { propertyName: 'type' },
+  oneOf: NodeDataSchemas.map((schema) => ({
+    type: 'object',
+    properties: { type: { const: (schema.properties as { type: { const: string } }).type.const }, data: { $ref: schema.$id } },
+  })),
 };
 
 export const EdgeSchema: JsonSchema = {

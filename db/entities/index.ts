@@ -2,6 +2,7 @@ import { AccountSchema } from './account.entity.js';
 import { ApiKeySchema } from './api-key.entity.js';
 import { UserSchema } from './user.entity.js';
 import { WorkerHeartbeatSchema } from './worker-heartbeat.entity.js';
+import { NodeEffectSchema } from './node-effect.entity.js';
 import { DataTableSchema } from './data-table.entity.js';
 import { DataFieldSchema } from './data-field.entity.js';
 import { FieldOptionSchema } from './field-option.entity.js';
@@ -24,6 +25,7 @@ export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
 export { User } from './user.entity.js';
 export { WorkerHeartbeat } from './worker-heartbeat.entity.js';
+export { NodeEffect } from './node-effect.entity.js';
 export { DataTable } from './data-table.entity.js';
 export { DataField } from './data-field.entity.js';
 export { FieldOption } from './field-option.entity.js';
@@ -48,6 +50,7 @@ export const entities = [
   UserSchema,
   ApiKeySchema,
   WorkerHeartbeatSchema,
+  NodeEffectSchema,
   DataTableSchema,
   DataFieldSchema,
   FieldOptionSchema,

@@ -16,6 +16,12 @@ export class OutboxEvent {
   chain?: number[] | null;
   createdAt: Opt<Date> = new Date();
   dispatchedAt?: Date | null;
+  /** Failed dispatch attempts so far; each failure waits longer before the next (`nextAttemptAt`). */
+  attempts: Opt<number> = 0;
+  nextAttemptAt?: Date | null;
+  lastError?: string | null;
+  /** Set when the event failed too often and was parked; `npm run admin -- outbox --requeue` puts it back. */
+  deadLetteredAt?: Date | null;
 }
 
 export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
@@ -24,7 +30,11 @@ export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
   indexes: [
     {
       name: 'outbox_events_pending_index',
-      expression: 'create index "outbox_events_pending_index" on "outbox_events" ("id") where "dispatched_at" is null',
+      expression: 'create index "outbox_events_pending_index" on "outbox_events" ("id") where "dispatched_at" is null and "dead_lettered_at" is null',
+    },
+    {
+      name: 'outbox_events_dead_letter_index',
+      expression: 'create index "outbox_events_dead_letter_index" on "outbox_events" ("id") where "dead_lettered_at" is not null',
     },
   ],
   properties: {
@@ -35,5 +45,9 @@ export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
     chain: { type: 'json', columnType: 'json', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     dispatchedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    attempts: { type: 'integer', default: 0 },
+    nextAttemptAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    lastError: { type: 'text', nullable: true },
+    deadLetteredAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
   },
 });

@@ -3,15 +3,17 @@
  *
  * A reference is `{` + a name + `}`; the name is matched case-sensitively and exactly (no trimming). It resolves,
  * in this order, to: the built-in `{trigger_payload}`; a declared workflow variable; a node's output by node id;
- * a node's output by alias; a loop variable `{<loopNodeId or alias>.item|index|length}` of an active loop. Values
- * are rendered by `toVariableString` (objects and arrays as JSON).
+ * a node's output by alias; a loop variable `{<loopNodeId or alias>.item|index|length}` of an active loop. A name
+ * may go on with a path into the JSON value it names, with the path rules of API captures (`lib/runtime/path.ts`):
+ * `{trigger_payload.customer.email}`, `{lookup.items[0].id}`, `{loop.item.id}`. Values are rendered by
+ * `toVariableString` (objects and arrays as JSON), except that a field made of exactly one reference keeps the
+ * value's JSON type (`"{trigger_payload.qty}"` with qty 42 becomes the number 42).
  *
  * A reference that does not resolve, or whose value is null/undefined (an unset variable, a node without output),
  * is left exactly as written, so the problem shows in what the node sends instead of silently becoming empty.
  * Replacement is one pass: text inserted from a value is never interpolated again.
  */
-import type { WorkflowNodeType } from '../graph/workflow-nodes.js';
-import { toVariableString } from './path.js';
+import { extractPath, parseJsonValue, toVariableString } from './path.js';
 
 /** The loop variables of one active ITERATION. */
 export interface LoopVariables {
@@ -39,8 +41,8 @@ export interface Scope {
 
 const LOOP_FORM = /^(.+)\.(item|index|length)$/;
 
-/** The raw value a `{name}` reference resolves to (`found: false` when nothing of that name is in scope). */
-export function lookup(scope: Scope, name: string): { found: true; value: unknown } | { found: false } {
+/** The raw value a name resolves to (`found: false` when nothing of that name is in scope). */
+function lookupName(scope: Scope, name: string): { found: true; value: unknown } | { found: false } {
   if (name === 'trigger_payload') return scope.triggerPayload === undefined ? { found: false } : { found: true, value: scope.triggerPayload };
   if (Object.hasOwn(scope.variables, name)) return { found: true, value: scope.variables[name] };
   if (Object.hasOwn(scope.nodeOutputs, name)) return { found: true, value: scope.nodeOutputs[name] };
@@ -58,6 +60,25 @@ export function lookup(scope: Scope, name: string): { found: true; value: unknow
   return { found: false };
 }
 
+/**
+ * The value a reference names: a name `lookupName` resolves exactly, else the longest leading name that resolves
+ * followed by a path into its value (`a.b.c` tries `a.b` with path `c`, then `a` with `b.c`). JSON text held by a
+ * variable is parsed before stepping into it.
+ */
+export function lookup(scope: Scope, reference: string): { found: true; value: unknown } | { found: false } {
+  const exact = lookupName(scope, reference);
+  if (exact.found) return exact;
+  for (let i = reference.length - 1; i > 0; i -= 1) {
+    const c = reference[i];
+    if (c !== '.' && c !== '[') continue;
+    const base = lookupName(scope, reference.slice(0, i));
+    if (!base.found) continue;
+    const inside = extractPath(parseJsonValue(base.value), reference.slice(c === '.' ? i + 1 : i));
+    return inside.found ? inside : { found: false };
+  }
+  return { found: false };
+}
+
 /** `text` with every resolvable `{NAME}` replaced by the variable's string value; other braces stay as written. */
 export function interpolate(text: string, scope: Scope): string {
   return text.replace(/\{([^{}]+)\}/g, (whole, name: string) => {
@@ -66,9 +87,22 @@ export function interpolate(text: string, scope: Scope): string {
   });
 }
 
+/**
+ * A field's value: exactly one reference whose value is not null keeps that value as it is (a number stays a
+ * number, an object an object); any other text is `interpolate`d into a string.
+ */
+export function interpolateValue(text: string, scope: Scope): unknown {
+  const single = /^\{([^{}]+)\}$/.exec(text);
+  if (single) {
+    const ref = lookup(scope, single[1]!);
+    if (ref.found && ref.value !== null && ref.value !== undefined) return ref.value;
+  }
+  return interpolate(text, scope);
+}
+
 /** Every string inside a value (array items, object values; never object keys) interpolated. */
 function interpolateDeep(value: unknown, scope: Scope): unknown {
-  if (typeof value === 'string') return interpolate(value, scope);
+  if (typeof value === 'string') return interpolateValue(value, scope);
   if (Array.isArray(value)) return value.map((item) => interpolateDeep(item, scope));
   if (typeof value === 'object' && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, interpolateDeep(item, scope)]));
@@ -100,33 +134,4 @@ export function interpolateFields<T>(data: T, fields: readonly string[], scope: 
   let result: unknown = data;
   for (const field of fields) result = interpolateAt(result, field.split('.'), scope);
   return result as T;
-}
-
-/**
- * Interpolable fields of each workflow node type (SPEC.md: the fields listed for flows that workflows share, plus
- * the additional workflow list). Types without a list take their data as written.
- */
-export const INTERPOLATED_FIELDS: Readonly<Record<WorkflowNodeType, readonly string[]>> = {
-  TRIGGER: [],
-  SCHEDULED_TRIGGER: [],
-  WEBHOOK: [],
-  API: ['url', 'headers[].value', 'parameters[].value', 'body'],
-  TOOLS_AI: ['instructions', 'prompt'],
-  CONDITIONAL_ROUTING: ['conditions[].expression'],
-  AI_CAPTURE: ['prompt', 'instructions'],
-  DATA_TRANSFORMER: ['prompt'],
-  DYNAMIC_TABLES: ['rowId', 'search', 'rowData'],
-  CREATE_RECORD_ACTIVITY: ['rowId', 'content'],
-  ITERATION: [],
-  BREAK: [],
-  AUTOMATION_STATUS: [],
-  SEND_MESSAGE: [],
-  SEND_MESSAGING_MESSAGE: ['personName', 'phoneNumber', 'peopleRowId', 'templateVariables.header', 'templateVariables.body', 'templateVariables.buttons'],
-  TRANSCRIPTION: ['audioUrl'],
-  FILE_ANALYSIS: [],
-};
-
-/** The interpolable fields of a node type (none for a type not in the table). */
-export function interpolatedFieldsOf(type: string): readonly string[] {
-  return Object.hasOwn(INTERPOLATED_FIELDS, type) ? INTERPOLATED_FIELDS[type as WorkflowNodeType] : [];
 }

@@ -1,7 +1,7 @@
 /**
  * The Temporal Schedules of automations: one per SCHEDULED_TRIGGER node of an ACTIVE workflow's live graph, with id
  * `automation-<workflowId>-<nodeId>`. The database services decide which schedules should exist and in which state
- * (db/workflows/schedules.service.ts) and call this interface; `TemporalAutomationSchedules` implements it with the
+ * (db/automations/schedules.service.ts) and call this interface; `TemporalAutomationSchedules` implements it with the
  * Temporal client, so db/ never imports one.
  *
  * Failures are `AppError`s: Temporal refusing a spec is a 400 naming the node's field, Temporal not answering a 503

@@ -9,6 +9,8 @@ import {
 } from '@temporalio/client';
 import { NamespaceNotFoundError } from '@temporalio/common';
 import { BadRequestError } from '../errors.js';
+import type { Graph } from '../graph/graph.js';
+import type { NodeFactsByType } from '../runtime/contract.js';
 import { automationRunId, runInput, runSearchAttributes, type RunStartRequest } from '../runtime/run-start.js';
 import { automationScheduleId, SchedulesUnavailableError, type AutomationSchedules, type ScheduleState, type ScheduleTarget } from './automation-schedules.js';
 import { scheduleSpecOf, type ScheduledTriggerData } from './schedule-spec.js';
@@ -26,6 +28,8 @@ export class TemporalAutomationSchedules implements AutomationSchedules {
     private readonly temporal: Client,
     /** The task queue automation runs go to (the worker's). */
     private readonly taskQueue: string,
+    /** The node facts a run of a graph carries (the node registry's `nodeFactsOf`). */
+    private readonly factsOf: (graph: Graph) => NodeFactsByType,
   ) {}
 
   async save(target: ScheduleTarget, state: ScheduleState, options: { onlyIfExists?: boolean } = {}): Promise<void> {
@@ -67,9 +71,10 @@ export class TemporalAutomationSchedules implements AutomationSchedules {
     const triggerPayload: ScheduledTriggerPayload = { scheduleId: automationScheduleId(target.workflowId, node.nodeId), nodeId: node.nodeId };
     const run: RunStartRequest = {
       accountId: target.accountId,
-      workflowId: target.workflowId,
+      automationId: target.workflowId,
       snapshotId: target.snapshotId,
       graph: target.graph,
+      nodeFacts: this.factsOf(target.graph),
       entryNodeId: node.nodeId,
       triggerPayload,
       trigger: { type: 'SCHEDULED_TRIGGER' },

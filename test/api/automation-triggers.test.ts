@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { recordConversationEvent, recordExternalTriggerDelivery } from '../../db/workflows/events.service.js';
+import { recordConversationEvent, recordExternalTriggerDelivery } from '../../db/automations/events.service.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { awaitRun, eventually, ledgerRuns, runResult } from '../setup/runs.js';

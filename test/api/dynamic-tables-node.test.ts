@@ -1,47 +1,74 @@
-import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
-import { DefaultLogger } from '@temporalio/worker';
 import { expect } from 'chai';
-import { executeDynamicTables } from '../../activities/nodes/dynamic-tables.node.js';
-import type { ExecuteNodeArgs, ExecutorDeps } from '../../activities/nodes/types.js';
-import type { NodeOutcome } from '../../workflows/interpreter/types.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
+import { executeNodeAttempt } from '../setup/node-executions.js';
 
-describe('DYNAMIC_TABLES node retries', function () {
+type Account = Awaited<ReturnType<typeof newAccount>>;
+
+/** Row events written for a table (each would start a downstream run). */
+async function rowEvents(tableId: number): Promise<string[]> {
+  const rows = (await harness().orm.em.getKnex().raw(`select type from outbox_events where payload->>'tableId' = ? order by id`, [String(tableId)])).rows;
+  return rows.map((r: { type: string }) => r.type);
+}
+
+async function leadsTable(a: Account): Promise<number> {
+  const key = a.userKey;
+  await call('POST', '/tables', { key, body: { name: 'leads', columns: [{ name: 'Name', type: 'string' }, { name: 'Qty', type: 'number' }, { name: 'Vip', type: 'boolean' }] } });
+  return (await call('GET', '/tables/leads', { key })).body.id;
+}
+
+describe('DYNAMIC_TABLES and AUTOMATION_STATUS nodes run once per node execution', function () {
   this.timeout(30_000);
-  const workflowExecution = { workflowId: 'automation:1:event-42', runId: 'run-of-event-42' };
-  // The expected failure below is not worth a warning in the test output.
-  const quiet = new DefaultLogger('ERROR');
 
-  /** One attempt of one node execution, as Temporal would run it after a lost completion. */
-  async function attempt(data: Record<string, unknown>, accountId: number, activityId: string, n: number): Promise<NodeOutcome> {
-    const args = { accountId, workflowId: 1, node: { type: 'DYNAMIC_TABLES' }, data: { type: 'DYNAMIC_TABLES', ...data }, triggerPayload: null } as unknown as ExecuteNodeArgs;
-    const env = new MockActivityEnvironment({ ...defaultActivityInfo, workflowExecution, activityId, attempt: n, scheduledTimestampMs: 1_800_000_000_000 }, { logger: quiet });
-    return (await env.run(executeDynamicTables, args, { orm: harness().orm } as ExecutorDeps)) as NodeOutcome;
-  }
-
-  it('a retried CREATE answers the record its earlier attempt made; a retried DELETE of a deleted record succeeds', async () => {
+  it('a retried CREATE, UPDATE or DELETE answers what its first attempt did and writes one row event', async () => {
     const a = await newAccount();
-    const key = a.userKey;
-    await call('POST', '/tables', { key, body: { name: 'leads', columns: [{ name: 'Name', type: 'string' }] } });
-    const tableId = (await call('GET', '/tables/leads', { key })).body.id;
-    const create = { action: 'CREATE', tableId, rowData: { Name: 'Ada' } };
+    const tableId = await leadsTable(a);
+    const run = (data: Record<string, unknown>, executionKey: string, attempt = 1) =>
+      executeNodeAttempt({ accountId: a.account.id, type: 'DYNAMIC_TABLES', data: { tableId, ...data }, executionKey }, attempt);
 
-    const first = (await attempt(create, a.account.id, '7', 1)).output as { id: string };
-    const retried = (await attempt(create, a.account.id, '7', 2)).output as { id: string };
-    expect(retried).to.deep.equal(first);
-    const other = (await attempt(create, a.account.id, '8', 1)).output as { id: string };
+    const first = (await run({ action: 'CREATE', rowData: { Name: 'Ada' } }, 'create#1')).output as { id: string };
+    expect((await run({ action: 'CREATE', rowData: { Name: 'Ada' } }, 'create#1', 2)).output).to.deep.equal(first);
+    const other = (await run({ action: 'CREATE', rowData: { Name: 'Ada' } }, 'create#2')).output as { id: string };
     expect(other.id).to.not.equal(first.id);
-    const rows = (await call('POST', '/tables/leads/rows/list', { key, body: {} })).body.agentry;
+    const rows = (await call('POST', '/tables/leads/rows/list', { key: a.userKey, body: {} })).body.agentry;
     expect(rows.map((r: { id: string }) => r.id).sort()).to.deep.equal([first.id, other.id].sort());
 
-    const remove = { action: 'DELETE', tableId, rowId: first.id };
-    expect((await attempt(remove, a.account.id, '9', 1)).output).to.deep.equal({ deleted: first.id });
-    expect((await attempt(remove, a.account.id, '9', 2)).output).to.deep.equal({ deleted: first.id });
-    const missing = await attempt(remove, a.account.id, '10', 1).then(() => undefined, (error: unknown) => error);
+    const update = { action: 'UPDATE', rowId: first.id, rowData: { Name: 'Ada L.' } };
+    const updated = (await run(update, 'update#3')).output;
+    expect((await run(update, 'update#3', 2)).output).to.deep.equal(updated);
+
+    const remove = { action: 'DELETE', rowId: first.id };
+    expect((await run(remove, 'delete#4')).output).to.deep.equal({ deleted: first.id });
+    expect((await run(remove, 'delete#4', 2)).output).to.deep.equal({ deleted: first.id });
+    expect(await rowEvents(tableId)).to.deep.equal(['TABLE_ROW_CREATED', 'TABLE_ROW_CREATED', 'TABLE_ROW_UPDATED']);
+
+    const missing = await run(remove, 'delete#5').then(() => undefined, (error: unknown) => error);
     expect(missing).to.be.instanceOf(ApplicationFailure);
     expect((missing as ApplicationFailure).nonRetryable).to.equal(true);
     expect((missing as Error).message).to.match(/not found/);
+  });
+
+  it('writes a value made of one variable with its JSON type, and converts captured text to the field type', async () => {
+    const a = await newAccount();
+    const tableId = await leadsTable(a);
+    const run = (rowData: Record<string, unknown>, executionKey: string) =>
+      executeNodeAttempt({ accountId: a.account.id, type: 'DYNAMIC_TABLES', data: { tableId, action: 'CREATE', rowData }, executionKey });
+    expect(((await run({ Name: 'n', Qty: 42, Vip: true }, 'typed#1')).output as { data: unknown }).data).to.deep.include({ Qty: 42, Vip: true });
+    expect(((await run({ Name: 'n', Qty: '42.5', Vip: 'false' }, 'typed#2')).output as { data: unknown }).data).to.deep.include({ Qty: 42.5, Vip: false });
+    const refused = await run({ Qty: 'forty' }, 'typed#3').then(() => undefined, (error: Error) => error);
+    expect(refused?.message).to.match(/Qty/);
+  });
+
+  it('a retried AUTOMATION_STATUS TOGGLE flips the status once', async () => {
+    const a = await newAccount();
+    const target = (await call('POST', '/workflows', { key: a.userKey, body: { name: 'Target' } })).body.id as number;
+    const toggle = (executionKey: string, attempt = 1) =>
+      executeNodeAttempt({ accountId: a.account.id, type: 'AUTOMATION_STATUS', data: { automationId: target, action: 'TOGGLE' }, executionKey }, attempt);
+    const first = (await toggle('toggle#1')).output;
+    expect(first).to.deep.equal({ automationId: target, previousStatus: 'DRAFT', status: 'ACTIVE' });
+    expect((await toggle('toggle#1', 2)).output).to.deep.equal(first);
+    expect((await call('GET', `/workflows/${target}`, { key: a.userKey })).body.status).to.equal('ACTIVE');
+    expect((await toggle('toggle#2')).output).to.deep.include({ previousStatus: 'ACTIVE', status: 'DRAFT' });
   });
 });

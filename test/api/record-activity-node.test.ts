@@ -1,10 +1,7 @@
-import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
 import { expect } from 'chai';
-import { executeCreateRecordActivity } from '../../activities/nodes/create-record-activity.node.js';
-import type { ExecuteNodeArgs, ExecutorDeps } from '../../activities/nodes/types.js';
-import type { NodeOutcome } from '../../workflows/interpreter/types.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
+import { executeNodeAttempt } from '../setup/node-executions.js';
 import { runResult } from '../setup/runs.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
@@ -85,21 +82,12 @@ describe('CREATE_RECORD_ACTIVITY and SEND_MESSAGE nodes', function () {
     const a = await newAccount();
     const rowId = (await call('POST', '/objects/people/rows', { key: a.userKey, body: { 'First name': 'Linus' } })).body.id;
     const recordTypeId = await peopleRecordTypeId(a);
-    const args: ExecuteNodeArgs = {
-      accountId: a.account.id, workflowId: 1, triggerPayload: null,
-      node: { nodeId: 'node_x', type: 'CREATE_RECORD_ACTIVITY', data: {} } as never,
-      data: { type: 'CREATE_RECORD_ACTIVITY', recordTypeId, rowId, activityType: 'NOTE', content: 'Once' },
-    };
-    const deps = { orm: harness().orm } as ExecutorDeps;
-    // A retry is the same workflow execution and activity id with a higher attempt (the first completion was lost).
-    const workflowExecution = { workflowId: 'automation:1:retry', runId: `run-${rowId}` };
-    const execute = async (activityId: string, attempt: number) => {
-      const env = new MockActivityEnvironment({ ...defaultActivityInfo, workflowExecution, activityId, attempt });
-      return ((await env.run(executeCreateRecordActivity, args, deps)) as NodeOutcome).output as { id: number };
-    };
-    const first = await execute('7', 1);
-    expect(await execute('7', 2)).to.deep.equal(first);
-    expect((await execute('8', 1)).id).to.not.equal(first.id);
+    const data = { recordTypeId, rowId, activityType: 'NOTE', content: 'Once' };
+    const execute = async (executionKey: string, attempt: number) =>
+      (await executeNodeAttempt({ accountId: a.account.id, type: 'CREATE_RECORD_ACTIVITY', data, executionKey }, attempt)).output as { id: number };
+    const first = await execute(`retry-${rowId}#7`, 1);
+    expect(await execute(`retry-${rowId}#7`, 2)).to.deep.equal(first);
+    expect((await execute(`retry-${rowId}#8`, 1)).id).to.not.equal(first.id);
     expect((await call('GET', `/objects/people/rows/${rowId}/activities`, { key: a.userKey })).body.agentry).to.have.length(2);
   });
 

@@ -33,10 +33,10 @@ describe('workflow nodes: cross-resource ids', () => {
     const cases: RefusedCase[] = [
       [hook([mine, theirs]), 'data.triggerByWebhookIds[1]', 'not_found', new RegExp(`^no incoming webhook "${theirs}" in this account$`)],
       [hook([mine, 'wh_doesnotexist']), 'data.triggerByWebhookIds[1]', 'not_found', /no incoming webhook "wh_doesnotexist"/],
-      [hook([42]), 'data.triggerByWebhookIds[0]', 'invalid', /^must be the id of an incoming webhook \(a string\)$/],
+      [hook([42]), 'data.triggerByWebhookIds[0]', 'invalid', /^must be a string$/],
       [hook(mine), 'data.triggerByWebhookIds', 'invalid', /must be an array/],
       [{ type: 'API', data: { url: 'https://x.test', connectedAccountId: slack.id } }, 'data.connectedAccountId', 'not_found', new RegExp(`^no connected account ${slack.id} in this account$`)],
-      [{ type: 'TOOLS_AI', data: { connectedAccountId: 'gmail' } }, 'data.connectedAccountId', 'invalid', /numeric id of a connected account/],
+      [{ type: 'TOOLS_AI', data: { connectedAccountId: 'gmail' } }, 'data.connectedAccountId', 'invalid', /^must be an integer or null$/],
       [{ type: 'TRIGGER', data: { triggerType: 'CONVERSATION_ENDED', triggeredByAgentIds: [AGENT] } }, 'data.triggeredByAgentIds[0]', 'not_found', new RegExp(`^no agent "${AGENT}" in this account$`)],
       [{ type: 'TOOLS_AI', data: { customToolIds: [7] } }, 'data.customToolIds[0]', 'not_found', /^no custom tool 7 in this account$/],
       [{ type: 'TOOLS_AI', data: { knowledgeBaseIds: ['kb_1'] } }, 'data.knowledgeBaseIds[0]', 'not_found', /^no knowledge base "kb_1" in this account$/],

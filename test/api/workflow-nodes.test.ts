@@ -15,7 +15,7 @@ describe('workflow nodes: AI model references', () => {
     const id = await newWorkflow(a);
     const cases: RefusedCase[] = [
       [{ type: 'TOOLS_AI', data: { aiModelId: -9999 } }, 'data.aiModelId', 'not_found', /^no AI model -9999$/],
-      [{ type: 'TOOLS_AI', data: { aiModelId: '-1' } }, 'data.aiModelId', 'invalid', /numeric id/],
+      [{ type: 'TOOLS_AI', data: { aiModelId: '-1' } }, 'data.aiModelId', 'invalid', /^must be an integer or null$/],
       [{ type: 'AI_CAPTURE', data: { aiModelId: -9 } }, 'data.aiModelId', 'invalid', /^"GPT-3.5 Turbo" is deprecated; choose another TEXT model/],
       [{ type: 'DATA_TRANSFORMER', data: { aiModelId: -20 } }, 'data.aiModelId', 'invalid', /^"Whisper" is a TRANSCRIPTION model; DATA_TRANSFORMER nodes need a TEXT model$/],
       [{ type: 'TRANSCRIPTION', data: { aiModelId: -1 } }, 'data.aiModelId', 'invalid', /is a TEXT model; TRANSCRIPTION nodes need a TRANSCRIPTION model/],
@@ -107,8 +107,8 @@ describe('workflow nodes: capture targets', () => {
     const api = (variables: unknown) => ({ type: 'API', data: { url: 'https://api.example.test/orders', variables } });
     const cases: RefusedCase[] = [
       [api([{ key: 'order_id', value: 'id' }, { key: 'ghost', value: 'x' }]), 'data.variables[1].key', 'not_found', /^variable "ghost" does not exist in this workflow$/],
-      [api([{ value: 'id' }]), 'data.variables[0].key', 'invalid', /name of a workflow variable/],
-      [api([{ key: 'order_id', value: 42 }]), 'data.variables[0].value', 'invalid', /path string/],
+      [api([{ value: 'id' }]), 'data.variables[0].key', 'required', /^is required$/],
+      [api([{ key: 'order_id', value: 42 }]), 'data.variables[0].value', 'invalid', /^must be a string$/],
       [api([{ key: 'order_id', value: '$.items[*].id' }]), 'data.variables[0].value', 'invalid', /no JSONPath/],
       [api([{ key: 'raw', value: '', fullResponse: 'yes' }]), 'data.variables[0].fullResponse', 'invalid', /^must be a boolean$/],
       [api({ key: 'raw' }), 'data.variables', 'invalid', /must be an array/],

@@ -1,6 +1,7 @@
+import { nodeFactsOf } from '../../activities/nodes/registry.js';
 import { Client, Connection, ScheduleNotFoundError, type ScheduleDescription } from '@temporalio/client';
 import { expect } from 'chai';
-import { reconcileSchedules, type ScheduleSource } from '../../db/workflows/schedules.service.js';
+import { reconcileSchedules, type ScheduleSource } from '../../db/automations/schedules.service.js';
 import type { GraphNode } from '../../lib/graph/graph.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
 import { harness, listen } from '../setup/harness.js';
@@ -77,7 +78,7 @@ describe('SCHEDULED_TRIGGER nodes as Temporal Schedules', function () {
     expect(schedule.memo).to.deep.include({ workflowId: id, nodeId: tick });
     expect(schedule.action).to.include({ workflowType: 'runAutomation', taskQueue: harness().taskQueue, workflowId: `automation:${id}:schedule-${tick}` });
     const input = schedule.action.args![0] as Record<string, any>;
-    expect(input).to.deep.include({ accountId: a.account.id, workflowId: id, snapshotId: active.liveSnapshotId, entryNodeId: tick, trigger: { type: 'SCHEDULED_TRIGGER' } });
+    expect(input).to.deep.include({ accountId: a.account.id, automationId: id, snapshotId: active.liveSnapshotId, entryNodeId: tick, trigger: { type: 'SCHEDULED_TRIGGER' } });
     expect(input.graph).to.deep.equal(live);
 
     // A fire of the schedule is a run of the live graph, counted on the workflow by the run itself.
@@ -150,7 +151,7 @@ describe('SCHEDULED_TRIGGER nodes as Temporal Schedules', function () {
   });
 
   it('undoes the schedule requests that succeeded when a later one fails', async () => {
-    const temporal = new TemporalAutomationSchedules(harness().env.client, harness().taskQueue);
+    const temporal = new TemporalAutomationSchedules(harness().env.client, harness().taskQueue, nodeFactsOf);
     const node = (n: number): GraphNode => ({
       nodeId: `node_00000000-0000-4000-8000-00000000000${n}`, alias: `tick_${n}`, position: { positionX: 0, positionY: 0 }, type: 'SCHEDULED_TRIGGER', edges: [],
       data: { type: 'SCHEDULED_TRIGGER', cronExpression: '0 9 1 1 *', timezone: 'UTC', startTime: null, endTime: null },

@@ -48,7 +48,7 @@ describe('runs survive worker crashes and downtime (real worker processes)', fun
     const table = (await call('POST', '/tables', { key, baseUrl: v1(), body: { name, columns: [{ name: 'Step', type: 'string' }] } })).body;
     const tableId = table.id ?? (await call('GET', `/tables/${name}`, { key, baseUrl: v1() })).body.id;
     const id = (await call('POST', '/workflows', { key, baseUrl: v1(), body: { name } })).body.id;
-    const nodes = [{ type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } }, ...tail.map((n) => ({ ...n, data: { tableId, ...n.data } }))];
+    const nodes = [{ type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } }, ...tail.map((n) => (n.type === 'DYNAMIC_TABLES' ? { ...n, data: { tableId, ...n.data } } : n))];
     let previous: string | undefined;
     for (const body of nodes) {
       const res = await call('POST', `/workflows/${id}/nodes`, { key, baseUrl: v1(), body });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { closesLoop, entryMatches, MAX_CHAIN, triggerPayloadOf } from '../../lib/events/event-match.js';
+import { entryMatches } from '../../activities/nodes/registry.js';
+import { closesLoop, MAX_CHAIN, triggerPayloadOf } from '../../lib/events/event-match.js';
 import type { GraphNode } from '../../lib/graph/graph.js';
 
 const node = (type: string, data: Record<string, unknown>): GraphNode => ({

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { WORKFLOW_NODE_TYPES } from '../../lib/graph/workflow-nodes.js';
-import {
-  INTERPOLATED_FIELDS,
-  interpolate,
-  interpolatedFieldsOf,
-  interpolateFields,
-  lookup,
-  type Scope,
-} from '../../lib/runtime/interpolate.js';
+import { nodeModule, nodeTypesOf } from '../../activities/nodes/registry.js';
+import { interpolate, interpolateFields, lookup, type Scope } from '../../lib/runtime/interpolate.js';
+
+/** The interpolated fields a node type's module declares. */
+const fieldsOf = (type: string): readonly string[] => nodeModule(type)?.interpolated ?? [];
+const WORKFLOW_NODE_TYPES = [
+  'TRIGGER', 'SCHEDULED_TRIGGER', 'WEBHOOK', 'API', 'TOOLS_AI', 'CONDITIONAL_ROUTING', 'AI_CAPTURE', 'DATA_TRANSFORMER', 'DYNAMIC_TABLES',
+  'CREATE_RECORD_ACTIVITY', 'ITERATION', 'BREAK', 'AUTOMATION_STATUS', 'SEND_MESSAGE', 'SEND_MESSAGING_MESSAGE', 'TRANSCRIPTION', 'FILE_ANALYSIS',
+];
 
 const LOOP = 'node_11111111-2222-4333-8444-555555555555';
 const API = 'node_aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
@@ -51,8 +51,10 @@ describe('interpolate: references', () => {
     expect(interpolate(`{${LOOP}.item}`, { ...scope, loops: { [LOOP]: { item: 'scalar', index: 0, length: 1 } } })).to.equal('scalar');
   });
 
-  it('has no .item.field access and no loop variables outside the loop', () => {
-    expect(interpolate(`{${LOOP}.item.id}`, scope)).to.equal(`{${LOOP}.item.id}`);
+  it('steps into JSON values with dot and index paths, and has no loop variables outside the loop', () => {
+    expect(interpolate(`{${LOOP}.item.id} {rows.item.name}`, scope)).to.equal('p1 Bo');
+    expect(interpolate('{trigger_payload.customer.email}/{trigger_payload.items[1]}', { variables: {}, nodeOutputs: {}, triggerPayload: { customer: { email: 'c@x.test' }, items: ['a', 'b'] } })).to.equal('c@x.test/b');
+    expect(interpolate('{trigger_payload.customer.phone}', { variables: {}, nodeOutputs: {}, triggerPayload: { customer: {} } })).to.equal('{trigger_payload.customer.phone}');
     expect(interpolate(`{${LOOP}.items}`, scope)).to.equal(`{${LOOP}.items}`);
     expect(interpolate(`{${LOOP}.item}`, { ...scope, loops: {} })).to.equal(`{${LOOP}.item}`);
     expect(interpolate('{email.item}', scope)).to.equal('{email.item}');
@@ -84,12 +86,12 @@ describe('interpolate: fields of node data', () => {
   };
 
   it('interpolates exactly the listed fields, deep inside objects and arrays but never in keys', () => {
-    const out = interpolateFields(api, INTERPOLATED_FIELDS.API, scope);
+    const out = interpolateFields(api, fieldsOf('API'), scope);
     expect(out).to.deep.equal({
       type: 'API',
       url: 'https://api.test/users/ada@example.test',
       headers: [{ name: 'X-{email}', value: 'Bearer 3' }, { name: 'Accept', value: 'application/json' }],
-      parameters: [{ key: 'id', value: '{"id":7,"tags":["a"]}' }],
+      parameters: [{ key: 'id', value: { id: 7, tags: ['a'] } }],
       body: { query: 'ada@example.test', nested: ['3', 5, null], '{email}': 'key stays' },
       variables: [{ key: 'email', value: '{email}' }],
       description: 'about {email}',
@@ -98,13 +100,13 @@ describe('interpolate: fields of node data', () => {
 
   it('leaves its input unchanged', () => {
     const copy = JSON.parse(JSON.stringify(api));
-    interpolateFields(api, INTERPOLATED_FIELDS.API, scope);
+    interpolateFields(api, fieldsOf('API'), scope);
     expect(api).to.deep.equal(copy);
   });
 
   it('skips missing fields and fields of another shape', () => {
-    expect(interpolateFields({ type: 'API' }, INTERPOLATED_FIELDS.API, scope)).to.deep.equal({ type: 'API' });
-    expect(interpolateFields({ headers: 'not-an-array {email}', url: 7 }, INTERPOLATED_FIELDS.API, scope)).to.deep.equal({
+    expect(interpolateFields({ type: 'API' }, fieldsOf('API'), scope)).to.deep.equal({ type: 'API' });
+    expect(interpolateFields({ headers: 'not-an-array {email}', url: 7 }, fieldsOf('API'), scope)).to.deep.equal({
       headers: 'not-an-array {email}',
       url: 7,
     });
@@ -113,9 +115,9 @@ describe('interpolate: fields of node data', () => {
 
   it('interpolates DYNAMIC_TABLES rowId, search and the values of rowData', () => {
     const data = { type: 'DYNAMIC_TABLES', action: 'UPDATE', tableId: 4, rowId: `{${LOOP}.item}`, search: '{email}', rowData: { Email: '{email}', '{count}': '{count}' } };
-    expect(interpolateFields(data, INTERPOLATED_FIELDS.DYNAMIC_TABLES, scope)).to.deep.equal({
+    expect(interpolateFields(data, fieldsOf('DYNAMIC_TABLES'), scope)).to.deep.equal({
       ...data,
-      rowId: '{"id":"p1","name":"Bo"}',
+      rowId: { id: 'p1', name: 'Bo' },
       search: 'ada@example.test',
       rowData: { Email: 'ada@example.test', '{count}': '3' },
     });
@@ -131,26 +133,27 @@ describe('interpolate: fields of node data', () => {
       template: '{email}',
       templateVariables: { header: '{count}', body: { '1': '{email}', '2': 'fixed' }, buttons: ['{rows.length}'], footer: '{email}' },
     };
-    const out = interpolateFields(data, INTERPOLATED_FIELDS.SEND_MESSAGING_MESSAGE, scope);
+    const out = interpolateFields(data, fieldsOf('SEND_MESSAGING_MESSAGE'), scope);
     expect(out).to.deep.equal({
       ...data,
       personName: 'ada@example.test',
       phoneNumber: '3',
-      peopleRowId: '2',
-      templateVariables: { header: '3', body: { '1': 'ada@example.test', '2': 'fixed' }, buttons: ['5'], footer: '{email}' },
+      peopleRowId: 2,
+      templateVariables: { header: '3', body: { '1': 'ada@example.test', '2': 'fixed' }, buttons: [5], footer: '{email}' },
     });
   });
 
   it('interpolates CONDITIONAL_ROUTING conditions[].expression only', () => {
     const data = { type: 'CONDITIONAL_ROUTING', conditions: [{ id: '{email}', expression: 'is {email} valid' }] };
-    expect(interpolateFields(data, INTERPOLATED_FIELDS.CONDITIONAL_ROUTING, scope).conditions).to.deep.equal([
+    expect(interpolateFields(data, fieldsOf('CONDITIONAL_ROUTING'), scope).conditions).to.deep.equal([
       { id: '{email}', expression: 'is ada@example.test valid' },
     ]);
   });
 
-  it('lists the SPEC.md fields per workflow node type, and none for the others', () => {
-    expect(Object.keys(INTERPOLATED_FIELDS).sort()).to.deep.equal([...WORKFLOW_NODE_TYPES].sort());
-    expect(INTERPOLATED_FIELDS).to.deep.include({
+  it('the node modules declare the SPEC.md fields per workflow node type, and none for the others', () => {
+    expect(nodeTypesOf('workflow').sort()).to.deep.equal([...WORKFLOW_NODE_TYPES].sort());
+    const declared = Object.fromEntries(WORKFLOW_NODE_TYPES.map((type) => [type, fieldsOf(type)]));
+    expect(declared).to.deep.include({
       API: ['url', 'headers[].value', 'parameters[].value', 'body'],
       TOOLS_AI: ['instructions', 'prompt'],
       CONDITIONAL_ROUTING: ['conditions[].expression'],
@@ -161,11 +164,10 @@ describe('interpolate: fields of node data', () => {
       TRANSCRIPTION: ['audioUrl'],
       SEND_MESSAGING_MESSAGE: ['personName', 'phoneNumber', 'peopleRowId', 'templateVariables.header', 'templateVariables.body', 'templateVariables.buttons'],
     });
-    for (const type of ['TRIGGER', 'SCHEDULED_TRIGGER', 'WEBHOOK', 'ITERATION', 'BREAK', 'AUTOMATION_STATUS', 'SEND_MESSAGE', 'FILE_ANALYSIS'] as const) {
-      expect(INTERPOLATED_FIELDS[type], type).to.deep.equal([]);
+    for (const type of ['TRIGGER', 'SCHEDULED_TRIGGER', 'WEBHOOK', 'ITERATION', 'BREAK', 'AUTOMATION_STATUS', 'SEND_MESSAGE', 'FILE_ANALYSIS']) {
+      expect(fieldsOf(type), type).to.deep.equal([]);
     }
-    expect(interpolatedFieldsOf('SAY_AI')).to.deep.equal([]);
-    expect(interpolatedFieldsOf('toString')).to.deep.equal([]);
-    expect(interpolatedFieldsOf('API')).to.equal(INTERPOLATED_FIELDS.API);
+    expect(fieldsOf('SAY_AI')).to.deep.equal([]);
+    expect(fieldsOf('toString')).to.deep.equal([]);
   });
 });

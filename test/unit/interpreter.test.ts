@@ -1,6 +1,11 @@
 import { expect } from 'chai';
 import { normalize, type Graph, type GraphNode } from '../../lib/graph/graph.js';
-import { interpret, type ExecuteNode, type NodeInput, type NodeOutcome } from '../../workflows/interpreter.js';
+import { nodeFactsOf } from '../../activities/nodes/registry.js';
+import { interpret as interpretPure, type ExecuteNode, type InterpretOptions, type NodeInput, type NodeOutcome } from '../../workflows/interpreter.js';
+
+/** The interpreter with the facts of the registry's node types, as a run's input carries them. */
+const interpret = (g: Graph, entry: string, executeNode: ExecuteNode, options: InterpretOptions = {}) =>
+  interpretPure(g, entry, executeNode, { nodeFacts: nodeFactsOf(g), ...options });
 
 // ---- graph and fake executeNode helpers -------------------------------------------------------------------------
 
@@ -196,8 +201,8 @@ describe('interpreter: variables and interpolation', () => {
     expect(f.calls[1]!.interpolatedData).to.deep.equal({
       type: 'API',
       url: 'https://api.test/{"id":9}/ada@x.test',
-      headers: [{ name: 'X-{email}', value: '{"id":9}' }],
-      body: { payload: '{"event":"E"}', unknown: '{missing}' },
+      headers: [{ name: 'X-{email}', value: { id: 9 } }],
+      body: { payload: { event: 'E' }, unknown: '{missing}' },
       note: '{email}',
     });
     expect(g.nodes[1]!.data.url).to.equal('https://api.test/{node_fetch}/{email}');
@@ -371,7 +376,7 @@ describe('interpreter: ITERATION', () => {
       const f = fake({ src: { output } });
       const run = await interpret(g(name, path), 'src', f.executeNode);
       expect(run.successful, `${name} ${path}`).to.equal(true);
-      expect(f.calls.filter((c) => c.nodeId === 'item').map((c) => c.interpolatedData.url)).to.deep.equal(['{"id":"r1"}', '{"id":"r2"}']);
+      expect(f.calls.filter((c) => c.nodeId === 'item').map((c) => c.interpolatedData.url)).to.deep.equal(rows);
     }
   });
 
@@ -548,7 +553,7 @@ describe('interpreter: BREAK and nested loops', () => {
     );
     const f = fake();
     await interpret(g, 'outer', f.executeNode, { variables: { matrix: [[1, 2], [3]] } });
-    expect(f.calls.map((c) => c.interpolatedData.url)).to.deep.equal(['1', '2', '3']);
+    expect(f.calls.map((c) => c.interpolatedData.url)).to.deep.equal([1, 2, 3]);
   });
 
   it('an inner failure skips only the inner item with inner continueOnError', async () => {

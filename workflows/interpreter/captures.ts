@@ -1,14 +1,12 @@
 /**
  * Capturing node outputs into declared workflow variables (SPEC.md, "Capturing values into variables"). Each node
- * type captures through its own field only; the other field is ignored. Captured values are stored as
+ * type captures through its own field only (its `NodeFacts.captures`); the other field is ignored. Captured values are stored as
  * `toVariableString` renders them (objects and arrays as JSON); a value that is missing or null leaves the variable
  * as it was, without error.
  */
 import type { GraphNode } from '../../lib/graph/graph.js';
+import type { CaptureKind } from '../../lib/runtime/contract.js';
 import { extractPath, parseJsonValue, toVariableString, type PathResult } from '../../lib/runtime/path.js';
-
-/** Node types that capture through `captureVariables` (RESPONSE_AI belongs to flows). */
-const CAPTURE_VARIABLES_TYPES = new Set(['TOOLS_AI', 'RESPONSE_AI', 'AI_CAPTURE', 'TRANSCRIPTION']);
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -43,8 +41,8 @@ function captureNamedVariables(items: unknown, output: unknown, variables: Recor
   }
 }
 
-/** Writes the captures of an executed node into `variables`. */
-export function applyCaptures(node: GraphNode, output: unknown, variables: Record<string, unknown>): void {
-  if (node.type === 'API') captureApiVariables(node.data.variables, output, variables);
-  else if (CAPTURE_VARIABLES_TYPES.has(node.type)) captureNamedVariables(node.data.captureVariables, output, variables);
+/** Writes the captures of an executed node into `variables`, through the field its type captures with. */
+export function applyCaptures(kind: CaptureKind, node: GraphNode, output: unknown, variables: Record<string, unknown>): void {
+  if (kind === 'apiVariables') captureApiVariables(node.data.variables, output, variables);
+  else captureNamedVariables(node.data.captureVariables, output, variables);
 }

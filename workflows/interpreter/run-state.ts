@@ -1,5 +1,6 @@
 /** The mutable state of one interpreted run: graph lookups, step count, outputs, variables and node results. */
 import type { Graph, GraphNode } from '../../lib/graph/graph.js';
+import type { NodeFacts } from '../../lib/runtime/contract.js';
 import type { LoopVariables, Scope } from '../../lib/runtime/interpolate.js';
 import type { InterpretOptions, NodeResult } from './types.js';
 
@@ -57,6 +58,12 @@ export class RunState {
     const node = this.nodes.get(nodeId);
     if (!node) throw new RunFailure(nodeId, `node ${nodeId} is not in the graph`, true);
     return node;
+  }
+
+  /** What the run knows of the node's type (undefined: nothing is interpolated or captured). */
+  facts(node: GraphNode): NodeFacts | undefined {
+    const all = this.options.nodeFacts ?? {};
+    return Object.hasOwn(all, node.type) ? all[node.type] : undefined;
   }
 
   /** The node the edge of `handle` leads to; undefined ends the path. */

@@ -11,11 +11,11 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError, type Issue } from '../../lib/errors.js';
 import { findNode, withEdge, withNode, withoutEdge, withoutNode, type Graph, type GraphEdge, type GraphNode } from '../../lib/graph/graph.js';
-import { WORKFLOW_NODE_ID, WORKFLOW_NODE_TYPES, triggerTypeOf, type WorkflowNodeType } from '../../lib/graph/workflow-nodes.js';
+import { WORKFLOW_NODE_ID, triggerTypeOf } from '../../lib/graph/workflow-nodes.js';
 import type { Workflow } from '../entities/index.js';
 import { discardSubscription, isExternalTrigger, subscribeNode, subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
 import { headlineOf } from './headline-issues.js';
-import { NODE_CHECKS } from './nodes/index.js';
+import type { NodeCatalog } from './node-catalog.js';
 import { listVariables } from './variables.service.js';
 import { draftGraph } from './workflows.service.js';
 
@@ -32,11 +32,17 @@ function fail(issues: Issue[]): never {
   throw new BadRequestError(headlineOf(issues) ?? `Invalid node: ${issues[0]!.path} ${issues[0]!.message}`, issues);
 }
 
-function buildNode(input: NodeInput, existing?: GraphNode): GraphNode {
+/** What a graph edit works with: the node types (checks, handles), the trigger provider, and more work to commit with it. */
+export interface GraphEditDeps {
+  nodes: NodeCatalog;
+  /** The third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through (undefined: not configured). */
+  triggers?: TriggerProvider;
+  afterSave?: AfterSave;
+}
+
+function buildNode(input: NodeInput, types: readonly string[], existing?: GraphNode): GraphNode {
   const type = input.type;
-  if (!(WORKFLOW_NODE_TYPES as readonly string[]).includes(type)) {
-    fail([{ code: 'invalid', path: 'type', message: `must be one of ${WORKFLOW_NODE_TYPES.join(', ')}` }]);
-  }
+  if (!types.includes(type)) fail([{ code: 'invalid', path: 'type', message: `must be one of ${types.join(', ')}` }]);
   if (existing && existing.type !== type) fail([{ code: 'invalid', path: 'type', message: 'the type of a node cannot change; delete it and add a new one' }]);
   const data = { ...(input.data ?? existing?.data ?? {}) } as Record<string, unknown>;
   if (data.type !== undefined && data.type !== type) fail([{ code: 'invalid', path: 'data.type', message: `must repeat the node type ${type}` }]);
@@ -51,18 +57,15 @@ function buildNode(input: NodeInput, existing?: GraphNode): GraphNode {
   };
 }
 
-async function validate(em: EntityManager, workflow: Workflow, graph: Graph, node: GraphNode): Promise<void> {
+async function validate(em: EntityManager, workflow: Workflow, graph: Graph, node: GraphNode, nodes: NodeCatalog): Promise<void> {
   const issues: Issue[] = [];
   if (!WORKFLOW_NODE_ID.test(node.nodeId)) issues.push({ code: 'invalid', path: 'nodeId', message: 'must be node_<uuid>' });
   if (!node.alias.trim()) issues.push({ code: 'invalid', path: 'alias', message: 'must not be empty' });
   if (graph.nodes.some((n) => n !== node && n.nodeId !== node.nodeId && n.alias === node.alias)) {
     issues.push({ code: 'invalid', path: 'alias', message: `another node is already called "${node.alias}"` });
   }
-  const check = NODE_CHECKS[node.type as WorkflowNodeType];
-  if (check) {
-    const variables = new Set((await listVariables(em, workflow)).map((v) => v.name));
-    issues.push(...(await check(node, { em, accountId: workflow.account.id, workflowId: workflow.id, graph, variables })));
-  }
+  const variables = new Set((await listVariables(em, workflow)).map((v) => v.name));
+  issues.push(...(await nodes.check(node, { em, accountId: workflow.account.id, workflowId: workflow.id, graph, variables })));
   if (issues.length) fail(issues);
 }
 
@@ -140,10 +143,21 @@ function requireNode(graph: Graph, nodeId: string): GraphNode {
   return node;
 }
 
-function withInlineEdges(graph: Graph, node: GraphNode, edges: NodeInput['edges']): Graph {
+/** An edge may leave a node only from one of the handles its type declares. */
+function requireHandle(nodes: NodeCatalog, source: GraphNode, handle: string, path: string): void {
+  const handles = nodes.handles(source);
+  if (handles.includes(handle)) return;
+  const allowed = handles.length ? `one of ${handles.map((h) => `"${h}"`).join(', ')}` : 'none: no edge leaves it';
+  throw new BadRequestError(`A ${source.type} node has no handle "${handle}" (its handles: ${allowed})`, [
+    { code: 'invalid', path, message: `must be a handle of the ${source.type} node: ${allowed}` },
+  ]);
+}
+
+function withInlineEdges(graph: Graph, node: GraphNode, edges: NodeInput['edges'], nodes: NodeCatalog): Graph {
   let next = graph;
-  for (const edge of edges ?? []) {
+  for (const [i, edge] of (edges ?? []).entries()) {
     requireNodeForEdge(next, edge.targetEdge);
+    requireHandle(nodes, findNode(next, node.nodeId)!, edge.handle, `edges[${i}].handle`);
     next = withEdge(next, { source: node.nodeId, handle: edge.handle, targetEdge: edge.targetEdge });
   }
   return next;
@@ -153,44 +167,47 @@ function requireNodeForEdge(graph: Graph, nodeId: string): void {
   if (!findNode(graph, nodeId)) throw new BadRequestError(`Node ${nodeId} does not exist in this graph`, [{ code: 'not_found', path: 'targetEdge', message: `no node ${nodeId}` }]);
 }
 
-export async function createNode(em: EntityManager, workflow: Workflow, input: NodeInput, triggers?: TriggerProvider, afterSave?: AfterSave): Promise<Graph> {
+export async function createNode(em: EntityManager, workflow: Workflow, input: NodeInput, deps: GraphEditDeps): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
   if (input.nodeId && findNode(graph, input.nodeId)) throw new BadRequestError(`Node ${input.nodeId} already exists`, 'nodeId');
-  const node = buildNode({ ...input, alias: input.alias ?? freeAlias(graph, input.type.toLowerCase()) });
+  const node = buildNode({ ...input, alias: input.alias ?? freeAlias(graph, input.type.toLowerCase()) }, deps.nodes.types);
   let next = withNode(graph, node);
-  await validate(em, workflow, next, findNode(next, node.nodeId)!);
-  next = withInlineEdges(next, node, input.edges);
-  return commit(em, workflow, next, triggers, { subscribe: node.nodeId }, afterSave);
+  await validate(em, workflow, next, findNode(next, node.nodeId)!, deps.nodes);
+  next = withInlineEdges(next, node, input.edges, deps.nodes);
+  return commit(em, workflow, next, deps.triggers, { subscribe: node.nodeId }, deps.afterSave);
 }
 
 /** Replaces a node; an EXTERNAL_TRIGGER is subscribed anew and its previous subscription removed once saved. */
-export async function updateNode(em: EntityManager, workflow: Workflow, nodeId: string, input: NodeInput, triggers?: TriggerProvider, afterSave?: AfterSave): Promise<Graph> {
+export async function updateNode(em: EntityManager, workflow: Workflow, nodeId: string, input: NodeInput, deps: GraphEditDeps): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
   const existing = requireNode(graph, nodeId);
-  const node = buildNode(input, existing);
+  const node = buildNode(input, deps.nodes.types, existing);
   let next = withNode(graph, node);
-  await validate(em, workflow, next, findNode(next, nodeId)!);
-  if (input.edges) next = withInlineEdges(next, node, input.edges);
-  return commit(em, workflow, next, triggers, { subscribe: nodeId, unsubscribe: [subscriptionOf(existing)], path: 'data' }, afterSave);
+  await validate(em, workflow, next, findNode(next, nodeId)!, deps.nodes);
+  if (input.edges) next = withInlineEdges(next, node, input.edges, deps.nodes);
+  return commit(em, workflow, next, deps.triggers, { subscribe: nodeId, unsubscribe: [subscriptionOf(existing)], path: 'data' }, deps.afterSave);
 }
 
 /** Deletes a node and its edges; an EXTERNAL_TRIGGER's subscription is removed with it (or nothing is deleted). */
-export async function deleteNode(em: EntityManager, workflow: Workflow, nodeId: string, triggers?: TriggerProvider, afterSave?: AfterSave): Promise<Graph> {
+export async function deleteNode(em: EntityManager, workflow: Workflow, nodeId: string, deps: GraphEditDeps): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
   const node = requireNode(graph, nodeId);
-  return commit(em, workflow, withoutNode(graph, nodeId), triggers, { unsubscribe: [subscriptionOf(node)], path: 'nodeId' }, afterSave);
+  return commit(em, workflow, withoutNode(graph, nodeId), deps.triggers, { unsubscribe: [subscriptionOf(node)], path: 'nodeId' }, deps.afterSave);
 }
 
-export async function addEdge(em: EntityManager, workflow: Workflow, edge: GraphEdge, afterSave?: AfterSave): Promise<Graph> {
+/** Adds an edge from one of the source node's handles, replacing the edge that left that handle. */
+export async function addEdge(em: EntityManager, workflow: Workflow, edge: GraphEdge, deps: GraphEditDeps): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
-  if (!findNode(graph, edge.source)) throw new BadRequestError(`Node ${edge.source} does not exist in this graph`, [{ code: 'not_found', path: 'source', message: `no node ${edge.source}` }]);
+  const source = findNode(graph, edge.source);
+  if (!source) throw new BadRequestError(`Node ${edge.source} does not exist in this graph`, [{ code: 'not_found', path: 'source', message: `no node ${edge.source}` }]);
   requireNodeForEdge(graph, edge.targetEdge);
   if (edge.source === edge.targetEdge) throw new BadRequestError('An edge cannot connect a node to itself', 'targetEdge');
-  return saveWith(em, workflow, withEdge(graph, edge), afterSave);
+  requireHandle(deps.nodes, source, edge.handle, 'handle');
+  return saveWith(em, workflow, withEdge(graph, edge), deps.afterSave);
 }
 
-export async function removeEdge(em: EntityManager, workflow: Workflow, source: string, handle: string, afterSave?: AfterSave): Promise<Graph> {
+export async function removeEdge(em: EntityManager, workflow: Workflow, source: string, handle: string, deps: GraphEditDeps): Promise<Graph> {
   const { graph } = await draftGraph(em, workflow);
   if (!graph.edges.some((e) => e.source === source && e.handle === handle)) throw new NotFoundError(`No edge leaves ${source} by handle "${handle}"`);
-  return saveWith(em, workflow, withoutEdge(graph, source, handle), afterSave);
+  return saveWith(em, workflow, withoutEdge(graph, source, handle), deps.afterSave);
 }

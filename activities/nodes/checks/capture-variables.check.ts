@@ -3,9 +3,9 @@
  * captures through one field; the other capture field on a node is not its own, so it is left as sent, unchecked.
  */
 import type { Issue } from '../../../lib/errors.js';
-import { WorkflowVariable } from '../../entities/index.js';
+import { WorkflowVariable } from '../../../db/entities/index.js';
 import { isRecord } from './compose.js';
-import { invalid, notFound, type NodeCheck } from './types.js';
+import { invalid, notFound, type NodeCheck } from './check-context.js';
 
 /** A capture target as stored on the node: the variable record of SPEC.md. */
 export interface CapturedVariable {

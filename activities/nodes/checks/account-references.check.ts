@@ -3,7 +3,7 @@
  * each must name a resource of the caller's account, else `not_found` and nothing is saved.
  */
 import type { Issue } from '../../../lib/errors.js';
-import { findConnectedAccount } from '../../catalogs/index.js';
+import { findConnectedAccount } from '../../../db/catalogs/index.js';
 import { allOf } from './compose.js';
 import {
   existingAgentIds,
@@ -13,7 +13,7 @@ import {
   type ExistingIds,
   type ResourceId,
 } from './resource-lookups.js';
-import { invalid, notFound, type NodeCheck } from './types.js';
+import { invalid, notFound, type NodeCheck } from './check-context.js';
 
 interface IdList {
   field: string;

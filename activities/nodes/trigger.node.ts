@@ -1,19 +1,26 @@
+/**
+ * TRIGGER: the entry node of event-started runs (SPEC.md, TRIGGER node data). Its `triggerType` names the event;
+ * each event requires its own data (the table and record type of row events, the agents of conversation events,
+ * the third-party subscription of EXTERNAL_TRIGGER). Its output is the delivered event.
+ */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Issue } from '../../../lib/errors.js';
-import { findConnectedAccount } from '../../catalogs/integrations.service.js';
-import { findTriggerType, validateTriggerConfig, type TriggerType } from '../../catalogs/trigger-types.js';
-import { DataTable, RecordType } from '../../entities/index.js';
-import { headline } from '../headline-issues.js';
-import { invalid, missing, notFound, type NodeCheck } from './types.js';
+import { headline } from '../../db/automations/headline-issues.js';
+import { findConnectedAccount } from '../../db/catalogs/integrations.service.js';
+import { findTriggerType, validateTriggerConfig, type TriggerType } from '../../db/catalogs/trigger-types.js';
+import { DataTable, RecordType } from '../../db/entities/index.js';
+import type { Issue } from '../../lib/errors.js';
+import { CONVERSATION_EVENTS, includes, type AutomationEvent } from '../../lib/events/event-match.js';
+import { invalid, missing, notFound, type NodeCheck } from './checks/check-context.js';
+import { DEFAULT_HANDLES, idList, type NodeModule } from './node-module.js';
 
 export const TRIGGER_KINDS = [
   'CONVERSATION_ENDED', 'CONVERSATION_IDLE', 'FEEDBACK_CAPTURED', 'CONTACT_CREATED', 'CONTACT_UPDATED',
   'TABLE_ROW_CREATED', 'TABLE_ROW_UPDATED', 'OBJECT_RECORD_CREATED', 'OBJECT_RECORD_UPDATED', 'INCOMING_WEBHOOK', 'EXTERNAL_TRIGGER',
 ];
-const CONVERSATION = ['CONVERSATION_ENDED', 'CONVERSATION_IDLE', 'FEEDBACK_CAPTURED'];
+const CONVERSATION = CONVERSATION_EVENTS;
 
-/** TRIGGER: the event, and the data each event requires (SPEC.md, TRIGGER node data). */
-export const checkTrigger: NodeCheck = async (node, { em, accountId }) => {
+/** The event and the data each event requires. */
+const checkTrigger: NodeCheck = async (node, { em, accountId }) => {
   const { triggerType, triggeredBy, triggeredByTableId, triggeredByRecordTypeId, triggeredByAgentIds } = node.data;
   if (triggerType === 'SCHEDULED_TRIGGER') {
     return [invalid('triggerType', 'SCHEDULED_TRIGGER is not a valid triggerType of a TRIGGER node: add a SCHEDULED_TRIGGER node instead')];
@@ -104,3 +111,47 @@ async function checkExternalTrigger(data: Record<string, unknown>, em: EntityMan
   }
   return issues;
 }
+
+/** Whether a TRIGGER node with `data` subscribes to `event`. */
+function matchesEvent(data: Record<string, unknown>, event: AutomationEvent): boolean {
+  const { payload } = event;
+  if (event.type === 'INCOMING_WEBHOOK') return data.triggerType === 'INCOMING_WEBHOOK' && includes(data.triggerByWebhookIds, payload.webhookId);
+  if (data.triggerType !== event.type) return false;
+  if (event.type.startsWith('TABLE_ROW_')) return data.triggeredByTableId === payload.tableId;
+  if (event.type.startsWith('OBJECT_RECORD_')) {
+    return data.triggeredByTableId === payload.tableId && data.triggeredByRecordTypeId === payload.recordTypeId;
+  }
+  if (event.type.startsWith('CONTACT_')) return data.triggeredByRecordTypeId == null || data.triggeredByRecordTypeId === payload.recordTypeId;
+  // SPEC.md: a conversation trigger without triggeredByAgentIds is accepted and never fires; USER blocks them.
+  if (CONVERSATION.includes(event.type)) return data.triggeredBy !== 'USER' && includes(data.triggeredByAgentIds, payload.agentId);
+  if (event.type === 'EXTERNAL_TRIGGER') {
+    return typeof data.connectedAccountTriggerId === 'string' && data.connectedAccountTriggerId === payload.connectedAccountTriggerId;
+  }
+  return false;
+}
+
+export const triggerNode: NodeModule = {
+  type: 'TRIGGER',
+  scopes: ['workflow'],
+  summary: 'Event-based entry point: the run starts when the event of triggerType happens; its output is the event',
+  data: {
+    required: ['triggerType'],
+    properties: {
+      triggerType: { type: 'string', description: `One of ${TRIGGER_KINDS.join(', ')}` },
+      triggeredBy: { type: ['string', 'null'], description: 'USER blocks the conversation triggers' },
+      triggeredByTableId: { type: ['integer', 'null'], description: 'Table (TABLE_ROW_*) or Object (OBJECT_RECORD_*) whose rows fire it' },
+      triggeredByRecordTypeId: { type: ['integer', 'null'], description: 'Record type of the Object (OBJECT_RECORD_*, CONTACT_*)' },
+      triggeredByAgentIds: idList('agents (conversation triggers)', { type: 'string' }),
+      triggerByWebhookIds: idList('incoming webhooks (INCOMING_WEBHOOK)', { type: 'string' }),
+      connectedAccountId: { type: ['integer', 'null'], description: 'EXTERNAL_TRIGGER: a connected account (GET /integrations)' },
+      triggerToolkit: { type: ['string', 'null'], description: 'EXTERNAL_TRIGGER: toolkit owning the event, e.g. GMAIL' },
+      triggerSlug: { type: ['string', 'null'], description: 'EXTERNAL_TRIGGER: trigger slug (GET /integrations/trigger-types)' },
+      triggerConfig: { type: ['object', 'null'], description: 'EXTERNAL_TRIGGER: configuration validated per slug' },
+      connectedAccountTriggerId: { type: 'string', readOnly: true, description: 'EXTERNAL_TRIGGER: the subscription (output only)' },
+    },
+  },
+  handles: DEFAULT_HANDLES,
+  entry: true,
+  matchesEvent,
+  checks: [checkTrigger],
+};

@@ -1,8 +1,12 @@
-import type { Issue } from '../../../lib/errors.js';
-import { findApprovedTemplate, findMessagingNumber } from '../../catalogs/index.js';
-import { isRecord } from './compose.js';
-import { isInterpolated, unknownReferences } from './interpolation.js';
-import { invalid, missing, notFound, type NodeCheck, type NodeCheckContext } from './types.js';
+/**
+ * SEND_MESSAGING_MESSAGE (SPEC.md): sends an approved messaging template from a business number to a phone number
+ * or a People record. Runs once the messaging providers land.
+ */
+import { findApprovedTemplate, findMessagingNumber } from '../../db/catalogs/index.js';
+import type { Issue } from '../../lib/errors.js';
+import { invalid, missing, notFound, type NodeCheck, type NodeCheckContext } from './checks/check-context.js';
+import { isInterpolated } from './checks/interpolation.js';
+import { DEFAULT_HANDLES, type NodeModule } from './node-module.js';
 
 export const RECIPIENT_MODES = ['PHONE_NUMBER', 'PEOPLE_RECORD'];
 export const TEMPLATE_VARIABLE_KEYS = ['header', 'body', 'buttons'];
@@ -12,7 +16,7 @@ const INTERNATIONAL = /^\+[1-9]\d{6,14}$/;
 const filled = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
 /** The recipient: a phone number and a name, or a People record (SPEC.md, SEND_MESSAGING_MESSAGE node data). */
-function recipientIssues(data: Record<string, unknown>, ctx: NodeCheckContext): Issue[] {
+function recipientIssues(data: Record<string, unknown>): Issue[] {
   const mode = data.recipientMode ?? 'PHONE_NUMBER';
   if (!RECIPIENT_MODES.includes(mode as string)) return [invalid('recipientMode', `must be one of ${RECIPIENT_MODES.join(', ')}`)];
   const required = mode === 'PHONE_NUMBER' ? ['personName', 'phoneNumber'] : ['peopleRowId'];
@@ -20,7 +24,6 @@ function recipientIssues(data: Record<string, unknown>, ctx: NodeCheckContext): 
   for (const key of required) {
     const value = data[key];
     if (!filled(value)) issues.push(missing(key, `is required when recipientMode is ${mode}`));
-    else issues.push(...unknownReferences(key, value, ctx));
   }
   const phone = data.phoneNumber;
   if (mode === 'PHONE_NUMBER' && filled(phone) && !isInterpolated(phone) && !INTERNATIONAL.test(phone)) {
@@ -48,21 +51,42 @@ async function templateIssues(template: unknown, { em, accountId }: NodeCheckCon
   return (await findApprovedTemplate(em, accountId, template)) ? [] : [notFound('template', `no APPROVED template "${template}" in this account`)];
 }
 
-/** `templateVariables`: values of the template's header, body and buttons parameters, interpolable. */
-function templateVariableIssues(values: unknown, ctx: NodeCheckContext): Issue[] {
+/** `templateVariables` holds only the template's header, body and buttons parameters. */
+function templateVariableIssues(values: unknown): Issue[] {
   if (values === undefined || values === null) return [];
-  if (!isRecord(values)) return [invalid('templateVariables', `must be an object with keys ${TEMPLATE_VARIABLE_KEYS.join(', ')}`)];
-  return Object.entries(values).flatMap(([key, value]) =>
-    TEMPLATE_VARIABLE_KEYS.includes(key)
-      ? unknownReferences(`templateVariables.${key}`, value, ctx)
-      : [invalid(`templateVariables.${key}`, `unknown key; templateVariables holds only ${TEMPLATE_VARIABLE_KEYS.join(', ')}`)],
-  );
+  return Object.keys(values)
+    .filter((key) => !TEMPLATE_VARIABLE_KEYS.includes(key))
+    .map((key) => invalid(`templateVariables.${key}`, `unknown key; templateVariables holds only ${TEMPLATE_VARIABLE_KEYS.join(', ')}`));
 }
 
-/** SEND_MESSAGING_MESSAGE: an approved template sent from a business number to a phone number or People record. */
-export const checkSendMessagingMessage: NodeCheck = async (node, ctx) => [
-  ...recipientIssues(node.data, ctx),
+const checkSendMessagingMessage: NodeCheck = async (node, ctx) => [
+  ...recipientIssues(node.data),
   ...(await senderIssues(node.data.phoneNumberId, ctx)),
   ...(await templateIssues(node.data.template, ctx)),
-  ...templateVariableIssues(node.data.templateVariables, ctx),
+  ...templateVariableIssues(node.data.templateVariables),
 ];
+
+const text = (description: string) => ({ type: ['string', 'null'], maxLength: 1000, description });
+
+export const sendMessagingMessageNode: NodeModule = {
+  type: 'SEND_MESSAGING_MESSAGE',
+  scopes: ['workflow'],
+  summary: 'Sends an approved messaging template from a business number to a phone number or a People record',
+  data: {
+    properties: {
+      recipientMode: { enum: [...RECIPIENT_MODES, null], description: 'PHONE_NUMBER when omitted' },
+      personName: text('Required with PHONE_NUMBER; interpolable'),
+      phoneNumber: text('Required with PHONE_NUMBER: full international format; interpolable'),
+      peopleRowId: text('Required with PEOPLE_RECORD: a People record; interpolable'),
+      phoneNumberId: { type: ['string', 'integer'], description: 'Required: business phone number id of a number in GET /channels' },
+      template: { type: 'string', description: 'Required: name of an APPROVED template' },
+      templateVariables: {
+        type: ['object', 'null'],
+        properties: Object.fromEntries(TEMPLATE_VARIABLE_KEYS.map((key) => [key, { description: 'Template parameter values; interpolable' }])),
+      },
+    },
+  },
+  handles: DEFAULT_HANDLES,
+  interpolated: ['personName', 'phoneNumber', 'peopleRowId', 'templateVariables.header', 'templateVariables.body', 'templateVariables.buttons'],
+  checks: [checkSendMessagingMessage],
+};

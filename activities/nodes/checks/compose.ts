@@ -1,5 +1,5 @@
 import type { Issue } from '../../../lib/errors.js';
-import type { NodeCheck } from './types.js';
+import type { NodeCheck } from './check-context.js';
 
 /**
  * One check made of several, run in order on the same node (a check may normalize `node.data` for the next).

@@ -3,7 +3,7 @@
  * the subset of `ids` that name resources of the account; the others are reported `not_found`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findWebhookOfAccount } from '../../services/incoming-webhooks.service.js';
+import { findWebhookOfAccount } from '../../../db/services/incoming-webhooks.service.js';
 
 export type ResourceId = string | number;
 

@@ -1,0 +1,121 @@
+/**
+ * The shape of a node type: everything agentry knows about one type is declared in its module
+ * (`<type>.node.ts`), and `registry.ts` lists the modules. The API documents and validates `data` with `data`;
+ * the graph service checks saved nodes and edges with `checks` and `handles`; a run carries the facts
+ * (`interpolated`, `captures`, `local`, `entry`) in its input; the `executeNode` activity calls `execute`.
+ */
+import type { Client } from '@temporalio/client';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../db/orm.js';
+import type { OutboxNotifier } from '../../db/outbox-notifier.js';
+import type { AutomationEvent } from '../../lib/events/event-match.js';
+import type { CaptureKind, ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
+import type { AutomationSchedules } from '../../lib/schedules/automation-schedules.js';
+import type { NodeCheck } from './checks/check-context.js';
+
+export type { NodeCheck, NodeCheckContext } from './checks/check-context.js';
+
+/** A JSON Schema object (the subset ajv and OpenAPI 3.1 share). */
+export type JsonSchema = Record<string, unknown>;
+
+/** Where a node type may appear: account-level automations, agents' conversation flows, or both. */
+export type NodeScope = 'workflow' | 'flow';
+
+export interface ExecutorDeps {
+  orm: Orm;
+  /** Temporal client of the worker process. */
+  temporal: Client;
+  /** The Temporal Schedules of automations, for nodes that change another automation's status. */
+  schedules: AutomationSchedules;
+  /** Timeout of outgoing HTTP calls. */
+  httpTimeoutMs: number;
+  /** Wakes the outbox dispatchers after a node that may have written events (row changes). */
+  outbox?: OutboxNotifier;
+}
+
+/** What an executor gets besides its input: the activity's cancellation and the retry-safety helper. */
+export interface ExecutionContext extends ExecutorDeps {
+  /** Aborted when the run is cancelled (or the activity times out): pass it to outgoing calls. */
+  signal: AbortSignal;
+  /** Which attempt of this node execution this is (1 for the first). */
+  attempt: number;
+  /** The Temporal workflow id of the run. */
+  temporalWorkflowId: string;
+  /**
+   * Runs a database side effect once per node execution: in one transaction, `effect` runs and its output is
+   * recorded under the execution key; a later attempt of the same execution answers the recorded output instead.
+   */
+  once<T>(effect: (em: EntityManager) => Promise<T>): Promise<T>;
+}
+
+/** Runs one node. Throw an `AppError` (4xx) or `NodeError` for a permanent failure; anything else is retried. */
+export type NodeExecutor = (input: ExecuteNodeInput, context: ExecutionContext) => Promise<NodeOutcome>;
+
+export interface NodeModule {
+  type: string;
+  scopes: readonly NodeScope[];
+  /** One line for the API reference. */
+  summary: string;
+  /**
+   * JSON Schema of the node's `data` besides `type` (`type: object` and the `type` property are added by the
+   * registry). It validates requests and documents the type in the OpenAPI document.
+   */
+  data: JsonSchema;
+  /** Output ports an edge may leave from: a fixed list, or computed from the node's data (condition ids). */
+  handles: readonly string[] | ((data: Record<string, unknown>) => string[]);
+  /** Data fields filled from `{variables}` before the node runs (`headers[].value` steps into every item). */
+  interpolated?: readonly string[];
+  /** How the node's output is captured into declared variables. */
+  captures?: CaptureKind;
+  /** Short and without external I/O: runs as a Temporal local activity. */
+  local?: boolean;
+  /** An entry node: its output is the delivered trigger payload; it has no executor. */
+  entry?: boolean;
+  /** The executor reads the trigger payload itself (`ExecuteNodeInput.triggerPayload`). */
+  readsTriggerPayload?: boolean;
+  /** For entry nodes started by outbox events: whether this node subscribes to `event`. */
+  matchesEvent?: (data: Record<string, unknown>, event: AutomationEvent) => boolean;
+  /** Save-time checks of the data beyond its schema (references to account resources, cross-field rules). */
+  checks?: readonly NodeCheck[];
+  /** Absent: the node type is declared but does not run in this version (the node fails with a clear message). */
+  execute?: NodeExecutor;
+}
+
+/** A permanent node failure (retrying cannot help): the node fails at once with `message`. */
+export class NodeError extends Error {
+  constructor(
+    message: string,
+    readonly type = 'NodeFailed',
+  ) {
+    super(message);
+    this.name = 'NodeError';
+  }
+}
+
+/** The schema of a model-using node's model fields (SPEC.md, AI model, "Use by type"). */
+export const MODEL_FIELDS: Record<string, JsonSchema> = {
+  aiModelId: { type: ['integer', 'null'], description: 'Id of an AI model (GET /ai-models); omitted: the default model of the type' },
+  model: { type: ['string', 'null'], description: "Provider's model id (externalId), with aiVendor" },
+  aiVendor: { type: ['string', 'null'], description: 'Vendor code such as OPENAI, with model' },
+};
+
+/** `captureVariables` items as sent: `{ name }` or `{ id }` of workflow variables. */
+export const CAPTURE_VARIABLES: JsonSchema = {
+  type: ['array', 'null'],
+  maxItems: 100,
+  items: {
+    type: 'object',
+    properties: { id: { type: 'integer' }, name: { type: 'string', minLength: 1 }, description: { type: 'string' } },
+  },
+  description: 'Variables the node captures into: { name } or { id } of workflow variables',
+};
+
+/** Ids of account resources, as node data lists them. */
+export const idList = (what: string, item: JsonSchema = { type: ['string', 'integer'] }): JsonSchema => ({
+  type: ['array', 'null'],
+  maxItems: 500,
+  items: item,
+  description: `Ids of ${what} of the account`,
+});
+
+export const DEFAULT_HANDLES = ['default'] as const;

@@ -1,0 +1,133 @@
+/**
+ * The database side of dispatching outbox events: claiming undelivered events (row locks, SKIP LOCKED, so any
+ * number of dispatchers share the work), finding the entry nodes of ACTIVE workflows' live graphs, loading those
+ * (immutable) graphs, and recording the outcome of each event: dispatched, or failed with backoff and, after too
+ * many failures, parked (dead-lettered) until an operator requeues it.
+ */
+import type { Knex } from '@mikro-orm/postgresql';
+import type { AutomationEvent } from '../../lib/events/event-match.js';
+import type { Graph, GraphNode } from '../../lib/graph/graph.js';
+
+export interface PendingEvent extends AutomationEvent {
+  id: string;
+  accountId: number;
+  /** Automations whose runs caused the event, oldest first (null: not caused by a run). */
+  chain: number[] | null;
+  /** Failed dispatch attempts before this one. */
+  attempts: number;
+}
+
+export interface Subscriber {
+  automationId: number;
+  snapshotId: string;
+  entry: GraphNode;
+}
+
+/**
+ * Locks up to `limit` undelivered events, oldest first, for the transaction `trx`; others skip them. Parked events
+ * and events waiting out the backoff of a failed attempt are left alone.
+ */
+export async function claimPendingEvents(trx: Knex, limit: number): Promise<PendingEvent[]> {
+  const result = await trx.raw(
+    `select id, account_id, type, payload, chain, attempts from outbox_events
+      where dispatched_at is null and dead_lettered_at is null and (next_attempt_at is null or next_attempt_at <= now())
+      order by id limit ? for update skip locked`,
+    [limit],
+  );
+  type Row = { id: string; account_id: number; type: string; payload: Record<string, unknown>; chain: number[] | null; attempts: number };
+  return result.rows.map((r: Row) => ({ id: String(r.id), accountId: r.account_id, type: r.type, payload: r.payload ?? {}, chain: r.chain, attempts: r.attempts }));
+}
+
+export async function markDispatched(trx: Knex, ids: string[]): Promise<void> {
+  if (ids.length) await trx.raw(`update outbox_events set dispatched_at = now() where id = any(?::bigint[])`, [ids]);
+}
+
+/** How failed events are retried: the wait after the n-th failure is `baseMs * 2^(n-1)` (capped), up to `maxAttempts`. */
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseMs: number;
+  maxMs: number;
+}
+
+/**
+ * Records a failed dispatch of each event: one more attempt, the error, and the time of the next attempt; the
+ * attempt that reaches `maxAttempts` parks the event instead.
+ */
+export async function markFailed(trx: Knex, failures: { event: PendingEvent; error: string }[], policy: RetryPolicy): Promise<void> {
+  for (const { event, error } of failures) {
+    const attempts = event.attempts + 1;
+    const waitMs = Math.min(policy.maxMs, policy.baseMs * 2 ** (attempts - 1));
+    await trx.raw(
+      `update outbox_events set attempts = ?, last_error = ?, next_attempt_at = now() + (? * interval '1 millisecond'),
+              dead_lettered_at = case when ? then now() else null end
+        where id = ?`,
+      [attempts, error.slice(0, 2000), waitMs, attempts >= policy.maxAttempts, event.id],
+    );
+  }
+}
+
+/** A parked event, as the admin command lists it. */
+export interface ParkedEvent {
+  id: string;
+  accountId: number;
+  type: string;
+  attempts: number;
+  lastError: string | null;
+  parkedAt: string;
+}
+
+export async function listParkedEvents(knex: Knex, limit = 100): Promise<ParkedEvent[]> {
+  const result = await knex.raw(
+    `select id, account_id, type, attempts, last_error, dead_lettered_at from outbox_events where dead_lettered_at is not null order by id limit ?`,
+    [limit],
+  );
+  type Row = { id: string; account_id: number; type: string; attempts: number; last_error: string | null; dead_lettered_at: Date };
+  return result.rows.map((r: Row) => ({
+    id: String(r.id), accountId: r.account_id, type: r.type, attempts: r.attempts, lastError: r.last_error, parkedAt: new Date(r.dead_lettered_at).toISOString(),
+  }));
+}
+
+/** Puts parked events back in the queue with a fresh count of attempts (`ids` omitted: every parked event). */
+export async function requeueParkedEvents(knex: Knex, ids?: string[]): Promise<number> {
+  const result = await knex.raw(
+    `update outbox_events set dead_lettered_at = null, attempts = 0, next_attempt_at = null
+      where dead_lettered_at is not null ${ids ? 'and id = any(?::bigint[])' : ''}`,
+    ids ? [ids] : [],
+  );
+  return result.rowCount ?? 0;
+}
+
+/** A candidate entry node of an ACTIVE workflow's live graph. */
+export interface EntryCandidate {
+  accountId: number;
+  automationId: number;
+  snapshotId: string;
+  node: GraphNode;
+}
+
+/**
+ * The entry nodes of the given types in the live graphs of the ACTIVE workflows of the events' accounts: one query
+ * per batch; which of them an event starts is for the caller to match.
+ */
+export async function findEntryCandidates(trx: Knex, events: PendingEvent[], entryTypes: readonly string[]): Promise<EntryCandidate[]> {
+  const accounts = [...new Set(events.map((e) => e.accountId))];
+  const result = accounts.length
+    ? await trx.raw(
+        `select w.account_id, w.id as workflow_id, s.id as snapshot_id, n.node
+           from workflows w
+           join graph_snapshots s on s.id = w.live_snapshot_id
+           cross join lateral jsonb_array_elements(s.nodes) as n(node)
+          where w.account_id = any(?::int[]) and w.status = 'ACTIVE' and w.deleted_at is null and n.node->>'type' = any(?::text[])
+          order by w.id`,
+        [accounts, [...entryTypes]],
+      )
+    : { rows: [] };
+  type Row = { account_id: number; workflow_id: number; snapshot_id: string; node: GraphNode };
+  return result.rows.map((r: Row) => ({ accountId: r.account_id, automationId: r.workflow_id, snapshotId: r.snapshot_id, node: r.node }));
+}
+
+export async function loadGraphs(trx: Knex, snapshotIds: string[]): Promise<Map<string, Graph>> {
+  if (!snapshotIds.length) return new Map();
+  const result = await trx.raw(`select id, nodes, edges from graph_snapshots where id = any(?::text[])`, [snapshotIds]);
+  return new Map(result.rows.map((r: { id: string; nodes: Graph['nodes']; edges: Graph['edges'] }) => [r.id, { nodes: r.nodes, edges: r.edges }]));
+}

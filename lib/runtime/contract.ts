@@ -1,0 +1,140 @@
+/**
+ * The contract of an automation run, shared by whoever starts runs (API, outbox dispatcher, schedules), the
+ * Temporal workflow and its activities, and whoever reads runs back (run logs). Types only and no imports but the
+ * pure graph model, so every side can depend on it without import circles.
+ *
+ * Names: `automationId` is the number of the automation (SPEC.md calls it `workflowId` at the API edge);
+ * `temporalWorkflowId` is the id of a Temporal workflow execution.
+ */
+import type { Graph, GraphNode } from '../graph/graph.js';
+
+/** How a node type's captures write declared variables (SPEC.md, "Capturing values into variables"). */
+export type CaptureKind = 'apiVariables' | 'captureVariables';
+
+/**
+ * What the run needs to know about a node type, fixed when the run starts and carried in its input, so the
+ * workflow code holds no table of node types and a replay behaves as the run did when it ran.
+ */
+export interface NodeFacts {
+  /** Data fields filled from `{variables}` before the node runs (`headers[].value` steps into every item). */
+  interpolated: readonly string[];
+  /** How the node's output is captured into declared variables; absent: it is not. */
+  captures?: CaptureKind;
+  /** Runs as a Temporal local activity (short and without external I/O). */
+  local?: boolean;
+  /** An entry node: its output is the delivered trigger payload, produced by the workflow without an activity. */
+  entry?: boolean;
+  /** Its executor reads `{trigger_payload}` itself (not only through interpolated fields). */
+  readsTriggerPayload?: boolean;
+}
+
+/** Facts by node type, for the types a graph uses. */
+export type NodeFactsByType = Readonly<Record<string, NodeFacts>>;
+
+/** What started a run: MANUAL, SCHEDULED_TRIGGER, or the type of the outbox event (INCOMING_WEBHOOK, TABLE_ROW_CREATED, …). */
+export interface RunTrigger {
+  type: string;
+  /** The outbox event, for event-started runs. */
+  eventId?: string;
+}
+
+export interface RunAutomationInput {
+  accountId: number;
+  automationId: number;
+  /** The immutable snapshot this run executes (live, or the draft for a manual test run). */
+  snapshotId: string;
+  graph: Graph;
+  /** Facts of the node types of `graph`. */
+  nodeFacts: NodeFactsByType;
+  entryNodeId: string;
+  triggerPayload: unknown;
+  trigger?: RunTrigger;
+  /** Automations whose runs led to this one through events, oldest first (this one is not in it). */
+  chain?: number[];
+  /** Set by the dispatcher when this run would start its automation again in a cycle: it stops before any node. */
+  preventedLoop?: boolean;
+}
+
+/** The input of one `executeNode` activity: what that node needs, not the whole run. */
+export interface ExecuteNodeInput {
+  accountId: number;
+  automationId: number;
+  node: Pick<GraphNode, 'nodeId' | 'alias' | 'type'>;
+  /** The node's data with its interpolable fields filled. */
+  data: GraphNode['data'];
+  /**
+   * Names this node execution, the same on every attempt of it: `<temporalWorkflowId>/<runId>#<step>`. Side
+   * effects are keyed by it, so a retried activity does what the first attempt did, once.
+   */
+  executionKey: string;
+  /** The trigger payload, only for node types that read it (`readsTriggerPayload`). */
+  triggerPayload?: unknown;
+  /**
+   * The automations whose runs led to this node, this one last. Events the node causes (row writes) carry it, so
+   * the dispatcher can stop a run that would close a loop.
+   */
+  chain?: number[];
+}
+
+/**
+ * What a node answers. `output` becomes the runtime variable `{<nodeId>}` (an API node's output is its response
+ * body, parsed when JSON; nodes with `captureVariables` may answer `{ captures: { name: value } }`). `handle` is the
+ * output port to follow, e.g. the id of the condition that matched; `default` when omitted.
+ */
+export interface NodeOutcome {
+  output?: unknown;
+  handle?: string;
+  /** AI credits the node spent (AI nodes); 0 when omitted. */
+  aiCredits?: number;
+}
+
+/** One executed node, in execution order. */
+export interface NodeResult {
+  nodeId: string;
+  alias: string;
+  type: string;
+  success: boolean;
+  error?: string;
+  /** The node's output; in a run's result, one too large to keep is replaced by an `OutputSummary`. */
+  output?: unknown;
+  aiCredits?: number;
+  /** ISO time the node finished (when the interpreter was given a clock). */
+  createdAt?: string;
+}
+
+/** Stands for an output too large to keep in a run's result or failure details. */
+export interface OutputSummary {
+  truncated: true;
+  /** Size of the whole output as JSON. */
+  bytes: number;
+  /** The start of its JSON text. */
+  preview: string;
+}
+
+export interface RunResult {
+  successful: boolean;
+  /** Why the run failed: the node that failed (or would have been executed) and the message. */
+  error?: { nodeId: string; message: string };
+  /** Executed nodes, BREAK and ITERATION included. */
+  steps: number;
+  nodeResults: NodeResult[];
+  /** Declared workflow variables at the end of the run (initial values and captures). */
+  variables: Record<string, unknown>;
+}
+
+/** What a run log lists besides Temporal's own status and times; set as the execution's memo when the run ends. */
+export interface RunMemo {
+  successful: boolean;
+  operations: number;
+  aiCredits: number;
+  error: string | null;
+  insufficientCredits: boolean;
+  preventedLoop: boolean;
+}
+
+/** The result of a run, also the details of the failure of an unsuccessful one. */
+export interface AutomationRunResult extends RunResult {
+  aiCredits: number;
+  insufficientCredits: boolean;
+  preventedLoop: boolean;
+}

@@ -1,0 +1,45 @@
+/**
+ * Runs one node execution through the real `executeNode` activity (registry, error mapping, retry safety) outside a
+ * workflow, as Temporal would run an attempt of it: the same `executionKey` with a higher `attempt` is a retry
+ * after a lost completion.
+ */
+import { DefaultLogger } from '@temporalio/worker';
+import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
+import { createExecuteNode } from '../../activities/nodes/execute-node.js';
+import { nodeFactsOf } from '../../activities/nodes/registry.js';
+import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
+import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
+import { harness } from './harness.js';
+
+// Expected node failures are not worth a warning in the test output.
+const quiet = new DefaultLogger('ERROR');
+
+export interface NodeExecution {
+  accountId: number;
+  type: string;
+  data: Record<string, unknown>;
+  /** Names the execution; attempts of one execution share it. */
+  executionKey: string;
+  automationId?: number;
+}
+
+export async function executeNodeAttempt(execution: NodeExecution, attempt = 1): Promise<NodeOutcome> {
+  const h = harness();
+  const executeNode = createExecuteNode({
+    orm: h.orm,
+    temporal: h.env.client,
+    schedules: new TemporalAutomationSchedules(h.env.client, h.taskQueue, nodeFactsOf),
+    httpTimeoutMs: 5_000,
+  });
+  const input: ExecuteNodeInput = {
+    accountId: execution.accountId,
+    automationId: execution.automationId ?? 1,
+    node: { nodeId: 'node_under_test', alias: 'under_test', type: execution.type },
+    data: { type: execution.type, ...execution.data },
+    executionKey: execution.executionKey,
+    chain: [execution.automationId ?? 1],
+  };
+  const workflowExecution = { workflowId: `automation:${input.automationId}:test`, runId: execution.executionKey };
+  const env = new MockActivityEnvironment({ ...defaultActivityInfo, workflowExecution, activityId: '1', attempt }, { logger: quiet });
+  return (await env.run(executeNode, input)) as NodeOutcome;
+}
