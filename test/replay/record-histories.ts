@@ -1,0 +1,99 @@
+/**
+ * Records the run histories that `replay.test.ts` replays: real runs of real graphs through the API, the outbox and
+ * Temporal. Not part of `npm test` (the name has no `.test`): run it when workflow code changes on purpose, with
+ *   SPEC=test/replay/record-histories.ts npx mocha
+ * and commit the files it writes to test/replay/histories/ next to the change (behind `patched()` when runs in
+ * flight must keep their old behaviour).
+ */
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { temporal } from '@temporalio/proto';
+import { expect } from 'chai';
+import { harness } from '../setup/harness.js';
+import { call, newAccount } from '../setup/http.js';
+import { awaitRun, eventually, runResult } from '../setup/runs.js';
+import { activeChain, newTable } from '../api/automation-triggers.helpers.js';
+
+const dir = fileURLToPath(new URL('./histories/', import.meta.url));
+
+/** Writes a history as Temporal's protobuf encoding, base64 in a JSON file with the run's Temporal workflow id. */
+async function save(name: string, temporalWorkflowId: string): Promise<void> {
+  const history = await harness().env.client.workflow.getHandle(temporalWorkflowId).fetchHistory();
+  const encoded = Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('base64');
+  writeFileSync(`${dir}${name}.json`, `${JSON.stringify({ workflowId: temporalWorkflowId, events: history.events?.length, history: encoded }, null, 1)}\n`);
+}
+
+async function node(key: string, workflowId: number, body: Record<string, unknown>): Promise<string> {
+  const res = await call('POST', `/workflows/${workflowId}/nodes`, { key, body });
+  expect(res.status, res.text).to.equal(201);
+  return res.body.nodes.at(-1).nodeId;
+}
+
+async function edge(key: string, workflowId: number, source: string, handle: string, targetEdge: string): Promise<void> {
+  const res = await call('POST', `/workflows/${workflowId}/edges`, { key, body: { source, handle, targetEdge } });
+  expect(res.status, res.text).to.equal(201);
+}
+
+async function manualRun(key: string, workflowId: number, payload: unknown): Promise<string> {
+  const res = await call('POST', `/workflows/${workflowId}/runs?snapshot=draft`, { key, body: { payload } });
+  expect(res.status, res.text).to.equal(202);
+  return res.body.id;
+}
+
+describe('recording run histories for the replay tests', function () {
+  this.timeout(120_000);
+
+  it('records a webhook run, a loop with BREAK, a failed run and a cancelled run', async () => {
+    const { userKey: key } = await newAccount();
+    const tableId = await newTable(key, 'orders', ['Ref']);
+
+    const hook = (await call('POST', '/incoming-webhooks', { key, body: { name: 'Shop', useAuthentication: false } })).body;
+    const live = await activeChain(key, 'On order', [
+      { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
+      { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Ref: '{trigger_payload.order}' } } },
+      { type: 'DYNAMIC_TABLES', data: { action: 'SEARCH', tableId, search: 'A-1' } },
+    ]);
+    const call1 = await call('POST', `/webhooks/${hook.id}`, { baseUrl: harness().origin, body: { order: 'A-1' } });
+    const webhookRun = `automation:${live.id}:event-${call1.body.eventId}`;
+    expect((await awaitRun(webhookRun)).successful).to.equal(true);
+    await save('webhook-run', webhookRun);
+
+    const loopFlow = (await call('POST', '/workflows', { key, body: { name: 'Loop' } })).body.id as number;
+    const loop = await node(key, loopFlow, { type: 'ITERATION', alias: 'each', data: { variableName: 'trigger_payload' } });
+    const write = await node(key, loopFlow, { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Ref: 'item {each.item}' } } });
+    const stop = await node(key, loopFlow, { type: 'BREAK', data: {} });
+    const done = await node(key, loopFlow, { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Ref: 'done' } } });
+    await edge(key, loopFlow, loop, 'body', write);
+    await edge(key, loopFlow, write, 'default', stop);
+    await edge(key, loopFlow, loop, 'completed', done);
+    const loopRun = await manualRun(key, loopFlow, [1, 2, 3]);
+    expect((await runResult(loopRun)).successful).to.equal(true);
+    await save('loop-with-break', loopRun);
+
+    const failing = (await call('POST', '/workflows', { key, body: { name: 'Fails' } })).body.id as number;
+    await node(key, failing, { type: 'DYNAMIC_TABLES', data: { action: 'UPDATE', tableId, rowId: '0123456789abcdef01234567', rowData: { Ref: 'x' } } });
+    const failedRun = await manualRun(key, failing, null);
+    expect((await runResult(failedRun)).successful).to.equal(false);
+    await save('failed-run', failedRun);
+
+    let calls = 0;
+    const slow = createServer(() => {
+      calls += 1; // never answered: the run waits in its API node until it is cancelled
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const waiting = (await call('POST', '/workflows', { key, body: { name: 'Waits' } })).body.id as number;
+      await node(key, waiting, { type: 'API', data: { url: `http://127.0.0.1:${(slow.address() as AddressInfo).port}/slow` } });
+      const cancelledRun = await manualRun(key, waiting, null);
+      await eventually(async () => (calls > 0 ? true : undefined), 'the API node to call');
+      expect((await call('POST', `/workflows/${waiting}/logs/${encodeURIComponent(cancelledRun)}/cancel`, { key })).status).to.be.oneOf([200, 202]);
+      await eventually(async () => ((await harness().env.client.workflow.getHandle(cancelledRun).describe()).status.name === 'CANCELLED' ? true : undefined), 'the cancellation');
+      await save('cancelled-run', cancelledRun);
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+    }
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * Replay safety: real run histories (recorded by `record-histories.ts`) replayed against the current workflow code
+ * with the SDK's replayer. A change to workflow code that would make runs in flight fail (a command added, removed
+ * or reordered without `patched()`) fails here as a nondeterminism error.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { temporal } from '@temporalio/proto';
+import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { workflowsPath } from '../../worker/create-worker.js';
+
+const dir = fileURLToPath(new URL('./histories/', import.meta.url));
+const fixtures = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+
+describe('replaying recorded run histories with the current workflow code', function () {
+  this.timeout(120_000);
+  let bundle: WorkflowBundleWithSourceMap;
+
+  before(async () => {
+    bundle = await bundleWorkflowCode({ workflowsPath, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  });
+
+  it('has the recorded histories: a webhook run, a loop with BREAK, a failed run and a cancelled run', () => {
+    expect(fixtures).to.deep.equal(['cancelled-run.json', 'failed-run.json', 'loop-with-break.json', 'webhook-run.json']);
+  });
+
+  for (const name of fixtures) {
+    it(`replays ${name} without nondeterminism`, async () => {
+      const { workflowId, history } = JSON.parse(readFileSync(`${dir}${name}`, 'utf8')) as { workflowId: string; history: string };
+      await Worker.runReplayHistory({ workflowBundle: bundle }, temporal.api.history.v1.History.decode(Buffer.from(history, 'base64')), workflowId);
+    });
+  }
+});
