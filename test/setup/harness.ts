@@ -72,7 +72,8 @@ export async function migratedDatabase(): Promise<{ databaseUrl: string; orm: Or
 }
 
 export async function startHarness(): Promise<Harness> {
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  // Tests provoke payload-size warnings on purpose (run-payload-limits): only errors are worth printing.
+  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
   const { databaseUrl, orm } = await migratedDatabase();
   const env = await TestWorkflowEnvironment.createLocal({
     server: {
@@ -80,6 +81,7 @@ export async function startHarness(): Promise<Harness> {
       ip: '127.0.0.1',
       searchAttributes: SEARCH_ATTRIBUTES,
       extraArgs: DEV_SERVER_DYNAMIC_CONFIG,
+      log: { format: 'pretty', level: 'error' },
     },
   });
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
