@@ -74,7 +74,10 @@ export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: true });
 
   const api = publicRoutes(deps);
-  const openApi = buildOpenApi(api, `${config.publicBaseUrl}${API_PREFIX}`);
+  // The inbound webhook call lives outside /public/v1 but is part of the public interface, so it is documented too.
+  const inbound = new RouteRegistry();
+  inboundWebhookRoutes(inbound);
+  const openApi = buildOpenApi(api, `${config.publicBaseUrl}${API_PREFIX}`, { registry: inbound, serverUrl: config.publicBaseUrl });
   const docsPage = renderDocsPage(openApi);
 
   const root = new RouteRegistry();

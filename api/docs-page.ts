@@ -42,7 +42,9 @@ export function renderDocsPage(doc: OpenApiDocument): string {
   const servers = doc.servers as { url: string }[];
   const paths = doc.paths as Record<string, Record<string, Operation>>;
   const sections = Object.entries(paths).flatMap(([path, ops]) =>
-    Object.entries(ops).map(([method, op]) => renderOperation(method, path, op)),
+    Object.entries(ops)
+      .filter(([method]) => method !== 'servers')
+      .map(([method, op]) => renderOperation(method, path, op)),
   );
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(info.title)}</title>

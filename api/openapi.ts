@@ -89,15 +89,22 @@ function operation(spec: RouteSpec<any, any, any>, components: ComponentCollecto
   };
 }
 
-/** Builds the document for one registry (the `/public/v1` routes). */
-export function buildOpenApi(registry: RouteRegistry, serverUrl: string): OpenApiDocument {
+/**
+ * Builds the document for the `/public/v1` routes of `registry`; `outside` adds routes served under another base URL
+ * (the inbound webhook call), whose paths carry their own `servers`.
+ */
+export function buildOpenApi(registry: RouteRegistry, serverUrl: string, outside?: { registry: RouteRegistry; serverUrl: string }): OpenApiDocument {
   const components = new ComponentCollector();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const spec of registry.routes) {
-    const path = openApiPath(spec.path);
-    paths[path] ??= {};
-    paths[path]![spec.method] = operation(spec, components);
-  }
+  const add = (routes: RouteRegistry, servers?: unknown[]) => {
+    for (const spec of routes.routes) {
+      const path = openApiPath(spec.path);
+      paths[path] ??= servers ? { servers } : {};
+      paths[path]![spec.method] = operation(spec, components);
+    }
+  };
+  add(registry);
+  if (outside) add(outside.registry, [{ url: outside.serverUrl }]);
   return {
     openapi: '3.1.0',
     info: {
