@@ -6,6 +6,7 @@ import { connectTemporal } from '../lib/temporal.js';
 import { createWorker } from './create-worker.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { sweepRunLedger } from './run-ledger-sweep.js';
+import { NODE_EFFECT_RETENTION_DAYS, pruneNodeEffects } from '../db/automations/node-effects.js';
 
 const config = loadConfig();
 Runtime.install({ logger: new DefaultLogger(config.logLevel) });
@@ -17,8 +18,12 @@ console.log(`worker ${worker.options.identity} polling task queue "${config.temp
 // Every worker process also dispatches outbox events to Temporal; they share the work through row locks.
 const dispatcher = new OutboxDispatcher({ orm, temporal, taskQueue: config.temporal.taskQueue, databaseUrl: config.databaseUrl, log: console.warn });
 dispatcher.start();
-// Runs ended from outside (terminated in the Temporal UI) are closed in the ledger, so counters stay in step.
-const sweep = setInterval(() => sweepRunLedger(orm, temporal).catch((error) => console.warn(`run ledger sweep: ${error.message}`)), 60_000);
+// Runs ended from outside (terminated in the Temporal UI) are closed in the ledger, so counters stay in step; the
+// recorded outcomes of node executions are kept for as long as a retry could want them.
+const sweep = setInterval(() => {
+  sweepRunLedger(orm, temporal).catch((error) => console.warn(`run ledger sweep: ${error.message}`));
+  pruneNodeEffects(orm.em.getKnex(), new Date(Date.now() - NODE_EFFECT_RETENTION_DAYS * 86_400_000)).catch((error) => console.warn(`node effects: ${error.message}`));
+}, 60_000);
 // Worker.run() shuts down gracefully on SIGINT/SIGTERM (the SDK installs those handlers).
 await worker.run();
 clearInterval(sweep);

@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
+import { pruneNodeEffects } from '../../db/automations/node-effects.js';
 import { expect } from 'chai';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
@@ -70,5 +71,7 @@ describe('DYNAMIC_TABLES and AUTOMATION_STATUS nodes run once per node execution
     expect((await toggle('toggle#1', 2)).output).to.deep.equal(first);
     expect((await call('GET', `/workflows/${target}`, { key: a.userKey })).body.status).to.equal('ACTIVE');
     expect((await toggle('toggle#2')).output).to.deep.include({ previousStatus: 'ACTIVE', status: 'DRAFT' });
+    // Outcomes are kept for retries, then pruned by the worker's housekeeping.
+    expect(await pruneNodeEffects(harness().orm.em.getKnex(), new Date(Date.now() + 60_000))).to.be.at.least(2);
   });
 });
