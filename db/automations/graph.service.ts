@@ -17,7 +17,7 @@ import { discardSubscription, isExternalTrigger, subscribeNode, subscriptionOf, 
 import { headlineOf } from './headline-issues.js';
 import type { NodeCatalog } from './node-catalog.js';
 import { listVariables } from './variables.service.js';
-import { draftGraph } from './workflows.service.js';
+import { draftGraph, type AfterSave } from './workflows.service.js';
 
 export interface NodeInput {
   nodeId?: string;
@@ -87,8 +87,6 @@ interface SideEffects {
   path?: string;
 }
 
-/** More work in the transaction that saves a draft edit (an ACTIVE workflow publishes it); its failure undoes the edit. */
-export type AfterSave = (tx: EntityManager) => Promise<void>;
 
 /** Saves the draft, then runs `afterSave` in the same transaction when there is one. */
 async function saveWith(em: EntityManager, workflow: Workflow, graph: Graph, afterSave?: AfterSave): Promise<Graph> {

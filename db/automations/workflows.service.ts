@@ -8,7 +8,6 @@ import type { Graph } from '../../lib/graph/graph.js';
 import { Account, GraphSnapshot, Workflow, type WorkflowStatus } from '../entities/index.js';
 import { newObjectId } from '../tables/object-id.js';
 import { subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
-import type { AfterSave } from './graph.service.js';
 import { changeWithSchedules, type AutomationSchedules } from './schedules.service.js';
 
 export type WorkflowListStatus = 'ACTIVE' | 'DELETED' | 'DRAFT';
@@ -167,6 +166,9 @@ async function draftIsLive(tx: EntityManager, workflow: Workflow): Promise<boole
   const [draft, live] = await Promise.all([draftGraph(tx, workflow), tx.findOneOrFail(GraphSnapshot, { id: workflow.liveSnapshotId })]);
   return JSON.stringify([draft.graph.nodes, draft.graph.edges]) === JSON.stringify([live.nodes, live.edges]);
 }
+
+/** More work in the transaction that saves a draft edit (an ACTIVE workflow publishes it); its failure undoes the edit. */
+export type AfterSave = (tx: EntityManager) => Promise<void>;
 
 /**
  * What a draft edit (node or edge) does after saving: on an ACTIVE workflow the edit goes live at once, published

@@ -4,12 +4,18 @@ import { expect } from 'chai';
 import { runResult, waitUntil } from '../setup/runs.js';
 import { call, newAccount } from '../setup/http.js';
 
-/** A local HTTP service for API nodes: /ok answers JSON, /missing 404, /slow never answers (until the server closes). */
+/**
+ * A local HTTP service for API nodes: /ok answers JSON, /missing 404, /slow never answers (until the server closes);
+ * a /slow call the caller gives up on is noted as `aborted /slow`.
+ */
 function startService(): Promise<{ server: Server; origin: string; hits: string[] }> {
   const hits: string[] = [];
   const server = createServer((req, res) => {
     hits.push(`${req.method} ${req.url}`);
-    if (req.url === '/slow') return;
+    if (req.url === '/slow') {
+      res.on('close', () => hits.push(`aborted ${req.url}`));
+      return;
+    }
     res.statusCode = req.url === '/ok' ? 200 : 404;
     res.setHeader('content-type', 'application/json');
     res.end(req.url === '/ok' ? '{"answer":42}' : '{"error":"no such thing"}');
@@ -177,6 +183,8 @@ describe('workflow run logs', function () {
     const detail = await waitUntil(() => call('GET', path, { key }), (res) => res.body.status === 'cancelled', 'the run cancelled');
     expect(detail.body).to.include({ successful: false, error: 'Cancelled' }).and.have.property('completed_at').that.is.a('string');
     expect(detail.body.node_results.map((r: any) => [r.type, r.success, r.error])).to.deep.equal([['WEBHOOK', true, null], ['API', false, 'Cancelled']]);
+    // The cancellation reaches the node's activity, which aborts its HTTP call instead of waiting it out.
+    await waitUntil(async () => service.hits.filter((h) => h === 'aborted /slow').length, (n) => n > 0, 'the slow call to be aborted');
 
     const again = await call('POST', `${path}/cancel`, { key });
     expect([again.status, again.body.code]).to.deep.equal([409, 'conflict']);
