@@ -10,6 +10,7 @@ import type { Context } from 'koa';
 import type { KeyIdentity } from '../db/services/api-keys.service.js';
 import { BadRequestError, UnsupportedMediaTypeError } from '../lib/errors.js';
 import { authenticate, requireScope, type Scope } from './auth.js';
+import { guardInput } from './input-guard.js';
 import { compileSchema, validate, type JsonSchema, type Validator } from './validation.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -46,7 +47,8 @@ export interface RouteSpec<Body = unknown, Query = Record<string, unknown>, Para
   /**
    * `any`: the body may be any JSON value (object, array, string, number, boolean, null) and reaches the handler
    * exactly as sent; a non-JSON Content-Type is refused with 415 and a missing or empty body with 400.
-   * Unset: a missing body reads as `{}`.
+   * Unset: a missing body reads as `{}`; a body sent must be JSON (else 415) and is validated as sent, so `null`
+   * where the schema wants an object is a 400.
    */
   jsonBody?: 'any';
   /** Success status; 200 unless given. */
@@ -100,7 +102,10 @@ export class RouteRegistry {
 function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compiled, getEm: () => EntityManager): RouteInput<any, any, any> {
   const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
   const query = { ...ctx.query };
-  const body = spec.jsonBody === 'any' ? anyJsonBody(ctx) : (ctx.request.body ?? {});
+  const body = spec.jsonBody === 'any' ? anyJsonBody(ctx) : spec.body ? schemaBody(ctx) : {};
+  guardInput(params, 'params');
+  guardInput(query, 'query');
+  guardInput(body, 'body');
   return {
     params: compiled.params ? validate(compiled.params, params, 'params') : params,
     query: compiled.query ? validate(compiled.query, query, 'query') : query,
@@ -109,6 +114,23 @@ function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compi
     em: ctx.state.em ?? getEm(),
     headers: ctx.headers,
   };
+}
+
+/** Whether the request carries a body (a length, or a chunked one); `ctx.request.length` is undefined when chunked. */
+function hasBody(ctx: Context): boolean {
+  return (ctx.request.length ?? 0) > 0 || !!ctx.get('transfer-encoding');
+}
+
+/**
+ * The body of a route with a body schema: `{}` when none is sent (operations without required fields), else the
+ * parsed JSON as sent. A body of another Content-Type is refused with 415 rather than read as empty.
+ */
+function schemaBody(ctx: Context): unknown {
+  if (!hasBody(ctx)) return {};
+  if (!ctx.request.is('json', '+json')) {
+    throw new UnsupportedMediaTypeError(`Content-Type "${ctx.request.type || '(none)'}" is not accepted: send JSON with Content-Type: application/json`);
+  }
+  return (ctx.request as { body?: unknown }).body;
 }
 
 /**

@@ -5,6 +5,7 @@
  * its run already there) and `automation:<automationId>:schedule-<nodeId>` (Temporal appends the fire time).
  */
 import type { SearchAttributePair } from '@temporalio/common';
+import { AppError } from '../errors.js';
 import { ACCOUNT_ID, AUTOMATION_ID, EVENT_ID, TRIGGER_TYPE } from '../search-attributes.js';
 import type { RunAutomationInput, RunTrigger } from './contract.js';
 
@@ -21,8 +22,18 @@ export function automationRunPrefix(automationId: number): string {
   return `automation:${automationId}:`;
 }
 
+/** Largest run input (graph and trigger payload, as JSON) handed to Temporal, which refuses payloads over 2 MB. */
+export const MAX_RUN_INPUT_BYTES = 1_900_000;
+
+/** The input of a run; one too large for Temporal to carry is refused (413) before anything is started. */
 export function runInput(request: RunStartRequest): RunAutomationInput {
-  return { ...request, chain: request.chain ?? [], preventedLoop: request.preventedLoop ?? false };
+  const input = { ...request, chain: request.chain ?? [], preventedLoop: request.preventedLoop ?? false };
+  const bytes = Buffer.byteLength(JSON.stringify(input));
+  if (bytes > MAX_RUN_INPUT_BYTES) {
+    const size = (bytes / 1e6).toFixed(1);
+    throw new AppError(413, 'payload_too_large', `The run's input (its graph and trigger payload) is ${size} MB; Temporal carries at most ${MAX_RUN_INPUT_BYTES / 1e6} MB: send a smaller payload`);
+  }
+  return input;
 }
 
 export function runSearchAttributes(request: Pick<RunStartRequest, 'accountId' | 'automationId' | 'trigger'>): SearchAttributePair[] {

@@ -1,0 +1,104 @@
+/**
+ * The account the write-operation fuzz test aims at: one of each resource a path can name, so requests reach the
+ * validation of real resources, and a fingerprint of everything the account stores, to prove refused requests
+ * changed nothing.
+ */
+import { expect } from 'chai';
+import type { BootstrapResult } from '../../db/services/accounts.service.js';
+import { harness } from '../setup/harness.js';
+import { call } from '../setup/http.js';
+
+export interface FuzzFixture {
+  accountId: number;
+  userKey: string;
+  ids: Record<string, string | number>;
+  workflowId: number;
+}
+
+async function ok<T = any>(method: string, path: string, key: string, body?: unknown): Promise<T> {
+  const res = await call(method, path, { key, body });
+  expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 299);
+  return res.body as T;
+}
+
+export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture> {
+  const key = account.userKey;
+  await ok('POST', '/tables', key, { name: 'fuzz', columns: [{ name: 'Name', type: 'string' }, { name: 'Qty', type: 'number' }] });
+  const table = await ok('GET', '/tables/fuzz', key);
+  const field = table.fields.find((f: { name: string }) => f.name === 'Name');
+  const tag = await ok('POST', `/tables/fuzz/fields`, key, { name: 'Stage', type: 'select', metadata: { mode: 'singleSelect' } })
+    .then((f: { id: number }) => ok('POST', `/tables/fuzz/fields/${f.id}/tags`, key, { name: 'New' }));
+  const row = await ok('POST', '/tables/fuzz/rows', key, { Name: 'Ada', Qty: 1 });
+  const view = await ok('POST', '/objects/people/views', key, { name: 'All' });
+  const people = await ok('GET', '/objects/people', key);
+  const person = await ok('POST', '/objects/people/rows', key, { 'First name': 'Linus' });
+  const activity = await ok('POST', `/objects/people/rows/${person.id}/activities`, key, { type: 'NOTE', content: 'hello' });
+  const workflowId = (await ok('POST', '/workflows', key, { name: 'Fuzz' })).id as number;
+  const graph = await ok('POST', `/workflows/${workflowId}/nodes`, key, { type: 'API', data: { url: 'https://x.test' } });
+  const variable = await ok('POST', `/workflows/${workflowId}/variables`, key, { name: 'v' });
+  return {
+    accountId: account.account.id,
+    userKey: key,
+    workflowId,
+    ids: {
+      fieldId: field.id,
+      tagId: tag.id,
+      viewId: view.id,
+      recordTypeId: people.recordTypes[0].id,
+      rowId: person.id,
+      tableRowId: row.id,
+      activityId: activity.id,
+      workflowId,
+      nodeId: graph.nodes[0].nodeId,
+      variableId: variable.id,
+      relation: 'Company',
+    },
+  };
+}
+
+/** The path with each parameter named after a resource of the fixture (`:name` is the Table or the Object). */
+export function pathFor(path: string, fixture: FuzzFixture): string {
+  const objects = path.startsWith('/objects');
+  return path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+    if (name === 'name') return objects ? 'people' : 'fuzz';
+    if (name === 'id') return String(path.includes('/activities/') ? fixture.ids.activityId : objects ? fixture.ids.rowId : fixture.ids.tableRowId);
+    if (name === 'rowId') return String(objects ? fixture.ids.rowId : fixture.ids.tableRowId);
+    return String(fixture.ids[name] ?? '1');
+  });
+}
+
+/**
+ * A digest of every row the account owns: tables with an `account_id`, rows reached through its tables, fields and
+ * workflows, and its physical row and link tables. API keys are left out (their last use changes on every call).
+ */
+export async function accountFingerprint(accountId: number): Promise<string> {
+  const knex = harness().orm.em.getKnex();
+  const columns: { table_name: string; column_name: string }[] = (
+    await knex.raw(
+      `select table_name, column_name from information_schema.columns
+        where table_schema = 'public' and column_name in ('account_id', 'table_id', 'field_id', 'workflow_id') and table_name <> 'api_keys'`,
+    )
+  ).rows;
+  const byTable = new Map<string, Set<string>>();
+  for (const c of columns) byTable.set(c.table_name, (byTable.get(c.table_name) ?? new Set()).add(c.column_name));
+  const scopes: string[] = [];
+  for (const [table, cols] of [...byTable].sort(([a], [b]) => a.localeCompare(b))) {
+    const where = cols.has('account_id')
+      ? 'account_id = :account'
+      : cols.has('table_id')
+        ? 'table_id in (select id from data_tables where account_id = :account)'
+        : cols.has('field_id')
+          ? 'field_id in (select f.id from data_fields f join data_tables t on t.id = f.table_id where t.account_id = :account)'
+          : 'workflow_id in (select id from workflows where account_id = :account)';
+    scopes.push(`select '${table}' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from "${table}" x where ${where}`);
+  }
+  const tables: { id: number }[] = (await knex.raw('select id from data_tables where account_id = ?', [accountId])).rows;
+  const physical: { table_name: string }[] = tables.length
+    ? (await knex.raw(`select table_name from information_schema.tables where table_schema = 'data' and substring(table_name from '_([0-9]+)$')::int = any(?::int[])`, [tables.map((t) => t.id)])).rows
+    : [];
+  for (const { table_name } of physical.sort((a, b) => a.table_name.localeCompare(b.table_name))) {
+    scopes.push(`select 'data.${table_name}' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from data."${table_name}" x`);
+  }
+  const rows: { t: string; h: string }[] = (await knex.raw(scopes.join(' union all '), { account: accountId })).rows;
+  return rows.map((r) => `${r.t}:${r.h}`).join(',');
+}
