@@ -5,9 +5,9 @@ import { rowColumns } from './ddl.js';
 import { rowSource } from './formulas/formula-source.js';
 import { cursorFromRow, decodeCursor, keysetCondition, sortKeySelect } from './query/cursor.js';
 import { compileFilter } from './query/filter.js';
-import { joinFragments, type SqlFragment } from './query/fragment.js';
+import { fragment, joinFragments, type SqlFragment } from './query/fragment.js';
 import { compileSearch } from './query/search.js';
-import { compileSort, orderByClause } from './query/sort.js';
+import { compileSort, orderByClause, type SortKey } from './query/sort.js';
 import { toViews, type TableContext } from './rows.service.js';
 import type { RowView } from './row-values.js';
 import type { FieldModel } from './types.js';
@@ -39,15 +39,27 @@ export async function listRows(em: EntityManager, ctx: TableContext, q: RowQuery
   const where = [whereOf(source.fields, q)];
   if (q.cursor) where.push(keysetCondition(keys, decodeCursor(q.cursor, keys.length)));
   const condition = joinFragments(where, ' and ');
-  const select = sortKeySelect(keys);
   const order = orderByClause(keys);
   const from = source.from(ALIAS);
-  const sql = `select ${rowColumns(source.fields, `"${ALIAS}".`)}, ${select.sql} from ${from.sql} where ${condition.sql} order by ${order.sql} limit ?`;
   const trx = sqlOf(em);
-  const rows = await query(trx, sql, [...select.bindings, ...from.bindings, ...condition.bindings, ...order.bindings, limit + 1]);
-  const page = rows.slice(0, limit);
-  const nextCursor = rows.length > limit ? cursorFromRow(page[page.length - 1]!, keys) : null;
-  return { agentry: await toViews(trx, source.fields, page), nextCursor };
+  // Two steps in one statement: the page's ids and sort keys first, over narrow rows and reading only the formula
+  // columns the filter and sort use (so PostgreSQL may scan in parallel), then the page's rows with every column
+  // (formula columns included) by id, and the cursor text of the page's keys only.
+  const inner = keys.map((key, i) => fragment(`${key.sql} as ??`, ...key.bindings, `_s${i}`));
+  const page: SortKey[] = keys.map((key, i) => ({ ...key, sql: '??', bindings: [`p._s${i}`] }));
+  const select = sortKeySelect(page);
+  const pageOrder = orderByClause(page);
+  const rowsFrom = source.from(ALIAS);
+  const sql = `select ${rowColumns(source.fields, `"${ALIAS}".`)}, ${select.sql}
+    from (select "${ALIAS}"."id" as "_id", ${inner.map((f) => f.sql).join(', ')} from ${from.sql} where ${condition.sql} order by ${order.sql} limit ?) as "p"
+    join ${rowsFrom.sql} on "${ALIAS}"."id" = "p"."_id" order by ${pageOrder.sql}`;
+  const rows = await query(trx, sql, [
+    ...select.bindings, ...inner.flatMap((f) => f.bindings), ...from.bindings, ...condition.bindings, ...order.bindings, limit + 1,
+    ...rowsFrom.bindings, ...pageOrder.bindings,
+  ]);
+  const pageRows = rows.slice(0, limit);
+  const nextCursor = rows.length > limit ? cursorFromRow(pageRows[pageRows.length - 1]!, keys) : null;
+  return { agentry: await toViews(trx, source.fields, pageRows), nextCursor };
 }
 
 export async function countRows(em: EntityManager, ctx: TableContext, q: RowQuery): Promise<number> {

@@ -16,7 +16,7 @@ import type { FieldModel } from '../types.js';
 import { compileAggregate, compileLookup, type FormulaScope, type RowContext } from './formula-relations.js';
 import { shapeOutput } from './formula-output.js';
 import { parseFieldRef, type FormulaNode } from './formula-nodes.js';
-import { asInstant, asText, fieldValue, nullOf, systemValue, typed, unreadableReason, type Typed } from './formula-sql.js';
+import { asInstant, asText, fieldValue, nullOf, PERCENT_OF_COLUMN, systemValue, typed, unreadableReason, type Typed } from './formula-sql.js';
 
 export type { FormulaScope, RelatedTable, BackRelation } from './formula-relations.js';
 
@@ -119,12 +119,12 @@ export class FormulaCompiler {
 
   /** A fallback of the field's type; a percent field's fallback is divided by 100 like its values. */
   private fallback(raw: string | number, value: Typed, path: string): Typed | null {
-    const percent = value.sql.startsWith('(?? / 100)');
+    const percent = value.sql.startsWith(PERCENT_OF_COLUMN);
     switch (value.type) {
       case 'number': {
         const number = typeof raw === 'number' ? raw : Number(raw.trim() === '' ? Number.NaN : raw);
         if (!Number.isFinite(number)) return this.issue('type_mismatch', path, 'must be a number: the field is a number field');
-        return percent ? typed('number', '(?::numeric / 100)', number) : typed('number', '?::numeric', number);
+        return percent ? typed('number', '(?::numeric * 0.01)', number) : typed('number', '?::numeric', number);
       }
       case 'string':
         return typed('string', '?::text', String(raw));

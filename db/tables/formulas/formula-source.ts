@@ -26,6 +26,8 @@ export interface RowSource {
   fields: FieldModel[];
   /** The FROM item reading the rows, with formula columns, under `alias`. */
   from(alias: string): SqlFragment;
+  /** Whether the source computes formula columns (else it is the plain row table). */
+  computed: boolean;
 }
 
 /** Loads what the table's formulas may read: the targets of its relations and the relations pointing at it. */
@@ -82,7 +84,7 @@ export async function compileTableFormulas(em: EntityManager, table: DataTable, 
 export async function rowSource(em: EntityManager, table: DataTable, fields: FieldModel[]): Promise<RowSource> {
   const rows = dataTable(rowTableName(table.id));
   const compiled = await compileTableFormulas(em, table, fields);
-  if (!compiled.size) return { fields, from: (alias) => fragment('?? as ??', rows, alias) };
+  if (!compiled.size) return { fields, from: (alias) => fragment('?? as ??', rows, alias), computed: false };
   const columns: SqlFragment[] = [];
   const readable = fields.map((field) => {
     const result = compiled.get(field.id);
@@ -97,6 +99,7 @@ export async function rowSource(em: EntityManager, table: DataTable, fields: Fie
   const bindings = columns.flatMap((c) => c.bindings);
   return {
     fields: readable,
+    computed: true,
     from: (alias) => fragment(`(select ??.*, ${select} from ?? as ??) as ??`, ROW_ALIAS, ...bindings, rows, ROW_ALIAS, alias),
   };
 }

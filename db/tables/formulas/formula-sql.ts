@@ -26,6 +26,9 @@ export const SQL_TYPE: Record<FormulaType, string> = {
   dateOnly: 'date',
 };
 
+/** SQL of a percent column's value (its stored number × 0.01). */
+export const PERCENT_OF_COLUMN = '(?? * 0.01)';
+
 export const nullOf = (type: FormulaType): Typed => typed(type, `null::${SQL_TYPE[type]}`);
 
 /** `"data"."rows_<id>"` as a `??` binding. */
@@ -83,7 +86,8 @@ export function fieldValue(field: FieldModel, alias: string): Typed | null {
   const col = qualified(alias, field.column);
   switch (field.type) {
     case 'number':
-      return field.metadata.format === 'percent' ? typed('number', '(?? / 100)', col) : typed('number', '??', col);
+      // × 0.01 rather than ÷ 100: the same exact value, and numeric multiplication is much cheaper than division.
+      return field.metadata.format === 'percent' ? typed('number', PERCENT_OF_COLUMN, col) : typed('number', '??', col);
     case 'string':
     case 'avatar':
       return typed('string', '??', col);
