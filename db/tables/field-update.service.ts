@@ -97,7 +97,7 @@ export async function updateField(em: EntityManager, table: DataTable, field: Da
     const all = await loadFields(tx, table);
     const model = all.models.find((m) => m.id === field.id)!;
     const reshapes = patch.name !== undefined || patch.type !== undefined || patch.metadata !== undefined || patch.tags !== undefined;
-    const dependents = reshapes ? await formulasReading(tx, table.account.id, field.id) : [];
+    const dependents = reshapes ? await formulasReading(tx, table.account.id, [field.id]) : [];
     if (patch.name !== undefined) field.name = checkFieldName(patch.name, all.entities, all.entities.find((f) => f.id === field.id));
     const type = patch.type !== undefined ? checkFieldType(patch.type) : field.type;
     if (patch.metadata !== undefined || type !== field.type) {

@@ -26,15 +26,15 @@ interface Dependent {
   table: DataTable;
 }
 
-/** The formula fields of the account that read the field `fieldId` (of any table). */
-export async function formulasReading(em: EntityManager, accountId: number, fieldId: number): Promise<Dependent[]> {
+/** The formula fields of the account, outside `skip`, that read any of the fields `fieldIds` (of any table). */
+export async function formulasReading(em: EntityManager, accountId: number, fieldIds: number[], skip: (formula: DataField) => boolean = () => false): Promise<Dependent[]> {
   const formulas = await em.find(DataField, { type: 'formula', table: { account: accountId } }, { populate: ['table'] });
   const dependents: Dependent[] = [];
-  for (const formula of formulas.filter((f) => f.id !== fieldId)) {
+  for (const formula of formulas.filter((f) => !fieldIds.includes(f.id) && !skip(f))) {
     const [table] = await findTablesById(em, accountId, [formula.table.id]);
     const scope = await formulaScope(em, table!, await freshModels(em, table!), freshModels);
     const result = compileFormula(formula.metadata, scope, ROW_ALIAS);
-    if (result.ok && result.formula.references.has(fieldId)) dependents.push({ field: formula, table: table! });
+    if (result.ok && fieldIds.some((id) => result.formula.references.has(id))) dependents.push({ field: formula, table: table! });
   }
   return dependents;
 }
@@ -45,8 +45,14 @@ function describe(dependent: Dependent): string {
 
 /** Refuses to delete a field that formulas read (409 naming the first of them). */
 export async function refuseIfRead(em: EntityManager, accountId: number, field: DataField): Promise<void> {
-  const [first] = await formulasReading(em, accountId, field.id);
+  const [first] = await formulasReading(em, accountId, [field.id]);
   if (first) throw new ConflictError(`"${field.name}" is used by ${describe(first)}; change that formula first`);
+}
+
+/** Refuses to delete a table whose fields formulas of other tables read (through a back relation). */
+export async function refuseIfTableRead(em: EntityManager, accountId: number, table: DataTable, fieldIds: number[]): Promise<void> {
+  const [first] = await formulasReading(em, accountId, fieldIds, (formula) => formula.table.id === table.id);
+  if (first) throw new ConflictError(`"${table.name}" is read by ${describe(first)}; change that formula first`);
 }
 
 /**

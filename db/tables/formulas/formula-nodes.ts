@@ -178,7 +178,7 @@ export function checkExpressionShape(expression: unknown, path: string): Issue[]
 /** `[Field]` → ['Field']; `[Relation].[Field]` → ['Relation', 'Field']; a bare name is taken as a field name. */
 export function parseFieldRef(ref: string): string[] | null {
   const text = ref.trim();
-  const bracketed = /^\[([^\]]+)\](?:\.\[([^\]]+)\])?$/.exec(text);
+  const bracketed = /^\[([^\]]+)\](?:\s*\.\s*\[([^\]]+)\])?$/.exec(text);
   if (bracketed) return bracketed[2] !== undefined ? [bracketed[1]!.trim(), bracketed[2].trim()] : [bracketed[1]!.trim()];
   if (text === '' || text.includes('[') || text.includes(']')) return null;
   return [text];

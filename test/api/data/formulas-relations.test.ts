@@ -91,11 +91,15 @@ describe('formula fields: relations', () => {
     expect(fieldNames).to.not.include('Bad');
   });
 
-  it('refuses deleting a relation or a related field that formulas read', async () => {
+  it('refuses deleting a relation, a related field or a related table that formulas read', async () => {
     const employees = (await fieldsOf(api, companies)).find((f) => f.name === 'Employees');
     const res = await api.del(`${companies}/fields/${employees.id}`);
     expect(res.status, res.text).to.equal(409);
     expect(res.body.message).to.include('formula field');
     expect((await api.del(`${deals}/fields/${companyField}`)).status).to.equal(409);
+    // Deleting the deals table would take away the rows the companies' formulas aggregate.
+    const table = await api.del('/tables/contracts');
+    expect(table.status, table.text).to.equal(409);
+    expect(table.body.message).to.include('"Deals" of "firms"');
   });
 });
