@@ -12,12 +12,11 @@
  * and the p50/p95 of computing four aggregations of a view over the whole table.
  */
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import pg from 'pg';
-import { dropDatabase, ensureDatabase } from '../../db/database.js';
-import { initORM, migrate } from '../../db/orm.js';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { dropDatabase } from '../../db/database.js';
+import { percentile, stopProcesses } from './bench-processes.js';
+import { startDataBench } from './data-api.js';
 
 const ROWS = Number(process.env.ROWS ?? 200_000);
 const COMPANIES = Number(process.env.COMPANIES ?? 20_000);
@@ -29,38 +28,12 @@ const server = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.
 server.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
 const databaseUrl = server.toString();
 
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-  return { p50: at(50), p95: at(95) };
-}
+const stats = (samples: number[]) => ({ p50: percentile(samples, 50), p95: percentile(samples, 95) });
 
 const STAGES = ['Lead', 'Qualified', 'Proposal', 'Won', 'Lost'];
 
 async function main(): Promise<void> {
-  await ensureDatabase(databaseUrl);
-  const orm = await initORM({ databaseUrl, poolMax: 10 });
-  await migrate(orm);
-  const account = await bootstrapAccount(orm.em.fork(), 'Bench', 'bench@example.test');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/api-process.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /port (\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`API process exited with ${code}`)));
-  });
-  const base = `http://127.0.0.1:${port}/public/v1`;
-  const headers = { authorization: `Bearer ${account.userKey}`, 'content-type': 'application/json' };
-  const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = await res.json();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const { orm, api } = await startDataBench(databaseUrl);
   /** Creates `count` rows through rows/bulk, CLIENTS callers at a time; returns the ids in order. */
   const bulk = async (table: string, count: number, row: (i: number) => Record<string, unknown>): Promise<string[]> => {
     const ids: string[] = new Array(count);
@@ -178,8 +151,7 @@ async function main(): Promise<void> {
   console.log(`  values: ${computed.agentry.map((a: { operation: string; value: unknown }) => `${a.operation}=${a.value}`).join(', ')}`);
 
   await raw.end();
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  stopProcesses();
   await orm.close();
   if (process.env.KEEP_DB === '1') console.log(`database kept: ${databaseUrl}`);
   else await dropDatabase(databaseUrl);

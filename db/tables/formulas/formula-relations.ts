@@ -68,12 +68,22 @@ function directSource(c: FormulaCompiler, relation: FieldModel, ctx: RowContext,
   if (relation.column) {
     return { table, alias, sql: '?? as ?? where ?? = ??', bindings: [rows, alias, qualified(alias, 'id'), qualified(ctx.alias, relation.column)] };
   }
+  return throughLinks(c, ctx, table, alias, relation.id, 'target_id');
+}
+
+/**
+ * Rows of `table` linked to the current row through the link table of the multi relation `relationId`; the
+ * related rows are on the `related` side of the link table, the current row on the other.
+ */
+function throughLinks(c: FormulaCompiler, ctx: RowContext, table: RelatedTable, alias: string, relationId: number, related: 'source_id' | 'target_id'): Source {
   const link = c.alias(`${ctx.alias}_k`);
+  const own = related === 'target_id' ? 'source_id' : 'target_id';
+  const rows = dataTable(rowTableName(table.id));
   return {
     table,
     alias,
     sql: '?? as ?? join ?? as ?? on ?? = ?? where ?? = ??',
-    bindings: [dataTable(linkTableName(relation.id)), link, rows, alias, qualified(alias, 'id'), qualified(link, 'target_id'), qualified(link, 'source_id'), qualified(ctx.alias, 'id')],
+    bindings: [dataTable(linkTableName(relationId)), link, rows, alias, qualified(alias, 'id'), qualified(link, related), qualified(link, own), qualified(ctx.alias, 'id')],
   };
 }
 
@@ -101,13 +111,7 @@ function backSource(c: FormulaCompiler, node: FormulaNode, ctx: RowContext, path
   if (field.column) {
     return { table, alias, sql: '?? as ?? where ?? = ??', bindings: [rows, alias, qualified(alias, field.column), qualified(ctx.alias, 'id')] };
   }
-  const link = c.alias(`${ctx.alias}_k`);
-  return {
-    table,
-    alias,
-    sql: '?? as ?? join ?? as ?? on ?? = ?? where ?? = ??',
-    bindings: [dataTable(linkTableName(field.id)), link, rows, alias, qualified(alias, 'id'), qualified(link, 'source_id'), qualified(link, 'target_id'), qualified(ctx.alias, 'id')],
-  };
+  return throughLinks(c, ctx, table, alias, field.id, 'source_id');
 }
 
 const innerContext = (source: Source): RowContext => ({ fields: source.table.fields, alias: source.alias, tableName: source.table.name, own: false });
