@@ -143,7 +143,18 @@ export async function computeAggregations(em: EntityManager, table: DataTable, v
   if (view.recordType) parts.push({ sql: `"${ALIAS}"."record_type_id" = ?`, bindings: [view.recordType.id] });
   const where = joinFragments(parts, ' and ');
   const entries = aggregations.map((a) => ({ aggregation: a, field: source.fields.find((f) => f.id === a.field.id)! }));
-  const selects = entries.map(({ aggregation, field }, i) => ({ ...aggregateSql(field, aggregation.operation, source.fields), alias: `a${i}` }));
+  // A formula whose type changed since the aggregation was set up may no longer fit its operation: that one is null.
+  const fits = (field: FieldModel, operation: string) => {
+    try {
+      return checkOperation(field, operation) === operation;
+    } catch {
+      return false;
+    }
+  };
+  const selects = entries.map(({ aggregation, field }, i) => ({
+    ...(fits(field, aggregation.operation) ? aggregateSql(field, aggregation.operation, source.fields) : { sql: 'null', bindings: [] }),
+    alias: `a${i}`,
+  }));
   const from = source.from(ALIAS);
   const sql = `select ${['count(*)::int as "_rows"', ...selects.map((s) => `${s.sql} as "${s.alias}"`)].join(', ')} from ${from.sql} where ${where.sql}`;
   const [row] = await query(sqlOf(em), sql, [...selects.flatMap((s) => s.bindings), ...from.bindings, ...where.bindings]);

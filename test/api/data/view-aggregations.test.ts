@@ -101,6 +101,14 @@ describe('view aggregations', () => {
     expect(computed).to.deep.include({ rows: 2 });
     expect(computed.agentry[0].value).to.equal(40);
   });
+
+  it('answers null, not an error, for an aggregation its formula no longer fits', async () => {
+    ok(await api.patch(`${base}/fields/${ids.Double}`, { metadata: { expression: op('concat', field('[Budget]'), constant('!')) } }));
+    const computed = ok(await api.post(`${aggs()}/compute`, {}));
+    const double = computed.agentry.find((a: { fieldId: number }) => a.fieldId === ids.Double);
+    expect(double).to.include({ operation: 'avg', value: null });
+    expect(computed.rows).to.equal(5);
+  });
 });
 
 describe('fields/preview-formula', () => {
