@@ -112,6 +112,17 @@ describe('formula fields: rules', () => {
     ok(await api.patch(`${deps}/fields/${price.id}`, { metadata: { format: 'percent' } }));
     ok(await api.post(`${deps}/rows`, { Price: 50 }), 201);
     expect((await values(api, deps))[0]!.Doubled).to.equal(1); // 50 % × 2
+    // An option a formula filters by (by name) cannot be renamed or deleted from under it; others can.
+    const kind = await addField(api, deps, { name: 'Kind', type: 'select', metadata: { mode: 'singleSelect' } });
+    const gold = ok(await api.post(`${deps}/fields/${kind.id}/tags`, { name: 'Gold' }), 201);
+    const silver = ok(await api.post(`${deps}/fields/${kind.id}/tags`, { name: 'Silver' }), 201);
+    const tier = await addField(api, deps, formula('Tier', { type: 'ifElse', filter: { field: 'Kind', operator: 'eq', value: 'Gold' }, then: constant(1), else: constant(0) }));
+    expectIssue(await api.patch(`${deps}/tags/${gold.id}`, { name: 'Platinum' }), 'fieldId', 'formula_dependency');
+    expectIssue(await api.del(`${deps}/tags/${gold.id}`), 'fieldId', 'formula_dependency');
+    ok(await api.patch(`${deps}/tags/${silver.id}`, { name: 'Bronze' }));
+    ok(await api.del(`${deps}/tags/${silver.id}`), 204);
+    expect(ok(await api.get(`${deps}/fields/${kind.id}/tags`)).agentry.map((o: { name: string }) => o.name)).to.deep.equal(['Gold']);
+    ok(await api.del(`${deps}/fields/${tier.id}`), 204);
     ok(await api.del(`${deps}/fields/${uses.id}`), 204);
     ok(await api.patch(`${deps}/fields/${price.id}`, { name: 'Cost' }));
     ok(await api.del(`${deps}/fields/${price.id}`), 204);
