@@ -16,7 +16,7 @@ import type { FieldModel } from '../types.js';
 import { compileAggregate, compileLookup, type FormulaScope, type RowContext } from './formula-relations.js';
 import { shapeOutput } from './formula-output.js';
 import { parseFieldRef, type FormulaNode } from './formula-nodes.js';
-import { asInstant, asText, fieldValue, nullOf, PERCENT_OF_COLUMN, systemValue, typed, unreadableReason, type Typed } from './formula-sql.js';
+import { asInstant, asText, fieldValue, PERCENT_OF_COLUMN, systemValue, typed, unreadableReason, type Typed } from './formula-sql.js';
 
 export type { FormulaScope, RelatedTable, BackRelation } from './formula-relations.js';
 
@@ -246,5 +246,3 @@ export function compileFormula(metadata: Record<string, unknown>, scope: Formula
   }
   return { ok: true, formula: { ...value, references: compiler.references } };
 }
-
-export { nullOf };
