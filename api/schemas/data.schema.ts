@@ -133,6 +133,52 @@ export const ViewPatchSchema: JsonSchema = {
   properties: { ...viewProperties, order: { type: 'integer', minimum: 0 } },
 };
 
+/** View aggregation: one operation over one field of the view's table. */
+export const AggregationCreateSchema: JsonSchema = {
+  $id: 'AggregationCreate',
+  type: 'object',
+  additionalProperties: false,
+  required: ['fieldId', 'operation'],
+  properties: {
+    fieldId: id,
+    operation: { type: 'string', description: 'count, countEmpty, countFilled, unique, sum, avg, min, max, percentEmpty, percentFilled, percentUnique' },
+  },
+};
+
+export const AggregationPatchSchema: JsonSchema = {
+  $id: 'AggregationPatch',
+  type: 'object',
+  additionalProperties: false,
+  required: ['operation'],
+  properties: { operation: { type: 'string' } },
+};
+
+export const AggregationComputeSchema: JsonSchema = {
+  $id: 'AggregationCompute',
+  type: 'object',
+  additionalProperties: false,
+  description: 'Optional query replacing the view\'s filter; the view\'s record type still applies',
+  properties: {
+    filter: { $ref: 'QueryFilter' },
+    search: { type: 'string', maxLength: 500 },
+  },
+};
+
+/** preview-formula: the metadata a formula field would be created with, and the rows to evaluate it on. */
+export const FormulaPreviewSchema: JsonSchema = {
+  $id: 'FormulaPreview',
+  type: 'object',
+  additionalProperties: false,
+  required: ['metadata'],
+  properties: {
+    name: { type: 'string', maxLength: 255, description: 'Ignored; accepted so a field create body can be sent as is' },
+    type: { const: 'formula' },
+    metadata: { type: 'object', description: 'expression, applyIf, numberConfig, dateConfig, stringConfig, as for a formula field' },
+    rowIds: { type: 'array', minItems: 1, maxItems: 100, items: { type: 'string', pattern: '^[0-9a-fA-F]{24}$' } },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20, description: 'Rows evaluated (in creation order) when rowIds is absent' },
+  },
+};
+
 const rowQueryProperties = {
   filter: { $ref: 'QueryFilter' },
   search: { type: 'string', maxLength: 500, description: 'Full-text search over the text fields (prefix match per word)' },

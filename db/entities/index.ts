@@ -8,6 +8,7 @@ import { DataFieldSchema } from './data-field.entity.js';
 import { FieldOptionSchema } from './field-option.entity.js';
 import { RecordTypeSchema } from './record-type.entity.js';
 import { DataViewSchema } from './data-view.entity.js';
+import { DataViewAggregationSchema } from './data-view-aggregation.entity.js';
 import { OutboxEventSchema } from './outbox-event.entity.js';
 import { IncomingWebhookSchema } from './incoming-webhook.entity.js';
 import { WorkflowSchema } from './workflow.entity.js';
@@ -31,6 +32,7 @@ export { DataField } from './data-field.entity.js';
 export { FieldOption } from './field-option.entity.js';
 export { RecordType } from './record-type.entity.js';
 export { DataView } from './data-view.entity.js';
+export { DataViewAggregation, AGGREGATION_OPERATIONS, type AggregationOperation } from './data-view-aggregation.entity.js';
 export { OutboxEvent } from './outbox-event.entity.js';
 export { IncomingWebhook } from './incoming-webhook.entity.js';
 export { Workflow, type WorkflowStatus } from './workflow.entity.js';
@@ -56,6 +58,7 @@ export const entities = [
   FieldOptionSchema,
   RecordTypeSchema,
   DataViewSchema,
+  DataViewAggregationSchema,
   OutboxEventSchema,
   IncomingWebhookSchema,
   WorkflowSchema,

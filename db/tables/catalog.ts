@@ -62,10 +62,21 @@ export async function findTable(em: EntityManager, accountId: number, kind: Tabl
     [accountId, kind, byId ? Number(ref) : ref.toLowerCase()],
   );
   if (!row) throw new NotFoundError(`${KIND_LABEL[kind]} "${ref}" not found`);
+  return mergeTable(em, accountId, row);
+}
+
+/** Objects and Tables of the account by id, in one query (the ones of other accounts are left out). */
+export async function findTablesById(em: EntityManager, accountId: number, ids: number[]): Promise<DataTable[]> {
+  if (!ids.length) return [];
+  const rows = await query<Record<string, unknown>>(sqlOf(em), 'select * from data_tables where account_id = ? and id = any(?)', [accountId, ids]);
+  return rows.map((row) => mergeTable(em, accountId, row));
+}
+
+function mergeTable(em: EntityManager, accountId: number, row: Record<string, unknown>): DataTable {
   return em.merge(DataTable, {
     id: row.id as number,
     account: em.getReference(Account, accountId),
-    kind,
+    kind: row.kind as TableKind,
     name: row.name as string,
     displayName: row.display_name as string,
     emoji: row.emoji as string | null,

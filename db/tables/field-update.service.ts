@@ -9,6 +9,7 @@ import { loadFields, lockTable, query, sqlOf, toFieldModel } from './catalog.js'
 import { qualified, rowTableName, setUnique, syncIndex, syncSearch } from './ddl.js';
 import { FIELD_TYPE_HANDLERS, validateFieldMetadata } from './field-types/index.js';
 import { checkDefault, checkFieldName, checkFieldType } from './fields.service.js';
+import { checkFormula, formulasReading, recheckDependents } from './formulas/formula-fields.service.js';
 import { replaceOptions } from './options.service.js';
 import type { FieldModel, FieldType } from './types.js';
 
@@ -95,6 +96,8 @@ export async function updateField(em: EntityManager, table: DataTable, field: Da
     await lockTable(tx, table.id, 'schema');
     const all = await loadFields(tx, table);
     const model = all.models.find((m) => m.id === field.id)!;
+    const reshapes = patch.name !== undefined || patch.type !== undefined || patch.metadata !== undefined || patch.tags !== undefined;
+    const dependents = reshapes ? await formulasReading(tx, table.account.id, [field.id]) : [];
     if (patch.name !== undefined) field.name = checkFieldName(patch.name, all.entities, all.entities.find((f) => f.id === field.id));
     const type = patch.type !== undefined ? checkFieldType(patch.type) : field.type;
     if (patch.metadata !== undefined || type !== field.type) {
@@ -105,6 +108,7 @@ export async function updateField(em: EntityManager, table: DataTable, field: Da
           throw new BadRequestError(`metadata.${key} of a ${type} field cannot change: create a new field`, [{ code: 'invalid', path: `metadata.${key}`, message: 'cannot change' }]);
         }
       }
+      if (type === 'formula') await checkFormula(tx, table, all.models.filter((m) => m.id !== field.id), metadata);
       const retyped = type !== field.type || (type === 'select' && metadata.mode !== field.metadata.mode);
       if (type !== field.type) await changeType(tx, table, field, model, type, metadata);
       else if (type === 'select' && metadata.mode !== field.metadata.mode) await changeSelectMode(tx, table, model, metadata.mode);
@@ -134,6 +138,7 @@ export async function updateField(em: EntityManager, table: DataTable, field: Da
       await tx.flush();
     }
     if (field.type !== model.type) await syncSearch(sqlOf(tx), table.id, (await loadFields(tx, table)).models, true);
+    await recheckDependents(tx, table.account.id, dependents);
     return field;
   });
 }

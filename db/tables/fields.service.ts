@@ -9,6 +9,7 @@ import { findRecordType, findTableById, loadFields, lockTable, query, sqlOf, toF
 import { addFieldStorage, dropFieldStorage, qualified, rowTableName, syncSearch } from './ddl.js';
 import { FIELD_TYPE_HANDLERS, isInternalOnlyType, validateFieldMetadata } from './field-types/index.js';
 import { toDbValue } from './field-types/values.js';
+import { checkFormula, refuseIfRead } from './formulas/formula-fields.service.js';
 import { filterWithout, sortWithout } from './query/field-refs.js';
 import { FIELD_TYPES, type FieldModel, type FieldType } from './types.js';
 
@@ -93,6 +94,7 @@ export async function addField(em: EntityManager, table: DataTable, input: Field
   const { metadata, issues } = validateFieldMetadata(type, input.metadata);
   if (issues.length) throw new BadRequestError(`Invalid metadata: ${issues[0]!.path} ${issues[0]!.message}`, issues);
   const target = type === 'relation' ? await checkRelationTarget(em, table.account.id, metadata) : undefined;
+  if (type === 'formula') await checkFormula(em, table, existing.models, metadata);
 
   let recordType = null;
   if (input.record_type_id != null) {
@@ -134,6 +136,7 @@ export async function addField(em: EntityManager, table: DataTable, input: Field
 export async function deleteField(em: EntityManager, table: DataTable, field: DataField): Promise<void> {
   if (field.isSystem) throw new BadRequestError(`"${field.name}" is a built-in field and cannot be deleted`, 'fieldId');
   await lockTable(em, table.id, 'schema');
+  await refuseIfRead(em, table.account.id, field);
   const displayedBy = await em.find(DataField, { type: 'relation', table: { account: table.account } });
   const user = displayedBy.find((f) => Number(f.metadata.relatedTableId) === table.id && Number(f.metadata.displayColumn) === field.id);
   if (user) {

@@ -4,6 +4,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.
 import { DataField, FieldOption, type DataTable } from '../entities/index.js';
 import { lockTable, query, sqlOf } from './catalog.js';
 import { fieldColumnName, qualified, rowTableName } from './ddl.js';
+import { formulasReading, recheckDependents } from './formulas/formula-fields.service.js';
 import { optionView } from './views.js';
 
 export interface OptionInput {
@@ -83,6 +84,9 @@ export async function updateOption(em: EntityManager, option: FieldOption, patch
   return em.transactional(async (tx) => {
     await lockTable(tx, option.field.table.id, 'schema');
     const siblings = await tx.find(FieldOption, { field: option.field }, { orderBy: { position: 'asc', id: 'asc' } });
+    // A formula may filter by this option's name (ifElse, applyIf): it must still compile after the rename.
+    const accountId = option.field.table.account.id;
+    const dependents = patch.name !== undefined ? await formulasReading(tx, accountId, [option.field.id]) : [];
     if (patch.name !== undefined) {
       const before = [{ id: option.id, name: option.name }];
       option.name = checkName(patch.name, siblings, option);
@@ -95,6 +99,7 @@ export async function updateOption(em: EntityManager, option: FieldOption, patch
       others.forEach((o, i) => (o.position = i));
     }
     await tx.flush();
+    await recheckDependents(tx, accountId, dependents);
     return optionView({ id: option.id, name: option.name, color: option.color ?? null, order: option.position }, option.field.id);
   });
 }
@@ -119,9 +124,11 @@ export async function deleteOption(em: EntityManager, option: FieldOption): Prom
   await em.transactional(async (tx) => {
     const field = await tx.findOneOrFail(DataField, { id: option.field.id }, { populate: ['table'] });
     await lockTable(tx, field.table.id, 'schema');
+    const dependents = await formulasReading(tx, field.table.account.id, [field.id]);
     followDefault(field, [{ id: option.id, name: option.name }], new Map());
     await deleteOptions(tx, field, [option.id]);
     await tx.flush();
+    await recheckDependents(tx, field.table.account.id, dependents);
   });
 }
 

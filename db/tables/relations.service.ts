@@ -3,11 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { DataTable } from '../entities/index.js';
 import { loadFields, query, sqlOf } from './catalog.js';
-import { qualified, rowColumns, rowTableName } from './ddl.js';
+import { qualified, rowTableName } from './ddl.js';
 import { OBJECT_ID_PATTERN } from './object-id.js';
 import { writeRowEvents } from './row-events.js';
 import { resolveField } from './row-values.js';
-import { getRow, toViews, type TableContext } from './rows.service.js';
+import { getRow, readRows, type TableContext } from './rows.service.js';
 import type { FieldModel } from './types.js';
 
 function relationField(ctx: TableContext, ref: string): FieldModel {
@@ -22,10 +22,7 @@ async function targetContext(em: EntityManager, ctx: TableContext, field: FieldM
 }
 
 async function rowsByIds(em: EntityManager, ctx: TableContext, ids: string[]) {
-  if (!ids.length) return [];
-  const trx = sqlOf(em);
-  const rows = await query(trx, `select ${rowColumns(ctx.fields)} from ${qualified(rowTableName(ctx.table.id))} where id = any(?) order by id`, [ids]);
-  return toViews(trx, ctx.fields, rows);
+  return ids.length ? readRows(em, ctx.table, ctx.fields, ids) : [];
 }
 
 /** Rows of the related table that record `id` links to through the relation. */

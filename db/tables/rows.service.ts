@@ -7,6 +7,7 @@ import { BadRequestError, NotFoundError, type Issue } from '../../lib/errors.js'
 import type { DataTable } from '../entities/index.js';
 import { defaultRecordType, fieldModels, findRecordType, findTable, lockTable, query, sqlOf } from './catalog.js';
 import { qualified, rowColumns, rowTableName } from './ddl.js';
+import { rowSource } from './formulas/formula-source.js';
 import { OBJECT_ID_PATTERN, newObjectId } from './object-id.js';
 import { writeRowEvents } from './row-events.js';
 import { insertRows } from './row-insert.js';
@@ -114,6 +115,17 @@ export async function toViews(trx: Knex, fields: FieldModel[], rows: Record<stri
   });
 }
 
+/** Rows by id (ordered by id) with their formula values, read through the table's row source. */
+export async function readRows(em: EntityManager, table: DataTable, fields: FieldModel[], ids: string[]): Promise<RowView[]> {
+  const trx = sqlOf(em);
+  const source = await rowSource(em, table, fields);
+  const from = source.from('r');
+  const rows = await query(trx, `select ${rowColumns(source.fields, '"r".')} from ${from.sql} where "r"."id" = any(?) order by "r"."id"`, [...from.bindings, ids]);
+  return toViews(trx, source.fields, rows);
+}
+
+const hasFormulas = (fields: FieldModel[]): boolean => fields.some((f) => f.type === 'formula');
+
 /** Inside a row-writing transaction: holds off schema changes of the table and reads its current fields. */
 async function fieldsForWrite(tx: EntityManager, table: DataTable): Promise<FieldModel[]> {
   return fieldModels(tx, table, await lockTable(tx, table.id, 'rows'));
@@ -135,8 +147,13 @@ export async function createRows(em: EntityManager, { table, chain }: TableConte
     const records = prepared.map((p, i) => ({ id: ids[i], record_type_id: recordTypes[i], created_at: stamp, updated_at: stamp, ...p.columns }));
     await insertRows(trx, table.id, fields, records);
     await writeLinks(trx, fields, ids, prepared, false);
-    // The stored values are exactly the prepared ones: build the answer from them instead of reading back.
-    const views = records.map((record, i) => rowView(fields, record, prepared[i]!.links));
+    // The stored values are exactly the prepared ones: build the answer from them instead of reading back, unless
+    // formulas compute values from them (read back once, in one statement, so events carry those values too).
+    let views = records.map((record, i) => rowView(fields, record, prepared[i]!.links));
+    if (hasFormulas(fields)) {
+      const byId = new Map((await readRows(tx, table, fields, ids)).map((row) => [row.id, row]));
+      views = ids.map((id) => byId.get(id)!);
+    }
     await writeRowEvents(trx, table, 'CREATED', views.map((row) => ({ row })), chain);
     return views;
   });
@@ -148,10 +165,9 @@ function checkRowId(id: string): void {
 
 export async function getRow(em: EntityManager, { table, fields }: TableContext, id: string): Promise<RowView> {
   checkRowId(id);
-  const trx = sqlOf(em);
-  const rows = await query(trx, `select ${rowColumns(fields)} from ${qualified(rowTableName(table.id))} where id = ?`, [id]);
-  if (!rows.length) throw new NotFoundError(`Record ${id} not found`);
-  return (await toViews(trx, fields, rows))[0]!;
+  const [row] = await readRows(em, table, fields, [id]);
+  if (!row) throw new NotFoundError(`Record ${id} not found`);
+  return row;
 }
 
 /** Changes the given fields (and optionally the record type) of one row. */
@@ -169,7 +185,7 @@ export async function updateRow(em: EntityManager, { table, chain }: TableContex
     const updated = await trx.withSchema(DATA_SCHEMA).table(rowTableName(table.id)).where({ id }).update(changes).returning(['id', 'record_type_id', 'created_at', 'updated_at', ...fields.filter((f) => f.column).map((f) => f.column!)]);
     if (!updated.length) throw new NotFoundError(`Record ${id} not found`);
     await writeLinks(trx, fields, [id], [prepared], true);
-    const [row] = await toViews(trx, fields, updated);
+    const [row] = hasFormulas(fields) ? await readRows(tx, table, fields, [id]) : await toViews(trx, fields, updated);
     const changedFields = input.recordTypeId !== undefined ? [...prepared.touched, 'recordTypeId'] : prepared.touched;
     await writeRowEvents(trx, table, 'UPDATED', [{ row: row!, changedFields }], chain);
     return row!;

@@ -4,6 +4,7 @@ import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { Account, DataField, DataTable, DataView, RecordType } from '../entities/index.js';
 import { KIND_LABEL, findTable, loadFields, lockTable, sqlOf } from './catalog.js';
 import { createRowTable, dropRowTable, syncSearch } from './ddl.js';
+import { refuseIfTableRead } from './formulas/formula-fields.service.js';
 import { addField, type FieldInput } from './fields.service.js';
 import type { TableKind } from './types.js';
 import { fieldView, recordTypeView, tableSummary, viewView } from './views.js';
@@ -147,6 +148,7 @@ export async function deleteTable(em: EntityManager, accountId: number, kind: Ta
       throw new ConflictError(`"${table.name}" is the target of the relation field "${pointing.name}" of "${pointing.table.name}"; delete that field first`);
     }
     const fields = await loadFields(tx, table);
+    await refuseIfTableRead(tx, accountId, table, fields.models.map((f) => f.id));
     await dropRowTable(sqlOf(tx), table.id, fields.models);
     tx.remove(table);
     await tx.flush();

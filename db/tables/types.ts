@@ -63,6 +63,11 @@ export interface FieldModel {
   readOnly: boolean;
   /** Options of a select field, in order; empty for other types. */
   options: OptionModel[];
+  /**
+   * Formula fields read through a query's row source (formulas/formula-source.ts): the type of the computed
+   * value, which filters, sorts and aggregations treat the column as. Absent on stored fields.
+   */
+  formulaType?: 'number' | 'string' | 'boolean' | 'date' | 'dateOnly';
 }
 
 /** Result of converting one API value for storage. */

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { DataView, type DataTable, type RecordType } from '../entities/index.js';
 import { loadFields } from './catalog.js';
+import { rowSource } from './formulas/formula-source.js';
 import { compileFilter } from './query/filter.js';
 import { compileSort } from './query/sort.js';
 import { filterWithIds, sortWithIds } from './query/field-refs.js';
@@ -22,7 +23,8 @@ export type ViewPatch = Partial<ViewInput> & { order?: number };
  * returns the input with field names in the filter and sort replaced by field ids.
  */
 async function checkView<T extends Partial<ViewInput>>(em: EntityManager, table: DataTable, input: T): Promise<T> {
-  const { models } = await loadFields(em, table);
+  // Read through the row source, so views filter and sort by formula columns like by stored ones.
+  const { fields: models } = await rowSource(em, table, (await loadFields(em, table)).models);
   if (input.filter !== undefined && input.filter !== null) compileFilter(input.filter, models, { alias: 'r', path: 'filter' });
   if (input.sort !== undefined) compileSort(input.sort, models, 'r');
   const unknown = (input.visibleFieldIds ?? []).find((id) => !models.some((m) => m.id === id));

@@ -28,3 +28,15 @@ export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
+
+/** A JSON client of the API at `port` with `key`; any status from 300 up throws with the answer. */
+export function benchApi(port: number | string, key: string) {
+  const base = `http://127.0.0.1:${port}/public/v1`;
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  return async (method: string, path: string, body?: unknown): Promise<any> => {
+    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = await res.json();
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}

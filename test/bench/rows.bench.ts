@@ -8,12 +8,11 @@
  *    same table in the same run, with the ratio of the medians.
  */
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import pg from 'pg';
-import { dropDatabase, ensureDatabase } from '../../db/database.js';
-import { initORM, migrate } from '../../db/orm.js';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { dropDatabase } from '../../db/database.js';
+import { percentile, stopProcesses } from './bench-processes.js';
+import { startDataBench } from './data-api.js';
 
 const ROWS = Number(process.env.ROWS ?? 200_000);
 const CLIENTS = Number(process.env.CLIENTS ?? 4);
@@ -24,13 +23,8 @@ const server = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.
 server.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
 const databaseUrl = server.toString();
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
 }
 
 const STAGES = ['Lead', 'Qualified', 'Proposal', 'Won', 'Lost'];
@@ -55,30 +49,9 @@ function row(i: number) {
 }
 
 async function main(): Promise<void> {
-  await ensureDatabase(databaseUrl);
-  const orm = await initORM({ databaseUrl, poolMax: 10 });
-  await migrate(orm);
-  const account = await bootstrapAccount(orm.em.fork(), 'Bench', 'bench@example.test');
-  // The API runs in a process of its own, as in production: the client here does not share its event loop.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/api-process.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const match = /port (\d+)/.exec(chunk.toString());
-      if (match) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`API process exited with ${code}`)));
-  });
+  const { orm, account, port, api } = await startDataBench(databaseUrl);
   const base = `http://127.0.0.1:${port}/public/v1`;
   const headers = { authorization: `Bearer ${account.userKey}`, 'content-type': 'application/json' };
-  const api = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = await res.json();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
 
   const table = await api('POST', '/tables', {
     name: 'customers',
@@ -161,8 +134,7 @@ async function main(): Promise<void> {
   console.log(`  ratio of medians API / raw SQL: ${(apiStats.p50 / sqlStats.p50).toFixed(2)}x`);
 
   await raw.end();
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
+  stopProcesses();
   await orm.close();
   await dropDatabase(databaseUrl);
 }

@@ -7,7 +7,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DataField, DataTable } from '../../../db/entities/index.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
-import { FieldCreateSchema, FieldPatchSchema, OptionCreateSchema, OptionPatchSchema, PageQuerySchema } from '../../schemas/data.schema.js';
+import { previewFormula, type PreviewInput } from '../../../db/tables/formulas/formula-preview.service.js';
+import { FieldCreateSchema, FieldPatchSchema, FormulaPreviewSchema, OptionCreateSchema, OptionPatchSchema, PageQuerySchema } from '../../schemas/data.schema.js';
 import { nameParam, paramsWith, type DataSurface } from './surface.js';
 
 async function describeField(em: EntityManager, table: DataTable, field: DataField) {
@@ -47,6 +48,17 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
       const field = await em.transactional((tx) => addField(tx, t, body));
       return describeField(em, t, field);
     },
+  });
+  api.add<PreviewInput>({
+    method: 'post',
+    path: `${s.base}/:name/fields/preview-formula`,
+    scope: 'any',
+    tag: s.tag,
+    summary: 'Evaluates a formula on existing rows (the first ones, or rowIds) before creating the field; same checks as a create',
+    params: nameParam,
+    body: FormulaPreviewSchema,
+    responses: { 200: { description: '{ type, agentry: [{ id, value }] }' } },
+    handler: async ({ auth, em, params, body }) => previewFormula(em, await table(em, auth.account.id, params.name), body),
   });
   api.add<FieldPatch, unknown, { name: string; fieldId: number }>({
     method: 'patch',

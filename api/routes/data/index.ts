@@ -10,6 +10,7 @@ import { relationRoutes } from './relations.routes.js';
 import { rowRoutes } from './rows.routes.js';
 import { OBJECTS, TABLES } from './surface.js';
 import { tableRoutes } from './tables.routes.js';
+import { viewRoutes } from './views.routes.js';
 
 export function dataRoutes(api: RouteRegistry): void {
   for (const schema of [QueryFilterSchema, QuerySortSchema, FieldCreateSchema, RowBodySchema] as JsonSchema[]) registerSharedSchema(schema);
@@ -21,5 +22,6 @@ export function dataRoutes(api: RouteRegistry): void {
     tableRoutes(api, surface);
     fieldRoutes(api, surface);
     rowRoutes(api, surface);
+    viewRoutes(api, surface);
   }
 }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { RecordType } from '../../../db/entities/index.js';
 import { findRecordType, findTable } from '../../../db/tables/catalog.js';
 import { createRecordType, deleteRecordType, listRecordTypes, updateRecordType, type RecordTypeInput, type RecordTypePatch } from '../../../db/tables/record-types.service.js';
-import { createView, deleteView, findView, listViews, updateView, type ViewInput, type ViewPatch } from '../../../db/tables/views.service.js';
+import { createView, deleteView, findView, updateView, type ViewInput, type ViewPatch } from '../../../db/tables/views.service.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
@@ -55,33 +55,6 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     handler: async ({ auth, em, params }) => {
       const table = await object(em, auth.account.id, params.name);
       await deleteRecordType(em, table, await findRecordType(em, table, params.recordTypeId));
-    },
-  });
-
-  api.add<unknown, Page>({
-    method: 'get', path: `${base}/:name/views`, scope: 'any', tag, summary: 'Saved views of an Object',
-    params: nameParam, query: PageQuerySchema, responses: { 200: { description: '{ agentry: [View], nextCursor }' } },
-    handler: async ({ auth, em, params, query }) => paginate(await listViews(em, await object(em, auth.account.id, params.name)), query.limit, query.cursor),
-  });
-  api.add<ViewInput>({
-    method: 'post', path: `${base}/:name/views`, scope: 'U', tag, summary: 'Saves a view: filter, sort, visible fields',
-    params: nameParam, body: ViewCreateSchema, status: 201, responses: { 201: { description: 'View' } },
-    handler: async ({ auth, em, params, body }) => createView(em, await object(em, auth.account.id, params.name), body),
-  });
-  api.add<ViewPatch, unknown, { name: string; viewId: number }>({
-    method: 'patch', path: `${base}/:name/views/:viewId`, scope: 'U', tag, summary: 'Changes a view',
-    params: paramsWith('viewId'), body: ViewPatchSchema, responses: { 200: { description: 'View' } },
-    handler: async ({ auth, em, params, body }) => {
-      const table = await object(em, auth.account.id, params.name);
-      return updateView(em, table, await findView(em, table, params.viewId), body);
-    },
-  });
-  api.add<unknown, unknown, { name: string; viewId: number }>({
-    method: 'delete', path: `${base}/:name/views/:viewId`, scope: 'U', tag, summary: 'Deletes a view',
-    params: paramsWith('viewId'), status: 204, responses: { 204: { description: 'Deleted' } },
-    handler: async ({ auth, em, params }) => {
-      const table = await object(em, auth.account.id, params.name);
-      await deleteView(em, await findView(em, table, params.viewId));
     },
   });
 

@@ -23,7 +23,8 @@ export function toDbValue(field: FieldModel, value: unknown, ctx: WriteContext):
 /** Converts a stored value (as node-postgres returns it) to its API form; empty lists come back as []. */
 export function fromDbValue(field: FieldModel, raw: unknown): unknown {
   if (raw === null || raw === undefined) return isListValued(field) ? [] : null;
-  return FIELD_TYPE_HANDLERS[field.type].fromDb(raw, field);
+  // A formula's value reads like a stored value of its type (numbers from numeric text, ISO instants, dates).
+  return FIELD_TYPE_HANDLERS[field.formulaType ?? field.type].fromDb(raw, field);
 }
 
 /** Keys added to the field's read representation (`timezone`, `time_format`, `extended_field`, …). */

@@ -33,6 +33,9 @@ export function operandKind(field: FieldModel): OperandKind {
       return mode === 'multi' || field.linkTable ? 'relation:multi' : 'relation:single';
     case 'entityRelation':
       return mode === 'multi' ? 'entityRelation:multi' : 'entityRelation:single';
+    case 'formula':
+      // Read through a row source, a formula column filters and sorts like a stored column of its type.
+      return field.formulaType ?? 'formula';
     default:
       return field.type;
   }

@@ -27,9 +27,19 @@ export function searchQueryText(search: string): string | null {
   return words.length ? words.join(' & ') : null;
 }
 
-/** `"alias"."_search" @@ to_tsquery('simple', ?)` for the search, or `true` when it has no word. */
-export function compileSearch(search: string | null | undefined, alias: string): SqlFragment {
+/**
+ * `"alias"."_search" @@ to_tsquery('simple', ?)` for the search, or `true` when it has no word. `computed` lists
+ * text columns that have no place in `_search` (formula columns); their words count as well.
+ */
+export function compileSearch(search: string | null | undefined, alias: string, computed: string[] = []): SqlFragment {
   const query = typeof search === 'string' ? searchQueryText(search) : null;
   if (query === null) return { ...MATCH_ALL, bindings: [] };
-  return fragment("?? @@ to_tsquery('simple', ?)", qualified(alias, '_search'), query);
+  if (!computed.length) return fragment("?? @@ to_tsquery('simple', ?)", qualified(alias, '_search'), query);
+  const text = computed.map(() => '??').join(', ');
+  return fragment(
+    `(coalesce(??, ''::tsvector) || to_tsvector('simple', concat_ws(' ', ${text}))) @@ to_tsquery('simple', ?)`,
+    qualified(alias, '_search'),
+    ...computed.map((column) => qualified(alias, column)),
+    query,
+  );
 }

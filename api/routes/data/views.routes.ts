@@ -1,0 +1,44 @@
+/** Saved views of an Object or Table (record-type-scoped views of Objects: record-types.routes.ts) and their aggregations. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findTable } from '../../../db/tables/catalog.js';
+import { createView, deleteView, findView, listViews, updateView, type ViewInput, type ViewPatch } from '../../../db/tables/views.service.js';
+import { paginate } from '../../pagination.js';
+import type { RouteRegistry } from '../../routes.js';
+import { PageQuerySchema, ViewCreateSchema, ViewPatchSchema } from '../../schemas/data.schema.js';
+import { nameParam, paramsWith, type DataSurface } from './surface.js';
+import { viewAggregationRoutes } from './view-aggregations.routes.js';
+
+type Page = { limit: number; cursor?: string };
+
+export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
+  const { base, tag } = s;
+  const table = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, s.kind, name);
+
+  api.add<unknown, Page>({
+    method: 'get', path: `${base}/:name/views`, scope: 'any', tag, summary: `Saved views of ${s.kind === 'OBJECT' ? 'an Object' : 'a Table'}`,
+    params: nameParam, query: PageQuerySchema, responses: { 200: { description: '{ agentry: [View], nextCursor }' } },
+    handler: async ({ auth, em, params, query }) => paginate(await listViews(em, await table(em, auth.account.id, params.name)), query.limit, query.cursor),
+  });
+  api.add<ViewInput>({
+    method: 'post', path: `${base}/:name/views`, scope: 'U', tag, summary: 'Saves a view: filter, sort, visible fields',
+    params: nameParam, body: ViewCreateSchema, status: 201, responses: { 201: { description: 'View' } },
+    handler: async ({ auth, em, params, body }) => createView(em, await table(em, auth.account.id, params.name), body),
+  });
+  api.add<ViewPatch, unknown, { name: string; viewId: number }>({
+    method: 'patch', path: `${base}/:name/views/:viewId`, scope: 'U', tag, summary: 'Changes a view',
+    params: paramsWith('viewId'), body: ViewPatchSchema, responses: { 200: { description: 'View' } },
+    handler: async ({ auth, em, params, body }) => {
+      const t = await table(em, auth.account.id, params.name);
+      return updateView(em, t, await findView(em, t, params.viewId), body);
+    },
+  });
+  api.add<unknown, unknown, { name: string; viewId: number }>({
+    method: 'delete', path: `${base}/:name/views/:viewId`, scope: 'U', tag, summary: 'Deletes a view',
+    params: paramsWith('viewId'), status: 204, responses: { 204: { description: 'Deleted' } },
+    handler: async ({ auth, em, params }) => {
+      const t = await table(em, auth.account.id, params.name);
+      await deleteView(em, await findView(em, t, params.viewId));
+    },
+  });
+  viewAggregationRoutes(api, s);
+}
