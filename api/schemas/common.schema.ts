@@ -41,3 +41,10 @@ export const strictObject = (properties: Record<string, JsonSchema>, description
   additionalProperties: false,
   properties,
 });
+
+/** `limit` and `cursor` of a paginated list. */
+export const PageQuerySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 }, cursor: { type: 'string', maxLength: 200 } },
+};

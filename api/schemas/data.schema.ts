@@ -227,8 +227,4 @@ export const LinkSchema: JsonSchema = {
   properties: { targetIds: { type: 'array', minItems: 1, maxItems: 1000, items: { type: 'string', pattern: '^[0-9a-f]{24}$' } } },
 };
 
-export const PageQuerySchema: JsonSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 }, cursor: { type: 'string', maxLength: 200 } },
-};
+export { PageQuerySchema } from './common.schema.js';

@@ -12,6 +12,43 @@ export const IncomingWebhookCreateSchema: JsonSchema = {
   },
 };
 
+export const IncomingWebhookUpdateSchema: JsonSchema = {
+  $id: 'IncomingWebhookUpdate',
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 255 },
+    description: { type: ['string', 'null'], maxLength: 2000 },
+    isActive: { type: 'boolean', description: 'false: calls to the webhook are answered 404 and dropped' },
+    useAuthentication: { type: 'boolean', description: 'Turning it on issues an access token, returned once in this response' },
+  },
+};
+
+export const WebhookIdParams: JsonSchema = {
+  type: 'object',
+  required: ['webhookId'],
+  properties: { webhookId: { type: 'string', pattern: '^wh_[A-Za-z0-9]{24}$' } },
+};
+
+export const WebhookDeletedSchema: JsonSchema = {
+  type: 'object',
+  required: ['id', 'referencedBy'],
+  additionalProperties: false,
+  properties: {
+    id: { type: 'string' },
+    referencedBy: {
+      type: 'array',
+      description: 'Workflows whose draft or live graph still lists the deleted webhook: remove it from those nodes',
+      items: {
+        type: 'object',
+        required: ['workflowId', 'name', 'nodeIds'],
+        properties: { workflowId: { type: 'integer' }, name: { type: 'string' }, nodeIds: { type: 'array', items: { type: 'string' } } },
+      },
+    },
+  },
+};
+
 export const IncomingWebhookSchema: JsonSchema = {
   $id: 'IncomingWebhook',
   type: 'object',
@@ -28,7 +65,7 @@ export const IncomingWebhookSchema: JsonSchema = {
       type: 'string',
       minLength: 64,
       maxLength: 64,
-      description: 'Only in the create response, and only when useAuthentication is true; stored only as a hash',
+      description: 'Only in the answer that issues it (create, turning useAuthentication on, rotate-token); stored only as a hash',
     },
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { findWebhookOfAccount, setActive } from '../../db/services/incoming-webhooks.service.js';
+import { findWebhookOfAccount } from '../../db/services/incoming-webhooks.service.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount, type CallOptions, type CallResult } from '../setup/http.js';
 
@@ -193,12 +193,12 @@ describe('incoming webhooks', () => {
     it('answers 404 while the webhook is inactive, even with the right token, and accepts again once reactivated', async () => {
       const acct = await newAccount();
       const wh = await createWebhook(acct.userKey);
-      await setActive(harness().orm.em.fork(), acct.account.id, wh.id, false);
+      expect((await call('PATCH', `/incoming-webhooks/${wh.id}`, { key: acct.userKey, body: { isActive: false } })).body.isActive).to.equal(false);
       const res = await deliver(wh.id, { key: wh.accessToken, body: { a: 1 } });
       expect(res.status).to.equal(404);
       expect(res.body.code).to.equal('not_found');
       expect(await eventsOf(wh.id)).to.have.length(0);
-      await setActive(harness().orm.em.fork(), acct.account.id, wh.id, true);
+      expect((await call('PATCH', `/incoming-webhooks/${wh.id}`, { key: acct.userKey, body: { isActive: true } })).status).to.equal(200);
       expect((await deliver(wh.id, { key: wh.accessToken, body: { a: 1 } })).status).to.equal(202);
     });
 
@@ -267,9 +267,7 @@ describe('incoming webhooks', () => {
       const found = await findWebhookOfAccount(em, a.account.id, wh.id);
       expect(found?.id).to.equal(wh.id);
       expect(await findWebhookOfAccount(em, a.account.id, 'not-a-webhook')).to.equal(null);
-      let error: unknown;
-      await setActive(harness().orm.em.fork(), b.account.id, wh.id, false).catch((e: unknown) => (error = e));
-      expect((error as { status?: number }).status).to.equal(404);
+      expect((await call('PATCH', `/incoming-webhooks/${wh.id}`, { key: b.userKey, body: { isActive: false } })).status).to.equal(404);
       expect((await webhookRow(wh.id))!.is_active).to.equal(true);
     });
   });

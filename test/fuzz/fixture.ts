@@ -36,6 +36,7 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
   const workflowId = (await ok('POST', '/workflows', key, { name: 'Fuzz' })).id as number;
   const graph = await ok('POST', `/workflows/${workflowId}/nodes`, key, { type: 'API', data: { url: 'https://x.test' } });
   const variable = await ok('POST', `/workflows/${workflowId}/variables`, key, { name: 'v' });
+  const webhook = await ok('POST', '/incoming-webhooks', key, { name: 'Fuzz' });
   return {
     accountId: account.account.id,
     userKey: key,
@@ -52,6 +53,7 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
       nodeId: graph.nodes[0].nodeId,
       variableId: variable.id,
       relation: 'Company',
+      webhookId: webhook.id,
     },
   };
 }
