@@ -14,7 +14,9 @@ import { OutboxNotifier } from '../db/outbox-notifier.js';
 import { BadRequestError, PayloadTooLargeError } from '../lib/errors.js';
 import { renderDocsPage } from './docs-page.js';
 import { errorHandler, type ErrorLogger } from './error-handler.js';
+import type { Config } from '../lib/config.js';
 import { buildOpenApi } from './openapi.js';
+import { rateLimited } from './rate-limit.js';
 import { RouteRegistry } from './routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { inboundWebhookRoutes, incomingWebhookRoutes } from './routes/incoming-webhooks.routes.js';
@@ -38,6 +40,8 @@ export interface AppDeps {
     taskQueue: string;
     /** Temporal UI address; run logs link to their run there. */
     temporalUiUrl?: string;
+    /** Requests per API key, and calls per incoming webhook; unset: not limited. */
+    rateLimits?: Config['rateLimits'];
   };
   /**
    * The third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through and trigger resources come from;
@@ -85,11 +89,14 @@ export function createApp(deps: AppDeps): Koa {
   inboundWebhookRoutes(root);
 
   const publicRouter = new Router({ prefix: API_PREFIX });
-  api.mount(publicRouter, getEm);
+  const perKey = rateLimited(config.rateLimits?.perKey, (ctx) => String(ctx.state.auth.keyId), 'this API key');
+  api.mount(publicRouter, getEm, perKey);
   publicRouter.get('/openapi.json', (ctx) => {
     ctx.body = openApi;
   });
   const rootRouter = new Router();
+  // Layers of one path run in the order they are added: the webhook's limit comes before its route.
+  rootRouter.post('/webhooks/:webhookId', rateLimited(config.rateLimits?.perWebhook, (ctx) => ctx.params.webhookId, 'this webhook'));
   root.mount(rootRouter, getEm);
   rootRouter.get('/docs', (ctx) => {
     ctx.type = 'html';

@@ -11,6 +11,7 @@ import {
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Middleware } from 'koa';
 import { AppError, type ErrorCode } from '../lib/errors.js';
+import { RateLimitedError } from './rate-limit.js';
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -106,6 +107,7 @@ export function errorHandler(log: ErrorLogger): Middleware {
         ctx.status = mapped.status;
         ctx.body = mapped.body;
         if (mapped.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
+        if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
         return;
       }
       log(`request ${ctx.state.requestId} ${ctx.method} ${ctx.path} failed`, error);

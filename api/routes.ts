@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { KeyIdentity } from '../db/services/api-keys.service.js';
 import { BadRequestError, UnsupportedMediaTypeError } from '../lib/errors.js';
 import { authenticate, requireScope, type Scope } from './auth.js';
@@ -79,15 +79,18 @@ export class RouteRegistry {
     this.routes.push(spec);
   }
 
-  /** Registers every declared route on the router, with schemas compiled once. */
-  mount(router: Router, getEm: () => EntityManager): void {
+  /**
+   * Registers every declared route on the router, with schemas compiled once; `afterAuth` runs on authenticated
+   * routes once the key is known (the per-key rate limit).
+   */
+  mount(router: Router, getEm: () => EntityManager, afterAuth?: Middleware): void {
     for (const spec of this.routes) {
       const compiled: Compiled = {
         params: spec.params && compileSchema(spec.params, { coerce: true }),
         query: spec.query && compileSchema(spec.query, { coerce: true }),
         body: spec.body && compileSchema(spec.body),
       };
-      const stack = spec.scope === 'public' ? [] : [authenticate(getEm), requireScope(spec.scope)];
+      const stack = spec.scope === 'public' ? [] : [authenticate(getEm), ...(afterAuth ? [afterAuth] : []), requireScope(spec.scope)];
       router[spec.method](spec.path, ...stack, async (ctx: Context) => {
         const input = readInput(ctx, spec, compiled, getEm);
         const result = await spec.handler(input);

@@ -11,7 +11,13 @@ const temporal = await connectTemporal(config.temporal);
 const app = createApp({
   orm,
   temporal,
-  config: { publicBaseUrl: config.publicBaseUrl, bodyLimitBytes: config.bodyLimitBytes, taskQueue: config.temporal.taskQueue, temporalUiUrl: config.temporal.uiUrl },
+  config: {
+    publicBaseUrl: config.publicBaseUrl,
+    bodyLimitBytes: config.bodyLimitBytes,
+    taskQueue: config.temporal.taskQueue,
+    temporalUiUrl: config.temporal.uiUrl,
+    rateLimits: config.rateLimits,
+  },
   triggers: config.triggerProvider ? new HttpTriggerProvider({ baseUrl: config.triggerProvider.url, apiKey: config.triggerProvider.apiKey }) : undefined,
 });
 const server = app.listen(config.port, config.host, () => {

@@ -33,6 +33,14 @@ export interface Config {
   dataDir: string;
   /** The third-party trigger provider (EXTERNAL_TRIGGER subscriptions); null when TRIGGER_PROVIDER_URL is unset. */
   triggerProvider: { url: string; apiKey: string } | null;
+  /** Request rate limits of each API process (null: not limited). */
+  rateLimits: { perKey: RateLimitSetting | null; perWebhook: RateLimitSetting | null };
+}
+
+/** A token bucket: sustained requests per second, and how many may come at once. */
+export interface RateLimitSetting {
+  perSecond: number;
+  burst: number;
 }
 
 /** Thrown when an environment variable has an unusable value; entry points print it and exit. */
@@ -60,7 +68,16 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   TEST_DATABASE_URL: 'PostgreSQL server the tests create their per-run database on (default: the DATABASE_URL server)',
   TRIGGER_PROVIDER_URL: 'base URL of the third-party trigger provider (EXTERNAL_TRIGGER nodes); unset: third-party triggers are off',
   TRIGGER_PROVIDER_API_KEY: 'key sent as Bearer token to the trigger provider; required when TRIGGER_PROVIDER_URL is set (no default)',
+  RATE_LIMIT_PER_SECOND: 'requests per second one API key may make to one API process, sustained (default 50; 0: no limit)',
+  RATE_LIMIT_BURST: 'requests one API key may make at once (default 200)',
+  WEBHOOK_RATE_LIMIT_PER_SECOND: 'calls per second one incoming webhook accepts per API process, sustained (default 1000; 0: no limit)',
+  WEBHOOK_RATE_LIMIT_BURST: 'calls one incoming webhook accepts at once (default 2000)',
 };
+
+function rateLimitVar(env: NodeJS.ProcessEnv, prefix: string, perSecond: number, burst: number): RateLimitSetting | null {
+  const rate = intVar(env, `${prefix}_PER_SECOND`, perSecond, 0, 1_000_000);
+  return rate === 0 ? null : { perSecond: rate, burst: intVar(env, `${prefix}_BURST`, burst, 1, 10_000_000) };
+}
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/agentry';
 
@@ -122,5 +139,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     dataDir: env.AGENTRY_DATA_DIR || '.data',
     triggerProvider,
+    rateLimits: { perKey: rateLimitVar(env, 'RATE_LIMIT', 50, 200), perWebhook: rateLimitVar(env, 'WEBHOOK_RATE_LIMIT', 1000, 2000) },
   };
 }
