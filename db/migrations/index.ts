@@ -7,6 +7,7 @@ import { Migration20261121170002_incoming_webhooks } from './Migration2026112117
 import { Migration20261121170003_workflows } from './Migration20261121170003_workflows.js';
 import { Migration20261121180001_runtime } from './Migration20261121180001_runtime.js';
 import { Migration20261121180002_record_activities } from './Migration20261121180002_record_activities.js';
+import { Migration20261123102214_record_tasks_files } from './Migration20261123102214_record_tasks_files.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
@@ -17,4 +18,5 @@ export const migrationsList = [
   { name: 'Migration20261121170003_workflows', class: Migration20261121170003_workflows },
   { name: 'Migration20261121180001_runtime', class: Migration20261121180001_runtime },
   { name: 'Migration20261121180002_record_activities', class: Migration20261121180002_record_activities },
+  { name: 'Migration20261123102214_record_tasks_files', class: Migration20261123102214_record_tasks_files },
 ];

@@ -176,7 +176,7 @@ export async function updateRow(em: EntityManager, { table, chain }: TableContex
   });
 }
 
-/** Deletes a row with its record activities. */
+/** Deletes a row with its record activities and tasks. */
 export async function deleteRow(em: EntityManager, { table }: TableContext, id: string): Promise<void> {
   checkRowId(id);
   await em.transactional(async (tx) => {
@@ -184,5 +184,6 @@ export async function deleteRow(em: EntityManager, { table }: TableContext, id: 
     const deleted = await query(trx, `delete from ${qualified(rowTableName(table.id))} where id = ? returning id`, [id]);
     if (!deleted.length) throw new NotFoundError(`Record ${id} not found`);
     await query(trx, `delete from record_activities where table_id = ? and row_id = ?`, [table.id, id]);
+    await query(trx, `delete from record_tasks where table_id = ? and row_id = ?`, [table.id, id]);
   });
 }

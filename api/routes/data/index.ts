@@ -5,6 +5,7 @@ import { FieldCreateSchema, RowBodySchema } from '../../schemas/data.schema.js';
 import { QueryFilterSchema, QuerySortSchema } from '../../../db/tables/query/filter.schema.js';
 import { fieldRoutes } from './fields.routes.js';
 import { recordActivityRoutes } from './record-activities.routes.js';
+import { recordTaskRoutes } from './record-tasks.routes.js';
 import { recordTypeRoutes } from './record-types.routes.js';
 import { relationRoutes } from './relations.routes.js';
 import { rowRoutes } from './rows.routes.js';
@@ -17,6 +18,7 @@ export function dataRoutes(api: RouteRegistry): void {
   recordTypeRoutes(api);
   relationRoutes(api);
   recordActivityRoutes(api);
+  recordTaskRoutes(api);
   for (const surface of [OBJECTS, TABLES]) {
     tableRoutes(api, surface);
     fieldRoutes(api, surface);

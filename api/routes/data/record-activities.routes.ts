@@ -9,17 +9,11 @@ import { PageQuerySchema } from '../../schemas/data.schema.js';
 import {
   RecordActivityCreateSchema, RecordActivityPageSchema, RecordActivityPatchSchema, RecordActivitySchema,
 } from '../../schemas/record-activities.schema.js';
-import { OBJECTS, nameParam, paramsWith } from './surface.js';
+import { OBJECTS, paramsWith, recordParams } from './surface.js';
 
 type Page = { limit: number; cursor?: string };
 type RecordParams = { name: string; rowId: string };
 type ActivityParams = { name: string; id: number };
-
-const recordParams = {
-  type: 'object',
-  required: ['name', 'rowId'],
-  properties: { ...nameParam.properties, rowId: { type: 'string', minLength: 1, maxLength: 64 } },
-};
 
 export function recordActivityRoutes(api: RouteRegistry): void {
   const { base, tag } = OBJECTS;

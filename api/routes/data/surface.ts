@@ -23,3 +23,10 @@ export function paramsWith(...ids: string[]) {
     properties: { ...nameParam.properties, ...Object.fromEntries(ids.map((id) => [id, { type: 'integer', minimum: 1 }])) },
   };
 }
+
+/** Path parameters of a record's sub-resources (activities, tasks, files): `name` and `rowId`. */
+export const recordParams = {
+  type: 'object',
+  required: ['name', 'rowId'],
+  properties: { ...nameParam.properties, rowId: { type: 'string', minLength: 1, maxLength: 64 } },
+};
