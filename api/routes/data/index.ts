@@ -4,6 +4,7 @@ import type { RouteRegistry } from '../../routes.js';
 import { FieldCreateSchema, RowBodySchema } from '../../schemas/data.schema.js';
 import { QueryFilterSchema, QuerySortSchema } from '../../../db/tables/query/filter.schema.js';
 import type { FileStore } from '../../../db/tables/files/file-store.js';
+import { exportRoutes } from './export.routes.js';
 import { fieldRoutes } from './fields.routes.js';
 import { recordActivityRoutes } from './record-activities.routes.js';
 import { recordTaskRoutes } from './record-tasks.routes.js';
@@ -27,5 +28,6 @@ export function dataRoutes(api: RouteRegistry, files: FileStore): void {
     tableRoutes(api, surface);
     fieldRoutes(api, surface);
     rowRoutes(api, surface, files);
+    exportRoutes(api, surface);
   }
 }
