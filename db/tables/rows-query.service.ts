@@ -6,7 +6,7 @@ import { cursorFromRow, decodeCursor, keysetCondition, sortKeySelect } from './q
 import { compileFilter } from './query/filter.js';
 import { joinFragments, type SqlFragment } from './query/fragment.js';
 import { compileSearch } from './query/search.js';
-import { compileSort, orderByClause } from './query/sort.js';
+import { compileSort, orderByClause, type SortKey } from './query/sort.js';
 import { toViews, type TableContext } from './rows.service.js';
 import type { RowView } from './row-values.js';
 
@@ -27,17 +27,27 @@ function whereOf({ fields }: TableContext, q: RowQuery): SqlFragment {
   return joinFragments(parts, ' and ');
 }
 
-export async function listRows(em: EntityManager, ctx: TableContext, q: RowQuery): Promise<{ agentry: RowView[]; nextCursor: string | null }> {
-  const limit = q.limit ?? 50;
+/**
+ * The SQL of rows/list: the rows matching `q`, after its cursor, in its order, with their sort keys (`keys`);
+ * at most `limit` of them when given. Exports run it whole through a database cursor.
+ */
+export function listQuery(ctx: TableContext, q: RowQuery, limit?: number): { sql: string; bindings: unknown[]; keys: SortKey[] } {
   const keys = compileSort(q.sort, ctx.fields, ALIAS);
   const where = [whereOf(ctx, q)];
   if (q.cursor) where.push(keysetCondition(keys, decodeCursor(q.cursor, keys.length)));
   const condition = joinFragments(where, ' and ');
   const select = sortKeySelect(keys);
   const order = orderByClause(keys);
-  const sql = `select ${rowColumns(ctx.fields, `"${ALIAS}".`)}, ${select.sql} from ${qualified(rowTableName(ctx.table.id))} as "${ALIAS}" where ${condition.sql} order by ${order.sql} limit ?`;
+  const sql = `select ${rowColumns(ctx.fields, `"${ALIAS}".`)}, ${select.sql} from ${qualified(rowTableName(ctx.table.id))} as "${ALIAS}" where ${condition.sql} order by ${order.sql}`;
+  const bindings = [...select.bindings, ...condition.bindings, ...order.bindings];
+  return limit === undefined ? { sql, bindings, keys } : { sql: `${sql} limit ?`, bindings: [...bindings, limit], keys };
+}
+
+export async function listRows(em: EntityManager, ctx: TableContext, q: RowQuery): Promise<{ agentry: RowView[]; nextCursor: string | null }> {
+  const limit = q.limit ?? 50;
+  const { sql, bindings, keys } = listQuery(ctx, q, limit + 1);
   const trx = sqlOf(em);
-  const rows = await query(trx, sql, [...select.bindings, ...condition.bindings, ...order.bindings, limit + 1]);
+  const rows = await query(trx, sql, bindings);
   const page = rows.slice(0, limit);
   const nextCursor = rows.length > limit ? cursorFromRow(page[page.length - 1]!, keys) : null;
   return { agentry: await toViews(trx, ctx.fields, page), nextCursor };

@@ -35,12 +35,23 @@ function cachedOffset(ms: number, zone: string): number {
 
 const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0');
 
+const suffixes = new Map<number, string>();
+
+/** `+hh:mm` / `-hh:mm` of an offset, built once per offset. */
+function offsetSuffix(offsetMs: number): string {
+  let suffix = suffixes.get(offsetMs);
+  if (suffix === undefined) {
+    const minutes = Math.round(offsetMs / 60000);
+    suffix = `${minutes < 0 ? '-' : '+'}${pad(Math.trunc(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`;
+    suffixes.set(offsetMs, suffix);
+  }
+  return suffix;
+}
+
 /** ISO 8601 with the zone's offset, e.g. `2024-01-15T09:30:00-05:00` (milliseconds only when not zero). */
 function zonedIso(wall: Date, offsetMs: number): string {
   const text = wall.toISOString();
-  const base = wall.getUTCMilliseconds() ? text.slice(0, 23) : text.slice(0, 19);
-  const minutes = Math.round(offsetMs / 60000);
-  return `${base}${minutes < 0 ? '-' : '+'}${pad(Math.trunc(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`;
+  return (wall.getUTCMilliseconds() ? text.slice(0, 23) : text.slice(0, 19)) + offsetSuffix(offsetMs);
 }
 
 function text(value: unknown): string {

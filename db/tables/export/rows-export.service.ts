@@ -1,19 +1,20 @@
 /**
  * CSV and XLSX exports of the rows matching a query (filter, sort, search, record type, optionally a saved view's
- * filter, sort and visible fields). Rows are read page by page with the keyset pagination of rows/list, so each
- * row has exactly its read form (formulas included), and written as they arrive: the client gets the first bytes
- * before the last row is read, and memory stays flat for any number of rows, since a page waits while the
- * client has not taken the previous one.
+ * filter, sort and visible fields). One database cursor runs rows/list's query (so each row has exactly its read
+ * form, formulas included) and rows are written batch by batch as they arrive: the client gets the first bytes
+ * before the last row is read, and memory stays flat for any number of rows, since the next batch waits while
+ * the client has not taken the previous one.
  */
 import { PassThrough, type Writable } from 'node:stream';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { BadRequestError } from '../../../lib/errors.js';
+import { query as runSql } from '../catalog.js';
 import type { RowView } from '../row-values.js';
-import { listRows, type RowQuery } from '../rows-query.service.js';
-import type { TableContext } from '../rows.service.js';
+import { listQuery, type RowQuery } from '../rows-query.service.js';
+import { toViews, type TableContext } from '../rows.service.js';
 import type { FieldModel } from '../types.js';
 import { findView } from '../views.service.js';
-import { cellConverter, columnFormat, type ExportFormat, type PageLabels } from './export-cells.js';
+import { cellConverter, columnFormat, type Cell, type ExportFormat, type PageLabels } from './export-cells.js';
 import { labelLoaders, type LabelLoader } from './reference-labels.js';
 import { csvWriter, xlsxWriter, type SheetWriter } from './sheet-writers.js';
 
@@ -33,8 +34,14 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
-/** Rows per read: large enough that per-query costs vanish, small enough to keep a page's memory modest. */
-const PAGE_ROWS = 2000;
+/**
+ * Rows per FETCH. Small on purpose: a batch stays alive until it is written, and a batch that outlives a
+ * young-generation collection is promoted to the old one, where 200,000 rows of garbage pile up before a full
+ * collection (with 2,000 rows per batch an export grew the heap by 130 MB; with 250, by 15 MB, at the same speed).
+ */
+const BATCH_ROWS = 250;
+/** A client that takes nothing for this long has gone: its export ends and frees its database connection. */
+const STALL_MS = 120_000;
 
 /** The query with the view's parts merged in, and the fields to export in order. */
 async function resolveQuery(em: EntityManager, ctx: TableContext, q: ExportQuery): Promise<{ query: RowQuery; fields: FieldModel[] }> {
@@ -72,49 +79,110 @@ async function pageLabels(rows: RowView[], fields: FieldModel[], loaders: Map<nu
   return labels;
 }
 
-/** Resolves once `out` can take more, or is gone. */
+/** Resolves once `out` can take more or is gone; destroys it when the client takes nothing for STALL_MS. */
 function drained(out: Writable): Promise<void> {
   if (!out.writableNeedDrain || out.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
+      clearTimeout(timer);
       out.off('drain', done).off('close', done);
       resolve();
     };
+    const timer = setTimeout(() => out.destroy(new Error('the client stopped reading the export')), STALL_MS);
     out.once('drain', done).once('close', done);
   });
 }
 
+/** Batches fetched ahead of the one being written, so the database never waits for the writer. */
+const READ_AHEAD = 2;
+
 /**
- * Starts an export. The first page is read before answering, so a bad query is a 400 and not a broken download;
- * the rest streams. A failure later destroys the stream (the client sees a truncated transfer, never a
- * truncated file that looks complete).
+ * A read-only transaction holding a cursor over the query. `next` answers the next batch in the API's row form
+ * (shorter than BATCH_ROWS at the end); up to READ_AHEAD more are fetched meanwhile, one after the other on the
+ * transaction's connection.
+ */
+async function openCursor(em: EntityManager, ctx: TableContext, sql: string, bindings: unknown[]) {
+  const trx = await em.getKnex().transaction();
+  try {
+    await trx.raw('set transaction read only');
+    await runSql(trx, `declare export_rows no scroll cursor for ${sql}`, bindings);
+  } catch (error) {
+    await trx.rollback();
+    throw error;
+  }
+  let ended = false;
+  let tail: Promise<RowView[]> = Promise.resolve([]);
+  const ahead: Promise<RowView[]>[] = [];
+  const fetchBatch = (): Promise<RowView[]> => {
+    tail = tail.then(async () => {
+      if (ended) return [];
+      const rows = await toViews(trx, ctx.fields, await runSql(trx as Knex, `fetch ${BATCH_ROWS} from export_rows`));
+      if (rows.length < BATCH_ROWS) ended = true;
+      return rows;
+    });
+    tail.catch(() => undefined);
+    return tail;
+  };
+  return {
+    next: (): Promise<RowView[]> => {
+      while (ahead.length <= READ_AHEAD) ahead.push(fetchBatch());
+      return ahead.shift()!;
+    },
+    close: () => {
+      ended = true;
+      return tail.then(() => trx.commit());
+    },
+    abort: () => {
+      ended = true;
+      return tail.catch(() => undefined).then(() => trx.rollback());
+    },
+  };
+}
+
+/**
+ * Starts an export. The query is compiled and the first batch read before answering, so a bad query is a 400
+ * and not a broken download; the rest streams. A failure later destroys the stream (the client sees a truncated
+ * transfer, never a file that looks complete).
  */
 export async function exportRows(em: EntityManager, ctx: TableContext, q: ExportQuery, format: ExportFormat): Promise<ExportDownload> {
   const { query, fields } = await resolveQuery(em, ctx, q);
-  const read = (cursor?: string) => listRows(em, ctx, { ...query, limit: PAGE_ROWS, cursor });
-  const first = await read();
+  const { sql, bindings } = listQuery(ctx, query);
   const loaders = await labelLoaders(em, ctx.table, fields);
+  const cursor = await openCursor(em, ctx, sql, bindings);
+  let first: RowView[];
+  try {
+    first = await cursor.next();
+  } catch (error) {
+    await cursor.abort();
+    throw error;
+  }
   const out = new PassThrough();
   const header = fields.map((f) => f.name);
   const writer = format === 'csv' ? csvWriter(out, header) : xlsxWriter(out, ctx.table.displayName, header, fields.map(columnFormat));
   const converters = fields.map((f) => cellConverter(f, format));
+  // One array for every row: the writers take the values at once and keep nothing.
+  const cells: Cell[] = new Array<Cell>(fields.length);
 
   const pump = async (writer: SheetWriter): Promise<void> => {
-    let page = first;
-    for (;;) {
-      // The next page is read while this one is written.
-      const next = page.nextCursor ? read(page.nextCursor) : undefined;
-      next?.catch(() => undefined);
-      const labels = await pageLabels(page.agentry, fields, loaders);
-      for (const row of page.agentry) writer.row(converters.map((convert, i) => convert(row.data[fields[i]!.name], labels)));
+    for (let rows = first; ; rows = await cursor.next()) {
+      const labels = await pageLabels(rows, fields, loaders);
+      for (const row of rows) {
+        for (let i = 0; i < fields.length; i++) cells[i] = converters[i]!(row.data[fields[i]!.name], labels);
+        writer.row(cells);
+      }
+      await writer.ready();
       await drained(out);
       if (out.destroyed) return;
-      if (!next) break;
-      page = await next;
+      if (rows.length < BATCH_ROWS) break;
     }
     await writer.finish();
   };
-  pump(writer).catch((error: Error) => out.destroy(error));
+  pump(writer)
+    .then(() => cursor.close())
+    .catch(async (error: Error) => {
+      out.destroy(error);
+      await cursor.abort().catch(() => undefined);
+    });
   const day = new Date().toISOString().slice(0, 10);
   return { fileName: `${ctx.table.name}-${day}.${format}`, contentType: CONTENT_TYPES[format], stream: out };
 }

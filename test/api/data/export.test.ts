@@ -142,7 +142,7 @@ describe('CSV and XLSX exports', () => {
     expectError(await call('POST', `${O}/export/csv`, { key: stranger.generalKey, body: {} }), 404, 'not_found');
   });
 
-  it('streams a Table export: the first bytes arrive before the last row is read', async () => {
+  it('streams a Table export from a database cursor: the first bytes arrive before the last row is read', async () => {
     const table = ok(await call('POST', '/tables', { key: a.userKey, body: { name: 'export_stream', columns: [{ name: 'Text', type: 'string' }] } }), 201);
     const column = `f_${table.fields[0].id}`;
     const knex = harness().orm.em.getKnex();
@@ -154,13 +154,18 @@ describe('CSV and XLSX exports', () => {
     const reader = response.body!.getReader();
     const first = await reader.read();
     expect(first.done).to.equal(false);
-    // Rows read from here on are read after the client had its first bytes: the last row is gone by then.
-    await knex.raw(`delete from data.rows_${table.id} where id = lpad(to_hex(20000), 24, '0')`);
+    // With the first bytes in hand and nothing more taken, the export's cursor is still open, rows still unread.
+    const open = await knex.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'fetch % from export_rows'`);
+    expect(open.rows[0].n).to.equal(1);
     const chunks = [Buffer.from(first.value!)];
     for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(Buffer.from(next.value));
     const rows = csvRows(Buffer.concat(chunks));
-    expect(rows).to.have.length(1 + 19_999);
+    expect(rows).to.have.length(1 + 20_000);
     expect(rows[1]).to.deep.equal([`${'x'.repeat(1000)}1`]);
-    expect(rows.at(-1)).to.deep.equal([`${'x'.repeat(1000)}19999`]);
+    expect(rows.at(-1)).to.deep.equal([`${'x'.repeat(1000)}20000`]);
+    // Once the export ends, its cursor and transaction are gone (committed just after the last byte).
+    const stillOpen = async () => (await knex.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%' and query ilike 'fetch % from export_rows'`)).rows[0].n;
+    for (let i = 0; i < 50 && (await stillOpen()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await stillOpen()).to.equal(0);
   });
 });
