@@ -41,3 +41,10 @@ export const strictObject = (properties: Record<string, JsonSchema>, description
   additionalProperties: false,
   properties,
 });
+
+/** A user as resources name one (an author, an assignee's completer, an uploader); null when there is none. */
+export const userRefSchema: JsonSchema = { ...strictObject({ id: { type: 'integer' }, email: { type: 'string' } }), type: ['object', 'null'] };
+
+/** A page of a cursor-paginated list: `{ agentry: [item], nextCursor }`. */
+export const pageSchema = (item: JsonSchema): JsonSchema =>
+  strictObject({ agentry: { type: 'array', items: item }, nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page' } });

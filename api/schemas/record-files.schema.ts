@@ -1,5 +1,6 @@
 /** Answers of the file endpoints of Object records, and the upload's multipart form. */
 import type { JsonSchema } from '../validation.js';
+import { pageSchema, strictObject, userRefSchema } from './common.schema.js';
 
 const file: JsonSchema = {
   type: 'object',
@@ -13,31 +14,16 @@ const file: JsonSchema = {
     name: { type: 'string', description: 'File name as uploaded' },
     contentType: { type: 'string' },
     size: { type: 'integer', description: 'Bytes' },
-    uploadedBy: {
-      type: ['object', 'null'],
-      required: ['id', 'email'],
-      additionalProperties: false,
-      properties: { id: { type: 'integer' }, email: { type: 'string' } },
-    },
+    uploadedBy: userRefSchema,
     createdAt: { type: 'string', format: 'date-time' },
   },
 };
 
 export const RecordFileSchema: JsonSchema = { $id: 'RecordFile', ...file };
 
-export const RecordFilePageSchema: JsonSchema = {
-  type: 'object',
-  required: ['agentry', 'nextCursor'],
-  additionalProperties: false,
-  properties: { agentry: { type: 'array', items: file }, nextCursor: { type: ['string', 'null'] } },
-};
+export const RecordFilePageSchema: JsonSchema = pageSchema(file);
 
-export const RecordFileListSchema: JsonSchema = {
-  type: 'object',
-  required: ['agentry'],
-  additionalProperties: false,
-  properties: { agentry: { type: 'array', items: file } },
-};
+export const RecordFileListSchema: JsonSchema = strictObject({ agentry: { type: 'array', items: file } });
 
 export const FileUploadForm: JsonSchema = {
   type: 'object',

@@ -1,5 +1,6 @@
 /** Bodies and answers of the task endpoints of Object records. */
 import type { JsonSchema } from '../validation.js';
+import { pageSchema, userRefSchema } from './common.schema.js';
 
 const content = { type: 'string', minLength: 1, maxLength: 10_000, description: 'What is to be done' };
 const dueDate = { type: ['string', 'null'], format: 'date-time', description: 'ISO date-time; null for none' };
@@ -22,13 +23,6 @@ export const RecordTaskPatchSchema: JsonSchema = {
   properties: { content, dueDate, assigneeIds },
 };
 
-const userRef = {
-  type: ['object', 'null'],
-  required: ['id', 'email'],
-  additionalProperties: false,
-  properties: { id: { type: 'integer' }, email: { type: 'string' } },
-};
-
 const task: JsonSchema = {
   type: 'object',
   required: ['id', 'object', 'rowId', 'content', 'dueDate', 'assigneeIds', 'status', 'completedAt', 'completedBy', 'createdBy', 'createdAt', 'updatedAt'],
@@ -42,8 +36,8 @@ const task: JsonSchema = {
     assigneeIds: { type: 'array', items: { type: 'integer' } },
     status: { type: 'string', enum: ['open', 'completed'] },
     completedAt: { type: ['string', 'null'], format: 'date-time' },
-    completedBy: { ...userRef, description: 'Who completed it; null while open' },
-    createdBy: userRef,
+    completedBy: { ...userRefSchema, description: 'Who completed it; null while open' },
+    createdBy: userRefSchema,
     createdAt: { type: 'string', format: 'date-time' },
     updatedAt: { type: 'string', format: 'date-time' },
   },
@@ -51,12 +45,4 @@ const task: JsonSchema = {
 
 export const RecordTaskSchema: JsonSchema = { $id: 'RecordTask', ...task };
 
-export const RecordTaskPageSchema: JsonSchema = {
-  type: 'object',
-  required: ['agentry', 'nextCursor'],
-  additionalProperties: false,
-  properties: {
-    agentry: { type: 'array', items: task },
-    nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page' },
-  },
-};
+export const RecordTaskPageSchema: JsonSchema = pageSchema(task);

@@ -1,27 +1,23 @@
 /** Files of Object records (SPEC.md, Objects): multipart upload, metadata, download with ranges, delete. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findTable } from '../../../db/tables/catalog.js';
 import type { FileStore } from '../../../db/tables/files/file-store.js';
 import { deleteFile, fileView, findFile, listFiles, readFile, uploadFiles } from '../../../db/tables/files/record-files.service.js';
 import { attachment, parseRange } from '../../http-download.js';
 import { Reply, type RouteRegistry } from '../../routes.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import { FileUploadForm, FileUploadQuerySchema, RecordFileListSchema, RecordFilePageSchema, RecordFileSchema } from '../../schemas/record-files.schema.js';
-import { OBJECTS, paramsWith, recordParams } from './surface.js';
+import { OBJECTS, findObject, paramsWith, recordParams, type PageQuery, type RecordParams } from './surface.js';
 
-type Page = { limit: number; cursor?: string };
-type RecordParams = { name: string; rowId: string };
 type FileParams = { name: string; id: number };
 
 export function recordFileRoutes(api: RouteRegistry, store: FileStore): void {
   const { base, tag } = OBJECTS;
-  const object = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, 'OBJECT', name);
-  const file = async (em: EntityManager, accountId: number, p: FileParams) => findFile(em, await object(em, accountId, p.name), p.id);
+  const file = async (em: EntityManager, accountId: number, p: FileParams) => findFile(em, await findObject(em, accountId, p.name), p.id);
 
-  api.add<unknown, Page, RecordParams>({
+  api.add<unknown, PageQuery, RecordParams>({
     method: 'get', path: `${base}/:name/rows/:rowId/files`, scope: 'any', tag, summary: 'Files of a record, oldest first',
     params: recordParams, query: PageQuerySchema, responses: { 200: { description: '{ agentry: [RecordFile], nextCursor }', schema: RecordFilePageSchema } },
-    handler: async ({ auth, em, params, query }) => listFiles(em, await object(em, auth.account.id, params.name), params.rowId, query),
+    handler: async ({ auth, em, params, query }) => listFiles(em, await findObject(em, auth.account.id, params.name), params.rowId, query),
   });
   api.add<unknown, { field?: string }, RecordParams>({
     method: 'post', path: `${base}/:name/rows/:rowId/files`, scope: 'U', tag,
@@ -29,7 +25,7 @@ export function recordFileRoutes(api: RouteRegistry, store: FileStore): void {
     params: recordParams, query: FileUploadQuerySchema, multipart: FileUploadForm, status: 201,
     responses: { 201: { description: '{ agentry: [RecordFile] }', schema: RecordFileListSchema }, 413: { description: "A file exceeds the field's maxFileSize" } },
     handler: async ({ auth, em, params, query, headers, stream }) => ({
-      agentry: await uploadFiles(em, store, await object(em, auth.account.id, params.name), params.rowId, { headers, stream }, { field: query.field, userId: auth.user!.id }),
+      agentry: await uploadFiles(em, store, await findObject(em, auth.account.id, params.name), params.rowId, { headers, stream }, { field: query.field, userId: auth.user!.id }),
     }),
   });
   api.add<unknown, unknown, FileParams>({

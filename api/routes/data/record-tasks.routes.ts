@@ -1,36 +1,32 @@
 /** Tasks of Object records (SPEC.md, Objects): a record's tasks, one task by id, complete and uncomplete. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findTable } from '../../../db/tables/catalog.js';
 import {
   completeTask, createTask, deleteTask, findTask, listTasks, taskView, uncompleteTask, updateTask, type TaskInput, type TaskPatch,
 } from '../../../db/tables/record-tasks.service.js';
 import type { RouteRegistry } from '../../routes.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import { RecordTaskCreateSchema, RecordTaskPageSchema, RecordTaskPatchSchema, RecordTaskSchema } from '../../schemas/record-tasks.schema.js';
-import { OBJECTS, paramsWith, recordParams } from './surface.js';
+import { OBJECTS, findObject, paramsWith, recordParams, type PageQuery, type RecordParams } from './surface.js';
 
-type Page = { limit: number; cursor?: string };
-type RecordParams = { name: string; rowId: string };
 type TaskParams = { name: string; id: number };
 
 const one = { 200: { description: 'RecordTask', schema: RecordTaskSchema } };
 
 export function recordTaskRoutes(api: RouteRegistry): void {
   const { base, tag } = OBJECTS;
-  const object = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, 'OBJECT', name);
-  const task = async (em: EntityManager, accountId: number, p: TaskParams) => findTask(em, await object(em, accountId, p.name), p.id);
+  const task = async (em: EntityManager, accountId: number, p: TaskParams) => findTask(em, await findObject(em, accountId, p.name), p.id);
 
-  api.add<unknown, Page, RecordParams>({
+  api.add<unknown, PageQuery, RecordParams>({
     method: 'get', path: `${base}/:name/rows/:rowId/tasks`, scope: 'any', tag,
     summary: 'Tasks of a record: open first, then by due date (none last)',
     params: recordParams, query: PageQuerySchema, responses: { 200: { description: '{ agentry: [RecordTask], nextCursor }', schema: RecordTaskPageSchema } },
-    handler: async ({ auth, em, params, query }) => listTasks(em, await object(em, auth.account.id, params.name), params.rowId, query),
+    handler: async ({ auth, em, params, query }) => listTasks(em, await findObject(em, auth.account.id, params.name), params.rowId, query),
   });
   api.add<TaskInput, unknown, RecordParams>({
     method: 'post', path: `${base}/:name/rows/:rowId/tasks`, scope: 'U', tag,
     summary: 'Creates an open task on a record (assignees: users of the account); writes OBJECT_TASK_CREATED',
     params: recordParams, body: RecordTaskCreateSchema, status: 201, responses: { 201: { description: 'RecordTask', schema: RecordTaskSchema } },
-    handler: async ({ auth, em, params, body }) => createTask(em, await object(em, auth.account.id, params.name), params.rowId, body, auth.user!.id),
+    handler: async ({ auth, em, params, body }) => createTask(em, await findObject(em, auth.account.id, params.name), params.rowId, body, auth.user!.id),
   });
   api.add<unknown, unknown, TaskParams>({
     method: 'get', path: `${base}/:name/tasks/:id`, scope: 'any', tag, summary: 'One task',
