@@ -69,6 +69,7 @@ function dateCell(value: unknown, zone: string, format: ExportFormat): Cell {
 }
 
 function plainCell(value: unknown, format: ExportFormat): Cell {
+  if (typeof value === 'string') return value;
   if (value === null || value === undefined) return format === 'csv' ? '' : null;
   if (format === 'xlsx' && (typeof value === 'number' || typeof value === 'boolean')) return value;
   return text(value);
