@@ -11,6 +11,8 @@ import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { TriggerProvider } from '../lib/triggers/trigger-provider.js';
 import type { Orm } from '../db/orm.js';
 import { OutboxNotifier } from '../db/outbox-notifier.js';
+import type { FileStore } from '../db/tables/files/file-store.js';
+import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import { BadRequestError, PayloadTooLargeError } from '../lib/errors.js';
 import { renderDocsPage } from './docs-page.js';
 import { errorHandler, type ErrorLogger } from './error-handler.js';
@@ -30,6 +32,9 @@ import { workflowLogRoutes } from './routes/workflow-logs.routes.js';
 import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
 
 export const API_PREFIX = '/public/v1';
+
+/** Error codes of a client that went away mid-request or mid-answer (an aborted upload, a closed download). */
+const CLIENT_GONE = ['HPE_INVALID_EOF_STATE', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'];
 
 export interface AppDeps {
   orm: Orm;
@@ -52,15 +57,17 @@ export interface AppDeps {
   logError?: ErrorLogger;
   /** Wakes the outbox dispatchers after requests that may have written events; one on the ORM's pool by default. */
   outbox?: OutboxNotifier;
+  /** Where the bytes of record files are stored; the local folder `.data/files` when unset. */
+  files?: FileStore;
   /** Extra route declarations under `/public/v1` (used by tests to exercise the shared route machinery). */
   extraRoutes?: (api: RouteRegistry) => void;
 }
 
 /** Every `/public/v1` route declaration; the OpenAPI document is built from this list. */
-export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal'>): RouteRegistry {
+export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal' | 'files'>): RouteRegistry {
   const api = new RouteRegistry();
   meRoutes(api);
-  dataRoutes(api);
+  dataRoutes(api, deps.files ?? new LocalFileStore('.data/files'));
   catalogRoutes(api);
   triggerResourceRoutes(api, deps.triggers);
   workflowVariableRoutes(api);
@@ -76,6 +83,11 @@ export function createApp(deps: AppDeps): Koa {
   const { orm, temporal, config } = deps;
   const getEm = (): EntityManager => orm.em.fork();
   const app = new Koa({ proxy: true });
+  const logError = deps.logError ?? ((m, e) => console.error(m, e));
+  // Failures after the answer began (a stream body that broke, a client gone) reach Koa's app-level handler.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (!CLIENT_GONE.includes(error.code ?? '')) logError('response failed', error);
+  });
 
   const api = publicRoutes(deps);
   // The inbound webhook call lives outside /public/v1 but is part of the public interface, so it is documented too.
@@ -108,7 +120,7 @@ export function createApp(deps: AppDeps): Koa {
     ctx.set('X-Request-Id', ctx.state.requestId);
     await next();
   });
-  app.use(errorHandler(deps.logError ?? ((m, e) => console.error(m, e))));
+  app.use(errorHandler(logError));
   // Webhook calls and record changes commit outbox events: wake the dispatchers once the answer is ready.
   const outbox = deps.outbox ?? new OutboxNotifier(orm.em.getKnex(), (e) => console.warn(`outbox notify: ${e.message}`));
   app.use(async (ctx, next) => {

@@ -12,12 +12,21 @@ function json(value: unknown): string {
   return `<pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre>`;
 }
 
+/** Content by media type: JSON mostly; multipart uploads and binary downloads too. */
+type Content = Record<string, { schema: unknown }>;
+
 interface Operation {
   summary?: string;
   'x-key-scope'?: string;
   parameters?: { name: string; in: string; required: boolean; schema: unknown }[];
-  requestBody?: { content: { 'application/json': { schema: unknown } } };
-  responses: Record<string, { description: string; content?: { 'application/json': { schema: unknown } } }>;
+  requestBody?: { content: Content };
+  responses: Record<string, { description: string; content?: Content }>;
+}
+
+function body(content: Content): string {
+  return Object.entries(content)
+    .map(([type, { schema }]) => (type === 'application/json' ? json(schema) : `<p><code>${escapeHtml(type)}</code></p>${json(schema)}`))
+    .join('');
 }
 
 function renderOperation(method: string, path: string, op: Operation): string {
@@ -26,13 +35,13 @@ function renderOperation(method: string, path: string, op: Operation): string {
     .map((p) => `<li><code>${escapeHtml(p.name)}</code> (${p.in}${p.required ? ', required' : ''})</li>`)
     .join('');
   const responses = Object.entries(op.responses)
-    .map(([status, r]) => `<li><b>${status}</b> ${escapeHtml(r.description)}${r.content ? json(r.content['application/json'].schema) : ''}</li>`)
+    .map(([status, r]) => `<li><b>${status}</b> ${escapeHtml(r.description)}${r.content ? body(r.content) : ''}</li>`)
     .join('');
   return `<section id="${escapeHtml(`${method}-${path}`)}">
 <h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code> <span class="scope">key: ${escapeHtml(scope)}</span></h3>
 <p>${escapeHtml(op.summary ?? '')}</p>
 ${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ''}
-${op.requestBody ? `<h4>Body</h4>${json(op.requestBody.content['application/json'].schema)}` : ''}
+${op.requestBody ? `<h4>Body</h4>${body(op.requestBody.content)}` : ''}
 <h4>Responses</h4><ul>${responses}</ul>
 </section>`;
 }

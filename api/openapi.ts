@@ -68,6 +68,7 @@ function operation(spec: RouteSpec<any, any, any>, components: ComponentCollecto
     responses[status] = {
       description: response.description,
       ...(response.schema && { content: { 'application/json': { schema: components.ref(response.schema) } } }),
+      ...(response.contentTypes && { content: Object.fromEntries(response.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }),
     };
   }
   const errors: Record<number, { description: string }> = {};
@@ -85,6 +86,7 @@ function operation(spec: RouteSpec<any, any, any>, components: ComponentCollecto
     security: spec.scope === 'public' ? [] : spec.scope === 'U' ? [{ userApiKey: [] }] : [{ userApiKey: [] }, { accountApiKey: [] }],
     parameters: parameters(spec),
     ...(spec.body && { requestBody: { required: true, content: { 'application/json': { schema: components.ref(spec.body) } } } }),
+    ...(spec.multipart && { requestBody: { required: true, content: { 'multipart/form-data': { schema: spec.multipart } } } }),
     responses,
   };
 }

@@ -4,6 +4,7 @@
  * OpenAPI document describes it. Routers therefore only state `scope: 'U'` or `scope: 'any'`.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, Middleware } from 'koa';
@@ -26,11 +27,15 @@ export interface RouteInput<Body, Query, Params> {
   em: EntityManager;
   /** Request headers, names in lower case. */
   headers: IncomingHttpHeaders;
+  /** The request body, unread by the JSON parser when not JSON: `multipart` routes stream it themselves. */
+  stream: Readable;
 }
 
 export interface RouteResponse {
   description: string;
   schema?: JsonSchema;
+  /** Media types of a binary answer (a download, an export) instead of JSON. */
+  contentTypes?: string[];
 }
 
 export interface RouteSpec<Body = unknown, Query = Record<string, unknown>, Params = Record<string, string>> {
@@ -51,17 +56,21 @@ export interface RouteSpec<Body = unknown, Query = Record<string, unknown>, Para
    * where the schema wants an object is a 400.
    */
   jsonBody?: 'any';
+  /** The body is `multipart/form-data` with these parts (documented only; the handler reads `stream`). */
+  multipart?: JsonSchema;
   /** Success status; 200 unless given. */
   status?: number;
   responses: Record<number, RouteResponse>;
   handler: (input: RouteInput<Body, Query, Params>) => Promise<unknown> | unknown;
 }
 
-/** Returned by a handler whose status depends on the outcome. */
+/** Returned by a handler whose status or headers depend on the outcome. */
 export class Reply {
   constructor(
     readonly status: number,
     readonly body: unknown,
+    /** Response headers, set after the body (Koa drops Content-Length when a stream body is assigned). */
+    readonly headers: Record<string, string | number> = {},
   ) {}
 }
 
@@ -97,6 +106,7 @@ export class RouteRegistry {
         const reply = result instanceof Reply ? result : new Reply(spec.status ?? 200, result);
         ctx.status = reply.status;
         if (reply.body !== undefined) ctx.body = reply.body;
+        ctx.set(Object.fromEntries(Object.entries(reply.headers).map(([name, value]) => [name, String(value)])));
       });
     }
   }
@@ -116,6 +126,7 @@ function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compi
     auth: ctx.state.auth,
     em: ctx.state.em ?? getEm(),
     headers: ctx.headers,
+    stream: ctx.req,
   };
 }
 

@@ -3,6 +3,7 @@ import { loadConfig } from '../lib/config.js';
 import { connectTemporal } from '../lib/temporal.js';
 import { HttpTriggerProvider } from '../activities/triggers/http-trigger-provider.js';
 import { initORM } from '../db/orm.js';
+import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import { createApp } from './app.js';
 
 const config = loadConfig();
@@ -18,6 +19,7 @@ const app = createApp({
     temporalUiUrl: config.temporal.uiUrl,
     rateLimits: config.rateLimits,
   },
+  files: new LocalFileStore(config.filesDir),
   triggers: config.triggerProvider ? new HttpTriggerProvider({ baseUrl: config.triggerProvider.url, apiKey: config.triggerProvider.apiKey }) : undefined,
 });
 const server = app.listen(config.port, config.host, () => {

@@ -31,6 +31,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Folder for local state of the embedded services (Temporal SQLite file). */
   dataDir: string;
+  /** Folder of the bytes of uploaded record files (the local file store). */
+  filesDir: string;
   /** The third-party trigger provider (EXTERNAL_TRIGGER subscriptions); null when TRIGGER_PROVIDER_URL is unset. */
   triggerProvider: { url: string; apiKey: string } | null;
   /** Request rate limits of each API process (null: not limited). */
@@ -63,6 +65,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   BODY_LIMIT_BYTES: 'largest accepted request body (default 1048576)',
   LOG_LEVEL: 'Temporal SDK log level of the worker: TRACE, DEBUG, INFO, WARN (default), ERROR',
   AGENTRY_DATA_DIR: 'folder of the embedded Temporal state (default .data)',
+  FILES_DIR: 'folder where uploaded record files are stored (default AGENTRY_DATA_DIR/files)',
   TEMPORAL_CLI: 'path of a temporal binary to use instead of building .tools/bin/temporal',
   DEFAULT_ADMIN_EMAIL: 'email of the user of the default account created on the first npm start (default admin@localhost)',
   TEST_DATABASE_URL: 'PostgreSQL server the tests create their per-run database on (default: the DATABASE_URL server)',
@@ -138,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 512 * 1024 * 1024),
     logLevel,
     dataDir: env.AGENTRY_DATA_DIR || '.data',
+    filesDir: env.FILES_DIR || `${env.AGENTRY_DATA_DIR || '.data'}/files`,
     triggerProvider,
     rateLimits: { perKey: rateLimitVar(env, 'RATE_LIMIT', 50, 200), perWebhook: rateLimitVar(env, 'WEBHOOK_RATE_LIMIT', 1000, 2000) },
   };

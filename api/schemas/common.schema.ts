@@ -48,3 +48,10 @@ export const PageQuerySchema: JsonSchema = {
   additionalProperties: false,
   properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 }, cursor: { type: 'string', maxLength: 200 } },
 };
+
+/** A user as resources name one (an author, an assignee's completer, an uploader); null when there is none. */
+export const userRefSchema: JsonSchema = { ...strictObject({ id: { type: 'integer' }, email: { type: 'string' } }), type: ['object', 'null'] };
+
+/** A page of a cursor-paginated list: `{ agentry: [item], nextCursor }`. */
+export const pageSchema = (item: JsonSchema): JsonSchema =>
+  strictObject({ agentry: { type: 'array', items: item }, nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page' } });

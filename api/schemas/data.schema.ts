@@ -204,6 +204,17 @@ export const RowsCountSchema: JsonSchema = {
   properties: rowQueryProperties,
 };
 
+export const RowsExportSchema: JsonSchema = {
+  $id: 'RowsExportQuery',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...rowQueryProperties,
+    sort: { $ref: 'QuerySort' },
+    viewId: { ...id, description: "A saved view: its filter applies too, its sort and record type unless given, and only its visible fields, in its order" },
+  },
+};
+
 export const RowBodySchema: JsonSchema = {
   $id: 'RowBody',
   type: 'object',

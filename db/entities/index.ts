@@ -21,6 +21,8 @@ import { SocialAccountSchema } from './social-account.entity.js';
 import { MessagingTemplateSchema } from './messaging-template.entity.js';
 import { ConnectedAccountSchema } from './connected-account.entity.js';
 import { RecordActivitySchema } from './record-activity.entity.js';
+import { RecordTaskSchema } from './record-task.entity.js';
+import { RecordFileSchema } from './record-file.entity.js';
 
 export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
@@ -45,6 +47,8 @@ export { SocialAccount, type SocialPage } from './social-account.entity.js';
 export { MessagingTemplate, TEMPLATE_STATUSES, type TemplateStatus, type TemplateComponents, type TemplateParameter } from './messaging-template.entity.js';
 export { ConnectedAccount, CONNECTED_ACCOUNT_STATUSES, type ConnectedAccountStatus } from './connected-account.entity.js';
 export { RecordActivity, RECORD_ACTIVITY_TYPES, type RecordActivityType, type RecordActivitySource } from './record-activity.entity.js';
+export { RecordTask } from './record-task.entity.js';
+export { RecordFile } from './record-file.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
 export const entities = [
@@ -71,4 +75,6 @@ export const entities = [
   MessagingTemplateSchema,
   ConnectedAccountSchema,
   RecordActivitySchema,
+  RecordTaskSchema,
+  RecordFileSchema,
 ];

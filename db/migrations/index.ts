@@ -8,6 +8,7 @@ import { Migration20261121170003_workflows } from './Migration20261121170003_wor
 import { Migration20261121180001_runtime } from './Migration20261121180001_runtime.js';
 import { Migration20261121180002_record_activities } from './Migration20261121180002_record_activities.js';
 import { Migration20261123100000_node_runtime } from './Migration20261123100000_node_runtime.js';
+import { Migration20261123102214_record_tasks_files } from './Migration20261123102214_record_tasks_files.js';
 import { Migration20261123110000_view_aggregations } from './Migration20261123110000_view_aggregations.js';
 
 export const migrationsList = [
@@ -20,5 +21,6 @@ export const migrationsList = [
   { name: 'Migration20261121180001_runtime', class: Migration20261121180001_runtime },
   { name: 'Migration20261121180002_record_activities', class: Migration20261121180002_record_activities },
   { name: 'Migration20261123100000_node_runtime', class: Migration20261123100000_node_runtime },
+  { name: 'Migration20261123102214_record_tasks_files', class: Migration20261123102214_record_tasks_files },
   { name: 'Migration20261123110000_view_aggregations', class: Migration20261123110000_view_aggregations },
 ];

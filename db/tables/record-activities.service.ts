@@ -64,7 +64,8 @@ export async function recordExists(em: EntityManager, table: DataTable, rowId: s
   return rows.length > 0;
 }
 
-async function requireRecord(em: EntityManager, table: DataTable, rowId: string): Promise<void> {
+/** 404 unless the Object has a record with this id. */
+export async function requireRecord(em: EntityManager, table: DataTable, rowId: string): Promise<void> {
   if (!(await recordExists(em, table, rowId))) throw new NotFoundError(`Record "${rowId}" not found in Object "${table.name}"`);
 }
 

@@ -4,6 +4,7 @@
  * to check against the database.
  */
 import { BadRequestError, type Issue } from '../../lib/errors.js';
+import { pgTimestampToIso } from './field-types/date.field.js';
 import { fromDbValue, isListValued, toDbValue } from './field-types/values.js';
 import type { FieldModel, WriteContext } from './types.js';
 
@@ -163,5 +164,5 @@ export function rowView(fields: FieldModel[], raw: Record<string, unknown>, link
 /** Timestamps arrive as PostgreSQL text from the database and as ISO strings from a write that just happened. */
 function isoOf(value: unknown): string {
   if (typeof value === 'string' && value.endsWith('Z') && value.includes('T')) return value;
-  return new Date(value as string | Date).toISOString();
+  return (typeof value === 'string' && pgTimestampToIso(value)) || new Date(value as string | Date).toISOString();
 }

@@ -32,6 +32,23 @@ export function whereOf(fields: FieldModel[], q: Pick<RowQuery, 'filter' | 'sear
   return joinFragments(parts, ' and ');
 }
 
+/**
+ * The SQL of rows/list in one step: the rows matching `q` (formula columns computed), after its cursor, in its order,
+ * with their sort keys, and the fields to read them with. Exports run it whole through a database cursor.
+ */
+export async function listQuery(em: EntityManager, ctx: TableContext, q: RowQuery): Promise<{ sql: string; bindings: unknown[]; keys: SortKey[]; fields: FieldModel[] }> {
+  const source = await rowSource(em, ctx.table, ctx.fields);
+  const keys = compileSort(q.sort, source.fields, ALIAS);
+  const where = [whereOf(source.fields, q)];
+  if (q.cursor) where.push(keysetCondition(keys, decodeCursor(q.cursor, keys.length)));
+  const condition = joinFragments(where, ' and ');
+  const select = sortKeySelect(keys);
+  const order = orderByClause(keys);
+  const from = source.from(ALIAS);
+  const sql = `select ${rowColumns(source.fields, `"${ALIAS}".`)}, ${select.sql} from ${from.sql} where ${condition.sql} order by ${order.sql}`;
+  return { sql, bindings: [...select.bindings, ...from.bindings, ...condition.bindings, ...order.bindings], keys, fields: source.fields };
+}
+
 export async function listRows(em: EntityManager, ctx: TableContext, q: RowQuery): Promise<{ agentry: RowView[]; nextCursor: string | null }> {
   const limit = q.limit ?? 50;
   const source = await rowSource(em, ctx.table, ctx.fields);

@@ -192,13 +192,19 @@ export async function updateRow(em: EntityManager, { table, chain }: TableContex
   });
 }
 
-/** Deletes a row with its record activities. */
-export async function deleteRow(em: EntityManager, { table }: TableContext, id: string): Promise<void> {
+/**
+ * Deletes a row with its record activities, tasks and file rows. Answers the storage keys of its files: the
+ * caller removes their bytes once the deletion is committed.
+ */
+export async function deleteRow(em: EntityManager, { table }: TableContext, id: string): Promise<string[]> {
   checkRowId(id);
-  await em.transactional(async (tx) => {
+  return em.transactional(async (tx) => {
     const trx = sqlOf(tx);
     const deleted = await query(trx, `delete from ${qualified(rowTableName(table.id))} where id = ? returning id`, [id]);
     if (!deleted.length) throw new NotFoundError(`Record ${id} not found`);
     await query(trx, `delete from record_activities where table_id = ? and row_id = ?`, [table.id, id]);
+    await query(trx, `delete from record_tasks where table_id = ? and row_id = ?`, [table.id, id]);
+    const files = await query<{ storage_key: string }>(trx, `delete from record_files where table_id = ? and row_id = ? returning storage_key`, [table.id, id]);
+    return files.map((f) => f.storage_key);
   });
 }

@@ -14,7 +14,7 @@ const address = process.env.TEMPORAL_ADDRESS;
 const temporal = new Client({ connection: address ? await Connection.connect({ address }) : Connection.lazy({ address: '127.0.0.1:1' }) });
 const taskQueue = process.env.TEMPORAL_TASK_QUEUE ?? 'bench';
 const app = createApp({ orm, temporal, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024 * 1024, taskQueue } });
-const server = app.listen(0, '127.0.0.1', () => console.log(`port ${(server.address() as AddressInfo).port}`));
+const server = app.listen(0, '127.0.0.1', () => console.log(`port ${(server.address() as AddressInfo).port} pid ${process.pid}`));
 process.once('SIGTERM', async () => {
   server.close();
   await orm.close();

@@ -12,6 +12,7 @@ import { cpus, totalmem } from 'node:os';
 import pg from 'pg';
 import { dropDatabase } from '../../db/database.js';
 import { percentile, stopProcesses } from './bench-processes.js';
+import { CUSTOMERS_TABLE, STAGES, TAGS, customerRow } from './customers-table.js';
 import { startDataBench } from './data-api.js';
 
 const ROWS = Number(process.env.ROWS ?? 200_000);
@@ -27,49 +28,12 @@ function stats(samples: number[]) {
   return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
 }
 
-const STAGES = ['Lead', 'Qualified', 'Proposal', 'Won', 'Lost'];
-const TAGS = ['hot', 'cold', 'vip', 'partner'];
-const CITIES = ['Paris', 'Berlin', 'Lisbon', 'Oslo', 'Rome', 'Madrid', 'Vienna', 'Prague'];
-
-function row(i: number) {
-  return {
-    Name: `Customer ${i}`,
-    Email: `customer${i}@example.test`,
-    City: CITIES[i % CITIES.length],
-    Score: (i * 7919) % 100,
-    Amount: ((i * 104729) % 1_000_000) / 100,
-    Active: i % 3 !== 0,
-    Signed: new Date(Date.UTC(2024, 0, 1) + (i % 365) * 86_400_000).toISOString(),
-    Due: new Date(Date.UTC(2025, 0, 1) + (i % 300) * 86_400_000).toISOString().slice(0, 10),
-    Stage: STAGES[i % STAGES.length],
-    Tags: [TAGS[i % 4], TAGS[(i + 1) % 4]],
-    Notes: i % 10 === 0 ? `Follow up with customer ${i} about the renewal` : null,
-    Rating: i % 5,
-  };
-}
-
 async function main(): Promise<void> {
   const { orm, account, port, api } = await startDataBench(databaseUrl);
   const base = `http://127.0.0.1:${port}/public/v1`;
   const headers = { authorization: `Bearer ${account.userKey}`, 'content-type': 'application/json' };
 
-  const table = await api('POST', '/tables', {
-    name: 'customers',
-    columns: [
-      { name: 'Name', type: 'string' },
-      { name: 'Email', type: 'string', metadata: { format: 'email' } },
-      { name: 'City', type: 'string' },
-      { name: 'Score', type: 'number', metadata: { format: 'integer' } },
-      { name: 'Amount', type: 'number', metadata: { format: 'currency', currency: 'EUR', decimals: 2 } },
-      { name: 'Active', type: 'boolean' },
-      { name: 'Signed', type: 'date', metadata: { timezone: 'Europe/Paris' } },
-      { name: 'Due', type: 'dateOnly' },
-      { name: 'Stage', type: 'select', metadata: { mode: 'singleSelect' } },
-      { name: 'Tags', type: 'select', metadata: { mode: 'multiSelect' } },
-      { name: 'Notes', type: 'string', metadata: { format: 'text', extendedField: true } },
-      { name: 'Rating', type: 'number', metadata: { format: 'integer' } },
-    ],
-  });
+  const table = await api('POST', '/tables', CUSTOMERS_TABLE);
   const fieldId = (name: string) => table.fields.find((f: { name: string }) => f.name === name).id;
   for (const name of STAGES) await api('POST', `/tables/customers/fields/${fieldId('Stage')}/tags`, { name });
   for (const name of TAGS) await api('POST', `/tables/customers/fields/${fieldId('Tags')}/tags`, { name });
@@ -82,7 +46,7 @@ async function main(): Promise<void> {
       while (next < ROWS) {
         const from = next;
         next += BATCH;
-        const rows = Array.from({ length: Math.min(BATCH, ROWS - from) }, (_, k) => row(from + k));
+        const rows = Array.from({ length: Math.min(BATCH, ROWS - from) }, (_, k) => customerRow(from + k));
         // The answer (the created rows) is read but not parsed: the client's own work stays out of the figure.
         const res = await fetch(`${base}/tables/customers/rows/bulk`, { method: 'POST', headers, body: JSON.stringify({ rows }) });
         const body = await res.text();

@@ -1,6 +1,4 @@
 /** Activities of Object records (SPEC.md, Objects): a record's timeline, and one activity by id. */
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { findTable } from '../../../db/tables/catalog.js';
 import {
   activityView, createActivity, deleteActivity, findActivity, listActivities, updateActivity, type ActivityInput, type ActivityPatch,
 } from '../../../db/tables/record-activities.service.js';
@@ -9,52 +7,43 @@ import { PageQuerySchema } from '../../schemas/data.schema.js';
 import {
   RecordActivityCreateSchema, RecordActivityPageSchema, RecordActivityPatchSchema, RecordActivitySchema,
 } from '../../schemas/record-activities.schema.js';
-import { OBJECTS, nameParam, paramsWith } from './surface.js';
+import { OBJECTS, findObject, paramsWith, recordParams, type PageQuery, type RecordParams } from './surface.js';
 
-type Page = { limit: number; cursor?: string };
-type RecordParams = { name: string; rowId: string };
 type ActivityParams = { name: string; id: number };
-
-const recordParams = {
-  type: 'object',
-  required: ['name', 'rowId'],
-  properties: { ...nameParam.properties, rowId: { type: 'string', minLength: 1, maxLength: 64 } },
-};
 
 export function recordActivityRoutes(api: RouteRegistry): void {
   const { base, tag } = OBJECTS;
-  const object = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, 'OBJECT', name);
 
-  api.add<unknown, Page, RecordParams>({
+  api.add<unknown, PageQuery, RecordParams>({
     method: 'get', path: `${base}/:name/rows/:rowId/activities`, scope: 'any', tag,
     summary: 'Activities of a record, newest first',
     params: recordParams, query: PageQuerySchema, responses: { 200: { description: '{ agentry: [RecordActivity], nextCursor }', schema: RecordActivityPageSchema } },
-    handler: async ({ auth, em, params, query }) => listActivities(em, await object(em, auth.account.id, params.name), params.rowId, query),
+    handler: async ({ auth, em, params, query }) => listActivities(em, await findObject(em, auth.account.id, params.name), params.rowId, query),
   });
   api.add<ActivityInput, unknown, RecordParams>({
     method: 'post', path: `${base}/:name/rows/:rowId/activities`, scope: 'U', tag,
     summary: 'Logs an activity (NOTE, PHONE_CALL, MEETING, EMAIL, WHATSAPP) on a record; the caller is its author',
     params: recordParams, body: RecordActivityCreateSchema, status: 201, responses: { 201: { description: 'RecordActivity', schema: RecordActivitySchema } },
     handler: async ({ auth, em, params, body }) =>
-      createActivity(em, await object(em, auth.account.id, params.name), params.rowId, body, { userId: auth.user!.id }),
+      createActivity(em, await findObject(em, auth.account.id, params.name), params.rowId, body, { userId: auth.user!.id }),
   });
   api.add<unknown, unknown, ActivityParams>({
     method: 'get', path: `${base}/:name/activities/:id`, scope: 'any', tag, summary: 'One activity',
     params: paramsWith('id'), responses: { 200: { description: 'RecordActivity', schema: RecordActivitySchema } },
-    handler: async ({ auth, em, params }) => activityView(await findActivity(em, await object(em, auth.account.id, params.name), params.id)),
+    handler: async ({ auth, em, params }) => activityView(await findActivity(em, await findObject(em, auth.account.id, params.name), params.id)),
   });
   api.add<ActivityPatch, unknown, ActivityParams>({
     method: 'patch', path: `${base}/:name/activities/:id`, scope: 'U', tag, summary: 'Changes the content and/or the type of an activity',
     params: paramsWith('id'), body: RecordActivityPatchSchema, responses: { 200: { description: 'RecordActivity', schema: RecordActivitySchema } },
     handler: async ({ auth, em, params, body }) =>
-      updateActivity(em, await findActivity(em, await object(em, auth.account.id, params.name), params.id), body),
+      updateActivity(em, await findActivity(em, await findObject(em, auth.account.id, params.name), params.id), body),
   });
   api.add<unknown, unknown, ActivityParams>({
     method: 'delete', path: `${base}/:name/activities/:id`, scope: 'U', tag,
     summary: 'Deletes an activity: only its author, and never an auto-generated one (409)',
     params: paramsWith('id'), status: 204, responses: { 204: { description: 'Deleted' }, 409: { description: 'Auto-generated activity' } },
     handler: async ({ auth, em, params }) => {
-      const activity = await findActivity(em, await object(em, auth.account.id, params.name), params.id);
+      const activity = await findActivity(em, await findObject(em, auth.account.id, params.name), params.id);
       await deleteActivity(em, activity, auth.user!.id);
     },
   });

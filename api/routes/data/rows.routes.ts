@@ -1,3 +1,4 @@
+import type { FileStore } from '../../../db/tables/files/file-store.js';
 import { countRows, listRows, type RowQuery } from '../../../db/tables/rows-query.service.js';
 import { createRows, deleteRow, getRow, rowInputOf, tableContext, updateRow } from '../../../db/tables/rows.service.js';
 import type { RouteRegistry } from '../../routes.js';
@@ -10,7 +11,7 @@ const rowParams = {
   properties: { ...nameParam.properties, id: { type: 'string', minLength: 1, maxLength: 64 } },
 };
 
-export function rowRoutes(api: RouteRegistry, s: DataSurface): void {
+export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore): void {
   const noun = s.kind === 'OBJECT' ? 'record' : 'row';
   api.add<RowQuery>({
     method: 'post', path: `${s.base}/:name/rows/list`, scope: 'any', tag: s.tag,
@@ -56,7 +57,8 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface): void {
     method: 'delete', path: `${s.base}/:name/rows/:id`, scope: 'U', tag: s.tag, summary: `Deletes a ${noun}`,
     params: rowParams, status: 204, responses: { 204: { description: 'Deleted' } },
     handler: async ({ auth, em, params }) => {
-      await deleteRow(em, await tableContext(em, auth.account.id, s.kind, params.name), params.id);
+      const fileKeys = await deleteRow(em, await tableContext(em, auth.account.id, s.kind, params.name), params.id);
+      await files.remove(fileKeys);
     },
   });
 }

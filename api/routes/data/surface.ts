@@ -1,4 +1,6 @@
 /** Objects and Tables expose parallel endpoint sets; a surface names what differs between them. */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { findTable } from '../../../db/tables/catalog.js';
 import type { TableKind } from '../../../db/tables/types.js';
 
 export interface DataSurface {
@@ -23,3 +25,17 @@ export function paramsWith(...ids: string[]) {
     properties: { ...nameParam.properties, ...Object.fromEntries(ids.map((id) => [id, { type: 'integer', minimum: 1 }])) },
   };
 }
+
+/** Path parameters of a record's sub-resources (activities, tasks, files): `name` and `rowId`. */
+export const recordParams = {
+  type: 'object',
+  required: ['name', 'rowId'],
+  properties: { ...nameParam.properties, rowId: { type: 'string', minLength: 1, maxLength: 64 } },
+};
+
+/** Path parameters of a record's sub-resources, and the page query of their lists. */
+export type RecordParams = { name: string; rowId: string };
+export type PageQuery = { limit: number; cursor?: string };
+
+/** The account's Object named in the path (activities, tasks and files exist for Objects only). */
+export const findObject = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, 'OBJECT', name);

@@ -43,8 +43,8 @@ export const dateField: FieldTypeHandler = {
   },
   fromDb(raw) {
     if (raw === null || raw === undefined) return null;
-    const date = raw instanceof Date ? raw : parsePgTimestamp(String(raw));
-    return date && !Number.isNaN(date.getTime()) ? date.toISOString() : null;
+    if (raw instanceof Date) return Number.isNaN(raw.getTime()) ? null : raw.toISOString();
+    return pgTimestampToIso(String(raw)) ?? null;
   },
   promotedKeys(metadata) {
     const keys: Record<string, unknown> = {};
@@ -53,6 +53,19 @@ export const dateField: FieldTypeHandler = {
     return keys;
   },
 };
+
+const PG_UTC_TIMESTAMP = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d+))?\+00$/;
+
+/**
+ * The ISO form of PostgreSQL's text form of a timestamptz. Sessions run in UTC, so nearly every value is
+ * `YYYY-MM-DD hh:mm:ss[.ffffff]+00` and is rewritten as text, far cheaper than parsing (exports read millions).
+ */
+export function pgTimestampToIso(text: string): string | undefined {
+  const utc = PG_UTC_TIMESTAMP.exec(text);
+  if (utc) return `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
+  const date = parsePgTimestamp(text);
+  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
+}
 
 /** Parses PostgreSQL's text form of timestamptz (`2024-01-15 17:00:00.123456+05:30`) or an ISO string. */
 function parsePgTimestamp(text: string): Date | undefined {

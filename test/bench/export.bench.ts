@@ -1,0 +1,133 @@
+/**
+ * Benchmark of the CSV and XLSX exports (issue 16). Run: `node --import tsx test/bench/export.bench.ts`
+ * (env ROWS, default 200000).
+ *
+ * Fills a fresh database with ROWS rows of the 12-field customers table through the API, then exports every row
+ * to CSV and to XLSX, each from a fresh API process, reading each download as fast as it comes. Prints
+ * rows/s, the time to the first byte, and the API process's peak resident memory over its idle level (sampled
+ * from /proc every 10 ms). Targets: CSV ≥ 100,000 rows/s, XLSX ≥ 25,000 rows/s, < 150 MB over idle.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request, type IncomingMessage } from 'node:http';
+import { cpus, totalmem } from 'node:os';
+import { dropDatabase, ensureDatabase } from '../../db/database.js';
+import { initORM, migrate } from '../../db/orm.js';
+import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { startProcess, stopProcesses } from './bench-processes.js';
+import { CUSTOMERS_TABLE, STAGES, TAGS, customerRow } from './customers-table.js';
+
+const ROWS = Number(process.env.ROWS ?? 200_000);
+const BATCH = 1000;
+
+const server = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+server.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
+const databaseUrl = server.toString();
+
+/** Resident memory of a process in bytes (Linux). */
+function rss(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(match![1]) * 1024;
+}
+
+async function startApi(): Promise<{ base: string; pid: number }> {
+  const match = await startProcess('test/bench/api-process.ts', { DATABASE_URL: databaseUrl }, /port (\d+) pid (\d+)/);
+  return { base: `http://127.0.0.1:${match[1]}/public/v1`, pid: Number(match[2]) };
+}
+
+interface ExportRun {
+  seconds: number;
+  firstByteMs: number;
+  bytes: number;
+  lines: number;
+  peakRss: number;
+}
+
+/** Counts the line feeds of a chunk (natively: the client must not compete with the API for the CPU). */
+function lineFeeds(chunk: Buffer): number {
+  let count = 0;
+  for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) count++;
+  return count;
+}
+
+/**
+ * Downloads one export over plain node:http (lighter than fetch's web streams, so the client takes little of the
+ * CPU the API and PostgreSQL share), counting bytes and line breaks, while sampling the API's memory.
+ */
+async function runExport(base: string, pid: number, headers: Record<string, string>, format: 'csv' | 'xlsx'): Promise<ExportRun> {
+  let peakRss = rss(pid);
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, rss(pid))), 10);
+  const started = performance.now();
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(`${base}/tables/customers/export/${format}`, { method: 'POST', headers }, resolve);
+    req.on('error', reject);
+    req.end('{}');
+  });
+  if (response.statusCode !== 200) throw new Error(`export ${format}: ${response.statusCode}`);
+  let firstByteMs = 0;
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of response as AsyncIterable<Buffer>) {
+    if (!bytes) firstByteMs = performance.now() - started;
+    bytes += chunk.length;
+    if (format === 'csv') lines += lineFeeds(chunk);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  return { seconds, firstByteMs, bytes, lines, peakRss: Math.max(peakRss, rss(pid)) };
+}
+
+async function main(): Promise<void> {
+  await ensureDatabase(databaseUrl);
+  const orm = await initORM({ databaseUrl, poolMax: 4 });
+  await migrate(orm);
+  const account = await bootstrapAccount(orm.em.fork(), 'Bench', 'bench@example.test');
+  const headers = { authorization: `Bearer ${account.userKey}`, 'content-type': 'application/json' };
+  const loader = await startApi();
+  const api = async (path: string, body: unknown): Promise<any> => {
+    const res = await fetch(`${loader.base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`POST ${path}: ${res.status} ${text.slice(0, 500)}`);
+    return JSON.parse(text);
+  };
+  const table = await api('/tables', CUSTOMERS_TABLE);
+  const fieldId = (name: string) => table.fields.find((f: { name: string }) => f.name === name).id;
+  for (const name of STAGES) await api(`/tables/customers/fields/${fieldId('Stage')}/tags`, { name });
+  for (const name of TAGS) await api(`/tables/customers/fields/${fieldId('Tags')}/tags`, { name });
+  const loadStarted = performance.now();
+  for (let from = 0; from < ROWS; from += BATCH) {
+    await api('/tables/customers/rows/bulk', { rows: Array.from({ length: Math.min(BATCH, ROWS - from) }, (_, k) => customerRow(from + k)) });
+  }
+  const loadSeconds = (performance.now() - loadStarted) / 1000;
+  await orm.em.getKnex().raw(`vacuum analyze "data"."rows_${table.id}"`);
+
+  // Each export runs in a fresh API process, so neither its idle level nor its peak carries what came before; one
+  // small export first loads the code paths, then the process idles a moment before the measured run.
+  const measure = async (format: 'csv' | 'xlsx'): Promise<ExportRun & { idle: number }> => {
+    const exporter = await startApi();
+    const warmUp = { filter: { field: 'Score', operator: 'eq', value: 1 } };
+    await fetch(`${exporter.base}/tables/customers/export/${format}`, { method: 'POST', headers, body: JSON.stringify(warmUp) }).then((r) => r.arrayBuffer());
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const idle = rss(exporter.pid);
+    return { ...(await runExport(exporter.base, exporter.pid, headers, format)), idle };
+  };
+  const csv = await measure('csv');
+  const xlsx = await measure('xlsx');
+
+  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+  console.log(`conditions: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
+  console.log(`table: ${ROWS} rows, 12 fields (string×4, number×3, boolean, date, dateOnly, select, multi select), loaded in ${loadSeconds.toFixed(1)} s`);
+  if (csv.lines !== ROWS + 1) throw new Error(`CSV has ${csv.lines} lines, expected ${ROWS + 1}`);
+  for (const [name, run] of [['CSV ', csv], ['XLSX', xlsx]] as const) {
+    console.log(
+      `${name}: ${ROWS} rows in ${run.seconds.toFixed(2)} s = ${Math.round(ROWS / run.seconds)} rows/s, ${mb(run.bytes)} MB, ` +
+        `first byte after ${run.firstByteMs.toFixed(0)} ms, API process peak ${mb(run.peakRss - run.idle)} MB over its idle ${mb(run.idle)} MB`,
+    );
+  }
+  stopProcesses();
+  await orm.close();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await dropDatabase(databaseUrl);
+}
+
+await main();
