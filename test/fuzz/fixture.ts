@@ -33,6 +33,7 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
   const people = await ok('GET', '/objects/people', key);
   const person = await ok('POST', '/objects/people/rows', key, { 'First name': 'Linus' });
   const activity = await ok('POST', `/objects/people/rows/${person.id}/activities`, key, { type: 'NOTE', content: 'hello' });
+  const task = await ok('POST', `/objects/people/rows/${person.id}/tasks`, key, { content: 'call back' });
   const workflowId = (await ok('POST', '/workflows', key, { name: 'Fuzz' })).id as number;
   const graph = await ok('POST', `/workflows/${workflowId}/nodes`, key, { type: 'API', data: { url: 'https://x.test' } });
   const variable = await ok('POST', `/workflows/${workflowId}/variables`, key, { name: 'v' });
@@ -49,6 +50,7 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
       rowId: person.id,
       tableRowId: row.id,
       activityId: activity.id,
+      taskId: task.id,
       workflowId,
       nodeId: graph.nodes[0].nodeId,
       variableId: variable.id,
@@ -63,7 +65,9 @@ export function pathFor(path: string, fixture: FuzzFixture): string {
   const objects = path.startsWith('/objects');
   return path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
     if (name === 'name') return objects ? 'people' : 'fuzz';
-    if (name === 'id') return String(path.includes('/activities/') ? fixture.ids.activityId : objects ? fixture.ids.rowId : fixture.ids.tableRowId);
+    if (name === 'id' && path.includes('/activities/')) return String(fixture.ids.activityId);
+    if (name === 'id' && path.includes('/tasks/')) return String(fixture.ids.taskId);
+    if (name === 'id') return String(objects ? fixture.ids.rowId : fixture.ids.tableRowId);
     if (name === 'rowId') return String(objects ? fixture.ids.rowId : fixture.ids.tableRowId);
     return String(fixture.ids[name] ?? '1');
   });

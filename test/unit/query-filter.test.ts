@@ -253,7 +253,7 @@ describe('query filter compiler', () => {
 
 describe('query sort, cursor and search compilers', () => {
   it('sorts by id ascending by default and always ends with id', () => {
-    expect(compileSort(undefined, FIELDS, 'r')).to.deep.equal([{ sql: '??', bindings: ['r.id'], direction: 'asc', nulls: 'last', type: 'bpchar' }]);
+    expect(compileSort(undefined, FIELDS, 'r')).to.deep.equal([{ sql: '??', bindings: ['r.id'], direction: 'asc', nulls: 'last', type: 'bpchar', notNull: true }]);
     const keys = compileSort([{ field: 'status', direction: 'desc' }, { field: 'Name' }], FIELDS, 'r');
     expect(keys.map((k) => [k.sql, k.bindings, k.direction, k.type])).to.deep.equal([
       ['array_position(?::integer[], ??)', [[12, 13, 11], 'r.f_6'], 'desc', 'integer'],
@@ -285,15 +285,15 @@ describe('query sort, cursor and search compilers', () => {
     }
   });
 
-  it('builds the expanded keyset condition with NULLS LAST', () => {
+  it('builds the expanded keyset condition with NULLS LAST (the row id, never null, as a plain comparison)', () => {
     const keys = compileSort([{ field: 'Amount', direction: 'desc' }], FIELDS, 'r');
     expect(keysetCondition(keys, ['5', ID_A])).to.deep.equal({
-      sql: '((?? < ?::numeric or ?? is null) or (?? = ?::numeric and (?? > ?::bpchar or ?? is null)))',
-      bindings: ['r.f_2', '5', 'r.f_2', 'r.f_2', '5', 'r.id', ID_A, 'r.id'],
+      sql: '((?? < ?::numeric or ?? is null) or (?? = ?::numeric and ?? > ?::bpchar))',
+      bindings: ['r.f_2', '5', 'r.f_2', 'r.f_2', '5', 'r.id', ID_A],
     });
     expect(keysetCondition(keys, [null, ID_A])).to.deep.equal({
-      sql: '(?? is null and (?? > ?::bpchar or ?? is null))',
-      bindings: ['r.f_2', 'r.id', ID_A, 'r.id'],
+      sql: '(?? is null and ?? > ?::bpchar)',
+      bindings: ['r.f_2', 'r.id', ID_A],
     });
     expect(issuesOf(() => keysetCondition(keys, ['five', ID_A])).error.message).to.equal('Invalid cursor');
     expect(issuesOf(() => keysetCondition(keys, ['5', 'not an id'])).error.message).to.equal('Invalid cursor');

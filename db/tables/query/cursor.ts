@@ -107,7 +107,7 @@ export function cursorFromRow(row: Record<string, unknown>, keys: readonly SortK
  * in both directions), in the expanded form
  *   (k0 after v0) or (k0 = v0 and k1 after v1) or (k0 = v0 and k1 = v1 and k2 after v2) …
  * where "= null" is `is null`, "after v" is `(k > v or k is null)` ascending and `(k < v or k is null)`
- * descending, and nothing comes after a null on its own key.
+ * descending (plain `k > v` for a key that is never null, the row id), and nothing comes after a null on its own key.
  */
 export function keysetCondition(keys: readonly SortKey[], values: readonly unknown[], path = 'cursor'): SqlFragment {
   if (values.length !== keys.length) throw invalidCursor(path);
@@ -124,7 +124,9 @@ export function keysetCondition(keys: readonly SortKey[], values: readonly unkno
     const value = texts[i]!;
     if (value === null) return;
     const comparison = key.direction === 'asc' ? '>' : '<';
-    const after = fragment(`(${key.sql} ${comparison} ?::${key.type} or ${key.sql} is null)`, ...key.bindings, value, ...key.bindings);
+    const after = key.notNull
+      ? fragment(`${key.sql} ${comparison} ?::${key.type}`, ...key.bindings, value)
+      : fragment(`(${key.sql} ${comparison} ?::${key.type} or ${key.sql} is null)`, ...key.bindings, value, ...key.bindings);
     disjuncts.push(joinFragments([...keys.slice(0, i).map((k, j) => equal(k, texts[j]!)), after], ' and '));
   });
   return disjuncts.length ? joinFragments(disjuncts, ' or ') : MATCH_NONE;

@@ -24,6 +24,8 @@ export interface SortKey extends SqlFragment {
   /** Empty cells come last in both directions. */
   nulls: 'last';
   type: SortKeyType;
+  /** The key is never null (the row id), so a keyset condition on it needs no `or … is null` and can use its index. */
+  notNull?: true;
 }
 
 /** Most entries of a sort. */
@@ -75,7 +77,7 @@ function sortExpression(operand: Operand, alias: string): KeyResult {
 }
 
 function idKey(alias: string, direction: SortDirection): SortKey {
-  return { sql: '??', bindings: [qualified(alias, 'id')], direction, nulls: 'last', type: 'bpchar' };
+  return { sql: '??', bindings: [qualified(alias, 'id')], direction, nulls: 'last', type: 'bpchar', notNull: true };
 }
 
 /**
