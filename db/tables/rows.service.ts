@@ -140,7 +140,13 @@ export async function createRows(em: EntityManager, { table, chain }: TableConte
     const now = new Date();
     const bulk = inputs.length > 1;
     const prepared = inputs.map((input, i) => prepareRow(fields, input.values, 'create', { now }, bulk ? `rows[${i}].data` : 'data'));
-    const recordTypes = await Promise.all(inputs.map((input, i) => resolveRecordType(tx, table, input.recordTypeId, bulk ? `rows[${i}].recordTypeId` : 'recordTypeId')));
+    // One lookup per distinct record type, one after the other: a transaction's connection runs one query at a time.
+    const resolved = new Map<number | null | undefined, number | null>();
+    const recordTypes: (number | null)[] = [];
+    for (const [i, input] of inputs.entries()) {
+      if (!resolved.has(input.recordTypeId)) resolved.set(input.recordTypeId, await resolveRecordType(tx, table, input.recordTypeId, bulk ? `rows[${i}].recordTypeId` : 'recordTypeId'));
+      recordTypes.push(resolved.get(input.recordTypeId)!);
+    }
     await checkReferences(trx, table, fields, prepared);
     const ids = inputs.map((input) => input.id ?? newObjectId(now));
     const stamp = now.toISOString();
