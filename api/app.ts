@@ -19,6 +19,8 @@ import { errorHandler, type ErrorLogger } from './error-handler.js';
 import type { Config } from '../lib/config.js';
 import { buildOpenApi } from './openapi.js';
 import { rateLimited } from './rate-limit.js';
+import { httpDuration, readOutboxStateWith, registry } from '../lib/metrics.js';
+import { outboxState } from '../db/automations/event-subscribers.js';
 import { RouteRegistry } from './routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { inboundWebhookRoutes, incomingWebhookRoutes } from './routes/incoming-webhooks.routes.js';
@@ -83,6 +85,7 @@ export function createApp(deps: AppDeps): Koa {
   const { orm, temporal, config } = deps;
   const getEm = (): EntityManager => orm.em.fork();
   const app = new Koa({ proxy: true });
+  readOutboxStateWith(() => outboxState(orm.em.getKnex()));
   const logError = deps.logError ?? ((m, e) => console.error(m, e));
   // Failures after the answer began (a stream body that broke, a client gone) reach Koa's app-level handler.
   app.on('error', (error: NodeJS.ErrnoException) => {
@@ -110,6 +113,11 @@ export function createApp(deps: AppDeps): Koa {
   // Layers of one path run in the order they are added: the webhook's limit comes before its route.
   rootRouter.post('/webhooks/:webhookId', rateLimited(config.rateLimits?.perWebhook, (ctx) => ctx.params.webhookId, 'this webhook'));
   root.mount(rootRouter, getEm);
+  // Prometheus metrics of this process (requests, the outbox); serve them to your scraper, not to the internet.
+  rootRouter.get('/metrics', async (ctx) => {
+    ctx.type = registry.contentType;
+    ctx.body = await registry.metrics();
+  });
   rootRouter.get('/docs', (ctx) => {
     ctx.type = 'html';
     ctx.body = docsPage;
@@ -118,7 +126,13 @@ export function createApp(deps: AppDeps): Koa {
   app.use(async (ctx, next) => {
     ctx.state.requestId = randomUUID();
     ctx.set('X-Request-Id', ctx.state.requestId);
-    await next();
+    const stop = httpDuration.startTimer({ method: ctx.method });
+    try {
+      await next();
+    } finally {
+      // The route pattern (`/public/v1/workflows/:workflowId`), never the raw path, keeps the label set bounded.
+      stop({ route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', status: String(ctx.status) });
+    }
   });
   app.use(errorHandler(logError));
   // Webhook calls and record changes commit outbox events: wake the dispatchers once the answer is ready.

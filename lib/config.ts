@@ -35,6 +35,10 @@ export interface Config {
   filesDir: string;
   /** The third-party trigger provider (EXTERNAL_TRIGGER subscriptions); null when TRIGGER_PROVIDER_URL is unset. */
   triggerProvider: { url: string; apiKey: string } | null;
+  /** Port of the worker's Prometheus metrics (`/metrics`); 0: not served. */
+  workerMetricsPort: number;
+  /** Port of the Temporal SDK's own Prometheus metrics in the worker; 0: not exported. */
+  temporalSdkMetricsPort: number;
   /** Request rate limits of each API process (null: not limited). */
   rateLimits: { perKey: RateLimitSetting | null; perWebhook: RateLimitSetting | null };
 }
@@ -71,6 +75,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   TEST_DATABASE_URL: 'PostgreSQL server the tests create their per-run database on (default: the DATABASE_URL server)',
   TRIGGER_PROVIDER_URL: 'base URL of the third-party trigger provider (EXTERNAL_TRIGGER nodes); unset: third-party triggers are off',
   TRIGGER_PROVIDER_API_KEY: 'key sent as Bearer token to the trigger provider; required when TRIGGER_PROVIDER_URL is set (no default)',
+  WORKER_METRICS_PORT: 'port of the worker\'s Prometheus metrics at /metrics (default 0: off; npm start uses 9464)',
+  TEMPORAL_SDK_METRICS_PORT: 'port of the Temporal SDK\'s own Prometheus metrics in the worker (default 0: off; npm start uses 9465)',
   RATE_LIMIT_PER_SECOND: 'requests per second one API key may make to one API process, sustained (default 50; 0: no limit)',
   RATE_LIMIT_BURST: 'requests one API key may make at once (default 200)',
   WEBHOOK_RATE_LIMIT_PER_SECOND: 'calls per second one incoming webhook accepts per API process, sustained (default 1000; 0: no limit)',
@@ -143,6 +149,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.AGENTRY_DATA_DIR || '.data',
     filesDir: env.FILES_DIR || `${env.AGENTRY_DATA_DIR || '.data'}/files`,
     triggerProvider,
+    workerMetricsPort: intVar(env, 'WORKER_METRICS_PORT', 0, 0, 65535),
+    temporalSdkMetricsPort: intVar(env, 'TEMPORAL_SDK_METRICS_PORT', 0, 0, 65535),
     rateLimits: { perKey: rateLimitVar(env, 'RATE_LIMIT', 50, 200), perWebhook: rateLimitVar(env, 'WEBHOOK_RATE_LIMIT', 1000, 2000) },
   };
 }

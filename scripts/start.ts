@@ -87,6 +87,7 @@ function printSummary(config: Config, firstStart: BootstrapResult | null): void 
     `  Temporal UI    ${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows`,
     `  Temporal       ${config.temporal.address} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})`,
     `  Health         ${config.publicBaseUrl}/healthz?worker=true`,
+    `  Metrics        ${config.publicBaseUrl}/metrics (API), http://127.0.0.1:${process.env.WORKER_METRICS_PORT || 9464}/metrics (worker)`,
   ];
   if (firstStart) {
     lines.push(
@@ -119,7 +120,8 @@ async function main(): Promise<number> {
     }
     const [, firstStart] = await Promise.all([startTemporal(config, supervisor), prepareDatabase(config)]);
     const node = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
-    supervisor.start({ name: 'worker', ...node('worker/main.ts') });
+    const metrics = { WORKER_METRICS_PORT: process.env.WORKER_METRICS_PORT || '9464', TEMPORAL_SDK_METRICS_PORT: process.env.TEMPORAL_SDK_METRICS_PORT || '9465' };
+    supervisor.start({ name: 'worker', ...node('worker/main.ts'), env: { ...process.env, ...metrics } });
     supervisor.start({ name: 'api', ...node('api/server.ts') });
     await waitFor('the API and the worker', 120_000, async () => {
       const res = await fetch(`http://${apiHost}:${config.port}/healthz?worker=true`);

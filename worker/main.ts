@@ -6,10 +6,16 @@ import { connectTemporal } from '../lib/temporal.js';
 import { createWorker } from './create-worker.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { sweepRunLedger } from './run-ledger-sweep.js';
+import { serveMetrics } from './metrics-server.js';
+import { outboxState } from '../db/automations/event-subscribers.js';
+import { readOutboxStateWith } from '../lib/metrics.js';
 import { NODE_EFFECT_RETENTION_DAYS, pruneNodeEffects } from '../db/automations/node-effects.js';
 
 const config = loadConfig();
-Runtime.install({ logger: new DefaultLogger(config.logLevel) });
+Runtime.install({
+  logger: new DefaultLogger(config.logLevel),
+  ...(config.temporalSdkMetricsPort ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `${config.host}:${config.temporalSdkMetricsPort}` } } } } : {}),
+});
 const orm = await initORM({ databaseUrl: config.databaseUrl });
 const connection = await NativeConnection.connect({ address: config.temporal.address });
 const temporal = await connectTemporal(config.temporal);
@@ -24,9 +30,13 @@ const sweep = setInterval(() => {
   sweepRunLedger(orm, temporal).catch((error) => console.warn(`run ledger sweep: ${error.message}`));
   pruneNodeEffects(orm.em.getKnex(), new Date(Date.now() - NODE_EFFECT_RETENTION_DAYS * 86_400_000)).catch((error) => console.warn(`node effects: ${error.message}`));
 }, 60_000);
+// Prometheus metrics of this worker: runs, node durations, dispatch lag, the outbox.
+readOutboxStateWith(() => outboxState(orm.em.getKnex()));
+const metrics = config.workerMetricsPort ? serveMetrics(config.workerMetricsPort, config.host) : undefined;
 // Worker.run() shuts down gracefully on SIGINT/SIGTERM (the SDK installs those handlers).
 await worker.run();
 clearInterval(sweep);
+metrics?.close();
 await dispatcher.stop();
 await connection.close();
 await temporal.connection.close();

@@ -22,6 +22,7 @@ import {
 } from '../db/automations/event-subscribers.js';
 import { EVENT_ENTRY_TYPES, entryMatches, nodeFactsOf } from '../activities/nodes/registry.js';
 import { closesLoop, triggerPayloadOf } from '../lib/events/event-match.js';
+import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
 import { automationRunId, runInput, runSearchAttributes, type RunStartRequest } from '../lib/runtime/run-start.js';
 
@@ -132,6 +133,8 @@ export class OutboxDispatcher {
       const unreachable = failures.find((f) => temporalUnreachable(f.error));
       if (unreachable) throw unreachable.error;
       const failed = new Set(failures.map((f) => f.event.id));
+      const now = Date.now();
+      for (const event of events) if (!failed.has(event.id)) dispatchLag.observe((now - event.createdAt.getTime()) / 1000);
       await markDispatched(trx, events.filter((e) => !failed.has(e.id)).map((e) => e.id));
       for (const { event, error } of failures) this.deps.log?.(`outbox dispatcher: event ${event.id} (${event.type}) failed: ${messageOf(error)}`);
       await markFailed(trx, failures.map((f) => ({ event: f.event, error: messageOf(f.error) })), { ...DEFAULT_RETRY, ...this.deps.retry });

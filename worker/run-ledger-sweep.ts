@@ -6,6 +6,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Orm } from '../db/orm.js';
 import { finishRun, staleRuns, type RunEnd } from '../db/automations/run-ledger.js';
+import { runsTotal } from '../lib/metrics.js';
 
 const ENDED: Record<string, { status: RunEnd['status']; error: string | null }> = {
   COMPLETED: { status: 'successful', error: null },
@@ -31,7 +32,8 @@ export async function sweepRunLedger(orm: Orm, temporal: Client, graceMs = 60_00
       ended = { status: 'failed', error: 'The execution no longer exists in Temporal' };
     }
     if (!ended) continue;
-    await finishRun(orm.em.fork(), { id, ...ended, operations: 0, aiCredits: 0, completedAt: completedAt.toISOString() });
+    const triggerType = await finishRun(orm.em.fork(), { id, ...ended, operations: 0, aiCredits: 0, completedAt: completedAt.toISOString() });
+    if (triggerType !== null) runsTotal.inc({ trigger_type: triggerType, status: ended.status });
     closed += 1;
   }
   return closed;

@@ -7,6 +7,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NodeEffect } from '../../db/entities/index.js';
 import { AppError } from '../../lib/errors.js';
+import { nodeDuration } from '../../lib/metrics.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import { NodeError, type ExecutorDeps } from './node-module.js';
 import { nodeModule } from './registry.js';
@@ -71,6 +72,7 @@ export function createExecuteNode(deps: ExecutorDeps) {
     const context = Context.current();
     // Heartbeats let Temporal notice a dead worker within the heartbeat timeout, and deliver cancellation.
     const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), 2_000);
+    const timer = nodeDuration.startTimer({ type: input.node.type });
     try {
       const outcome = await module.execute(input, {
         ...deps,
@@ -80,8 +82,11 @@ export function createExecuteNode(deps: ExecutorDeps) {
         once: (effect) => once(deps.orm.em, input.executionKey, effect),
       });
       deps.outbox?.poke();
-      return checkOutputSize(input, outcome);
+      const checked = checkOutputSize(input, outcome);
+      timer({ outcome: 'success' });
+      return checked;
     } catch (error) {
+      timer({ outcome: context.cancellationSignal.aborted ? 'cancelled' : 'failure' });
       throw toFailure(error, context.cancellationSignal.aborted);
     } finally {
       clearInterval(beat);

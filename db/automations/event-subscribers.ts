@@ -15,6 +15,8 @@ export interface PendingEvent extends AutomationEvent {
   chain: number[] | null;
   /** Failed dispatch attempts before this one. */
   attempts: number;
+  /** When the event was written. */
+  createdAt: Date;
 }
 
 export interface Subscriber {
@@ -29,13 +31,15 @@ export interface Subscriber {
  */
 export async function claimPendingEvents(trx: Knex, limit: number): Promise<PendingEvent[]> {
   const result = await trx.raw(
-    `select id, account_id, type, payload, chain, attempts from outbox_events
+    `select id, account_id, type, payload, chain, attempts, created_at from outbox_events
       where dispatched_at is null and dead_lettered_at is null and (next_attempt_at is null or next_attempt_at <= now())
       order by id limit ? for update skip locked`,
     [limit],
   );
-  type Row = { id: string; account_id: number; type: string; payload: Record<string, unknown>; chain: number[] | null; attempts: number };
-  return result.rows.map((r: Row) => ({ id: String(r.id), accountId: r.account_id, type: r.type, payload: r.payload ?? {}, chain: r.chain, attempts: r.attempts }));
+  type Row = { id: string; account_id: number; type: string; payload: Record<string, unknown>; chain: number[] | null; attempts: number; created_at: Date };
+  return result.rows.map((r: Row) => ({
+    id: String(r.id), accountId: r.account_id, type: r.type, payload: r.payload ?? {}, chain: r.chain, attempts: r.attempts, createdAt: new Date(r.created_at),
+  }));
 }
 
 export async function markDispatched(trx: Knex, ids: string[]): Promise<void> {
@@ -130,4 +134,15 @@ export async function loadGraphs(trx: Knex, snapshotIds: string[]): Promise<Map<
   if (!snapshotIds.length) return new Map();
   const result = await trx.raw(`select id, nodes, edges from graph_snapshots where id = any(?::text[])`, [snapshotIds]);
   return new Map(result.rows.map((r: { id: string; nodes: Graph['nodes']; edges: Graph['edges'] }) => [r.id, { nodes: r.nodes, edges: r.edges }]));
+}
+
+/** How many events wait, how old the oldest is, and how many are parked (for the metrics). */
+export async function outboxState(knex: Knex): Promise<{ pending: number; oldestPendingSeconds: number; parked: number }> {
+  const result = await knex.raw(
+    `select (select count(*) from outbox_events where dispatched_at is null and dead_lettered_at is null) as pending,
+            (select coalesce(extract(epoch from now() - min(created_at)), 0) from outbox_events where dispatched_at is null and dead_lettered_at is null) as oldest,
+            (select count(*) from outbox_events where dead_lettered_at is not null) as parked`,
+  );
+  const row = result.rows[0];
+  return { pending: Number(row.pending), oldestPendingSeconds: Number(row.oldest), parked: Number(row.parked) };
 }

@@ -27,8 +27,11 @@ export interface RunEnd {
   completedAt: string;
 }
 
-/** Records the start of a run (once) and answers whether the account has run out of credits. */
-export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insufficientCredits: boolean }> {
+/**
+ * Records the start of a run (once) and answers whether the account has run out of credits, and whether this call
+ * recorded it (false on a repeated call).
+ */
+export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insufficientCredits: boolean; recorded: boolean }> {
   return em.transactional(async (tx) => {
     const knex = sqlOf(tx);
     const inserted = await knex.raw(
@@ -45,17 +48,20 @@ export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insu
     }
     const account = await knex.raw(`select credit_balance from accounts where id = ?`, [run.accountId]);
     const balance = account.rows[0]?.credit_balance as number | null | undefined;
-    return { insufficientCredits: balance !== null && balance !== undefined && balance <= 0 };
+    return { insufficientCredits: balance !== null && balance !== undefined && balance <= 0, recorded: inserted.rows.length > 0 };
   });
 }
 
-/** Records how a run ended (once: a repeated call changes nothing) and counts a failure. */
-export async function finishRun(em: EntityManager, run: RunEnd): Promise<void> {
-  await em.transactional(async (tx) => {
+/**
+ * Records how a run ended (once: a repeated call changes nothing) and counts a failure; answers the trigger type of
+ * the run when this call recorded the end, else null.
+ */
+export async function finishRun(em: EntityManager, run: RunEnd): Promise<string | null> {
+  return em.transactional(async (tx) => {
     const knex = sqlOf(tx);
     const updated = await knex.raw(
       `update workflow_runs set status = ?, operations = ?, ai_credits = ?, error = ?, prevented_loop = ?, insufficient_credits = ?, completed_at = ?
-       where id = ? and status = 'running' returning workflow_id`,
+       where id = ? and status = 'running' returning workflow_id, trigger_type`,
       [run.status, run.operations, run.aiCredits, run.error ?? null, !!run.preventedLoop, !!run.insufficientCredits, run.completedAt, run.id],
     );
     const workflowId = updated.rows[0]?.workflow_id as number | undefined;
@@ -65,6 +71,7 @@ export async function finishRun(em: EntityManager, run: RunEnd): Promise<void> {
     if (workflowId !== undefined && run.aiCredits > 0) {
       await knex.raw(`update accounts set credit_balance = credit_balance - ? where id = (select account_id from workflows where id = ?) and credit_balance is not null`, [run.aiCredits, workflowId]);
     }
+    return workflowId === undefined ? null : (updated.rows[0].trigger_type as string);
   });
 }
 

@@ -1,0 +1,74 @@
+/**
+ * The metrics of an agentry process in Prometheus form (`/metrics` on the API, the worker's metrics port). Each
+ * process has its own registry; counters are in-process and counted where the event happens exactly once (the
+ * idempotent run ledger, the dispatcher), gauges over the shared database are read when scraped.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: 'agentry_' });
+
+export const httpDuration = new Histogram({
+  name: 'agentry_http_request_duration_seconds',
+  help: 'API request duration, by method, route pattern and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+export const runsTotal = new Counter({
+  name: 'agentry_runs_total',
+  help: 'Automation runs, by what started them and how they ended (started counts every run once, when it begins)',
+  labelNames: ['trigger_type', 'status'] as const,
+  registers: [registry],
+});
+
+export const nodeDuration = new Histogram({
+  name: 'agentry_node_duration_seconds',
+  help: 'Duration of node executions (each attempt), by node type and outcome',
+  labelNames: ['type', 'outcome'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 120],
+  registers: [registry],
+});
+
+export const dispatchLag = new Histogram({
+  name: 'agentry_outbox_dispatch_lag_seconds',
+  help: 'Time from an outbox event being written to its runs being started',
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+  registers: [registry],
+});
+
+/** What the outbox holds now, read from the database when scraped. */
+export interface OutboxState {
+  pending: number;
+  oldestPendingSeconds: number;
+  parked: number;
+}
+
+let readOutbox: (() => Promise<OutboxState>) | undefined;
+let lastRead: Promise<OutboxState> | undefined;
+
+/** Where the outbox gauges read from (the process's database); unset, they are not reported. */
+export function readOutboxStateWith(read: () => Promise<OutboxState>): void {
+  readOutbox = read;
+}
+
+/** One database read per scrape, shared by the three gauges. */
+function outboxState(): Promise<OutboxState> | undefined {
+  if (!readOutbox) return undefined;
+  return (lastRead ??= readOutbox().finally(() => setTimeout(() => (lastRead = undefined), 1_000)));
+}
+
+const outboxGauge = (name: string, help: string, pick: (s: OutboxState) => number) =>
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      const state = await outboxState();
+      if (state) this.set(pick(state));
+    },
+  });
+outboxGauge('agentry_outbox_pending_events', 'Outbox events waiting to be dispatched', (s) => s.pending);
+outboxGauge('agentry_outbox_oldest_pending_seconds', 'Age of the oldest outbox event waiting to be dispatched', (s) => s.oldestPendingSeconds);
+outboxGauge('agentry_outbox_parked_events', 'Outbox events parked after failing to dispatch too often', (s) => s.parked);
