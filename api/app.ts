@@ -20,6 +20,7 @@ import type { Config } from '../lib/config.js';
 import { buildOpenApi } from './openapi.js';
 import { rateLimited } from './rate-limit.js';
 import { httpDuration, readOutboxStateWith, registry } from '../lib/metrics.js';
+import { createLogger, type Logger } from '../lib/logger.js';
 import { outboxState } from '../db/automations/event-subscribers.js';
 import { RouteRegistry } from './routes.js';
 import { healthRoutes } from './routes/health.routes.js';
@@ -34,6 +35,10 @@ import { workflowLogRoutes } from './routes/workflow-logs.routes.js';
 import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
 
 export const API_PREFIX = '/public/v1';
+
+/** Request ids accepted from callers: short and printable. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+const silentLogger = createLogger('api', { format: 'json', level: 'silent' });
 
 /** Error codes of a client that went away mid-request or mid-answer (an aborted upload, a closed download). */
 const CLIENT_GONE = ['HPE_INVALID_EOF_STATE', 'ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE'];
@@ -55,7 +60,9 @@ export interface AppDeps {
    * unset when TRIGGER_PROVIDER_URL is not configured (then those requests answer 400).
    */
   triggers?: TriggerProvider;
-  /** Where unexpected errors are logged; console.error by default. */
+  /** The process's logger: one line per request, and unexpected errors; none: nothing is logged. */
+  logger?: Logger;
+  /** Where unexpected errors are logged; the logger's error level by default. */
   logError?: ErrorLogger;
   /** Wakes the outbox dispatchers after requests that may have written events; one on the ORM's pool by default. */
   outbox?: OutboxNotifier;
@@ -86,7 +93,8 @@ export function createApp(deps: AppDeps): Koa {
   const getEm = (): EntityManager => orm.em.fork();
   const app = new Koa({ proxy: true });
   readOutboxStateWith(() => outboxState(orm.em.getKnex()));
-  const logError = deps.logError ?? ((m, e) => console.error(m, e));
+  const logger = deps.logger ?? silentLogger;
+  const logError = deps.logError ?? ((message, error) => logger.error({ err: error }, message));
   // Failures after the answer began (a stream body that broke, a client gone) reach Koa's app-level handler.
   app.on('error', (error: NodeJS.ErrnoException) => {
     if (!CLIENT_GONE.includes(error.code ?? '')) logError('response failed', error);
@@ -124,19 +132,28 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   app.use(async (ctx, next) => {
-    ctx.state.requestId = randomUUID();
+    // A caller's (or a proxy's) request id is kept, so one id follows a request through every log.
+    const given = ctx.get('x-request-id');
+    ctx.state.requestId = REQUEST_ID.test(given) ? given : randomUUID();
     ctx.set('X-Request-Id', ctx.state.requestId);
-    const stop = httpDuration.startTimer({ method: ctx.method });
+    const started = performance.now();
     try {
       await next();
     } finally {
       // The route pattern (`/public/v1/workflows/:workflowId`), never the raw path, keeps the label set bounded.
-      stop({ route: (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched', status: String(ctx.status) });
+      const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+      const seconds = (performance.now() - started) / 1000;
+      httpDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
+      const auth = ctx.state.auth as { account?: { id: number }; keyId?: number } | undefined;
+      logger.info(
+        { requestId: ctx.state.requestId, method: ctx.method, route, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000), accountId: auth?.account?.id, keyId: auth?.keyId },
+        'request',
+      );
     }
   });
   app.use(errorHandler(logError));
   // Webhook calls and record changes commit outbox events: wake the dispatchers once the answer is ready.
-  const outbox = deps.outbox ?? new OutboxNotifier(orm.em.getKnex(), (e) => console.warn(`outbox notify: ${e.message}`));
+  const outbox = deps.outbox ?? new OutboxNotifier(orm.em.getKnex(), (e) => logger.warn({ err: e }, 'outbox notify failed'));
   app.use(async (ctx, next) => {
     await next();
     if (!['GET', 'HEAD', 'OPTIONS'].includes(ctx.method) && ctx.status < 400) outbox.poke();

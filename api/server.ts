@@ -1,5 +1,6 @@
 /** API entry point: `npm run api`. Scale out by running more of these behind a load balancer. */
 import { loadConfig } from '../lib/config.js';
+import { createLogger } from '../lib/logger.js';
 import { connectTemporal } from '../lib/temporal.js';
 import { HttpTriggerProvider } from '../activities/triggers/http-trigger-provider.js';
 import { initORM } from '../db/orm.js';
@@ -7,6 +8,7 @@ import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import { createApp } from './app.js';
 
 const config = loadConfig();
+const logger = createLogger('api', { format: config.logFormat, level: config.logLevel.toLowerCase() });
 const orm = await initORM({ databaseUrl: config.databaseUrl });
 const temporal = await connectTemporal(config.temporal);
 const app = createApp({
@@ -20,10 +22,11 @@ const app = createApp({
     rateLimits: config.rateLimits,
   },
   files: new LocalFileStore(config.filesDir),
+  logger,
   triggers: config.triggerProvider ? new HttpTriggerProvider({ baseUrl: config.triggerProvider.url, apiKey: config.triggerProvider.apiKey }) : undefined,
 });
 const server = app.listen(config.port, config.host, () => {
-  console.log(`API listening on ${config.publicBaseUrl}/public/v1`);
+  logger.info({ url: `${config.publicBaseUrl}/public/v1` }, `API listening on ${config.publicBaseUrl}/public/v1`);
 });
 
 async function shutdown(): Promise<void> {

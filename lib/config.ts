@@ -27,8 +27,10 @@ export interface Config {
   };
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;
-  /** Level of the Temporal SDK's log in the worker: TRACE, DEBUG, INFO, WARN or ERROR. */
+  /** Level of every process's log, the Temporal SDK's in the worker included: TRACE, DEBUG, INFO, WARN or ERROR. */
   logLevel: LogLevel;
+  /** `json` lines, or `pretty` lines for a terminal. */
+  logFormat: 'json' | 'pretty';
   /** Folder for local state of the embedded services (Temporal SQLite file). */
   dataDir: string;
   /** Folder of the bytes of uploaded record files (the local file store). */
@@ -67,7 +69,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   TEMPORAL_UI_PORT: 'port of the embedded Temporal UI (default 8233)',
   TEMPORAL_UI_URL: 'Temporal UI address printed for operators and linked from run logs (default http://127.0.0.1:TEMPORAL_UI_PORT)',
   BODY_LIMIT_BYTES: 'largest accepted request body (default 1048576)',
-  LOG_LEVEL: 'Temporal SDK log level of the worker: TRACE, DEBUG, INFO, WARN (default), ERROR',
+  LOG_LEVEL: 'level of the logs of every process, the Temporal SDK\'s in the worker included: TRACE, DEBUG, INFO (default), WARN, ERROR',
+  LOG_FORMAT: 'json (one JSON object a line) or pretty (readable lines); default pretty when stdout is a terminal, else json',
   AGENTRY_DATA_DIR: 'folder of the embedded Temporal state (default .data)',
   FILES_DIR: 'folder where uploaded record files are stored (default AGENTRY_DATA_DIR/files)',
   TEMPORAL_CLI: 'path of a temporal binary to use instead of building .tools/bin/temporal',
@@ -122,7 +125,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!/^[^\s:/]+:\d+$/.test(temporalAddress)) {
     throw new ConfigError(`TEMPORAL_ADDRESS must be host:port, got "${temporalAddress}"`);
   }
-  const logLevel = (env.LOG_LEVEL || 'WARN').toUpperCase() as LogLevel;
+  const logLevel = (env.LOG_LEVEL || 'INFO').toUpperCase() as LogLevel;
+  const logFormat = env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json');
+  if (logFormat !== 'json' && logFormat !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${logFormat}"`);
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   const uiPort = intVar(env, 'TEMPORAL_UI_PORT', 8233, 1, 65535);
   let triggerProvider: Config['triggerProvider'] = null;
@@ -146,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 512 * 1024 * 1024),
     logLevel,
+    logFormat,
     dataDir: env.AGENTRY_DATA_DIR || '.data',
     filesDir: env.FILES_DIR || `${env.AGENTRY_DATA_DIR || '.data'}/files`,
     triggerProvider,
