@@ -47,7 +47,8 @@ async function main(): Promise<void> {
   const common = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'ERROR' };
   const [[, port]] = await Promise.all([
     startProcess('test/bench/api-process.ts', { ...common, TEMPORAL_TASK_QUEUE: queue }, /port (\d+)/),
-    startProcess('worker/main.ts', { ...common, TEMPORAL_TASK_QUEUE: queue }, /polling task queue/),
+    // INFO: the worker says when it polls (no line per run is logged at that level).
+    startProcess('worker/main.ts', { ...common, LOG_LEVEL: 'INFO', TEMPORAL_TASK_QUEUE: queue }, /polling task queue/),
     startProcess('test/bench/baseline-worker.ts', { ...common, TEMPORAL_TASK_QUEUE: `${queue}-plain` }, /ready/),
   ]);
   const origin = `http://127.0.0.1:${port}`;
