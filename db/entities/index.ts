@@ -21,6 +21,12 @@ import { SocialAccountSchema } from './social-account.entity.js';
 import { MessagingTemplateSchema } from './messaging-template.entity.js';
 import { ConnectedAccountSchema } from './connected-account.entity.js';
 import { RecordActivitySchema } from './record-activity.entity.js';
+import { AgentSchema } from './agent.entity.js';
+import { AgentConfigSchema } from './agent-config.entity.js';
+import { FlowSchema } from './flow.entity.js';
+import { AgentVariableSchema } from './agent-variable.entity.js';
+import { IntentSchema } from './intent.entity.js';
+import { AgentResourceSchema } from './agent-resource.entity.js';
 
 export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
@@ -45,6 +51,12 @@ export { SocialAccount, type SocialPage } from './social-account.entity.js';
 export { MessagingTemplate, TEMPLATE_STATUSES, type TemplateStatus, type TemplateComponents, type TemplateParameter } from './messaging-template.entity.js';
 export { ConnectedAccount, CONNECTED_ACCOUNT_STATUSES, type ConnectedAccountStatus } from './connected-account.entity.js';
 export { RecordActivity, RECORD_ACTIVITY_TYPES, type RecordActivityType, type RecordActivitySource } from './record-activity.entity.js';
+export { Agent } from './agent.entity.js';
+export { AgentConfig } from './agent-config.entity.js';
+export { Flow, type FlowStatus } from './flow.entity.js';
+export { AgentVariable } from './agent-variable.entity.js';
+export { Intent } from './intent.entity.js';
+export { AgentResource, AGENT_RESOURCE_KINDS, type AgentResourceKind } from './agent-resource.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
 export const entities = [
@@ -71,4 +83,10 @@ export const entities = [
   MessagingTemplateSchema,
   ConnectedAccountSchema,
   RecordActivitySchema,
+  AgentSchema,
+  AgentConfigSchema,
+  FlowSchema,
+  AgentVariableSchema,
+  IntentSchema,
+  AgentResourceSchema,
 ];
