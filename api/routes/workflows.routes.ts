@@ -4,6 +4,7 @@ import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
 import type { Graph, GraphEdge } from '../../lib/graph/graph.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
 import { nodeFactsOf, workflowNodeCatalog } from '../../activities/nodes/registry.js';
+import { staleAgentReferences } from '../../activities/nodes/checks/stale-references.js';
 import { addEdge, createNode, deleteNode, removeEdge, updateNode, type GraphEditDeps, type NodeInput } from '../../db/automations/graph.service.js';
 import type { GraphOwner } from '../../db/automations/graph-owner.js';
 import { workflowGraphOwner } from '../../db/automations/workflow-graph-owner.js';
@@ -52,12 +53,14 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     handler: async ({ auth, em, body }) => workflowDetail(await createWorkflow(em, auth.account.id, body)),
   });
   api.add<unknown, { includeNodes?: boolean }, Id>({
-    method: 'get', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'A workflow; includeNodes=true adds the draft nodes',
+    method: 'get', path: '/workflows/:workflowId', scope: 'any', tag,
+    summary: 'A workflow; includeNodes=true adds the draft nodes; staleReferences lists the ids of deleted agents its nodes still name',
     params: idParams, query: { type: 'object', additionalProperties: false, properties: { includeNodes: { type: 'boolean' } } },
     responses: { 200: { description: 'Workflow' } },
     handler: async ({ auth, em, params, query }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
-      return workflowDetail(workflow, query.includeNodes ? (await draftGraph(em, workflow)).graph : undefined);
+      const { graph } = await draftGraph(em, workflow);
+      return { ...workflowDetail(workflow, query.includeNodes ? graph : undefined), staleReferences: await staleAgentReferences(em, auth.account.id, graph) };
     },
   });
   api.add<WorkflowPatch, unknown, Id>({

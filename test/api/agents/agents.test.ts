@@ -122,9 +122,13 @@ describe('agents', () => {
     expect((await knex.raw('select count(*)::int as n from flows where agent_id = ? and deleted_at is null', [gone.id])).rows[0].n).to.equal(0);
     const detail = await ok('GET', `/workflows/${workflow.id}?includeNodes=true`, a.userKey);
     expect(detail.nodes[0].data.triggeredByAgentIds).to.deep.equal([gone.id, stays.id]);
+    expect(detail.staleReferences).to.deep.equal([
+      { nodeId: node.nodeId, path: 'data.triggeredByAgentIds[0]', id: gone.id, message: `agent ${gone.id} was deleted: the node fires for the other agents it names` },
+    ]);
     // The deleted agent is no longer a valid reference for new saves; the remaining one is.
     const error = await refused('PUT', `/workflows/${workflow.id}/nodes/${node.nodeId}`, a.userKey, 400, trigger);
     expect(issueAt(error, 'data.triggeredByAgentIds[0]').code).to.equal('not_found');
     await ok('PUT', `/workflows/${workflow.id}/nodes/${node.nodeId}`, a.userKey, { ...trigger, data: { ...trigger.data, triggeredByAgentIds: [stays.id] } }, 200);
+    expect((await ok('GET', `/workflows/${workflow.id}`, a.userKey)).staleReferences).to.deep.equal([]);
   });
 });
