@@ -44,14 +44,20 @@ describe('formula fields: rules', () => {
     expectIssue(await api.post(`${base}/fields`, formula('Wrapped six', wrap(branch(wrap(branch(wrap(constant(1)))))))), 'metadata.expression.value.then.value.then.value', 'too_deep');
   });
 
-  it('refuses a 2,000-level formula with a 400 and saves nothing', async () => {
+  it('refuses formulas nested past depth 5 with a 400 at the node, and a 2,000-level one before it is even read, saving nothing', async () => {
     const before = await fieldsOf(api, base);
     const columns = await physicalColumns(tableId);
-    // 2,000 levels: five well-formed ones, then the barest nesting that fits the test server's 64 KiB body limit.
-    let deep: unknown = constant(1);
-    for (let i = 0; i < 1995; i++) deep = { arguments: [deep] };
-    for (let i = 0; i < 5; i++) deep = op('add', deep, constant(1));
-    expectIssue(await api.post(`${base}/fields`, formula('Deep', deep)), /^metadata\.expression(\.arguments\[0\]){5}$/, 'too_deep');
+    const nested = (levels: number): unknown => {
+      // Five well-formed levels, then the barest nesting (2,000 levels still fit the test server's 64 KiB body limit).
+      let deep: unknown = constant(1);
+      for (let i = 0; i < levels - 5; i++) deep = { arguments: [deep] };
+      for (let i = 0; i < 5; i++) deep = op('add', deep, constant(1));
+      return deep;
+    };
+    // Within the API's nesting limit, the formula rule names the node past depth 5.
+    expectIssue(await api.post(`${base}/fields`, formula('Deep', nested(20))), /^metadata\.expression(\.arguments\[0\]){5}$/, 'too_deep');
+    // Past it, the request is refused by the input guard before any formula code runs.
+    expectIssue(await api.post(`${base}/fields`, formula('Deep', nested(2000))), /^metadata\.expression/, 'too_deep');
     expect((await fieldsOf(api, base)).map((f) => f.name)).to.deep.equal(before.map((f) => f.name));
     expect(await physicalColumns(tableId)).to.deep.equal(columns);
   });
