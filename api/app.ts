@@ -33,6 +33,7 @@ import { workflowRoutes } from './routes/workflows.routes.js';
 import { workflowRunRoutes } from './routes/workflow-runs.routes.js';
 import { workflowLogRoutes } from './routes/workflow-logs.routes.js';
 import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
+import { agentFeatureRoutes } from './routes/agents/index.js';
 
 export const API_PREFIX = '/public/v1';
 
@@ -84,6 +85,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   workflowRunRoutes(api, deps.temporal, deps.config.taskQueue);
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
+  agentFeatureRoutes(api);
   deps.extraRoutes?.(api);
   return api;
 }

@@ -15,7 +15,8 @@ import { automationStatusNode } from './automation-status.node.js';
 import { breakNode } from './break.node.js';
 import { checkAccountReferences } from './checks/account-references.check.js';
 import { allOf } from './checks/compose.js';
-import { unknownReferencesIn } from './checks/interpolation.js';
+import { referencedVariables } from './checks/check-context.js';
+import { unknownReferencesIn, valuesAt } from './checks/interpolation.js';
 import { conditionalRoutingNode } from './conditional-routing.node.js';
 import { createRecordActivityNode } from './create-record-activity.node.js';
 import { dataTransformerNode } from './data-transformer.node.js';
@@ -30,6 +31,10 @@ import { toolsAiNode } from './tools-ai.node.js';
 import { transcriptionNode } from './transcription.node.js';
 import { triggerNode } from './trigger.node.js';
 import { webhookNode } from './webhook.node.js';
+import { startNode } from './start.node.js';
+import { triggerIntentNode } from './trigger-intent.node.js';
+import { sayAiNode } from './say-ai.node.js';
+import { responseAiNode } from './response-ai.node.js';
 
 export const NODE_MODULES: readonly NodeModule[] = [
   triggerNode,
@@ -49,6 +54,10 @@ export const NODE_MODULES: readonly NodeModule[] = [
   sendMessagingMessageNode,
   transcriptionNode,
   fileAnalysisNode,
+  startNode,
+  triggerIntentNode,
+  sayAiNode,
+  responseAiNode,
 ];
 
 const BY_TYPE = new Map(NODE_MODULES.map((module) => [module.type, module]));
@@ -113,12 +122,39 @@ const CHECKS = new Map<string, NodeCheck>(
   }),
 );
 
+function handlesOf(node: GraphNode): readonly string[] {
+  const handles = nodeModule(node.type)?.handles ?? [];
+  return typeof handles === 'function' ? handles(node.data) : handles;
+}
+
+/** The names a node reads in its interpolated fields (before any path) and the variables it captures into. */
+function variablesUsed(node: GraphNode): string[] {
+  const module = nodeModule(node.type);
+  const read = (module?.interpolated ?? []).flatMap((field) => valuesAt(node.data, field.split('.'), '').flatMap(([, value]) => referencedVariables(value)));
+  const names = read.map((reference) => /^[^.[]+/.exec(reference)![0]);
+  if (module?.captures === 'captureVariables' && Array.isArray(node.data.captureVariables)) {
+    names.push(...(node.data.captureVariables as { name?: unknown }[]).map((v) => v?.name).filter((n): n is string => typeof n === 'string'));
+  }
+  if (module?.captures === 'apiVariables' && Array.isArray(node.data.variables)) {
+    names.push(...(node.data.variables as { key?: unknown }[]).map((v) => v?.key).filter((n): n is string => typeof n === 'string'));
+  }
+  return [...new Set(names)];
+}
+
+function catalogOf(scope: NodeScope, refused?: Record<string, string>): NodeCatalog {
+  return {
+    types: nodeTypesOf(scope),
+    ...(refused ? { refused } : {}),
+    check: async (node, ctx): Promise<Issue[]> => (await CHECKS.get(node.type)?.(node, ctx)) ?? [],
+    handles: handlesOf,
+    variablesUsed,
+  };
+}
+
 /** The catalog the graph service of workflows works with. */
-export const workflowNodeCatalog: NodeCatalog = {
-  types: nodeTypesOf('workflow'),
-  check: async (node, ctx): Promise<Issue[]> => (await CHECKS.get(node.type)?.(node, ctx)) ?? [],
-  handles: (node) => {
-    const handles = nodeModule(node.type)?.handles ?? [];
-    return typeof handles === 'function' ? handles(node.data) : handles;
-  },
-};
+export const workflowNodeCatalog: NodeCatalog = catalogOf('workflow');
+
+/** The catalog of agents' conversation flows (SPEC.md, Flow node types). */
+export const flowNodeCatalog: NodeCatalog = catalogOf('flow', {
+  DYNAMIC_TABLES: 'DYNAMIC_TABLES is automation-only and unavailable in flows: read or write records with a TOOLS_AI node and table tools (selectedRecordTypes)',
+});

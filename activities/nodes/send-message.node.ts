@@ -1,7 +1,7 @@
 /**
  * SEND_MESSAGE pushes a message to a conversation of an agent: its own `conversationId`, else the conversation of
- * the trigger event. Conversations arrive with the agents feature; until then the node fails at once, naming the
- * conversation it would have written to.
+ * the trigger event. Conversations arrive with the conversation runtime of agents; until then the node fails at
+ * once, naming the conversation it would have written to.
  */
 import { modelCheck, sendsDynamicMessage } from './checks/ai-model.check.js';
 import { DEFAULT_HANDLES, MODEL_FIELDS, NodeError, type NodeExecutor, type NodeModule } from './node-module.js';
@@ -21,7 +21,7 @@ const executeSendMessage: NodeExecutor = async ({ data, triggerPayload }) => {
     ? `conversation "${conversationId}"`
     : 'a conversation (none given: set data.conversationId, or start the run from a conversation trigger whose payload carries conversationId)';
   throw new NodeError(
-    `SEND_MESSAGE cannot push a message to ${target}: conversations arrive with the agents feature, which this version of agentry does not include yet`,
+    `SEND_MESSAGE cannot push a message to ${target}: conversations arrive with the conversation runtime of agents, which this version of agentry does not include yet`,
     'NotAvailable',
   );
 };

@@ -2,12 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
 import type { Graph, GraphEdge } from '../../lib/graph/graph.js';
-import type { Workflow } from '../../db/entities/index.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
 import { nodeFactsOf, workflowNodeCatalog } from '../../activities/nodes/registry.js';
+import { staleAgentReferences } from '../../activities/nodes/checks/stale-references.js';
 import { addEdge, createNode, deleteNode, removeEdge, updateNode, type GraphEditDeps, type NodeInput } from '../../db/automations/graph.service.js';
+import type { GraphOwner } from '../../db/automations/graph-owner.js';
+import { workflowGraphOwner } from '../../db/automations/workflow-graph-owner.js';
 import {
-  createWorkflow, deleteWorkflow, publishIfActive, draftGraph, findWorkflow, listSnapshots, listWorkflows, publishWorkflow, updateWorkflow,
+  createWorkflow, deleteWorkflow, publishIfActive, draftGraph, findWorkflow, listWorkflowSnapshots, listWorkflows, publishWorkflow, updateWorkflow,
   workflowDetail, workflowListItem, type WorkflowInput, type WorkflowListStatus, type WorkflowPatch,
 } from '../../db/automations/workflows.service.js';
 import { paginate } from '../pagination.js';
@@ -36,9 +38,9 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
   for (const schema of NodeDataSchemas) registerSharedSchema(schema);
   const schedules = new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf);
   /** A graph edit of a workflow of the account; an ACTIVE workflow's edit is published with it (publishIfActive). */
-  const edit = async (em: EntityManager, accountId: number, workflowId: number, change: (workflow: Workflow, deps: GraphEditDeps) => Promise<Graph>) => {
+  const edit = async (em: EntityManager, accountId: number, workflowId: number, change: (owner: GraphOwner, deps: GraphEditDeps) => Promise<Graph>) => {
     const workflow = await findWorkflow(em, accountId, workflowId);
-    return change(workflow, { nodes: workflowNodeCatalog, triggers, afterSave: publishIfActive(workflow, schedules) });
+    return change(workflowGraphOwner(workflow), { nodes: workflowNodeCatalog, triggers, afterSave: publishIfActive(workflow, schedules) });
   };
   api.add<unknown, { status?: WorkflowListStatus; limit: number; cursor?: string }>({
     method: 'get', path: '/workflows', scope: 'any', tag, summary: 'Workflows; `status` filters ACTIVE, DELETED or DRAFT',
@@ -51,12 +53,14 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     handler: async ({ auth, em, body }) => workflowDetail(await createWorkflow(em, auth.account.id, body)),
   });
   api.add<unknown, { includeNodes?: boolean }, Id>({
-    method: 'get', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'A workflow; includeNodes=true adds the draft nodes',
+    method: 'get', path: '/workflows/:workflowId', scope: 'any', tag,
+    summary: 'A workflow; includeNodes=true adds the draft nodes; staleReferences lists the ids of deleted agents its nodes still name',
     params: idParams, query: { type: 'object', additionalProperties: false, properties: { includeNodes: { type: 'boolean' } } },
     responses: { 200: { description: 'Workflow' } },
     handler: async ({ auth, em, params, query }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
-      return workflowDetail(workflow, query.includeNodes ? (await draftGraph(em, workflow)).graph : undefined);
+      const { graph } = await draftGraph(em, workflow);
+      return { ...workflowDetail(workflow, query.includeNodes ? graph : undefined), staleReferences: await staleAgentReferences(em, auth.account.id, graph) };
     },
   });
   api.add<WorkflowPatch, unknown, Id>({
@@ -115,6 +119,6 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
   api.add<unknown, unknown, Id>({
     method: 'get', path: '/workflows/:workflowId/snapshots', scope: 'any', tag, summary: 'Draft and live snapshots, newest first',
     params: idParams, responses: { 200: { description: '{ agentry: [snapshot] }' } },
-    handler: async ({ auth, em, params }) => ({ agentry: await listSnapshots(em, await findWorkflow(em, auth.account.id, params.workflowId)), nextCursor: null }),
+    handler: async ({ auth, em, params }) => ({ agentry: await listWorkflowSnapshots(em, await findWorkflow(em, auth.account.id, params.workflowId)), nextCursor: null }),
   });
 }

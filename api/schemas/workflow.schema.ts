@@ -1,5 +1,6 @@
 /** Request schemas of the /workflows endpoints. */
-import { NODE_MODULES, nodeDataSchema } from '../../activities/nodes/registry.js';
+import type { NodeScope } from '../../activities/nodes/node-module.js';
+import { NODE_MODULES, nodeDataSchema, nodeModule } from '../../activities/nodes/registry.js';
 import type { JsonSchema } from '../validation.js';
 
 const statuses = ['ACTIVE', 'DRAFT', 'PAUSED', 'ARCHIVED'];
@@ -41,45 +42,54 @@ export const WorkflowListQuerySchema: JsonSchema = {
 /** `TOOLS_AI` → `ToolsAiNodeData`: the OpenAPI component of a node type's data. */
 const dataSchemaId = (type: string) => `${type.toLowerCase().replace(/(^|_)([a-z])/g, (_, _sep, c: string) => c.toUpperCase())}NodeData`;
 
-/** The data schema of each workflow node type, as shared schemas (`components.schemas` of the OpenAPI document). */
-export const NodeDataSchemas: JsonSchema[] = NODE_MODULES.filter((m) => m.scopes.includes('workflow')).map((m) => ({ $id: dataSchemaId(m.type), ...nodeDataSchema(m) }));
+/** The data schema of each node type, as shared schemas (`components.schemas` of the OpenAPI document). */
+export const NodeDataSchemas: JsonSchema[] = NODE_MODULES.map((m) => ({ $id: dataSchemaId(m.type), ...nodeDataSchema(m) }));
 
-const workflowNodeTypes = NodeDataSchemas.map((schema) => (schema.properties as { type: { const: string } }).type.const);
+const typeOf = (schema: JsonSchema) => (schema.properties as { type: { const: string } }).type.const;
 
-/** A node of a workflow graph: `data` is validated by the schema of the node's `type` (a discriminated oneOf). */
-export const NodeSchema: JsonSchema = {
-  $id: 'WorkflowNode',
-  type: 'object',
-  additionalProperties: false,
-  required: ['type'],
-  properties: {
-    nodeId: { ...nodeId, description: 'node_<uuid>; generated when omitted' },
-    alias: { type: 'string', minLength: 1, maxLength: 255 },
-    position: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['positionX', 'positionY'],
-      properties: { positionX: { type: 'number' }, positionY: { type: 'number' } },
-    },
-    type: { enum: workflowNodeTypes, description: 'Workflow node type (SPEC.md, Workflow node types)' },
-    data: { type: 'object', description: 'Payload of the node type (see the oneOf below); data.type repeats the type' },
-    edges: {
-      type: 'array',
-      maxItems: 100,
-      items: {
+/**
+ * A node of a workflow or flow graph: `data` is validated by the schema of the node's `type` (a discriminated oneOf).
+ * `refused` types are accepted by the schema and refused by the graph service with a message saying what to use.
+ */
+export function nodeSchemaFor(scope: NodeScope, $id: string, nodeIdDescription: string, refused: Record<string, string> = {}): JsonSchema {
+  const schemas = NodeDataSchemas.filter((schema) => nodeModule(typeOf(schema))?.scopes.includes(scope));
+  const types = schemas.map(typeOf);
+  return {
+    $id,
+    type: 'object',
+    additionalProperties: false,
+    required: ['type'],
+    properties: {
+      nodeId: { ...nodeId, description: nodeIdDescription },
+      alias: { type: 'string', minLength: 1, maxLength: 255 },
+      position: {
         type: 'object',
-        additionalProperties: true,
-        required: ['handle', 'targetEdge'],
-        properties: { handle: { type: 'string', minLength: 1, description: "One of the source node type's handles" }, targetEdge: nodeId },
+        additionalProperties: false,
+        required: ['positionX', 'positionY'],
+        properties: { positionX: { type: 'number' }, positionY: { type: 'number' } },
+      },
+      type: { enum: [...types, ...Object.keys(refused)], description: `Node type (SPEC.md, ${scope === 'flow' ? 'Flow' : 'Workflow'} node types)` },
+      data: { type: 'object', description: 'Payload of the node type (see the oneOf below); data.type repeats the type' },
+      edges: {
+        type: 'array',
+        maxItems: 100,
+        items: {
+          type: 'object',
+          additionalProperties: true,
+          required: ['handle', 'targetEdge'],
+          properties: { handle: { type: 'string', minLength: 1, description: "One of the source node type's handles" }, targetEdge: nodeId },
+        },
       },
     },
-  },
-  discriminator: { propertyName: 'type' },
-  oneOf: NodeDataSchemas.map((schema) => ({
-    type: 'object',
-    properties: { type: { const: (schema.properties as { type: { const: string } }).type.const }, data: { $ref: schema.$id } },
-  })),
-};
+    discriminator: { propertyName: 'type' },
+    oneOf: [
+      ...schemas.map((schema) => ({ type: 'object', properties: { type: { const: typeOf(schema) }, data: { $ref: schema.$id } } })),
+      ...Object.entries(refused).map(([type, message]) => ({ type: 'object', description: `Refused: ${message}`, properties: { type: { const: type } } })),
+    ],
+  };
+}
+
+export const NodeSchema: JsonSchema = nodeSchemaFor('workflow', 'WorkflowNode', 'node_<uuid>; generated when omitted');
 
 export const EdgeSchema: JsonSchema = {
   $id: 'WorkflowEdge',

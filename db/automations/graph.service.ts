@@ -1,23 +1,22 @@
 /**
- * Edits of a workflow's draft graph. Each edit builds the new graph in memory, validates the changed node
- * (common shape, then the check of its type), and only then writes the draft: on any failure nothing changes.
+ * Edits of the draft graph of a workflow or a flow (its `GraphOwner`). Each edit builds the new graph in memory,
+ * validates the changed node (common shape, then the check of its type) and the owner's graph rules, and only then
+ * writes the draft: on any failure nothing changes.
  *
  * EXTERNAL_TRIGGER nodes also hold a subscription with the trigger provider (passed in by the caller). After
  * validation, creating or updating such a node subscribes and stores the new `connectedAccountTriggerId`; the draft
  * is then saved in a transaction that also removes the subscriptions the edit replaces or deletes, so a provider
  * refusal leaves the graph unchanged, and a subscription made for an edit that is not saved is removed again.
  */
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError, type Issue } from '../../lib/errors.js';
 import { findNode, withEdge, withNode, withoutEdge, withoutNode, type Graph, type GraphEdge, type GraphNode } from '../../lib/graph/graph.js';
-import { WORKFLOW_NODE_ID, triggerTypeOf } from '../../lib/graph/workflow-nodes.js';
-import type { Workflow } from '../entities/index.js';
 import { discardSubscription, isExternalTrigger, subscribeNode, subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
+import type { GraphOwner } from './graph-owner.js';
 import { headlineOf } from './headline-issues.js';
 import type { NodeCatalog } from './node-catalog.js';
-import { listVariables } from './variables.service.js';
-import { draftGraph, type AfterSave } from './workflows.service.js';
+import { draftGraph } from './snapshots.js';
+import type { AfterSave } from './workflows.service.js';
 
 export interface NodeInput {
   nodeId?: string;
@@ -40,15 +39,17 @@ export interface GraphEditDeps {
   afterSave?: AfterSave;
 }
 
-function buildNode(input: NodeInput, types: readonly string[], existing?: GraphNode): GraphNode {
+function buildNode(input: NodeInput, owner: GraphOwner, graph: Graph, nodes: NodeCatalog, existing?: GraphNode): GraphNode {
   const type = input.type;
-  if (!types.includes(type)) fail([{ code: 'invalid', path: 'type', message: `must be one of ${types.join(', ')}` }]);
+  const refused = nodes.refused?.[type];
+  if (refused) fail([{ code: 'invalid', path: 'type', message: refused }]);
+  if (!nodes.types.includes(type)) fail([{ code: 'invalid', path: 'type', message: `must be one of ${nodes.types.join(', ')}` }]);
   if (existing && existing.type !== type) fail([{ code: 'invalid', path: 'type', message: 'the type of a node cannot change; delete it and add a new one' }]);
   const data = { ...(input.data ?? existing?.data ?? {}) } as Record<string, unknown>;
   if (data.type !== undefined && data.type !== type) fail([{ code: 'invalid', path: 'data.type', message: `must repeat the node type ${type}` }]);
   if (type === 'TRIGGER') delete data.connectedAccountTriggerId; // output-only
   return {
-    nodeId: existing?.nodeId ?? input.nodeId ?? `node_${randomUUID()}`,
+    nodeId: existing?.nodeId ?? input.nodeId ?? owner.newNodeId(graph, type),
     alias: input.alias ?? existing?.alias ?? type.toLowerCase(),
     position: input.position ?? existing?.position ?? { positionX: 0, positionY: 0 },
     type,
@@ -57,23 +58,33 @@ function buildNode(input: NodeInput, types: readonly string[], existing?: GraphN
   };
 }
 
-async function validate(em: EntityManager, workflow: Workflow, graph: Graph, node: GraphNode, nodes: NodeCatalog): Promise<void> {
+async function validate(em: EntityManager, owner: GraphOwner, graph: Graph, node: GraphNode, nodes: NodeCatalog): Promise<void> {
   const issues: Issue[] = [];
-  if (!WORKFLOW_NODE_ID.test(node.nodeId)) issues.push({ code: 'invalid', path: 'nodeId', message: 'must be node_<uuid>' });
+  if (!owner.nodeId.pattern.test(node.nodeId)) issues.push({ code: 'invalid', path: 'nodeId', message: `must be ${owner.nodeId.describe}` });
   if (!node.alias.trim()) issues.push({ code: 'invalid', path: 'alias', message: 'must not be empty' });
   if (graph.nodes.some((n) => n !== node && n.nodeId !== node.nodeId && n.alias === node.alias)) {
     issues.push({ code: 'invalid', path: 'alias', message: `another node is already called "${node.alias}"` });
   }
-  const variables = new Set((await listVariables(em, workflow)).map((v) => v.name));
-  issues.push(...(await nodes.check(node, { em, accountId: workflow.account.id, workflowId: workflow.id, graph, variables })));
+  const declared = await owner.variables(em);
+  const variables = new Set([...owner.builtIns, ...declared.map((v) => v.name)]);
+  const { accountId, variablesOf, agentId } = owner;
+  issues.push(...(await nodes.check(node, { em, accountId, graph, variables, declared, variablesOf, agentId })));
+  issues.push(...(owner.rules?.(graph) ?? []));
   if (issues.length) fail(issues);
 }
 
-async function save(em: EntityManager, workflow: Workflow, graph: Graph): Promise<Graph> {
-  const { snapshot } = await draftGraph(em, workflow);
+/** The owner's rules over the whole graph after an edit that changes no node's data (a deletion, an edge). */
+function checkRules(owner: GraphOwner, graph: Graph): Graph {
+  const issues = owner.rules?.(graph) ?? [];
+  if (issues.length) fail(issues);
+  return graph;
+}
+
+async function save(em: EntityManager, owner: GraphOwner, graph: Graph): Promise<Graph> {
+  const { snapshot } = await draftGraph(em, owner);
   snapshot.nodes = graph.nodes;
   snapshot.edges = graph.edges;
-  workflow.triggerType = triggerTypeOf(graph);
+  owner.onSave?.(graph);
   await em.flush();
   return graph;
 }
@@ -89,10 +100,10 @@ interface SideEffects {
 
 
 /** Saves the draft, then runs `afterSave` in the same transaction when there is one. */
-async function saveWith(em: EntityManager, workflow: Workflow, graph: Graph, afterSave?: AfterSave): Promise<Graph> {
-  if (!afterSave) return save(em, workflow, graph);
+async function saveWith(em: EntityManager, owner: GraphOwner, graph: Graph, afterSave?: AfterSave): Promise<Graph> {
+  if (!afterSave) return save(em, owner, graph);
   return em.transactional(async (tx) => {
-    const saved = await save(tx, workflow, graph);
+    const saved = await save(tx, owner, graph);
     await afterSave(tx);
     return saved;
   });
@@ -103,20 +114,20 @@ async function saveWith(em: EntityManager, workflow: Workflow, graph: Graph, aft
  * written), then write the draft, run `afterSave` and remove the replaced subscriptions in one transaction. Any
  * failure after the subscription removes it again; a failed removal rolls the draft back.
  */
-async function commit(em: EntityManager, workflow: Workflow, graph: Graph, triggers: TriggerProvider | undefined, effects: SideEffects, afterSave?: AfterSave): Promise<Graph> {
+async function commit(em: EntityManager, owner: GraphOwner, graph: Graph, triggers: TriggerProvider | undefined, effects: SideEffects, afterSave?: AfterSave): Promise<Graph> {
   let next = graph;
   let subscribed: string | undefined;
   const target = effects.subscribe ? findNode(graph, effects.subscribe) : undefined;
   if (isExternalTrigger(target)) {
-    const { data, subscriptionId } = await subscribeNode(em, workflow.account.id, target, triggers);
+    const { data, subscriptionId } = await subscribeNode(em, owner.accountId, target, triggers);
     subscribed = subscriptionId;
     next = { ...graph, nodes: graph.nodes.map((n) => (n.nodeId === target.nodeId ? { ...n, data } : n)) };
   }
   const stale = [...new Set(effects.unsubscribe ?? [])].filter((id): id is string => !!id && id !== subscribed);
   try {
-    if (!stale.length) return await saveWith(em, workflow, next, afterSave);
+    if (!stale.length) return await saveWith(em, owner, next, afterSave);
     return await em.transactional(async (tx) => {
-      const saved = await saveWith(tx, workflow, next, afterSave);
+      const saved = await saveWith(tx, owner, next, afterSave);
       await unsubscribeAll(triggers, stale, 'The trigger subscription of the node cannot be removed', effects.path ?? 'nodeId');
       return saved;
     });
@@ -165,47 +176,47 @@ function requireNodeForEdge(graph: Graph, nodeId: string): void {
   if (!findNode(graph, nodeId)) throw new BadRequestError(`Node ${nodeId} does not exist in this graph`, [{ code: 'not_found', path: 'targetEdge', message: `no node ${nodeId}` }]);
 }
 
-export async function createNode(em: EntityManager, workflow: Workflow, input: NodeInput, deps: GraphEditDeps): Promise<Graph> {
-  const { graph } = await draftGraph(em, workflow);
+export async function createNode(em: EntityManager, owner: GraphOwner, input: NodeInput, deps: GraphEditDeps): Promise<Graph> {
+  const { graph } = await draftGraph(em, owner);
   if (input.nodeId && findNode(graph, input.nodeId)) throw new BadRequestError(`Node ${input.nodeId} already exists`, 'nodeId');
-  const node = buildNode({ ...input, alias: input.alias ?? freeAlias(graph, input.type.toLowerCase()) }, deps.nodes.types);
+  const node = buildNode({ ...input, alias: input.alias ?? freeAlias(graph, input.type.toLowerCase()) }, owner, graph, deps.nodes);
   let next = withNode(graph, node);
-  await validate(em, workflow, next, findNode(next, node.nodeId)!, deps.nodes);
-  next = withInlineEdges(next, node, input.edges, deps.nodes);
-  return commit(em, workflow, next, deps.triggers, { subscribe: node.nodeId }, deps.afterSave);
+  await validate(em, owner, next, findNode(next, node.nodeId)!, deps.nodes);
+  next = checkRules(owner, withInlineEdges(next, node, input.edges, deps.nodes));
+  return commit(em, owner, next, deps.triggers, { subscribe: node.nodeId }, deps.afterSave);
 }
 
 /** Replaces a node; an EXTERNAL_TRIGGER is subscribed anew and its previous subscription removed once saved. */
-export async function updateNode(em: EntityManager, workflow: Workflow, nodeId: string, input: NodeInput, deps: GraphEditDeps): Promise<Graph> {
-  const { graph } = await draftGraph(em, workflow);
+export async function updateNode(em: EntityManager, owner: GraphOwner, nodeId: string, input: NodeInput, deps: GraphEditDeps): Promise<Graph> {
+  const { graph } = await draftGraph(em, owner);
   const existing = requireNode(graph, nodeId);
-  const node = buildNode(input, deps.nodes.types, existing);
+  const node = buildNode(input, owner, graph, deps.nodes, existing);
   let next = withNode(graph, node);
-  await validate(em, workflow, next, findNode(next, nodeId)!, deps.nodes);
-  if (input.edges) next = withInlineEdges(next, node, input.edges, deps.nodes);
-  return commit(em, workflow, next, deps.triggers, { subscribe: nodeId, unsubscribe: [subscriptionOf(existing)], path: 'data' }, deps.afterSave);
+  await validate(em, owner, next, findNode(next, nodeId)!, deps.nodes);
+  if (input.edges) next = checkRules(owner, withInlineEdges(next, node, input.edges, deps.nodes));
+  return commit(em, owner, next, deps.triggers, { subscribe: nodeId, unsubscribe: [subscriptionOf(existing)], path: 'data' }, deps.afterSave);
 }
 
 /** Deletes a node and its edges; an EXTERNAL_TRIGGER's subscription is removed with it (or nothing is deleted). */
-export async function deleteNode(em: EntityManager, workflow: Workflow, nodeId: string, deps: GraphEditDeps): Promise<Graph> {
-  const { graph } = await draftGraph(em, workflow);
+export async function deleteNode(em: EntityManager, owner: GraphOwner, nodeId: string, deps: GraphEditDeps): Promise<Graph> {
+  const { graph } = await draftGraph(em, owner);
   const node = requireNode(graph, nodeId);
-  return commit(em, workflow, withoutNode(graph, nodeId), deps.triggers, { unsubscribe: [subscriptionOf(node)], path: 'nodeId' }, deps.afterSave);
+  return commit(em, owner, checkRules(owner, withoutNode(graph, nodeId)), deps.triggers, { unsubscribe: [subscriptionOf(node)], path: 'nodeId' }, deps.afterSave);
 }
 
 /** Adds an edge from one of the source node's handles, replacing the edge that left that handle. */
-export async function addEdge(em: EntityManager, workflow: Workflow, edge: GraphEdge, deps: GraphEditDeps): Promise<Graph> {
-  const { graph } = await draftGraph(em, workflow);
+export async function addEdge(em: EntityManager, owner: GraphOwner, edge: GraphEdge, deps: GraphEditDeps): Promise<Graph> {
+  const { graph } = await draftGraph(em, owner);
   const source = findNode(graph, edge.source);
   if (!source) throw new BadRequestError(`Node ${edge.source} does not exist in this graph`, [{ code: 'not_found', path: 'source', message: `no node ${edge.source}` }]);
   requireNodeForEdge(graph, edge.targetEdge);
   if (edge.source === edge.targetEdge) throw new BadRequestError('An edge cannot connect a node to itself', 'targetEdge');
   requireHandle(deps.nodes, source, edge.handle, 'handle');
-  return saveWith(em, workflow, withEdge(graph, edge), deps.afterSave);
+  return saveWith(em, owner, checkRules(owner, withEdge(graph, edge)), deps.afterSave);
 }
 
-export async function removeEdge(em: EntityManager, workflow: Workflow, source: string, handle: string, deps: GraphEditDeps): Promise<Graph> {
-  const { graph } = await draftGraph(em, workflow);
+export async function removeEdge(em: EntityManager, owner: GraphOwner, source: string, handle: string, deps: GraphEditDeps): Promise<Graph> {
+  const { graph } = await draftGraph(em, owner);
   if (!graph.edges.some((e) => e.source === source && e.handle === handle)) throw new NotFoundError(`No edge leaves ${source} by handle "${handle}"`);
-  return saveWith(em, workflow, withoutEdge(graph, source, handle), deps.afterSave);
+  return saveWith(em, owner, withoutEdge(graph, source, handle), deps.afterSave);
 }

@@ -18,13 +18,16 @@ export function variableView(v: WorkflowVariable) {
   return { id: v.id, name: v.name, description: v.description, createdAt: v.createdAt.toISOString(), updatedAt: v.updatedAt.toISOString() };
 }
 
-function checkName(name: string): string {
+/** A usable name for a declared variable (400 naming `name` otherwise); `reserved` are the owner's built-ins. */
+export function checkVariableName(name: string, reserved: ReadonlySet<string> = RESERVED): string {
   if (!VARIABLE_NAME.test(name)) {
     throw new BadRequestError('Variable names use letters, digits and underscores and do not start with a digit', 'name');
   }
-  if (RESERVED.has(name)) throw new BadRequestError(`"${name}" is a built-in variable`, 'name');
+  if (reserved.has(name)) throw new BadRequestError(`"${name}" is a built-in variable`, 'name');
   return name;
 }
+
+const checkName = (name: string) => checkVariableName(name);
 
 export async function listVariables(em: EntityManager, workflow: Workflow): Promise<WorkflowVariable[]> {
   return em.find(WorkflowVariable, { workflow }, { orderBy: { id: 'asc' } });

@@ -9,6 +9,7 @@ import { Account, GraphSnapshot, Workflow, type WorkflowStatus } from '../entiti
 import { newObjectId } from '../tables/object-id.js';
 import { subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
 import { changeWithSchedules, type AutomationSchedules } from './schedules.service.js';
+import { draftGraph, listSnapshots, newDraft, promoteDraft as promoteSnapshot } from './snapshots.js';
 
 export type WorkflowListStatus = 'ACTIVE' | 'DELETED' | 'DRAFT';
 
@@ -74,7 +75,7 @@ export async function createWorkflow(em: EntityManager, accountId: number, input
       draftSnapshotId,
     });
     await tx.flush();
-    tx.create(GraphSnapshot, { id: draftSnapshotId, account, ownerType: 'WORKFLOW', ownerId: String(workflow.id), kind: 'DRAFT' });
+    newDraft(tx, account, 'WORKFLOW', String(workflow.id), draftSnapshotId);
     await tx.flush();
     return workflow;
   });
@@ -139,26 +140,10 @@ export async function deleteWorkflow(em: EntityManager, workflow: Workflow, sche
   );
 }
 
-export async function draftGraph(em: EntityManager, workflow: Workflow): Promise<{ snapshot: GraphSnapshot; graph: Graph }> {
-  const snapshot = await em.findOneOrFail(GraphSnapshot, { id: workflow.draftSnapshotId });
-  return { snapshot, graph: { nodes: snapshot.nodes, edges: snapshot.edges } };
-}
+export { draftGraph } from './snapshots.js';
 
 /** Copies the draft into a new immutable live snapshot and makes it the workflow's live one (not flushed). */
-async function promoteDraft(tx: EntityManager, workflow: Workflow): Promise<GraphSnapshot> {
-  const { graph } = await draftGraph(tx, workflow);
-  const live = tx.create(GraphSnapshot, {
-    id: newObjectId(),
-    account: workflow.account,
-    ownerType: 'WORKFLOW',
-    ownerId: String(workflow.id),
-    kind: 'LIVE',
-    nodes: graph.nodes,
-    edges: graph.edges,
-  });
-  workflow.liveSnapshotId = live.id;
-  return live;
-}
+const promoteDraft = (tx: EntityManager, workflow: Workflow) => promoteSnapshot(tx, workflow, 'WORKFLOW', String(workflow.id));
 
 /** Whether the live snapshot holds exactly the draft's graph. */
 async function draftIsLive(tx: EntityManager, workflow: Workflow): Promise<boolean> {
@@ -192,13 +177,6 @@ export async function publishWorkflow(em: EntityManager, workflow: Workflow, sch
   return changeWithSchedules(em, workflow, schedules, (tx, locked) => promoteDraft(tx, locked));
 }
 
-export async function listSnapshots(em: EntityManager, workflow: Workflow) {
-  const snapshots = await em.find(GraphSnapshot, { ownerType: 'WORKFLOW', ownerId: String(workflow.id) }, { orderBy: { createdAt: 'desc', id: 'desc' } });
-  return snapshots.map((s) => ({
-    id: s.id,
-    kind: s.kind,
-    isLive: s.id === workflow.liveSnapshotId,
-    nodeCount: s.nodes.length,
-    createdAt: s.createdAt.toISOString(),
-  }));
+export async function listWorkflowSnapshots(em: EntityManager, workflow: Workflow) {
+  return listSnapshots(em, workflow, 'WORKFLOW', String(workflow.id));
 }

@@ -23,6 +23,12 @@ import { ConnectedAccountSchema } from './connected-account.entity.js';
 import { RecordActivitySchema } from './record-activity.entity.js';
 import { RecordTaskSchema } from './record-task.entity.js';
 import { RecordFileSchema } from './record-file.entity.js';
+import { AgentSchema } from './agent.entity.js';
+import { AgentConfigSchema } from './agent-config.entity.js';
+import { FlowSchema } from './flow.entity.js';
+import { AgentVariableSchema } from './agent-variable.entity.js';
+import { IntentSchema } from './intent.entity.js';
+import { AgentResourceSchema } from './agent-resource.entity.js';
 
 export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
@@ -49,6 +55,12 @@ export { ConnectedAccount, CONNECTED_ACCOUNT_STATUSES, type ConnectedAccountStat
 export { RecordActivity, RECORD_ACTIVITY_TYPES, type RecordActivityType, type RecordActivitySource } from './record-activity.entity.js';
 export { RecordTask } from './record-task.entity.js';
 export { RecordFile } from './record-file.entity.js';
+export { Agent } from './agent.entity.js';
+export { AgentConfig } from './agent-config.entity.js';
+export { Flow, type FlowStatus } from './flow.entity.js';
+export { AgentVariable } from './agent-variable.entity.js';
+export { Intent } from './intent.entity.js';
+export { AgentResource, AGENT_RESOURCE_KINDS, type AgentResourceKind } from './agent-resource.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
 export const entities = [
@@ -77,4 +89,10 @@ export const entities = [
   RecordActivitySchema,
   RecordTaskSchema,
   RecordFileSchema,
+  AgentSchema,
+  AgentConfigSchema,
+  FlowSchema,
+  AgentVariableSchema,
+  IntentSchema,
+  AgentResourceSchema,
 ];

@@ -10,6 +10,7 @@ import { Migration20261121180002_record_activities } from './Migration2026112118
 import { Migration20261123100000_node_runtime } from './Migration20261123100000_node_runtime.js';
 import { Migration20261123102214_record_tasks_files } from './Migration20261123102214_record_tasks_files.js';
 import { Migration20261123110000_view_aggregations } from './Migration20261123110000_view_aggregations.js';
+import { Migration20261123110753_agents } from './Migration20261123110753_agents.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
@@ -23,4 +24,5 @@ export const migrationsList = [
   { name: 'Migration20261123100000_node_runtime', class: Migration20261123100000_node_runtime },
   { name: 'Migration20261123102214_record_tasks_files', class: Migration20261123102214_record_tasks_files },
   { name: 'Migration20261123110000_view_aggregations', class: Migration20261123110000_view_aggregations },
+  { name: 'Migration20261123110753_agents', class: Migration20261123110753_agents },
 ];

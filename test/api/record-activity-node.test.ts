@@ -98,7 +98,7 @@ describe('CREATE_RECORD_ACTIVITY and SEND_MESSAGE nodes', function () {
     const withConversation = await runResult(await startRun(a, id, { entryNodeId: send, payload: { conversationId: 'conv_42' } }, '?snapshot=draft'));
     expect(withConversation.successful).to.equal(false);
     expect(withConversation.error!.nodeId).to.equal(send);
-    expect(withConversation.error!.message).to.match(/conversation "conv_42".*conversations arrive with the agents feature/);
+    expect(withConversation.error!.message).to.match(/conversation "conv_42".*conversations arrive with the conversation runtime/);
     const without = await runResult(await startRun(a, id, { entryNodeId: send, payload: 'hello' }, '?snapshot=draft'));
     expect(without.error!.message).to.match(/none given: set data\.conversationId/);
   });

@@ -38,6 +38,14 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
   const graph = await ok('POST', `/workflows/${workflowId}/nodes`, key, { type: 'API', data: { url: 'https://x.test' } });
   const variable = await ok('POST', `/workflows/${workflowId}/variables`, key, { name: 'v' });
   const webhook = await ok('POST', '/incoming-webhooks', key, { name: 'Fuzz' });
+  const agent = await ok('POST', '/agents', key, { name: 'Fuzz' });
+  const flow = await ok('POST', `/agents/${agent.id}/flows`, key, { name: 'Fuzz flow' });
+  await ok('POST', `/agents/${agent.id}/flows/${flow.id}/nodes`, key, { type: 'TRIGGER_INTENT' });
+  const agentVariable = await ok('POST', `/agents/${agent.id}/variables`, key, { name: 'v' });
+  const intent = await ok('POST', `/agents/${agent.id}/intents`, key, { name: 'hello', trainingPhrases: ['hi'] });
+  const tool = await ok('POST', '/custom-tools', key, { name: 'Tool', url: 'https://x.test' });
+  const playbook = await ok('POST', '/playbooks', key, { name: 'Playbook' });
+  const knowledgeBase = await ok('POST', '/knowledge-bases', key, { name: 'KB' });
   return {
     accountId: account.account.id,
     userKey: key,
@@ -56,6 +64,16 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
       variableId: variable.id,
       relation: 'Company',
       webhookId: webhook.id,
+      agentId: agent.id,
+      flowId: flow.id,
+      flowNodeId: 'trigger_intent_1',
+      agentVariableId: agentVariable.id,
+      intentId: intent.id,
+      channel: 'livechat',
+      conversationId: 'c1',
+      '/custom-tools': tool.id,
+      '/playbooks': playbook.id,
+      '/knowledge-bases': knowledgeBase.id,
     },
   };
 }
@@ -63,26 +81,32 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
 /** The path with each parameter named after a resource of the fixture (`:name` is the Table or the Object). */
 export function pathFor(path: string, fixture: FuzzFixture): string {
   const objects = path.startsWith('/objects');
+  const agents = path.startsWith('/agents');
+  /** `/custom-tools`, `/playbooks`, `/knowledge-bases`: `{id}` is the fixture's resource of that kind. */
+  const resource = /^\/(custom-tools|playbooks|knowledge-bases)\//.test(path) ? path.slice(0, path.indexOf('/', 1)) : undefined;
   return path.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
     if (name === 'name') return objects ? 'people' : 'fuzz';
+    if (name === 'id' && resource) return String(fixture.ids[resource]);
     if (name === 'id' && path.includes('/activities/')) return String(fixture.ids.activityId);
     if (name === 'id' && path.includes('/tasks/')) return String(fixture.ids.taskId);
     if (name === 'id') return String(objects ? fixture.ids.rowId : fixture.ids.tableRowId);
     if (name === 'rowId') return String(objects ? fixture.ids.rowId : fixture.ids.tableRowId);
+    if (agents && name === 'nodeId') return String(fixture.ids.flowNodeId);
+    if (agents && name === 'variableId') return String(fixture.ids.agentVariableId);
     return String(fixture.ids[name] ?? '1');
   });
 }
 
 /**
- * A digest of every row the account owns: tables with an `account_id`, rows reached through its tables, fields and
- * workflows, and its physical row and link tables. API keys are left out (their last use changes on every call).
+ * A digest of every row the account owns: tables with an `account_id`, rows reached through its tables, fields,
+ * workflows and agents, and its physical row and link tables. API keys are left out (their last use changes on every call).
  */
 export async function accountFingerprint(accountId: number): Promise<string> {
   const knex = harness().orm.em.getKnex();
   const columns: { table_name: string; column_name: string }[] = (
     await knex.raw(
       `select table_name, column_name from information_schema.columns
-        where table_schema = 'public' and column_name in ('account_id', 'table_id', 'field_id', 'workflow_id') and table_name <> 'api_keys'`,
+        where table_schema = 'public' and column_name in ('account_id', 'table_id', 'field_id', 'workflow_id', 'agent_id') and table_name <> 'api_keys'`,
     )
   ).rows;
   const byTable = new Map<string, Set<string>>();
@@ -95,7 +119,9 @@ export async function accountFingerprint(accountId: number): Promise<string> {
         ? 'table_id in (select id from data_tables where account_id = :account)'
         : cols.has('field_id')
           ? 'field_id in (select f.id from data_fields f join data_tables t on t.id = f.table_id where t.account_id = :account)'
-          : 'workflow_id in (select id from workflows where account_id = :account)';
+          : cols.has('workflow_id')
+            ? 'workflow_id in (select id from workflows where account_id = :account)'
+            : 'agent_id in (select id from agents where account_id = :account)';
     scopes.push(`select '${table}' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from "${table}" x where ${where}`);
   }
   const tables: { id: number }[] = (await knex.raw('select id from data_tables where account_id = ?', [accountId])).rows;

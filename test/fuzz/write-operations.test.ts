@@ -131,7 +131,8 @@ describe('every write operation refuses hostile bodies with a 4xx and changes no
       if (after !== before) failures.push(`${op.method.toUpperCase()} ${op.path}: a refused request changed the account's data`);
     }
     expect(failures, `seed ${SEED}:\n${failures.join('\n')}`).to.deep.equal([]);
-    for (const path of ['/tables/fuzz', `/workflows/${fixture.workflowId}?includeNodes=true`, '/objects/people']) {
+    const agentFlow = `/agents/${fixture.ids.agentId}/flows/${fixture.ids.flowId}?includeNodes=true`;
+    for (const path of ['/tables/fuzz', `/workflows/${fixture.workflowId}?includeNodes=true`, '/objects/people', agentFlow]) {
       expect((await call('GET', path, { key: fixture.userKey })).status, path).to.equal(200);
     }
     expect((await call('POST', '/tables/fuzz/rows/list', { key: fixture.userKey, body: {} })).body.agentry).to.have.length(1);

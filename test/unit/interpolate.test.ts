@@ -150,7 +150,7 @@ describe('interpolate: fields of node data', () => {
     ]);
   });
 
-  it('the node modules declare the SPEC.md fields per workflow node type, and none for the others', () => {
+  it('the node modules declare the SPEC.md fields per node type, and none for the others', () => {
     expect(nodeTypesOf('workflow').sort()).to.deep.equal([...WORKFLOW_NODE_TYPES].sort());
     const declared = Object.fromEntries(WORKFLOW_NODE_TYPES.map((type) => [type, fieldsOf(type)]));
     expect(declared).to.deep.include({
@@ -167,7 +167,10 @@ describe('interpolate: fields of node data', () => {
     for (const type of ['TRIGGER', 'SCHEDULED_TRIGGER', 'WEBHOOK', 'ITERATION', 'BREAK', 'AUTOMATION_STATUS', 'SEND_MESSAGE', 'FILE_ANALYSIS']) {
       expect(fieldsOf(type), type).to.deep.equal([]);
     }
-    expect(fieldsOf('SAY_AI')).to.deep.equal([]);
+    // Flow node types declare theirs too (SPEC.md, interpolable fields in flows); an unknown type has none.
+    expect(fieldsOf('SAY_AI')).to.deep.equal(['message', 'prompt']);
+    expect(fieldsOf('RESPONSE_AI')).to.deep.equal(['instructions']);
+    expect(fieldsOf('NO_SUCH_TYPE')).to.deep.equal([]);
     expect(fieldsOf('toString')).to.deep.equal([]);
   });
 });

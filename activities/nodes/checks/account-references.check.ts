@@ -9,6 +9,7 @@ import {
   existingAgentIds,
   existingCustomToolIds,
   existingKnowledgeBaseIds,
+  existingPlaybookIds,
   existingWebhookIds,
   type ExistingIds,
   type ResourceId,
@@ -52,10 +53,20 @@ export const checkConnectedAccount: NodeCheck = async (node, { em, accountId }) 
   return (await findConnectedAccount(em, accountId, id as number)) ? [] : [notFound('connectedAccountId', `no connected account ${id} in this account`)];
 };
 
+/** `assistantId`, wherever present: an agent of the account (a RESPONSE_AI node answering as another agent). */
+export const checkAssistant: NodeCheck = async (node, { em, accountId }) => {
+  const id = node.data.assistantId;
+  if (id === undefined || id === null) return [];
+  if (typeof id !== 'string' || !id) return [invalid('assistantId', 'must be the id of an agent (a UUID string)')];
+  return (await existingAgentIds(em, accountId, [id])).has(id) ? [] : [notFound('assistantId', `no agent ${JSON.stringify(id)} in this account`)];
+};
+
 export const checkAccountReferences: NodeCheck = allOf(
   checkConnectedAccount,
+  checkAssistant,
   idListCheck({ field: 'triggeredByAgentIds', what: 'agent', exists: existingAgentIds, strings: true }),
   idListCheck({ field: 'triggerByWebhookIds', what: 'incoming webhook', exists: existingWebhookIds, strings: true }),
   idListCheck({ field: 'customToolIds', what: 'custom tool', exists: existingCustomToolIds }),
   idListCheck({ field: 'knowledgeBaseIds', what: 'knowledge base', exists: existingKnowledgeBaseIds }),
+  idListCheck({ field: 'playbookIds', what: 'playbook', exists: existingPlaybookIds }),
 );

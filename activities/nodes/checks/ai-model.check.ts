@@ -17,7 +17,9 @@ const always: UsesAi = () => true;
 
 /** Why a found model cannot serve the node (wrong type first, then deprecation), or null. */
 function unusable(model: AiModel, type: AiModelType, nodeType: string, path: string): Issue | null {
-  if (model.type !== type) return invalid(path, `"${model.name}" is a ${model.type} model; ${nodeType} nodes need a ${type} model`);
+  // Node types are upper case (TOOLS_AI nodes need…); another user of the check names itself (the agent setting needs…).
+  const needs = /^[A-Z_]+$/.test(nodeType) ? `${nodeType} nodes need` : `${nodeType} needs`;
+  if (model.type !== type) return invalid(path, `"${model.name}" is a ${model.type} model; ${needs} a ${type} model`);
   if (model.deprecated) return invalid(path, `"${model.name}" is deprecated; choose another ${type} model (GET /ai-models?type=${type})`);
   return null;
 }

@@ -31,9 +31,9 @@ export function referencedVariables(text: unknown): string[] {
   return [...text.matchAll(/\{([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+|\[\d+\])*)\}/g)].map((m) => m[1]!);
 }
 
-/** Whether a name is a declared variable, a node id or alias, or the built-in trigger payload. */
+/** Whether a name is a declared or built-in variable (`trigger_payload` in workflows), a node id or alias. */
 function knownName(name: string, ctx: NodeCheckContext): boolean {
-  return name === 'trigger_payload' || ctx.variables.has(name) || ctx.graph.nodes.some((n) => n.nodeId === name || n.alias === name);
+  return ctx.variables.has(name) || ctx.graph.nodes.some((n) => n.nodeId === name || n.alias === name);
 }
 
 /**

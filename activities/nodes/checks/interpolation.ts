@@ -24,7 +24,7 @@ export function isInterpolated(text: string): boolean {
 }
 
 /** The values at an interpolated field path (`headers[].value` yields each item's value), with their issue paths. */
-function valuesAt(value: unknown, steps: readonly string[], path: string): [string, unknown][] {
+export function valuesAt(value: unknown, steps: readonly string[], path: string): [string, unknown][] {
   if (steps.length === 0) return [[path, value]];
   const [first, ...rest] = steps as [string, ...string[]];
   const each = first.endsWith('[]');

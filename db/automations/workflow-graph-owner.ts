@@ -1,0 +1,21 @@
+/** A workflow as the owner of a graph: `node_<uuid>` ids, its declared variables and `{trigger_payload}`. */
+import { randomUUID } from 'node:crypto';
+import { WORKFLOW_NODE_ID, triggerTypeOf } from '../../lib/graph/workflow-nodes.js';
+import type { Workflow } from '../entities/index.js';
+import type { GraphOwner } from './graph-owner.js';
+import { listVariables } from './variables.service.js';
+
+export function workflowGraphOwner(workflow: Workflow): GraphOwner {
+  return {
+    accountId: workflow.account.id,
+    draftSnapshotId: workflow.draftSnapshotId,
+    variablesOf: 'workflow',
+    nodeId: { pattern: WORKFLOW_NODE_ID, describe: 'node_<uuid>' },
+    newNodeId: () => `node_${randomUUID()}`,
+    variables: async (em) => (await listVariables(em, workflow)).map(({ id, name, description }) => ({ id, name, description })),
+    builtIns: ['trigger_payload'],
+    onSave: (graph) => {
+      workflow.triggerType = triggerTypeOf(graph);
+    },
+  };
+}
