@@ -20,10 +20,12 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: nodeBuiltins.filter((n) => !n.endsWith('/*')).map((name) => ({
-            name,
-            message: 'Workflow code is deterministic: no Node built-ins (use activities for I/O).',
-          })),
+          paths: nodeBuiltins
+            .filter((n) => !n.endsWith('/*'))
+            .map((name) => ({
+              name,
+              message: 'Workflow code is deterministic: no Node built-ins (use activities for I/O).',
+            })),
           patterns: [
             {
               group: ['node:*', ...nodeBuiltins.filter((n) => n.endsWith('/*'))],
@@ -31,8 +33,21 @@ export default tseslint.config(
             },
             {
               group: [
-                '@mikro-orm/*', 'pg', 'koa', 'koa-*', '@koa/*', '@temporalio/client', '@temporalio/worker',
-                '@temporalio/activity', 'exceljs', 'undici', 'axios', '**/db/**', '**/api/**', '**/activities/**', '**/worker/**',
+                '@mikro-orm/*',
+                'pg',
+                'koa',
+                'koa-*',
+                '@koa/*',
+                '@temporalio/client',
+                '@temporalio/worker',
+                '@temporalio/activity',
+                'exceljs',
+                'undici',
+                'axios',
+                '**/db/**',
+                '**/api/**',
+                '**/activities/**',
+                '**/worker/**',
               ],
               allowTypeImports: true,
               message: 'Workflow code must not import I/O libraries or modules; import activities as types only.',

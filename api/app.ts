@@ -121,7 +121,10 @@ export function createApp(deps: AppDeps): Koa {
   });
   const rootRouter = new Router();
   // Layers of one path run in the order they are added: the webhook's limit comes before its route.
-  rootRouter.post('/webhooks/:webhookId', rateLimited(config.rateLimits?.perWebhook, (ctx) => ctx.params.webhookId, 'this webhook'));
+  rootRouter.post(
+    '/webhooks/:webhookId',
+    rateLimited(config.rateLimits?.perWebhook, (ctx) => ctx.params.webhookId, 'this webhook'),
+  );
   root.mount(rootRouter, getEm);
   // Prometheus metrics of this process (requests, the outbox); serve them to your scraper, not to the internet.
   rootRouter.get('/metrics', async (ctx) => {
@@ -148,7 +151,16 @@ export function createApp(deps: AppDeps): Koa {
       httpDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
       const auth = ctx.state.auth as { account?: { id: number }; keyId?: number } | undefined;
       logger.info(
-        { requestId: ctx.state.requestId, method: ctx.method, route, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000), accountId: auth?.account?.id, keyId: auth?.keyId },
+        {
+          requestId: ctx.state.requestId,
+          method: ctx.method,
+          route,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round(seconds * 1000),
+          accountId: auth?.account?.id,
+          keyId: auth?.keyId,
+        },
         'request',
       );
     }

@@ -31,9 +31,7 @@ function body(content: Content): string {
 
 function renderOperation(method: string, path: string, op: Operation): string {
   const scope = op['x-key-scope'] ?? 'any';
-  const params = (op.parameters ?? [])
-    .map((p) => `<li><code>${escapeHtml(p.name)}</code> (${p.in}${p.required ? ', required' : ''})</li>`)
-    .join('');
+  const params = (op.parameters ?? []).map((p) => `<li><code>${escapeHtml(p.name)}</code> (${p.in}${p.required ? ', required' : ''})</li>`).join('');
   const responses = Object.entries(op.responses)
     .map(([status, r]) => `<li><b>${status}</b> ${escapeHtml(r.description)}${r.content ? body(r.content) : ''}</li>`)
     .join('');

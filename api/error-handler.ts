@@ -3,11 +3,7 @@
  * Domain errors carry their status; ORM and Temporal errors are mapped here; anything else is a 500
  * whose details stay in the server log (with the request id), never in the response.
  */
-import {
-  ForeignKeyConstraintViolationException,
-  NotFoundError as OrmNotFoundError,
-  UniqueConstraintViolationException,
-} from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, NotFoundError as OrmNotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Middleware } from 'koa';
 import { AppError, type ErrorCode } from '../lib/errors.js';

@@ -45,9 +45,7 @@ export async function checkHealth(deps: HealthDeps, { worker = false } = {}): Pr
   const namespace = temporal.options.namespace;
   const [database, temporalProbe] = await Promise.all([
     probe(timeoutMs, () => deps.getEm().getConnection().execute('select 1')),
-    probe(timeoutMs, () =>
-      temporal.withDeadline(Date.now() + timeoutMs, () => temporal.workflowService.describeNamespace({ namespace })),
-    ),
+    probe(timeoutMs, () => temporal.withDeadline(Date.now() + timeoutMs, () => temporal.workflowService.describeNamespace({ namespace }))),
   ]);
   const report: HealthReport = {
     ok: database.ok && temporalProbe.ok,
@@ -56,12 +54,14 @@ export async function checkHealth(deps: HealthDeps, { worker = false } = {}): Pr
   };
   if (worker) {
     const workflowId = `health-check:${randomUUID()}`;
-    const run = await probe(timeoutMs * 2, () =>
-      temporal.workflow.execute('checkWorkerHealth', {
-        taskQueue: deps.taskQueue,
-        workflowId,
-        workflowExecutionTimeout: timeoutMs * 2,
-      }) as Promise<HeartbeatResult>,
+    const run = await probe(
+      timeoutMs * 2,
+      () =>
+        temporal.workflow.execute('checkWorkerHealth', {
+          taskQueue: deps.taskQueue,
+          workflowId,
+          workflowExecutionTimeout: timeoutMs * 2,
+        }) as Promise<HeartbeatResult>,
     );
     report.worker = {
       ok: run.ok,

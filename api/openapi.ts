@@ -46,7 +46,10 @@ function openApiPath(path: string): string {
 
 function parameters(spec: RouteSpec<any, any, any>): unknown[] {
   const result: unknown[] = [];
-  for (const [location, schema] of [['path', spec.params], ['query', spec.query]] as const) {
+  for (const [location, schema] of [
+    ['path', spec.params],
+    ['query', spec.query],
+  ] as const) {
     const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((schema?.required as string[] | undefined) ?? []);
     for (const [name, property] of Object.entries(properties)) {
@@ -68,7 +71,9 @@ function operation(spec: RouteSpec<any, any, any>, components: ComponentCollecto
     responses[status] = {
       description: response.description,
       ...(response.schema && { content: { 'application/json': { schema: components.ref(response.schema) } } }),
-      ...(response.contentTypes && { content: Object.fromEntries(response.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])) }),
+      ...(response.contentTypes && {
+        content: Object.fromEntries(response.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+      }),
     };
   }
   const errors: Record<number, { description: string }> = {};
@@ -79,7 +84,9 @@ function operation(spec: RouteSpec<any, any, any>, components: ComponentCollecto
     responses[status] ??= { ...response, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return {
-    operationId: `${spec.method}${openApiPath(spec.path).replace(/[{}]/g, '').replace(/(^|[/-])([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}`,
+    operationId: `${spec.method}${openApiPath(spec.path)
+      .replace(/[{}]/g, '')
+      .replace(/(^|[/-])([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}`,
     summary: spec.summary,
     tags: [spec.tag],
     'x-key-scope': spec.scope,

@@ -45,7 +45,11 @@ export class TokenBuckets {
 }
 
 /** A middleware charging each request to the bucket `keyOf` names (none: not limited). */
-export function rateLimited(limit: RateLimit | null | undefined, keyOf: (ctx: Parameters<Middleware>[0]) => string | undefined, what: string): Middleware {
+export function rateLimited(
+  limit: RateLimit | null | undefined,
+  keyOf: (ctx: Parameters<Middleware>[0]) => string | undefined,
+  what: string,
+): Middleware {
   if (!limit) return (_ctx, next) => next();
   const buckets = new TokenBuckets(limit);
   return async (ctx, next) => {

@@ -142,7 +142,9 @@ function hasBody(ctx: Context): boolean {
 function schemaBody(ctx: Context): unknown {
   if (!hasBody(ctx)) return {};
   if (!ctx.request.is('json', '+json')) {
-    throw new UnsupportedMediaTypeError(`Content-Type "${ctx.request.type || '(none)'}" is not accepted: send JSON with Content-Type: application/json`);
+    throw new UnsupportedMediaTypeError(
+      `Content-Type "${ctx.request.type || '(none)'}" is not accepted: send JSON with Content-Type: application/json`,
+    );
   }
   return (ctx.request as { body?: unknown }).body;
 }
@@ -157,7 +159,9 @@ function anyJsonBody(ctx: Context): unknown {
   if (isJson === null || (!ctx.request.type && ctx.request.length === 0)) throw new BadRequestError('A JSON body is required', 'body');
   const body = (ctx.request as { body?: unknown }).body;
   if (isJson === false || body === undefined) {
-    throw new UnsupportedMediaTypeError(`Content-Type "${ctx.request.type || '(none)'}" is not accepted: send JSON with Content-Type: application/json`);
+    throw new UnsupportedMediaTypeError(
+      `Content-Type "${ctx.request.type || '(none)'}" is not accepted: send JSON with Content-Type: application/json`,
+    );
   }
   if (body === '' && !((ctx.request.length ?? 0) >= 2)) throw new BadRequestError('The body is empty: send a JSON value', 'body');
   return body;

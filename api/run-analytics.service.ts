@@ -6,7 +6,11 @@ import { parseDateBound } from './run-logs.service.js';
 /** `?startDate=` and `?startDate=null` both mean "not given" (SPEC: the dates are nullable). */
 const given = (value: string | undefined): string | undefined => (value === undefined || value === '' || value === 'null' ? undefined : value);
 
-export async function analyticsOf(em: EntityManager, workflowId: number, query: { startDate?: string; endDate?: string }): Promise<WorkflowAnalytics> {
+export async function analyticsOf(
+  em: EntityManager,
+  workflowId: number,
+  query: { startDate?: string; endDate?: string },
+): Promise<WorkflowAnalytics> {
   const start = given(query.startDate);
   const end = given(query.endDate);
   const range = analyticsRange(

@@ -123,7 +123,16 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
   const results: LogNodeResult[] = [];
   let previous: { node: Node; handle: string } | undefined;
   const add = (node: Node, at: Date | null, outcome: NodeOutcome | undefined, error: string | null) => {
-    results.push(nodeResultView({ ...pick(node), success: !error, ...(error ? { error } : {}), output: outcome?.output, aiCredits: outcome?.aiCredits, createdAt: at?.toISOString() }));
+    results.push(
+      nodeResultView({
+        ...pick(node),
+        success: !error,
+        ...(error ? { error } : {}),
+        output: outcome?.output,
+        aiCredits: outcome?.aiCredits,
+        createdAt: at?.toISOString(),
+      }),
+    );
     previous = { node, handle: outcome?.handle || 'default' };
   };
   const entry = input?.graph.nodes.find((n) => n.nodeId === input.entryNodeId);
@@ -136,13 +145,20 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
       if (args) pending.set(String(event.eventId), args.node);
       continue;
     }
-    const ended = event.activityTaskCompletedEventAttributes ?? event.activityTaskFailedEventAttributes
-      ?? event.activityTaskTimedOutEventAttributes ?? event.activityTaskCanceledEventAttributes;
+    const ended =
+      event.activityTaskCompletedEventAttributes ??
+      event.activityTaskFailedEventAttributes ??
+      event.activityTaskTimedOutEventAttributes ??
+      event.activityTaskCanceledEventAttributes;
     const node = ended && pending.get(String(ended.scheduledEventId));
     if (ended && node) {
       pending.delete(String(ended.scheduledEventId));
       const failure = event.activityTaskFailedEventAttributes?.failure ?? event.activityTaskTimedOutEventAttributes?.failure;
-      const error = event.activityTaskCompletedEventAttributes ? null : event.activityTaskCanceledEventAttributes ? interruption : failureMessage(failure);
+      const error = event.activityTaskCompletedEventAttributes
+        ? null
+        : event.activityTaskCanceledEventAttributes
+          ? interruption
+          : failureMessage(failure);
       add(node, at, decode<NodeOutcome>(event.activityTaskCompletedEventAttributes?.result?.payloads?.[0]), error);
       continue;
     }
@@ -151,7 +167,8 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
     const data = marker?.markerName === 'core_local_activity' ? decode<{ activity_type?: string }>(marker.details?.data?.payloads?.[0]) : undefined;
     if (data?.activity_type === 'executeNode' && input) {
       const local = localNode(input, previous);
-      if (local) add(local, at, decode<NodeOutcome>(marker!.details?.result?.payloads?.[0]), marker!.failure ? failureMessage(marker!.failure) : null);
+      if (local)
+        add(local, at, decode<NodeOutcome>(marker!.details?.result?.payloads?.[0]), marker!.failure ? failureMessage(marker!.failure) : null);
     }
   }
   if (closed) for (const node of pending.values()) add(node, null, undefined, interruption);

@@ -10,7 +10,15 @@ import { ApplicationFailure } from '@temporalio/common';
 import { BadRequestError, ConflictError, NotFoundError } from '../lib/errors.js';
 import { automationRunPrefix } from '../lib/runtime/run-start.js';
 import type { AutomationRunResult } from '../workflows/run-automation.workflow.js';
-import { nodeResultsFromHistory, nodeResultView, runLog, searchAttributes, type LogNodeResult, type RawExecutionInfo, type RunLog } from './run-history.js';
+import {
+  nodeResultsFromHistory,
+  nodeResultView,
+  runLog,
+  searchAttributes,
+  type LogNodeResult,
+  type RawExecutionInfo,
+  type RunLog,
+} from './run-history.js';
 
 /** Whose logs: the account of the key and one of its workflows (already checked to exist). */
 export interface LogScope {
@@ -59,7 +67,8 @@ function visibilityQuery(scope: LogScope, query: LogListQuery): string {
   const clauses = [`AgentryAccountId = ${scope.accountId}`, `AgentryAutomationId = ${scope.workflowId}`];
   if (query.status !== undefined) {
     const statuses = STATUS_FILTERS[query.status.trim().toLowerCase()];
-    if (!statuses) throw new BadRequestError(`status must be one of successful, failed, running (or pending), cancelled; got "${query.status}"`, 'query.status');
+    if (!statuses)
+      throw new BadRequestError(`status must be one of successful, failed, running (or pending), cancelled; got "${query.status}"`, 'query.status');
     clauses.push(`(${statuses.map((s) => `ExecutionStatus = '${s}'`).join(' OR ')})`);
   }
   const start = query.start_date !== undefined ? parseDateBound(query.start_date, 'start', 'start_date') : undefined;
@@ -84,7 +93,9 @@ function decodeCursor(cursor: string, query: string): Buffer {
   const raw = Buffer.from(cursor, 'base64url');
   const token = raw.subarray(8);
   if (raw.toString('base64url') !== cursor || !token.length || !cursorDigest(token, query).equals(raw.subarray(0, 8))) {
-    throw new BadRequestError('Invalid cursor', [{ code: 'invalid', path: 'query.cursor', message: 'is not a cursor of this list (with these filters)' }]);
+    throw new BadRequestError('Invalid cursor', [
+      { code: 'invalid', path: 'query.cursor', message: 'is not a cursor of this list (with these filters)' },
+    ]);
   }
   return token;
 }
@@ -140,7 +151,8 @@ async function runResult(handle: ReturnType<Client['workflow']['getHandle']>): P
   try {
     return (await handle.result()) as AutomationRunResult;
   } catch (error) {
-    if (error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure) return error.cause.details?.[0] as AutomationRunResult | undefined;
+    if (error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure)
+      return error.cause.details?.[0] as AutomationRunResult | undefined;
     if (error instanceof WorkflowFailedError) return undefined;
     throw error;
   }
@@ -150,7 +162,8 @@ async function runResult(handle: ReturnType<Client['workflow']['getHandle']>): P
 export async function cancelRunLog(temporal: Client, scope: LogScope, logId: string): Promise<RunLog> {
   const info = await ownedExecution(temporal, scope, logId);
   const status = runLog(info).status;
-  const ended = () => new ConflictError(`Log ${logId} has already ended${status === 'running' ? '' : ` (${status})`}: only a running run can be cancelled`);
+  const ended = () =>
+    new ConflictError(`Log ${logId} has already ended${status === 'running' ? '' : ` (${status})`}: only a running run can be cancelled`);
   if (status !== 'running') throw ended();
   try {
     await temporal.workflow.getHandle(logId, info.execution?.runId ?? undefined).cancel();

@@ -15,14 +15,18 @@ export interface ManualRunRequest {
 
 export async function startManualRun(em: EntityManager, temporal: Client, taskQueue: string, workflow: Workflow, request: ManualRunRequest) {
   const snapshotId = request.snapshot === 'draft' ? workflow.draftSnapshotId : workflow.liveSnapshotId;
-  if (!snapshotId) throw new BadRequestError('The workflow has no live snapshot yet: publish it first, or run the draft with ?snapshot=draft', 'snapshot');
+  if (!snapshotId)
+    throw new BadRequestError('The workflow has no live snapshot yet: publish it first, or run the draft with ?snapshot=draft', 'snapshot');
   const snapshot = await em.findOneOrFail(GraphSnapshot, { id: snapshotId });
   const graph = { nodes: snapshot.nodes, edges: snapshot.edges };
   const entry = request.entryNodeId
     ? graph.nodes.find((n) => n.nodeId === request.entryNodeId)
-    : graph.nodes.find((n) => ENTRY_NODE_TYPES.includes(n.type)) ?? graph.nodes[0];
+    : (graph.nodes.find((n) => ENTRY_NODE_TYPES.includes(n.type)) ?? graph.nodes[0]);
   if (!entry) {
-    throw new BadRequestError(request.entryNodeId ? `No node ${request.entryNodeId} in the snapshot` : 'The snapshot has no node to start from', 'entryNodeId');
+    throw new BadRequestError(
+      request.entryNodeId ? `No node ${request.entryNodeId} in the snapshot` : 'The snapshot has no node to start from',
+      'entryNodeId',
+    );
   }
   const run: RunStartRequest = {
     accountId: workflow.account.id,

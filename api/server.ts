@@ -23,7 +23,9 @@ const app = createApp({
   },
   files: new LocalFileStore(config.filesDir),
   logger,
-  triggers: config.triggerProvider ? new HttpTriggerProvider({ baseUrl: config.triggerProvider.url, apiKey: config.triggerProvider.apiKey }) : undefined,
+  triggers: config.triggerProvider
+    ? new HttpTriggerProvider({ baseUrl: config.triggerProvider.url, apiKey: config.triggerProvider.apiKey })
+    : undefined,
 });
 const server = app.listen(config.port, config.host, () => {
   logger.info({ url: `${config.publicBaseUrl}/public/v1` }, `API listening on ${config.publicBaseUrl}/public/v1`);

@@ -12,13 +12,29 @@ export type JsonSchema = Record<string, unknown>;
 // ajv-formats ships CommonJS with a default export object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-const ajv = new Ajv({ allErrors: true, strict: true, coerceTypes: false, useDefaults: true, discriminator: true, allowUnionTypes: true, verbose: true });
+const ajv = new Ajv({
+  allErrors: true,
+  strict: true,
+  coerceTypes: false,
+  useDefaults: true,
+  discriminator: true,
+  allowUnionTypes: true,
+  verbose: true,
+});
 addFormats(ajv);
 // OpenAPI annotation keywords that ajv does not know.
 ajv.addKeyword({ keyword: 'example' });
 
 /** Ajv with type coercion, for query strings and path parameters, whose values arrive as strings. */
-const ajvCoercing = new Ajv({ allErrors: true, strict: true, coerceTypes: true, useDefaults: true, discriminator: true, allowUnionTypes: true, verbose: true });
+const ajvCoercing = new Ajv({
+  allErrors: true,
+  strict: true,
+  coerceTypes: true,
+  useDefaults: true,
+  discriminator: true,
+  allowUnionTypes: true,
+  verbose: true,
+});
 addFormats(ajvCoercing);
 ajvCoercing.addKeyword({ keyword: 'example' });
 
@@ -59,7 +75,13 @@ function issuePath(location: string, error: ErrorObject): string {
 const NOISE = new Set(['if', 'oneOf', 'anyOf', 'discriminator']);
 
 const TYPE_NAMES: Record<string, string> = {
-  integer: 'an integer', number: 'a number', string: 'a string', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null',
+  integer: 'an integer',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  null: 'null',
 };
 
 /** `must be an integer or null` for a type error of `['integer', 'null']`. */
@@ -70,7 +92,9 @@ function typeMessage(types: unknown): string {
 
 /** `is required`, naming the allowed values when the property has a list of them. */
 function requiredMessage(error: ErrorObject): string {
-  const property = (error.parentSchema as { properties?: Record<string, { enum?: unknown[] }> } | undefined)?.properties?.[String(error.params.missingProperty)];
+  const property = (error.parentSchema as { properties?: Record<string, { enum?: unknown[] }> } | undefined)?.properties?.[
+    String(error.params.missingProperty)
+  ];
   const values = property?.enum?.filter((v) => v !== null);
   return values?.length ? `is required: one of ${values.join(', ')}` : 'is required';
 }
@@ -84,7 +108,10 @@ function issueMessage(error: ErrorObject): string {
     case 'additionalProperties':
       return 'is not an allowed property';
     case 'enum':
-      return `must be one of ${(error.params.allowedValues as unknown[]).filter((v) => v !== null).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')}`;
+      return `must be one of ${(error.params.allowedValues as unknown[])
+        .filter((v) => v !== null)
+        .map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))
+        .join(', ')}`;
     default:
       return error.message ?? 'is invalid';
   }

@@ -40,7 +40,10 @@ export const REDACTED_PATHS = [
 export function createLogger(name: string, { format, level, destination }: LogOptions): Logger {
   const options = { name, level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
   if (format === 'pretty') {
-    return pino(options, pretty({ sync: true, colorize: !destination && process.stdout.isTTY, destination: (destination ?? process.stdout) as never }));
+    return pino(
+      options,
+      pretty({ sync: true, colorize: !destination && process.stdout.isTTY, destination: (destination ?? process.stdout) as never }),
+    );
   }
   return destination ? pino(options, destination as never) : pino(options);
 }

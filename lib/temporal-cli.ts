@@ -25,21 +25,31 @@ export interface DevServerOptions {
  * temporal-docker-compose.yml sets the same values.
  */
 export const DEV_SERVER_DYNAMIC_CONFIG = [
-  '--dynamic-config-value', 'system.enableActivityEagerExecution=true',
-  '--dynamic-config-value', 'history.transferProcessorMaxPollRPS=1000',
-  '--dynamic-config-value', 'history.visibilityProcessorMaxPollRPS=1000',
+  '--dynamic-config-value',
+  'system.enableActivityEagerExecution=true',
+  '--dynamic-config-value',
+  'history.transferProcessorMaxPollRPS=1000',
+  '--dynamic-config-value',
+  'history.visibilityProcessorMaxPollRPS=1000',
 ];
 
 /** Arguments of `temporal server start-dev` for the embedded server, with agentry's search attributes. */
 export function devServerArgs(o: DevServerOptions): string[] {
   return [
-    'server', 'start-dev',
-    '--ip', o.ip,
-    '--port', String(o.port),
-    '--ui-port', String(o.uiPort),
-    '--namespace', o.namespace,
-    '--db-filename', o.dbFilename,
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    o.ip,
+    '--port',
+    String(o.port),
+    '--ui-port',
+    String(o.uiPort),
+    '--namespace',
+    o.namespace,
+    '--db-filename',
+    o.dbFilename,
+    '--log-level',
+    'warn',
     ...devServerSearchAttributeArgs(),
     ...DEV_SERVER_DYNAMIC_CONFIG,
   ];

@@ -72,9 +72,16 @@ export function catalogVerbs({ required, id, usage }: ArgReaders): Record<string
     },
     async 'connect-account'(em, o) {
       const connected = connectedAccountView(
-        await connectAccount(em, id(o, 'account'), { toolkit: required(o, 'toolkit'), label: required(o, 'label'), externalId: optional(o, 'external-id') }),
+        await connectAccount(em, id(o, 'account'), {
+          toolkit: required(o, 'toolkit'),
+          label: required(o, 'label'),
+          externalId: optional(o, 'external-id'),
+        }),
       );
-      return { json: { connectedAccount: connected }, text: `connected account ${connected.id} ${connected.toolkit} "${connected.label}" (${connected.externalId})` };
+      return {
+        json: { connectedAccount: connected },
+        text: `connected account ${connected.id} ${connected.toolkit} "${connected.label}" (${connected.externalId})`,
+      };
     },
     async 'add-template'(em, o) {
       const raw = optional(o, 'body-params');
@@ -91,7 +98,11 @@ export function catalogVerbs({ required, id, usage }: ArgReaders): Record<string
     },
     async 'add-social'(em, o) {
       const social = socialAccountView(
-        await addSocialAccount(em, id(o, 'account'), { platform: required(o, 'platform'), name: required(o, 'name'), externalId: optional(o, 'external-id') }),
+        await addSocialAccount(em, id(o, 'account'), {
+          platform: required(o, 'platform'),
+          name: required(o, 'name'),
+          externalId: optional(o, 'external-id'),
+        }),
       );
       return { json: { socialAccount: social }, text: `social account ${social.id} ${social.platform} "${social.name}" (${social.externalId})` };
     },

@@ -89,7 +89,10 @@ const verbs: Record<string, Verb> = {
     const amount = o.set === undefined ? undefined : Number(o.set);
     if (amount !== undefined && !Number.isFinite(amount)) throw new UsageError('--set must be a number');
     const balance = await creditBalance(em, id(o, 'account'), o.unlimited ? null : amount);
-    return { json: { accountId: id(o, 'account'), creditBalance: balance }, text: `account ${id(o, 'account')}: ${balance === null ? 'unlimited credits' : `${balance} credits`}` };
+    return {
+      json: { accountId: id(o, 'account'), creditBalance: balance },
+      text: `account ${id(o, 'account')}: ${balance === null ? 'unlimited credits' : `${balance} credits`}`,
+    };
   },
   async outbox(em, o) {
     const knex = em.getKnex();
@@ -100,7 +103,10 @@ const verbs: Record<string, Verb> = {
       return { json: { requeued }, text: `requeued ${requeued} parked event${requeued === 1 ? '' : 's'}` };
     }
     const parked = await listParkedEvents(knex);
-    const lines = parked.map((e) => `${e.id.padEnd(8)} account ${String(e.accountId).padEnd(5)} ${e.type.padEnd(24)} ${e.attempts} attempts, parked ${e.parkedAt}: ${e.lastError ?? ''}`);
+    const lines = parked.map(
+      (e) =>
+        `${e.id.padEnd(8)} account ${String(e.accountId).padEnd(5)} ${e.type.padEnd(24)} ${e.attempts} attempts, parked ${e.parkedAt}: ${e.lastError ?? ''}`,
+    );
     return { json: { parked }, text: lines.length ? lines.join('\n') : 'no parked events' };
   },
   ...catalogVerbs({ required, id, usage: (message) => new UsageError(message) }),

@@ -122,7 +122,10 @@ async function main(): Promise<number> {
     const node = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
     // Children write through pipes, not a terminal: readable lines when the launcher itself runs in one.
     const logs = { LOG_FORMAT: process.env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json') };
-    const metrics = { WORKER_METRICS_PORT: process.env.WORKER_METRICS_PORT || '9464', TEMPORAL_SDK_METRICS_PORT: process.env.TEMPORAL_SDK_METRICS_PORT || '9465' };
+    const metrics = {
+      WORKER_METRICS_PORT: process.env.WORKER_METRICS_PORT || '9464',
+      TEMPORAL_SDK_METRICS_PORT: process.env.TEMPORAL_SDK_METRICS_PORT || '9465',
+    };
     supervisor.start({ name: 'worker', ...node('worker/main.ts'), env: { ...process.env, ...logs, ...metrics } });
     supervisor.start({ name: 'api', ...node('api/server.ts'), env: { ...process.env, ...logs } });
     await waitFor('the API and the worker', 120_000, async () => {

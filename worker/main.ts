@@ -17,21 +17,34 @@ const config = loadConfig();
 const logger = createLogger('worker', { format: config.logFormat, level: config.logLevel.toLowerCase() });
 Runtime.install({
   logger: temporalLogger(logger),
-  ...(config.temporalSdkMetricsPort ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `${config.host}:${config.temporalSdkMetricsPort}` } } } } : {}),
+  ...(config.temporalSdkMetricsPort
+    ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `${config.host}:${config.temporalSdkMetricsPort}` } } } }
+    : {}),
 });
 const orm = await initORM({ databaseUrl: config.databaseUrl });
 const connection = await NativeConnection.connect({ address: config.temporal.address });
 const temporal = await connectTemporal(config.temporal);
 const worker = await createWorker({ orm, connection, temporal, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
-logger.info({ identity: worker.options.identity, taskQueue: config.temporal.taskQueue }, `worker ${worker.options.identity} polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}`);
+logger.info(
+  { identity: worker.options.identity, taskQueue: config.temporal.taskQueue },
+  `worker ${worker.options.identity} polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}`,
+);
 // Every worker process also dispatches outbox events to Temporal; they share the work through row locks.
-const dispatcher = new OutboxDispatcher({ orm, temporal, taskQueue: config.temporal.taskQueue, databaseUrl: config.databaseUrl, log: (message) => logger.warn(message) });
+const dispatcher = new OutboxDispatcher({
+  orm,
+  temporal,
+  taskQueue: config.temporal.taskQueue,
+  databaseUrl: config.databaseUrl,
+  log: (message) => logger.warn(message),
+});
 dispatcher.start();
 // Runs ended from outside (terminated in the Temporal UI) are closed in the ledger, so counters stay in step; the
 // recorded outcomes of node executions are kept for as long as a retry could want them.
 const sweep = setInterval(() => {
   sweepRunLedger(orm, temporal).catch((error) => logger.warn({ err: error }, 'run ledger sweep failed'));
-  pruneNodeEffects(orm.em.getKnex(), new Date(Date.now() - NODE_EFFECT_RETENTION_DAYS * 86_400_000)).catch((error) => logger.warn({ err: error }, 'pruning node effects failed'));
+  pruneNodeEffects(orm.em.getKnex(), new Date(Date.now() - NODE_EFFECT_RETENTION_DAYS * 86_400_000)).catch((error) =>
+    logger.warn({ err: error }, 'pruning node effects failed'),
+  );
 }, 60_000);
 // Prometheus metrics of this worker: runs, node durations, dispatch lag, the outbox.
 readOutboxStateWith(() => outboxState(orm.em.getKnex()));

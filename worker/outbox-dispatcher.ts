@@ -18,7 +18,15 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Orm } from '../db/orm.js';
 import { OUTBOX_CHANNEL } from '../db/outbox-notifier.js';
 import {
-  claimPendingEvents, findEntryCandidates, loadGraphs, markDispatched, markFailed, type EntryCandidate, type PendingEvent, type RetryPolicy, type Subscriber,
+  claimPendingEvents,
+  findEntryCandidates,
+  loadGraphs,
+  markDispatched,
+  markFailed,
+  type EntryCandidate,
+  type PendingEvent,
+  type RetryPolicy,
+  type Subscriber,
 } from '../db/automations/event-subscribers.js';
 import { EVENT_ENTRY_TYPES, entryMatches, nodeFactsOf } from '../activities/nodes/registry.js';
 import { closesLoop, triggerPayloadOf } from '../lib/events/event-match.js';
@@ -117,7 +125,10 @@ export class OutboxDispatcher {
       const events = await claimPendingEvents(trx, this.deps.batchSize ?? 100);
       const candidates = await findEntryCandidates(trx, events, EVENT_ENTRY_TYPES);
       const matched = events.map((event) => attempt(() => subscribersOf(event, candidates)));
-      await this.cacheGraphs(trx, matched.flatMap((m) => ('subscribers' in m ? m.subscribers.map((s) => s.snapshotId) : [])));
+      await this.cacheGraphs(
+        trx,
+        matched.flatMap((m) => ('subscribers' in m ? m.subscribers.map((s) => s.snapshotId) : [])),
+      );
       const outcomes = await Promise.all(
         events.map(async (event, i) => {
           const m = matched[i]!;
@@ -135,9 +146,16 @@ export class OutboxDispatcher {
       const failed = new Set(failures.map((f) => f.event.id));
       const now = Date.now();
       for (const event of events) if (!failed.has(event.id)) dispatchLag.observe((now - event.createdAt.getTime()) / 1000);
-      await markDispatched(trx, events.filter((e) => !failed.has(e.id)).map((e) => e.id));
+      await markDispatched(
+        trx,
+        events.filter((e) => !failed.has(e.id)).map((e) => e.id),
+      );
       for (const { event, error } of failures) this.deps.log?.(`outbox dispatcher: event ${event.id} (${event.type}) failed: ${messageOf(error)}`);
-      await markFailed(trx, failures.map((f) => ({ event: f.event, error: messageOf(f.error) })), { ...DEFAULT_RETRY, ...this.deps.retry });
+      await markFailed(
+        trx,
+        failures.map((f) => ({ event: f.event, error: messageOf(f.error) })),
+        { ...DEFAULT_RETRY, ...this.deps.retry },
+      );
       return events.length;
     });
   }

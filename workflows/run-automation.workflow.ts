@@ -1,5 +1,12 @@
 import {
-  ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, upsertMemo, workflowInfo,
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  upsertMemo,
+  workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { GraphNode } from '../lib/graph/graph.js';
@@ -51,16 +58,27 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
     run = { successful: false, error: { nodeId: input.entryNodeId, message }, steps: 0, nodeResults: [], variables: {} };
   } else {
     try {
-      run = await interpret(input.graph, input.entryNodeId, (node, { interpolatedData, step }) => runNode(input, chain, node, interpolatedData, step), {
-        triggerPayload: input.triggerPayload,
-        nodeFacts: input.nodeFacts,
-        propagate: isCancellation,
-        now: () => Date.now(),
-        onRecord: () => (executed += 1),
-      });
+      run = await interpret(
+        input.graph,
+        input.entryNodeId,
+        (node, { interpolatedData, step }) => runNode(input, chain, node, interpolatedData, step),
+        {
+          triggerPayload: input.triggerPayload,
+          nodeFacts: input.nodeFacts,
+          propagate: isCancellation,
+          now: () => Date.now(),
+          onRecord: () => (executed += 1),
+        },
+      );
     } catch (error) {
       if (isCancellation(error)) {
-        await CancellationScope.nonCancellable(() => end(runId, { successful: false, operations: executed, aiCredits: 0, error: 'Cancelled', insufficientCredits: false, preventedLoop: false }, 'cancelled'));
+        await CancellationScope.nonCancellable(() =>
+          end(
+            runId,
+            { successful: false, operations: executed, aiCredits: 0, error: 'Cancelled', insufficientCredits: false, preventedLoop: false },
+            'cancelled',
+          ),
+        );
       }
       throw error;
     }

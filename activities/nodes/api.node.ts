@@ -15,7 +15,11 @@ const pair = (what: string): JsonSchema => ({
   maxItems: 100,
   items: {
     type: 'object',
-    properties: { key: { type: 'string', minLength: 1 }, name: { type: 'string', minLength: 1 }, value: { description: 'Interpolable; sent as text' } },
+    properties: {
+      key: { type: 'string', minLength: 1 },
+      name: { type: 'string', minLength: 1 },
+      value: { description: 'Interpolable; sent as text' },
+    },
   },
   description: `${what} as { key, value } items`,
 });

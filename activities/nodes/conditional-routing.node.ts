@@ -22,7 +22,10 @@ export const conditionalRoutingNode: NodeModule = {
         maxItems: 50,
         items: {
           type: 'object',
-          properties: { id: { type: 'string', minLength: 1, maxLength: 100, description: 'The output handle of this condition' }, expression: { type: 'string', description: 'Interpolable' } },
+          properties: {
+            id: { type: 'string', minLength: 1, maxLength: 100, description: 'The output handle of this condition' },
+            expression: { type: 'string', description: 'Interpolable' },
+          },
         },
       },
       useAi: { type: ['boolean', 'null'], description: 'false: plain rules without AI' },

@@ -20,7 +20,11 @@ const checkRecordType: NodeCheck = async (node, { em, accountId }) => {
 
 const executeCreateRecordActivity: NodeExecutor = async ({ accountId, automationId, data, executionKey }, { orm, temporalWorkflowId }) => {
   const em = orm.em.fork();
-  const recordType = await em.findOne(RecordType, { id: Number(data.recordTypeId), table: { account: accountId, kind: 'OBJECT' } }, { populate: ['table'] });
+  const recordType = await em.findOne(
+    RecordType,
+    { id: Number(data.recordTypeId), table: { account: accountId, kind: 'OBJECT' } },
+    { populate: ['table'] },
+  );
   if (!recordType) throw new NodeError(`Record type ${String(data.recordTypeId)} of an Object no longer exists`, 'InvalidNode');
   const type = data.activityType as RecordActivityType;
   if (!RECORD_ACTIVITY_TYPES.includes(type)) throw new NodeError(`Unknown activityType ${String(data.activityType)}`, 'InvalidNode');

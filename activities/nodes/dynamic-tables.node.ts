@@ -23,7 +23,8 @@ const checkTable: NodeCheck = async (node, { em, accountId }) => {
   const table = await em.findOne(DataTable, { id: tableId as number, account: accountId });
   if (!table) issues.push(notFound('tableId', `no Table or Object ${String(tableId)} in this account`));
   if (recordTypeId === undefined || recordTypeId === null) {
-    if (action === 'CHANGE_RECORD_TYPE') issues.push(missing('recordTypeId', 'is required for CHANGE_RECORD_TYPE (the record type to move the record to)'));
+    if (action === 'CHANGE_RECORD_TYPE')
+      issues.push(missing('recordTypeId', 'is required for CHANGE_RECORD_TYPE (the record type to move the record to)'));
     return issues;
   }
   const recordType = await em.findOne(RecordType, { id: recordTypeId as number, table: { account: accountId } });
@@ -44,7 +45,9 @@ const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { 
   const rowId = recordId(data.rowId);
   switch (data.action) {
     case 'CREATE':
-      return { output: await once(async (tx) => (await createRows(tx, ctx, [{ values, recordTypeId: data.recordTypeId as number | undefined }]))[0]) };
+      return {
+        output: await once(async (tx) => (await createRows(tx, ctx, [{ values, recordTypeId: data.recordTypeId as number | undefined }]))[0]),
+      };
     case 'UPDATE':
       return { output: await once((tx) => updateRow(tx, ctx, rowId, { values })) };
     case 'CHANGE_RECORD_TYPE':

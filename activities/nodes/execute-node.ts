@@ -44,23 +44,27 @@ function toFailure(error: unknown, cancelled: boolean): unknown {
  */
 export async function once<T>(em: EntityManager, executionKey: string, effect: (em: EntityManager) => Promise<T>): Promise<T> {
   return em.fork().transactional(async (tx) => {
-    const claimed = await tx.getConnection().execute<{ execution_key: string }[]>(
-      'insert into node_effects (execution_key, created_at) values (?, now()) on conflict (execution_key) do nothing returning execution_key',
-      [executionKey],
-      'all',
-      tx.getTransactionContext(),
-    );
+    const claimed = await tx
+      .getConnection()
+      .execute<{ execution_key: string }[]>(
+        'insert into node_effects (execution_key, created_at) values (?, now()) on conflict (execution_key) do nothing returning execution_key',
+        [executionKey],
+        'all',
+        tx.getTransactionContext(),
+      );
     if (!claimed.length) {
       const done = await tx.findOneOrFail(NodeEffect, { executionKey });
       return done.output as T;
     }
     const output = await effect(tx);
-    await tx.getConnection().execute(
-      'update node_effects set output = ?::jsonb where execution_key = ?',
-      [JSON.stringify(output ?? null), executionKey],
-      'run',
-      tx.getTransactionContext(),
-    );
+    await tx
+      .getConnection()
+      .execute(
+        'update node_effects set output = ?::jsonb where execution_key = ?',
+        [JSON.stringify(output ?? null), executionKey],
+        'run',
+        tx.getTransactionContext(),
+      );
     return output;
   });
 }
@@ -68,7 +72,8 @@ export async function once<T>(em: EntityManager, executionKey: string, effect: (
 export function createExecuteNode(deps: ExecutorDeps) {
   return async function executeNode(input: ExecuteNodeInput): Promise<NodeOutcome> {
     const module = nodeModule(input.node.type);
-    if (!module?.execute) throw ApplicationFailure.nonRetryable(`${input.node.type} nodes are not available yet in this version of agentry`, 'NotAvailable');
+    if (!module?.execute)
+      throw ApplicationFailure.nonRetryable(`${input.node.type} nodes are not available yet in this version of agentry`, 'NotAvailable');
     const context = Context.current();
     // Heartbeats let Temporal notice a dead worker within the heartbeat timeout, and deliver cancellation.
     const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), 2_000);

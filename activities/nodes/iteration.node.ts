@@ -9,7 +9,8 @@ import type { NodeModule } from './node-module.js';
 const checkIteration: NodeCheck = (node, ctx) => {
   const { variableName } = node.data;
   if (typeof variableName !== 'string' || !variableName) return [missing('variableName')];
-  if (!knownReference(variableName, ctx)) return [{ code: 'not_found', path: 'data.variableName', message: `no variable or node named "${variableName}"` }];
+  if (!knownReference(variableName, ctx))
+    return [{ code: 'not_found', path: 'data.variableName', message: `no variable or node named "${variableName}"` }];
   return [];
 };
 

@@ -130,7 +130,9 @@ function handlesOf(node: GraphNode): readonly string[] {
 /** The names a node reads in its interpolated fields (before any path) and the variables it captures into. */
 function variablesUsed(node: GraphNode): string[] {
   const module = nodeModule(node.type);
-  const read = (module?.interpolated ?? []).flatMap((field) => valuesAt(node.data, field.split('.'), '').flatMap(([, value]) => referencedVariables(value)));
+  const read = (module?.interpolated ?? []).flatMap((field) =>
+    valuesAt(node.data, field.split('.'), '').flatMap(([, value]) => referencedVariables(value)),
+  );
   const names = read.map((reference) => /^[^.[]+/.exec(reference)![0]);
   if (module?.captures === 'captureVariables' && Array.isArray(node.data.captureVariables)) {
     names.push(...(node.data.captureVariables as { name?: unknown }[]).map((v) => v?.name).filter((n): n is string => typeof n === 'string'));
@@ -156,5 +158,6 @@ export const workflowNodeCatalog: NodeCatalog = catalogOf('workflow');
 
 /** The catalog of agents' conversation flows (SPEC.md, Flow node types). */
 export const flowNodeCatalog: NodeCatalog = catalogOf('flow', {
-  DYNAMIC_TABLES: 'DYNAMIC_TABLES is automation-only and unavailable in flows: read or write records with a TOOLS_AI node and table tools (selectedRecordTypes)',
+  DYNAMIC_TABLES:
+    'DYNAMIC_TABLES is automation-only and unavailable in flows: read or write records with a TOOLS_AI node and table tools (selectedRecordTypes)',
 });

@@ -24,7 +24,8 @@ const checkScheduledTrigger: NodeCheck = (node) => {
   for (const key of ['startDate', 'endDate'] as const) {
     if (d[key] != null && (typeof d[key] !== 'string' || Number.isNaN(Date.parse(d[key] as string)))) issues.push(invalid(key, 'must be a date'));
   }
-  if (d.frequency != null && !FREQUENCIES.includes(d.frequency as string)) issues.push(invalid('frequency', `must be one of ${FREQUENCIES.join(', ')}`));
+  if (d.frequency != null && !FREQUENCIES.includes(d.frequency as string))
+    issues.push(invalid('frequency', `must be one of ${FREQUENCIES.join(', ')}`));
   return issues;
 };
 

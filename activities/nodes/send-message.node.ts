@@ -29,7 +29,7 @@ const executeSendMessage: NodeExecutor = async ({ data, triggerPayload }) => {
 export const sendMessageNode: NodeModule = {
   type: 'SEND_MESSAGE',
   scopes: ['workflow'],
-  summary: 'Pushes a message to a conversation (its conversationId, else the trigger event\'s)',
+  summary: "Pushes a message to a conversation (its conversationId, else the trigger event's)",
   data: {
     properties: {
       conversationId: { type: ['string', 'null'] },

@@ -25,7 +25,11 @@ export const toolsAiNode: NodeModule = {
       customToolIds: idList('custom tools'),
       playbookIds: idList('playbooks'),
       knowledgeBaseIds: idList('knowledge bases'),
-      selectedRecordTypes: { type: ['array', 'null'], maxItems: 100, items: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } },
+      selectedRecordTypes: {
+        type: ['array', 'null'],
+        maxItems: 100,
+        items: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } },
+      },
       captureVariables: CAPTURE_VARIABLES,
       connectedAccountId: { type: ['integer', 'null'] },
       ...MODEL_FIELDS,

@@ -14,8 +14,17 @@ import { invalid, missing, notFound, type NodeCheck } from './checks/check-conte
 import { DEFAULT_HANDLES, idList, type NodeModule } from './node-module.js';
 
 export const TRIGGER_KINDS = [
-  'CONVERSATION_ENDED', 'CONVERSATION_IDLE', 'FEEDBACK_CAPTURED', 'CONTACT_CREATED', 'CONTACT_UPDATED',
-  'TABLE_ROW_CREATED', 'TABLE_ROW_UPDATED', 'OBJECT_RECORD_CREATED', 'OBJECT_RECORD_UPDATED', 'INCOMING_WEBHOOK', 'EXTERNAL_TRIGGER',
+  'CONVERSATION_ENDED',
+  'CONVERSATION_IDLE',
+  'FEEDBACK_CAPTURED',
+  'CONTACT_CREATED',
+  'CONTACT_UPDATED',
+  'TABLE_ROW_CREATED',
+  'TABLE_ROW_UPDATED',
+  'OBJECT_RECORD_CREATED',
+  'OBJECT_RECORD_UPDATED',
+  'INCOMING_WEBHOOK',
+  'EXTERNAL_TRIGGER',
 ];
 const CONVERSATION = CONVERSATION_EVENTS;
 
@@ -30,7 +39,8 @@ const checkTrigger: NodeCheck = async (node, { em, accountId }) => {
   }
   const issues = [];
   if (CONVERSATION.includes(triggerType)) {
-    if (triggeredBy === 'USER') issues.push(invalid('triggeredBy', `triggeredBy USER blocks ${triggerType}: conversation events originate from the agent`));
+    if (triggeredBy === 'USER')
+      issues.push(invalid('triggeredBy', `triggeredBy USER blocks ${triggerType}: conversation events originate from the agent`));
     if (triggeredByAgentIds !== undefined && !(Array.isArray(triggeredByAgentIds) && triggeredByAgentIds.every((id) => typeof id === 'string'))) {
       issues.push(invalid('triggeredByAgentIds', 'must be an array of agent ids'));
     }
@@ -104,7 +114,12 @@ async function checkExternalTrigger(data: Record<string, unknown>, em: EntityMan
     const connected = await findConnectedAccount(em, accountId, connectedAccountId as number);
     if (!connected) issues.push(notFound('connectedAccountId', `no connected account ${connectedAccountId} in this account`));
     else if (type && connected.toolkit !== type.toolkit) {
-      issues.push(invalid('connectedAccountId', `connected account ${connected.id} is a ${connected.toolkit} account; ${type.slug} needs a ${type.toolkit} account`));
+      issues.push(
+        invalid(
+          'connectedAccountId',
+          `connected account ${connected.id} is a ${connected.toolkit} account; ${type.slug} needs a ${type.toolkit} account`,
+        ),
+      );
     } else if (connected.status !== 'ACTIVE') {
       issues.push(invalid('connectedAccountId', `connected account ${connected.id} is ${connected.status}: reconnect it before subscribing`));
     }

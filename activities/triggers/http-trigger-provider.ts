@@ -72,7 +72,13 @@ export class HttpTriggerProvider implements TriggerProvider {
   }
 
   async unsubscribe(subscriptionId: string): Promise<void> {
-    await this.request('DELETE', `/trigger-subscriptions/${encodeURIComponent(subscriptionId)}`, `the removal of subscription ${subscriptionId}`, undefined, [404]);
+    await this.request(
+      'DELETE',
+      `/trigger-subscriptions/${encodeURIComponent(subscriptionId)}`,
+      `the removal of subscription ${subscriptionId}`,
+      undefined,
+      [404],
+    );
   }
 
   async listResources(query: TriggerResourceQuery): Promise<TriggerResource[]> {

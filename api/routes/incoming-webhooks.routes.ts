@@ -14,7 +14,12 @@ import { paginate } from '../pagination.js';
 import type { RouteRegistry } from '../routes.js';
 import { PageQuerySchema } from '../schemas/common.schema.js';
 import {
-  IncomingWebhookCreateSchema, IncomingWebhookSchema, IncomingWebhookUpdateSchema, WebhookDeletedSchema, WebhookDeliverySchema, WebhookIdParams,
+  IncomingWebhookCreateSchema,
+  IncomingWebhookSchema,
+  IncomingWebhookUpdateSchema,
+  WebhookDeletedSchema,
+  WebhookDeliverySchema,
+  WebhookIdParams,
 } from '../schemas/incoming-webhooks.schema.js';
 
 const tag = 'Incoming webhooks';
@@ -38,37 +43,68 @@ export function incomingWebhookRoutes(api: RouteRegistry, publicBaseUrl: string)
   });
   // Extensions of SPEC.md: without them isActive could never be set and a webhook never removed.
   api.add<unknown, { limit: number; cursor?: string }>({
-    method: 'get', path: '/incoming-webhooks', scope: 'any', tag, summary: 'The account\'s incoming webhooks, oldest first (extension)',
-    query: PageQuerySchema, responses: { 200: { description: '{ agentry: [incoming webhook], nextCursor }' } },
-    handler: async ({ auth, em, query }) => paginate((await listIncomingWebhooks(em, auth.account.id)).map((w) => webhookView(w, publicBaseUrl)), query.limit, query.cursor),
+    method: 'get',
+    path: '/incoming-webhooks',
+    scope: 'any',
+    tag,
+    summary: "The account's incoming webhooks, oldest first (extension)",
+    query: PageQuerySchema,
+    responses: { 200: { description: '{ agentry: [incoming webhook], nextCursor }' } },
+    handler: async ({ auth, em, query }) =>
+      paginate(
+        (await listIncomingWebhooks(em, auth.account.id)).map((w) => webhookView(w, publicBaseUrl)),
+        query.limit,
+        query.cursor,
+      ),
   });
   api.add<unknown, unknown, Id>({
-    method: 'get', path: '/incoming-webhooks/:webhookId', scope: 'any', tag, summary: 'One incoming webhook, without its token (extension)',
-    params: WebhookIdParams, responses: { 200: { description: 'The webhook', schema: IncomingWebhookSchema } },
+    method: 'get',
+    path: '/incoming-webhooks/:webhookId',
+    scope: 'any',
+    tag,
+    summary: 'One incoming webhook, without its token (extension)',
+    params: WebhookIdParams,
+    responses: { 200: { description: 'The webhook', schema: IncomingWebhookSchema } },
     handler: async ({ auth, em, params }) => webhookView(await requireWebhook(em, auth.account.id, params.webhookId), publicBaseUrl),
   });
   api.add<IncomingWebhookPatch, unknown, Id>({
-    method: 'patch', path: '/incoming-webhooks/:webhookId', scope: 'U', tag,
+    method: 'patch',
+    path: '/incoming-webhooks/:webhookId',
+    scope: 'U',
+    tag,
     summary: 'Changes name, description, isActive or useAuthentication; turning authentication on returns a new token once (extension)',
-    params: WebhookIdParams, body: IncomingWebhookUpdateSchema, responses: { 200: { description: 'The webhook', schema: IncomingWebhookSchema } },
+    params: WebhookIdParams,
+    body: IncomingWebhookUpdateSchema,
+    responses: { 200: { description: 'The webhook', schema: IncomingWebhookSchema } },
     handler: async ({ auth, em, params, body }) => {
       const { webhook, accessToken } = await updateIncomingWebhook(em, auth.account.id, params.webhookId, body);
       return webhookView(webhook, publicBaseUrl, accessToken);
     },
   });
   api.add<unknown, unknown, Id>({
-    method: 'post', path: '/incoming-webhooks/:webhookId/rotate-token', scope: 'U', tag,
+    method: 'post',
+    path: '/incoming-webhooks/:webhookId/rotate-token',
+    scope: 'U',
+    tag,
     summary: 'Replaces the access token, returned once; the previous token stops working at once (extension)',
-    params: WebhookIdParams, responses: { 200: { description: 'The webhook with its new accessToken', schema: IncomingWebhookSchema }, 409: { description: 'The webhook does not use authentication' } },
+    params: WebhookIdParams,
+    responses: {
+      200: { description: 'The webhook with its new accessToken', schema: IncomingWebhookSchema },
+      409: { description: 'The webhook does not use authentication' },
+    },
     handler: async ({ auth, em, params }) => {
       const { webhook, accessToken } = await rotateWebhookToken(em, auth.account.id, params.webhookId);
       return webhookView(webhook, publicBaseUrl, accessToken);
     },
   });
   api.add<unknown, unknown, Id>({
-    method: 'delete', path: '/incoming-webhooks/:webhookId', scope: 'U', tag,
+    method: 'delete',
+    path: '/incoming-webhooks/:webhookId',
+    scope: 'U',
+    tag,
     summary: 'Deletes the webhook (calls answer 404 from then on) and reports the workflows whose nodes still list it (extension)',
-    params: WebhookIdParams, responses: { 200: { description: 'What was deleted and what still names it', schema: WebhookDeletedSchema } },
+    params: WebhookIdParams,
+    responses: { 200: { description: 'What was deleted and what still names it', schema: WebhookDeletedSchema } },
     handler: async ({ auth, em, params }) => deleteIncomingWebhook(em, auth.account.id, params.webhookId),
   });
 }

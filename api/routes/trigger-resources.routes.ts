@@ -20,7 +20,11 @@ const TriggerResourceQuerySchema: JsonSchema = {
   additionalProperties: false,
   required: ['resourceType', 'connectedAccountId'],
   properties: {
-    resourceType: { type: 'string', enum: RESOURCE_TYPES, description: 'The `resourceType` of a trigger config field (GET /integrations/trigger-types)' },
+    resourceType: {
+      type: 'string',
+      enum: RESOURCE_TYPES,
+      description: 'The `resourceType` of a trigger config field (GET /integrations/trigger-types)',
+    },
     connectedAccountId: { type: 'integer', minimum: 1, maximum: 2147483647, description: 'A connected account of the account (GET /integrations)' },
     parent: { type: 'string', minLength: 1, maxLength: 500, description: 'Id of the enclosing resource, to browse nested resources' },
     ...(PageQuerySchema.properties as Record<string, JsonSchema>),

@@ -5,7 +5,13 @@ import { analyticsOf } from '../run-analytics.service.js';
 import { cancelRunLog, getRunLog, listRunLogs, type LogListQuery } from '../run-logs.service.js';
 import type { RouteRegistry } from '../routes.js';
 import {
-  AnalyticsQuerySchema, AnalyticsSchema, LogListQuerySchema, LogParamsSchema, RunLogDetailSchema, RunLogPageSchema, RunLogSchema,
+  AnalyticsQuerySchema,
+  AnalyticsSchema,
+  LogListQuerySchema,
+  LogParamsSchema,
+  RunLogDetailSchema,
+  RunLogPageSchema,
+  RunLogSchema,
   WorkflowIdParamsSchema,
 } from '../schemas/run-log.schema.js';
 
@@ -18,12 +24,18 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
   const namespace = encodeURIComponent(temporal.options.namespace);
   const linked = <T extends RunLog>(log: T): T & { temporal_ui_url: string | null } => ({
     ...log,
-    temporal_ui_url: uiUrl ? `${uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(log.temporal_workflow_id)}/${log.temporal_run_id}/history` : null,
+    temporal_ui_url: uiUrl
+      ? `${uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(log.temporal_workflow_id)}/${log.temporal_run_id}/history`
+      : null,
   });
   api.add<unknown, LogListQuery, Id>({
-    method: 'get', path: '/workflows/:workflowId/logs', scope: 'U', tag,
+    method: 'get',
+    path: '/workflows/:workflowId/logs',
+    scope: 'U',
+    tag,
     summary: 'Runs of a workflow from Temporal visibility: running first, then most recently ended first (changes show after a short lag)',
-    params: WorkflowIdParamsSchema, query: LogListQuerySchema,
+    params: WorkflowIdParamsSchema,
+    query: LogListQuerySchema,
     responses: { 200: { description: '{ agentry: [RunLog], nextCursor }', schema: RunLogPageSchema }, 404: { description: 'Unknown workflow' } },
     handler: async ({ auth, em, params, query }) => {
       await findWorkflow(em, auth.account.id, params.workflowId);
@@ -32,7 +44,11 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     },
   });
   api.add<unknown, unknown, LogId>({
-    method: 'get', path: '/workflows/:workflowId/logs/:logId', scope: 'U', tag, summary: 'One run with the result of each executed node',
+    method: 'get',
+    path: '/workflows/:workflowId/logs/:logId',
+    scope: 'U',
+    tag,
+    summary: 'One run with the result of each executed node',
     params: LogParamsSchema,
     responses: { 200: { description: 'RunLog with node_results', schema: RunLogDetailSchema }, 404: { description: 'Unknown workflow or log' } },
     handler: async ({ auth, em, params }) => {
@@ -41,9 +57,13 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     },
   });
   api.add<unknown, unknown, LogId>({
-    method: 'post', path: '/workflows/:workflowId/logs/:logId/cancel', scope: 'U', tag,
+    method: 'post',
+    path: '/workflows/:workflowId/logs/:logId/cancel',
+    scope: 'U',
+    tag,
     summary: 'Requests cancellation of a running run; the log shows it cancelled once the run has stopped',
-    params: LogParamsSchema, status: 202,
+    params: LogParamsSchema,
+    status: 202,
     responses: {
       202: { description: 'The log as it is now (usually still running)', schema: RunLogSchema },
       404: { description: 'Unknown workflow or log' },
@@ -55,9 +75,13 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     },
   });
   api.add<unknown, { startDate?: string; endDate?: string }, Id>({
-    method: 'get', path: '/workflows/:workflowId/analytics', scope: 'any', tag,
+    method: 'get',
+    path: '/workflows/:workflowId/analytics',
+    scope: 'any',
+    tag,
     summary: 'Runs per day (UTC) and credit totals from the run ledger; the last 30 days unless startDate/endDate say otherwise',
-    params: WorkflowIdParamsSchema, query: AnalyticsQuerySchema,
+    params: WorkflowIdParamsSchema,
+    query: AnalyticsQuerySchema,
     responses: { 200: { description: 'runsByDate and summary', schema: AnalyticsSchema }, 404: { description: 'Unknown workflow' } },
     handler: async ({ auth, em, params, query }) => analyticsOf(em, (await findWorkflow(em, auth.account.id, params.workflowId)).id, query),
   });

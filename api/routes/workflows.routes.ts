@@ -9,13 +9,31 @@ import { addEdge, createNode, deleteNode, removeEdge, updateNode, type GraphEdit
 import type { GraphOwner } from '../../db/automations/graph-owner.js';
 import { workflowGraphOwner } from '../../db/automations/workflow-graph-owner.js';
 import {
-  createWorkflow, deleteWorkflow, publishIfActive, draftGraph, findWorkflow, listWorkflowSnapshots, listWorkflows, publishWorkflow, updateWorkflow,
-  workflowDetail, workflowListItem, type WorkflowInput, type WorkflowListStatus, type WorkflowPatch,
+  createWorkflow,
+  deleteWorkflow,
+  publishIfActive,
+  draftGraph,
+  findWorkflow,
+  listWorkflowSnapshots,
+  listWorkflows,
+  publishWorkflow,
+  updateWorkflow,
+  workflowDetail,
+  workflowListItem,
+  type WorkflowInput,
+  type WorkflowListStatus,
+  type WorkflowPatch,
 } from '../../db/automations/workflows.service.js';
 import { paginate } from '../pagination.js';
 import type { RouteRegistry } from '../routes.js';
 import {
-  EdgeDeleteSchema, EdgeSchema, NodeDataSchemas, NodeSchema, WorkflowCreateSchema, WorkflowListQuerySchema, WorkflowUpdateSchema,
+  EdgeDeleteSchema,
+  EdgeSchema,
+  NodeDataSchemas,
+  NodeSchema,
+  WorkflowCreateSchema,
+  WorkflowListQuerySchema,
+  WorkflowUpdateSchema,
 } from '../schemas/workflow.schema.js';
 import { registerSharedSchema } from '../validation.js';
 
@@ -38,78 +56,157 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
   for (const schema of NodeDataSchemas) registerSharedSchema(schema);
   const schedules = new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf);
   /** A graph edit of a workflow of the account; an ACTIVE workflow's edit is published with it (publishIfActive). */
-  const edit = async (em: EntityManager, accountId: number, workflowId: number, change: (owner: GraphOwner, deps: GraphEditDeps) => Promise<Graph>) => {
+  const edit = async (
+    em: EntityManager,
+    accountId: number,
+    workflowId: number,
+    change: (owner: GraphOwner, deps: GraphEditDeps) => Promise<Graph>,
+  ) => {
     const workflow = await findWorkflow(em, accountId, workflowId);
     return change(workflowGraphOwner(workflow), { nodes: workflowNodeCatalog, triggers, afterSave: publishIfActive(workflow, schedules) });
   };
   api.add<unknown, { status?: WorkflowListStatus; limit: number; cursor?: string }>({
-    method: 'get', path: '/workflows', scope: 'any', tag, summary: 'Workflows; `status` filters ACTIVE, DELETED or DRAFT',
-    query: WorkflowListQuerySchema, responses: { 200: { description: '{ agentry: [workflow list item], nextCursor }' } },
-    handler: async ({ auth, em, query }) => paginate((await listWorkflows(em, auth.account.id, query.status)).map(workflowListItem), query.limit, query.cursor),
+    method: 'get',
+    path: '/workflows',
+    scope: 'any',
+    tag,
+    summary: 'Workflows; `status` filters ACTIVE, DELETED or DRAFT',
+    query: WorkflowListQuerySchema,
+    responses: { 200: { description: '{ agentry: [workflow list item], nextCursor }' } },
+    handler: async ({ auth, em, query }) =>
+      paginate((await listWorkflows(em, auth.account.id, query.status)).map(workflowListItem), query.limit, query.cursor),
   });
   api.add<WorkflowInput>({
-    method: 'post', path: '/workflows', scope: 'any', tag, summary: 'Creates a workflow with an empty draft graph',
-    body: WorkflowCreateSchema, status: 201, responses: { 201: { description: 'Workflow' } },
+    method: 'post',
+    path: '/workflows',
+    scope: 'any',
+    tag,
+    summary: 'Creates a workflow with an empty draft graph',
+    body: WorkflowCreateSchema,
+    status: 201,
+    responses: { 201: { description: 'Workflow' } },
     handler: async ({ auth, em, body }) => workflowDetail(await createWorkflow(em, auth.account.id, body)),
   });
   api.add<unknown, { includeNodes?: boolean }, Id>({
-    method: 'get', path: '/workflows/:workflowId', scope: 'any', tag,
+    method: 'get',
+    path: '/workflows/:workflowId',
+    scope: 'any',
+    tag,
     summary: 'A workflow; includeNodes=true adds the draft nodes; staleReferences lists the ids of deleted agents its nodes still name',
-    params: idParams, query: { type: 'object', additionalProperties: false, properties: { includeNodes: { type: 'boolean' } } },
+    params: idParams,
+    query: { type: 'object', additionalProperties: false, properties: { includeNodes: { type: 'boolean' } } },
     responses: { 200: { description: 'Workflow' } },
     handler: async ({ auth, em, params, query }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
       const { graph } = await draftGraph(em, workflow);
-      return { ...workflowDetail(workflow, query.includeNodes ? graph : undefined), staleReferences: await staleAgentReferences(em, auth.account.id, graph) };
+      return {
+        ...workflowDetail(workflow, query.includeNodes ? graph : undefined),
+        staleReferences: await staleAgentReferences(em, auth.account.id, graph),
+      };
     },
   });
   api.add<WorkflowPatch, unknown, Id>({
-    method: 'put', path: '/workflows/:workflowId', scope: 'any', tag,
+    method: 'put',
+    path: '/workflows/:workflowId',
+    scope: 'any',
+    tag,
     summary:
       'Updates name, description or status. Status ACTIVE publishes the draft first when it differs from the live graph, ' +
       'and runs each SCHEDULED_TRIGGER node of the live graph on a Temporal Schedule; DRAFT, PAUSED or ARCHIVED pause those schedules',
-    params: idParams, body: WorkflowUpdateSchema, responses: { 200: { description: 'Workflow' }, 503: unavailable },
+    params: idParams,
+    body: WorkflowUpdateSchema,
+    responses: { 200: { description: 'Workflow' }, 503: unavailable },
     handler: async ({ auth, em, params, body }) =>
       workflowDetail(await updateWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), body, schedules, { publishDraft: true })),
   });
   api.add<unknown, unknown, Id>({
-    method: 'delete', path: '/workflows/:workflowId', scope: 'any', tag, summary: 'Soft delete; the workflow stops receiving events, its schedules are deleted and its third-party trigger subscriptions removed',
-    params: idParams, status: 204, responses: { 204: { description: 'Deleted' }, 503: unavailable },
+    method: 'delete',
+    path: '/workflows/:workflowId',
+    scope: 'any',
+    tag,
+    summary: 'Soft delete; the workflow stops receiving events, its schedules are deleted and its third-party trigger subscriptions removed',
+    params: idParams,
+    status: 204,
+    responses: { 204: { description: 'Deleted' }, 503: unavailable },
     handler: async ({ auth, em, params }) => deleteWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), schedules, triggers),
   });
   api.add<unknown, unknown, Id>({
-    method: 'get', path: '/workflows/:workflowId/graph', scope: 'any', tag, summary: 'Nodes and edges of the draft graph',
-    params: idParams, responses: { 200: { description: '{ nodes, edges }' } },
+    method: 'get',
+    path: '/workflows/:workflowId/graph',
+    scope: 'any',
+    tag,
+    summary: 'Nodes and edges of the draft graph',
+    params: idParams,
+    responses: { 200: { description: '{ nodes, edges }' } },
     handler: async ({ auth, em, params }) => (await draftGraph(em, await findWorkflow(em, auth.account.id, params.workflowId))).graph,
   });
   api.add<NodeInput, unknown, Id>({
-    method: 'post', path: '/workflows/:workflowId/nodes', scope: 'any', tag, summary: 'Adds a node (validated; nothing saved on failure); on an ACTIVE workflow the edit goes live at once; returns the graph',
-    params: idParams, body: NodeSchema, status: 201, responses: { 201: { description: '{ nodes, edges }' } },
+    method: 'post',
+    path: '/workflows/:workflowId/nodes',
+    scope: 'any',
+    tag,
+    summary: 'Adds a node (validated; nothing saved on failure); on an ACTIVE workflow the edit goes live at once; returns the graph',
+    params: idParams,
+    body: NodeSchema,
+    status: 201,
+    responses: { 201: { description: '{ nodes, edges }' } },
     handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => createNode(em, w, body, deps)),
   });
   api.add<NodeInput, unknown, Id & { nodeId: string }>({
-    method: 'put', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Updates a node (live at once on an ACTIVE workflow); returns the graph',
-    params: nodeParams, body: NodeSchema, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => updateNode(em, w, params.nodeId, body, deps)),
+    method: 'put',
+    path: '/workflows/:workflowId/nodes/:nodeId',
+    scope: 'any',
+    tag,
+    summary: 'Updates a node (live at once on an ACTIVE workflow); returns the graph',
+    params: nodeParams,
+    body: NodeSchema,
+    responses: { 200: { description: '{ nodes, edges }' } },
+    handler: async ({ auth, em, params, body }) =>
+      edit(em, auth.account.id, params.workflowId, (w, deps) => updateNode(em, w, params.nodeId, body, deps)),
   });
   api.add<unknown, unknown, Id & { nodeId: string }>({
-    method: 'delete', path: '/workflows/:workflowId/nodes/:nodeId', scope: 'any', tag, summary: 'Deletes a node and its edges (live at once on an ACTIVE workflow); returns the graph',
-    params: nodeParams, responses: { 200: { description: '{ nodes, edges }' } },
+    method: 'delete',
+    path: '/workflows/:workflowId/nodes/:nodeId',
+    scope: 'any',
+    tag,
+    summary: 'Deletes a node and its edges (live at once on an ACTIVE workflow); returns the graph',
+    params: nodeParams,
+    responses: { 200: { description: '{ nodes, edges }' } },
     handler: async ({ auth, em, params }) => edit(em, auth.account.id, params.workflowId, (w, deps) => deleteNode(em, w, params.nodeId, deps)),
   });
   api.add<GraphEdge, unknown, Id>({
-    method: 'post', path: '/workflows/:workflowId/edges', scope: 'any', tag, summary: "Adds or replaces the edge leaving a node's handle",
-    params: idParams, body: EdgeSchema, status: 201, responses: { 201: { description: '{ nodes, edges }' } },
+    method: 'post',
+    path: '/workflows/:workflowId/edges',
+    scope: 'any',
+    tag,
+    summary: "Adds or replaces the edge leaving a node's handle",
+    params: idParams,
+    body: EdgeSchema,
+    status: 201,
+    responses: { 201: { description: '{ nodes, edges }' } },
     handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => addEdge(em, w, body, deps)),
   });
   api.add<{ source: string; handle: string }, unknown, Id>({
-    method: 'delete', path: '/workflows/:workflowId/edges', scope: 'any', tag, summary: 'Removes the edge leaving `source` by `handle`',
-    params: idParams, body: EdgeDeleteSchema, responses: { 200: { description: '{ nodes, edges }' } },
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => removeEdge(em, w, body.source, body.handle, deps)),
+    method: 'delete',
+    path: '/workflows/:workflowId/edges',
+    scope: 'any',
+    tag,
+    summary: 'Removes the edge leaving `source` by `handle`',
+    params: idParams,
+    body: EdgeDeleteSchema,
+    responses: { 200: { description: '{ nodes, edges }' } },
+    handler: async ({ auth, em, params, body }) =>
+      edit(em, auth.account.id, params.workflowId, (w, deps) => removeEdge(em, w, body.source, body.handle, deps)),
   });
   api.add<unknown, unknown, Id>({
-    method: 'post', path: '/workflows/:workflowId/publish', scope: 'any', tag, summary: "Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph",
-    params: idParams, status: 201, responses: { 201: { description: 'Workflow with its new liveSnapshotId' }, 503: unavailable },
+    method: 'post',
+    path: '/workflows/:workflowId/publish',
+    scope: 'any',
+    tag,
+    summary: "Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph",
+    params: idParams,
+    status: 201,
+    responses: { 201: { description: 'Workflow with its new liveSnapshotId' }, 503: unavailable },
     handler: async ({ auth, em, params }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
       await publishWorkflow(em, workflow, schedules);
@@ -117,8 +214,16 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     },
   });
   api.add<unknown, unknown, Id>({
-    method: 'get', path: '/workflows/:workflowId/snapshots', scope: 'any', tag, summary: 'Draft and live snapshots, newest first',
-    params: idParams, responses: { 200: { description: '{ agentry: [snapshot] }' } },
-    handler: async ({ auth, em, params }) => ({ agentry: await listWorkflowSnapshots(em, await findWorkflow(em, auth.account.id, params.workflowId)), nextCursor: null }),
+    method: 'get',
+    path: '/workflows/:workflowId/snapshots',
+    scope: 'any',
+    tag,
+    summary: 'Draft and live snapshots, newest first',
+    params: idParams,
+    responses: { 200: { description: '{ agentry: [snapshot] }' } },
+    handler: async ({ auth, em, params }) => ({
+      agentry: await listWorkflowSnapshots(em, await findWorkflow(em, auth.account.id, params.workflowId)),
+      nextCursor: null,
+    }),
   });
 }

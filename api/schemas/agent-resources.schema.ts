@@ -17,7 +17,13 @@ export interface ResourceSchemas {
 function schemasOf(id: string, fields: Record<string, JsonSchema>, required: string[], defaults: Record<string, unknown>): ResourceSchemas {
   const withDefaults = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, k in defaults ? { ...v, default: defaults[k] } : v]));
   return {
-    create: { $id: `${id}Create`, type: 'object', additionalProperties: false, required: ['name', ...required], properties: { name, ...withDefaults } },
+    create: {
+      $id: `${id}Create`,
+      type: 'object',
+      additionalProperties: false,
+      required: ['name', ...required],
+      properties: { name, ...withDefaults },
+    },
     update: { $id: `${id}Update`, type: 'object', additionalProperties: false, properties: { name, ...fields } },
     view: {
       $id: id,
@@ -37,7 +43,12 @@ export const CustomToolSchemas = schemasOf(
     headers: {
       type: 'array',
       maxItems: 50,
-      items: { type: 'object', additionalProperties: false, required: ['key', 'value'], properties: { key: { type: 'string', minLength: 1, maxLength: 255 }, value: text(5000) } },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['key', 'value'],
+        properties: { key: { type: 'string', minLength: 1, maxLength: 255 }, value: text(5000) },
+      },
     },
     parameters: { type: 'object', maxProperties: 200, description: 'JSON Schema of the arguments the AI passes to the tool' },
   },
@@ -54,7 +65,12 @@ export const KnowledgeBaseSchemas = schemasOf(
     documents: {
       type: 'array',
       maxItems: 200,
-      items: { type: 'object', additionalProperties: false, required: ['title', 'content'], properties: { title: { type: 'string', minLength: 1, maxLength: 255 }, content: text(200000) } },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['title', 'content'],
+        properties: { title: { type: 'string', minLength: 1, maxLength: 255 }, content: text(200000) },
+      },
     },
   },
   [],

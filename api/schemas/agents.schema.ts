@@ -6,17 +6,33 @@ import { strictObject } from './common.schema.js';
 const name = { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' };
 const description = { type: ['string', 'null'], maxLength: 5000 };
 const timestamp = { type: 'string', format: 'date-time' };
-const ids = (what: string) => ({ type: 'array', maxItems: 200, uniqueItems: true, items: { type: 'integer', minimum: 1, maximum: 2147483647 }, description: `Ids of ${what} of the account` });
+const ids = (what: string) => ({
+  type: 'array',
+  maxItems: 200,
+  uniqueItems: true,
+  items: { type: 'integer', minimum: 1, maximum: 2147483647 },
+  description: `Ids of ${what} of the account`,
+});
 const colour = { type: 'string', pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$', description: '#rgb, #rrggbb or #rrggbbaa' };
 const text = (maxLength: number) => ({ type: 'string', maxLength });
 
 /** `{ agentry: [item], nextCursor }`. */
-export const page = (item: JsonSchema): JsonSchema => strictObject({ agentry: { type: 'array', items: item }, nextCursor: { type: ['string', 'null'] } });
+export const page = (item: JsonSchema): JsonSchema =>
+  strictObject({ agentry: { type: 'array', items: item }, nextCursor: { type: ['string', 'null'] } });
 
-export const AgentCreateSchema: JsonSchema = { $id: 'AgentCreate', type: 'object', additionalProperties: false, required: ['name'], properties: { name, description } };
+export const AgentCreateSchema: JsonSchema = {
+  $id: 'AgentCreate',
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name, description },
+};
 export const AgentUpdateSchema: JsonSchema = { $id: 'AgentUpdate', type: 'object', additionalProperties: false, properties: { name, description } };
 
-export const AgentListItemSchema: JsonSchema = { $id: 'AgentListItem', ...strictObject({ id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, isOffline: { type: 'boolean' } }) };
+export const AgentListItemSchema: JsonSchema = {
+  $id: 'AgentListItem',
+  ...strictObject({ id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, isOffline: { type: 'boolean' } }),
+};
 
 export const AgentSchema: JsonSchema = {
   $id: 'Agent',
@@ -39,7 +55,9 @@ export const DeploymentSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['isOffline'],
-  properties: { isOffline: { type: 'boolean', description: 'true pauses the agent; false publishes it (refused with 409 while the credit balance is exhausted)' } },
+  properties: {
+    isOffline: { type: 'boolean', description: 'true pauses the agent; false publishes it (refused with 409 while the credit balance is exhausted)' },
+  },
 };
 
 const systemToolSettings = {
@@ -58,7 +76,12 @@ const agentSettingProperties = {
   systemToolSettings,
 };
 
-export const AgentSettingUpdateSchema: JsonSchema = { $id: 'AgentSettingUpdate', type: 'object', additionalProperties: false, properties: agentSettingProperties };
+export const AgentSettingUpdateSchema: JsonSchema = {
+  $id: 'AgentSettingUpdate',
+  type: 'object',
+  additionalProperties: false,
+  properties: agentSettingProperties,
+};
 export const AgentSettingSchema: JsonSchema = { $id: 'AgentSetting', ...strictObject(agentSettingProperties) };
 
 const themeProperties = {
@@ -85,13 +108,23 @@ const channelProperties = {
     type: 'object',
     additionalProperties: false,
     properties: {
-      idleMinutes: { type: 'integer', minimum: IDLE_MINUTES.min, maximum: IDLE_MINUTES.max, description: 'Minutes without a user message before the conversation is idle' },
+      idleMinutes: {
+        type: 'integer',
+        minimum: IDLE_MINUTES.min,
+        maximum: IDLE_MINUTES.max,
+        description: 'Minutes without a user message before the conversation is idle',
+      },
       message: text(1000),
     },
   },
 };
 
-export const ChannelSettingsUpdateSchema: JsonSchema = { $id: 'AgentChannelSettingsUpdate', type: 'object', additionalProperties: false, properties: channelProperties };
+export const ChannelSettingsUpdateSchema: JsonSchema = {
+  $id: 'AgentChannelSettingsUpdate',
+  type: 'object',
+  additionalProperties: false,
+  properties: channelProperties,
+};
 export const ChannelSettingsSchema: JsonSchema = { $id: 'AgentChannelSettings', ...strictObject(channelProperties) };
 export const AllChannelSettingsSchema: JsonSchema = {
   $id: 'AgentAllChannelSettings',
@@ -118,14 +151,32 @@ export const IntentCreateSchema: JsonSchema = {
   required: ['name'],
   properties: { name, description: text(2000), trainingPhrases: phrases },
 };
-export const IntentUpdateSchema: JsonSchema = { $id: 'IntentUpdate', type: 'object', additionalProperties: false, properties: { name, description: text(2000), trainingPhrases: phrases } };
+export const IntentUpdateSchema: JsonSchema = {
+  $id: 'IntentUpdate',
+  type: 'object',
+  additionalProperties: false,
+  properties: { name, description: text(2000), trainingPhrases: phrases },
+};
 export const GeneratePhrasesSchema: JsonSchema = {
   $id: 'IntentGeneratePhrases',
   type: 'object',
   additionalProperties: false,
-  properties: { intentId: { type: 'integer', minimum: 1 }, name: text(255), description: text(2000), trainingPhrases: phrases, count: { type: 'integer', minimum: 1, maximum: 50 } },
+  properties: {
+    intentId: { type: 'integer', minimum: 1 },
+    name: text(255),
+    description: text(2000),
+    trainingPhrases: phrases,
+    count: { type: 'integer', minimum: 1, maximum: 50 },
+  },
 };
 export const IntentSchema: JsonSchema = {
   $id: 'Intent',
-  ...strictObject({ id: { type: 'integer' }, name: { type: 'string' }, description: { type: 'string' }, trainingPhrases: { type: 'array', items: { type: 'string' } }, createdAt: timestamp, updatedAt: timestamp }),
+  ...strictObject({
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    trainingPhrases: { type: 'array', items: { type: 'string' } },
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
 };

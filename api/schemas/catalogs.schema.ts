@@ -80,7 +80,10 @@ export const ChannelsResponseSchema: JsonSchema = {
   }),
 };
 
-const parameters = { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, example: { type: 'string' } } } };
+const parameters = {
+  type: 'array',
+  items: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, example: { type: 'string' } } },
+};
 
 const template = object({
   id: { type: 'integer' },

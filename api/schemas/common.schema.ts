@@ -54,4 +54,7 @@ export const userRefSchema: JsonSchema = { ...strictObject({ id: { type: 'intege
 
 /** A page of a cursor-paginated list: `{ agentry: [item], nextCursor }`. */
 export const pageSchema = (item: JsonSchema): JsonSchema =>
-  strictObject({ agentry: { type: 'array', items: item }, nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page' } });
+  strictObject({
+    agentry: { type: 'array', items: item },
+    nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page' },
+  });

@@ -141,7 +141,10 @@ export const AggregationCreateSchema: JsonSchema = {
   required: ['fieldId', 'operation'],
   properties: {
     fieldId: id,
-    operation: { type: 'string', description: 'count, countEmpty, countFilled, unique, sum, avg, min, max, percentEmpty, percentFilled, percentUnique' },
+    operation: {
+      type: 'string',
+      description: 'count, countEmpty, countFilled, unique, sum, avg, min, max, percentEmpty, percentFilled, percentUnique',
+    },
   },
 };
 
@@ -157,7 +160,7 @@ export const AggregationComputeSchema: JsonSchema = {
   $id: 'AggregationCompute',
   type: 'object',
   additionalProperties: false,
-  description: 'Optional query replacing the view\'s filter; the view\'s record type still applies',
+  description: "Optional query replacing the view's filter; the view's record type still applies",
   properties: {
     filter: { $ref: 'QueryFilter' },
     search: { type: 'string', maxLength: 500 },
@@ -211,7 +214,10 @@ export const RowsExportSchema: JsonSchema = {
   properties: {
     ...rowQueryProperties,
     sort: { $ref: 'QuerySort' },
-    viewId: { ...id, description: "A saved view: its filter applies too, its sort and record type unless given, and only its visible fields, in its order" },
+    viewId: {
+      ...id,
+      description: 'A saved view: its filter applies too, its sort and record type unless given, and only its visible fields, in its order',
+    },
   },
 };
 

@@ -79,7 +79,13 @@ export const SnapshotListSchema: JsonSchema = {
   ...strictObject({
     agentry: {
       type: 'array',
-      items: strictObject({ id: { type: 'string' }, kind: { enum: ['DRAFT', 'LIVE'] }, isLive: { type: 'boolean' }, nodeCount: { type: 'integer' }, createdAt: { type: 'string' } }),
+      items: strictObject({
+        id: { type: 'string' },
+        kind: { enum: ['DRAFT', 'LIVE'] },
+        isLive: { type: 'boolean' },
+        nodeCount: { type: 'integer' },
+        createdAt: { type: 'string' },
+      }),
     },
     nextCursor: { type: 'null' },
   }),

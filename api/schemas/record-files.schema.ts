@@ -35,6 +35,11 @@ export const FileUploadQuerySchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    field: { type: 'string', minLength: 1, maxLength: 255, description: "A file field (name or id): its allowedFileTypes and maxFileSize apply, and the record's value of it lists the new files" },
+    field: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      description: "A file field (name or id): its allowedFileTypes and maxFileSize apply, and the record's value of it lists the new files",
+    },
   },
 };

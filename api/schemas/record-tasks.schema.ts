@@ -25,7 +25,20 @@ export const RecordTaskPatchSchema: JsonSchema = {
 
 const task: JsonSchema = {
   type: 'object',
-  required: ['id', 'object', 'rowId', 'content', 'dueDate', 'assigneeIds', 'status', 'completedAt', 'completedBy', 'createdBy', 'createdAt', 'updatedAt'],
+  required: [
+    'id',
+    'object',
+    'rowId',
+    'content',
+    'dueDate',
+    'assigneeIds',
+    'status',
+    'completedAt',
+    'completedBy',
+    'createdBy',
+    'createdAt',
+    'updatedAt',
+  ],
   additionalProperties: false,
   properties: {
     id: { type: 'integer' },

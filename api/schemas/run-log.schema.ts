@@ -26,7 +26,12 @@ export const LogListQuerySchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    status: { type: 'string', maxLength: 20, description: 'successful, failed, running or cancelled (case-insensitive; success and completed mean successful, error means failed, pending means running)' },
+    status: {
+      type: 'string',
+      maxLength: 20,
+      description:
+        'successful, failed, running or cancelled (case-insensitive; success and completed mean successful, error means failed, pending means running)',
+    },
     start_date: dateBound('Runs started at or after: YYYY-MM-DD (from 00:00 UTC) or an ISO date-time'),
     end_date: dateBound('Runs started at or before: YYYY-MM-DD (the whole day, UTC) or an ISO date-time'),
     limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
@@ -75,7 +80,10 @@ const nodeResult = object({
 export const RunLogSchema: JsonSchema = { $id: 'RunLog', ...object(runLog) };
 export const RunLogPageSchema: JsonSchema = {
   $id: 'RunLogPage',
-  ...object({ agentry: { type: 'array', items: object(runLog) }, nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page' } }),
+  ...object({
+    agentry: { type: 'array', items: object(runLog) },
+    nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page' },
+  }),
 };
 export const RunLogDetailSchema: JsonSchema = {
   $id: 'RunLogDetail',

@@ -84,7 +84,11 @@ export function nodeSchemaFor(scope: NodeScope, $id: string, nodeIdDescription: 
     discriminator: { propertyName: 'type' },
     oneOf: [
       ...schemas.map((schema) => ({ type: 'object', properties: { type: { const: typeOf(schema) }, data: { $ref: schema.$id } } })),
-      ...Object.entries(refused).map(([type, message]) => ({ type: 'object', description: `Refused: ${message}`, properties: { type: { const: type } } })),
+      ...Object.entries(refused).map(([type, message]) => ({
+        type: 'object',
+        description: `Refused: ${message}`,
+        properties: { type: { const: type } },
+      })),
     ],
   };
 }

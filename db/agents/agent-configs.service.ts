@@ -15,7 +15,8 @@ export type ConfigCheck = (em: EntityManager, accountId: number, values: ConfigV
 
 /** A channel agentry knows, or 404. */
 export function channelOf(name: string): AgentChannel {
-  if (!(AGENT_CHANNELS as readonly string[]).includes(name)) throw new NotFoundError(`Unknown channel "${name}": one of ${AGENT_CHANNELS.join(', ')}`);
+  if (!(AGENT_CHANNELS as readonly string[]).includes(name))
+    throw new NotFoundError(`Unknown channel "${name}": one of ${AGENT_CHANNELS.join(', ')}`);
   return name as AgentChannel;
 }
 

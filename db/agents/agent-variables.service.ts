@@ -77,7 +77,8 @@ const listLiveFlows = (em: EntityManager, agent: Agent) => em.find(Flow, { agent
 
 /** Deletes a variable no flow node uses; `variablesUsed` names the variables a node reads or captures into. */
 export async function deleteAgentVariable(em: EntityManager, variable: AgentVariable, variablesUsed: (node: GraphNode) => string[]): Promise<void> {
-  const capturesById = (node: GraphNode) => Array.isArray(node.data.captureVariables) && (node.data.captureVariables as { id?: unknown }[]).some((c) => c?.id === variable.id);
+  const capturesById = (node: GraphNode) =>
+    Array.isArray(node.data.captureVariables) && (node.data.captureVariables as { id?: unknown }[]).some((c) => c?.id === variable.id);
   const users = await flowNodesWhere(em, variable.agent, (node) => variablesUsed(node).includes(variable.name) || capturesById(node));
   if (users.length) throw new ConflictError(`Variable "${variable.name}" is used by ${users.join(', ')}: change those nodes first`, { nodes: users });
   em.remove(variable);

@@ -51,7 +51,14 @@ export async function defaultFlowId(em: EntityManager, agent: Agent): Promise<nu
 }
 
 /** The START node of the default flow. */
-const START_NODE: GraphNode = { nodeId: 'start_1', alias: 'start', position: { positionX: 0, positionY: 0 }, type: 'START', data: { type: 'START' }, edges: [] };
+const START_NODE: GraphNode = {
+  nodeId: 'start_1',
+  alias: 'start',
+  position: { positionX: 0, positionY: 0 },
+  type: 'START',
+  data: { type: 'START' },
+  edges: [],
+};
 
 /** Creates the agent, offline, with its agent setting, theme, channel settings and default flow "Start", at once. */
 export async function createAgent(em: EntityManager, accountId: number, input: AgentInput): Promise<Agent> {
@@ -66,7 +73,8 @@ export async function createAgent(em: EntityManager, accountId: number, input: A
     });
     tx.create(AgentConfig, { agent, kind: CONFIG_KIND.setting, values: DEFAULT_AGENT_SETTING });
     tx.create(AgentConfig, { agent, kind: CONFIG_KIND.theme, values: DEFAULT_THEME });
-    for (const channel of AGENT_CHANNELS) tx.create(AgentConfig, { agent, kind: CONFIG_KIND.channel(channel), values: defaultChannelSettings(channel) });
+    for (const channel of AGENT_CHANNELS)
+      tx.create(AgentConfig, { agent, kind: CONFIG_KIND.channel(channel), values: defaultChannelSettings(channel) });
     await tx.flush();
     await createFlow(tx, agent, { name: 'Start' }, { isDefault: true, graph: { nodes: [START_NODE], edges: [] } });
     return agent;
@@ -108,7 +116,9 @@ export async function setDeployment(em: EntityManager, agent: Agent, isOffline: 
   if (!isOffline && agent.isOffline) {
     const account = await em.findOneOrFail(Account, { id: agent.account.id });
     if (creditsExhausted(account)) {
-      throw new ConflictError(`The account's credit balance is exhausted (${account.creditBalance}): add credits before taking agent "${agent.name}" online`);
+      throw new ConflictError(
+        `The account's credit balance is exhausted (${account.creditBalance}): add credits before taking agent "${agent.name}" online`,
+      );
     }
   }
   agent.isOffline = isOffline;

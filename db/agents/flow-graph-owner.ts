@@ -33,14 +33,20 @@ function flowRules(isDefault: boolean) {
     if (isDefault) {
       if (starts === 0) issues.push(issue('nodeId', 'the START node of the default flow cannot be deleted: every conversation starts there'));
       if (starts > 1) issues.push(issue('type', 'the default flow holds exactly one START node'));
-      if (intents) issues.push(issue('type', 'TRIGGER_INTENT is the entry of the other flows of the agent; the default flow starts at its START node'));
+      if (intents)
+        issues.push(issue('type', 'TRIGGER_INTENT is the entry of the other flows of the agent; the default flow starts at its START node'));
     } else {
-      if (starts) issues.push(issue('type', 'START is only allowed in the default flow: a flow that is not the default begins with a TRIGGER_INTENT node'));
-      if (graph.nodes.length && intents === 0) issues.push(issue('type', 'a flow that is not the default begins with a TRIGGER_INTENT node: add it first, and keep it while the flow has other nodes'));
+      if (starts)
+        issues.push(issue('type', 'START is only allowed in the default flow: a flow that is not the default begins with a TRIGGER_INTENT node'));
+      if (graph.nodes.length && intents === 0)
+        issues.push(
+          issue('type', 'a flow that is not the default begins with a TRIGGER_INTENT node: add it first, and keep it while the flow has other nodes'),
+        );
       if (intents > 1) issues.push(issue('type', 'a flow has exactly one TRIGGER_INTENT node, its entry'));
     }
     const entries = new Set(graph.nodes.filter((n) => ENTRY_TYPES.has(n.type)).map((n) => n.nodeId));
-    if (graph.edges.some((e) => entries.has(e.targetEdge))) issues.push(issue('targetEdge', 'no edge may enter a START or TRIGGER_INTENT node: they are entry points'));
+    if (graph.edges.some((e) => entries.has(e.targetEdge)))
+      issues.push(issue('targetEdge', 'no edge may enter a START or TRIGGER_INTENT node: they are entry points'));
     return issues;
   };
 }

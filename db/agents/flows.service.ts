@@ -46,7 +46,12 @@ export async function findFlow(em: EntityManager, agent: Agent, id: number): Pro
 }
 
 /** Creates a flow with its draft snapshot (empty unless `graph` is given), in one transaction. */
-export async function createFlow(em: EntityManager, agent: Agent, input: FlowInput, options: { isDefault?: boolean; graph?: Graph } = {}): Promise<Flow> {
+export async function createFlow(
+  em: EntityManager,
+  agent: Agent,
+  input: FlowInput,
+  options: { isDefault?: boolean; graph?: Graph } = {},
+): Promise<Flow> {
   return em.transactional(async (tx) => {
     const draftSnapshotId = newObjectId();
     const flow = tx.create(Flow, {
@@ -75,7 +80,8 @@ export async function updateFlow(em: EntityManager, flow: Flow, patch: Partial<F
 
 /** Soft delete; the default flow, which every conversation starts in, cannot be deleted. */
 export async function deleteFlow(em: EntityManager, flow: Flow): Promise<void> {
-  if (flow.isDefault) throw new ConflictError(`Flow ${flow.id} is the agent's default flow, which every conversation starts in: it cannot be deleted`);
+  if (flow.isDefault)
+    throw new ConflictError(`Flow ${flow.id} is the agent's default flow, which every conversation starts in: it cannot be deleted`);
   flow.deletedAt = new Date();
   await em.flush();
 }

@@ -36,9 +36,23 @@ export async function claimPendingEvents(trx: Knex, limit: number): Promise<Pend
       order by id limit ? for update skip locked`,
     [limit],
   );
-  type Row = { id: string; account_id: number; type: string; payload: Record<string, unknown>; chain: number[] | null; attempts: number; created_at: Date };
+  type Row = {
+    id: string;
+    account_id: number;
+    type: string;
+    payload: Record<string, unknown>;
+    chain: number[] | null;
+    attempts: number;
+    created_at: Date;
+  };
   return result.rows.map((r: Row) => ({
-    id: String(r.id), accountId: r.account_id, type: r.type, payload: r.payload ?? {}, chain: r.chain, attempts: r.attempts, createdAt: new Date(r.created_at),
+    id: String(r.id),
+    accountId: r.account_id,
+    type: r.type,
+    payload: r.payload ?? {},
+    chain: r.chain,
+    attempts: r.attempts,
+    createdAt: new Date(r.created_at),
   }));
 }
 
@@ -87,7 +101,12 @@ export async function listParkedEvents(knex: Knex, limit = 100): Promise<ParkedE
   );
   type Row = { id: string; account_id: number; type: string; attempts: number; last_error: string | null; dead_lettered_at: Date };
   return result.rows.map((r: Row) => ({
-    id: String(r.id), accountId: r.account_id, type: r.type, attempts: r.attempts, lastError: r.last_error, parkedAt: new Date(r.dead_lettered_at).toISOString(),
+    id: String(r.id),
+    accountId: r.account_id,
+    type: r.type,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    parkedAt: new Date(r.dead_lettered_at).toISOString(),
   }));
 }
 

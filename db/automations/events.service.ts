@@ -27,14 +27,19 @@ export async function recordConversationEvent(em: EntityManager, accountId: numb
  * Records a delivery of the third-party trigger provider for one subscription (a node's `connectedAccountTriggerId`).
  * The account is the one whose workflow holds that subscription; an unknown subscription is refused.
  */
-export async function recordExternalTriggerDelivery(em: EntityManager, connectedAccountTriggerId: string, data: unknown): Promise<{ eventId: string }> {
+export async function recordExternalTriggerDelivery(
+  em: EntityManager,
+  connectedAccountTriggerId: string,
+  data: unknown,
+): Promise<{ eventId: string }> {
   const owner = await em.getKnex().raw(
     `select s.account_id from graph_snapshots s cross join lateral jsonb_array_elements(s.nodes) as n(node)
       where s.owner_type = 'WORKFLOW' and n.node->'data'->>'connectedAccountTriggerId' = ? limit 1`,
     [connectedAccountTriggerId],
   );
   const accountId = owner.rows[0]?.account_id as number | undefined;
-  if (accountId === undefined) throw new BadRequestError(`No EXTERNAL_TRIGGER node subscribes to ${connectedAccountTriggerId}`, 'connectedAccountTriggerId');
+  if (accountId === undefined)
+    throw new BadRequestError(`No EXTERNAL_TRIGGER node subscribes to ${connectedAccountTriggerId}`, 'connectedAccountTriggerId');
   return record(em, accountId, 'EXTERNAL_TRIGGER', { connectedAccountTriggerId, data });
 }
 

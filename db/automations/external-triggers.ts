@@ -23,7 +23,8 @@ export function requireTriggerProvider(triggers: TriggerProvider | undefined, ac
 /** Gives a provider refusal (a 400 without issues) the request field it concerns; other errors pass unchanged. */
 function atPath(path: string): (error: unknown) => never {
   return (error) => {
-    if (error instanceof BadRequestError && !error.details) throw new BadRequestError(error.message, [{ code: 'invalid', path, message: error.message }]);
+    if (error instanceof BadRequestError && !error.details)
+      throw new BadRequestError(error.message, [{ code: 'invalid', path, message: error.message }]);
     throw error;
   };
 }
@@ -53,9 +54,10 @@ export async function subscribeNode(
   const checked = validateTriggerConfig(slug, node.data.triggerConfig);
   if ('message' in checked) throw new BadRequestError(checked.message, 'data.triggerConfig'); // validated before; kept for safety
   const connected = await findConnectedAccount(em, accountId, node.data.connectedAccountId as number);
-  if (!connected) throw new BadRequestError(`Connected account ${String(node.data.connectedAccountId)} not found`, [
-    { code: 'not_found', path: 'data.connectedAccountId', message: `no connected account ${String(node.data.connectedAccountId)} in this account` },
-  ]);
+  if (!connected)
+    throw new BadRequestError(`Connected account ${String(node.data.connectedAccountId)} not found`, [
+      { code: 'not_found', path: 'data.connectedAccountId', message: `no connected account ${String(node.data.connectedAccountId)} in this account` },
+    ]);
   const { subscriptionId } = await provider
     .subscribe({ connectedAccountExternalId: connected.externalId, toolkit: connected.toolkit, slug, config: checked.config })
     .catch(atPath('data'));
@@ -80,10 +82,7 @@ export async function discardSubscription(triggers: TriggerProvider | undefined,
 }
 
 /** Resources of a connected account that a config field can name (`GET /integrations/trigger-resources`). */
-export async function listTriggerResources(
-  triggers: TriggerProvider | undefined,
-  query: TriggerResourceQuery,
-): Promise<Required<TriggerResource>[]> {
+export async function listTriggerResources(triggers: TriggerProvider | undefined, query: TriggerResourceQuery): Promise<Required<TriggerResource>[]> {
   const provider = requireTriggerProvider(triggers, 'Trigger resources cannot be listed', 'query.resourceType');
   const items = await provider.listResources(query).catch(atPath('query'));
   return items.map((r) => ({ id: r.id, name: r.name, hasChildren: r.hasChildren ?? false }));

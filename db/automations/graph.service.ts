@@ -44,7 +44,8 @@ function buildNode(input: NodeInput, owner: GraphOwner, graph: Graph, nodes: Nod
   const refused = nodes.refused?.[type];
   if (refused) fail([{ code: 'invalid', path: 'type', message: refused }]);
   if (!nodes.types.includes(type)) fail([{ code: 'invalid', path: 'type', message: `must be one of ${nodes.types.join(', ')}` }]);
-  if (existing && existing.type !== type) fail([{ code: 'invalid', path: 'type', message: 'the type of a node cannot change; delete it and add a new one' }]);
+  if (existing && existing.type !== type)
+    fail([{ code: 'invalid', path: 'type', message: 'the type of a node cannot change; delete it and add a new one' }]);
   const data = { ...(input.data ?? existing?.data ?? {}) } as Record<string, unknown>;
   if (data.type !== undefined && data.type !== type) fail([{ code: 'invalid', path: 'data.type', message: `must repeat the node type ${type}` }]);
   if (type === 'TRIGGER') delete data.connectedAccountTriggerId; // output-only
@@ -98,7 +99,6 @@ interface SideEffects {
   path?: string;
 }
 
-
 /** Saves the draft, then runs `afterSave` in the same transaction when there is one. */
 async function saveWith(em: EntityManager, owner: GraphOwner, graph: Graph, afterSave?: AfterSave): Promise<Graph> {
   if (!afterSave) return save(em, owner, graph);
@@ -114,7 +114,14 @@ async function saveWith(em: EntityManager, owner: GraphOwner, graph: Graph, afte
  * written), then write the draft, run `afterSave` and remove the replaced subscriptions in one transaction. Any
  * failure after the subscription removes it again; a failed removal rolls the draft back.
  */
-async function commit(em: EntityManager, owner: GraphOwner, graph: Graph, triggers: TriggerProvider | undefined, effects: SideEffects, afterSave?: AfterSave): Promise<Graph> {
+async function commit(
+  em: EntityManager,
+  owner: GraphOwner,
+  graph: Graph,
+  triggers: TriggerProvider | undefined,
+  effects: SideEffects,
+  afterSave?: AfterSave,
+): Promise<Graph> {
   let next = graph;
   let subscribed: string | undefined;
   const target = effects.subscribe ? findNode(graph, effects.subscribe) : undefined;
@@ -173,7 +180,10 @@ function withInlineEdges(graph: Graph, node: GraphNode, edges: NodeInput['edges'
 }
 
 function requireNodeForEdge(graph: Graph, nodeId: string): void {
-  if (!findNode(graph, nodeId)) throw new BadRequestError(`Node ${nodeId} does not exist in this graph`, [{ code: 'not_found', path: 'targetEdge', message: `no node ${nodeId}` }]);
+  if (!findNode(graph, nodeId))
+    throw new BadRequestError(`Node ${nodeId} does not exist in this graph`, [
+      { code: 'not_found', path: 'targetEdge', message: `no node ${nodeId}` },
+    ]);
 }
 
 export async function createNode(em: EntityManager, owner: GraphOwner, input: NodeInput, deps: GraphEditDeps): Promise<Graph> {
@@ -201,14 +211,24 @@ export async function updateNode(em: EntityManager, owner: GraphOwner, nodeId: s
 export async function deleteNode(em: EntityManager, owner: GraphOwner, nodeId: string, deps: GraphEditDeps): Promise<Graph> {
   const { graph } = await draftGraph(em, owner);
   const node = requireNode(graph, nodeId);
-  return commit(em, owner, checkRules(owner, withoutNode(graph, nodeId)), deps.triggers, { unsubscribe: [subscriptionOf(node)], path: 'nodeId' }, deps.afterSave);
+  return commit(
+    em,
+    owner,
+    checkRules(owner, withoutNode(graph, nodeId)),
+    deps.triggers,
+    { unsubscribe: [subscriptionOf(node)], path: 'nodeId' },
+    deps.afterSave,
+  );
 }
 
 /** Adds an edge from one of the source node's handles, replacing the edge that left that handle. */
 export async function addEdge(em: EntityManager, owner: GraphOwner, edge: GraphEdge, deps: GraphEditDeps): Promise<Graph> {
   const { graph } = await draftGraph(em, owner);
   const source = findNode(graph, edge.source);
-  if (!source) throw new BadRequestError(`Node ${edge.source} does not exist in this graph`, [{ code: 'not_found', path: 'source', message: `no node ${edge.source}` }]);
+  if (!source)
+    throw new BadRequestError(`Node ${edge.source} does not exist in this graph`, [
+      { code: 'not_found', path: 'source', message: `no node ${edge.source}` },
+    ]);
   requireNodeForEdge(graph, edge.targetEdge);
   if (edge.source === edge.targetEdge) throw new BadRequestError('An edge cannot connect a node to itself', 'targetEdge');
   requireHandle(deps.nodes, source, edge.handle, 'handle');

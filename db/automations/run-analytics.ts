@@ -60,7 +60,11 @@ interface DayRow {
 }
 
 /** Runs of one workflow between two UTC days, both included. */
-export async function workflowAnalytics(em: EntityManager, workflowId: number, range: { startDate: string; endDate: string }): Promise<WorkflowAnalytics> {
+export async function workflowAnalytics(
+  em: EntityManager,
+  workflowId: number,
+  range: { startDate: string; endDate: string },
+): Promise<WorkflowAnalytics> {
   const result = await em.getKnex().raw(
     `select to_char(d.day, 'YYYY-MM-DD') as date,
             count(r.id)::int as total_runs,

@@ -69,7 +69,10 @@ export async function finishRun(em: EntityManager, run: RunEnd): Promise<string 
       await knex.raw(`update workflows set runs_failed_count = runs_failed_count + 1 where id = ?`, [workflowId]);
     }
     if (workflowId !== undefined && run.aiCredits > 0) {
-      await knex.raw(`update accounts set credit_balance = credit_balance - ? where id = (select account_id from workflows where id = ?) and credit_balance is not null`, [run.aiCredits, workflowId]);
+      await knex.raw(
+        `update accounts set credit_balance = credit_balance - ? where id = (select account_id from workflows where id = ?) and credit_balance is not null`,
+        [run.aiCredits, workflowId],
+      );
     }
     return workflowId === undefined ? null : (updated.rows[0].trigger_type as string);
   });
@@ -77,6 +80,8 @@ export async function finishRun(em: EntityManager, run: RunEnd): Promise<string 
 
 /** Runs still `running` in the ledger that started before `before` (candidates for the sweep of ended executions). */
 export async function staleRuns(em: EntityManager, before: Date, limit: number): Promise<string[]> {
-  const result = await em.getKnex().raw(`select id from workflow_runs where status = 'running' and started_at < ? order by started_at limit ?`, [before.toISOString(), limit]);
+  const result = await em
+    .getKnex()
+    .raw(`select id from workflow_runs where status = 'running' and started_at < ? order by started_at limit ?`, [before.toISOString(), limit]);
   return result.rows.map((r: { id: string }) => r.id);
 }

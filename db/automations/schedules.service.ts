@@ -63,7 +63,14 @@ async function apply(schedules: AutomationSchedules, from: ScheduleSource, to: S
     onDone();
   }
   for (const node of wanted) {
-    const target = { accountId: to.accountId, workflowId: to.workflowId, workflowName: to.name, snapshotId: to.live!.snapshotId, graph: to.live!.graph, node };
+    const target = {
+      accountId: to.accountId,
+      workflowId: to.workflowId,
+      workflowName: to.name,
+      snapshotId: to.live!.snapshotId,
+      graph: to.live!.graph,
+      node,
+    };
     // Only an ACTIVE workflow creates schedules; an inactive one updates (and pauses) those it already has.
     await schedules.save(target, stateOf(to, node), { onlyIfExists: to.status !== 'ACTIVE' });
     onDone();
@@ -74,10 +81,15 @@ async function apply(schedules: AutomationSchedules, from: ScheduleSource, to: S
  * Brings the schedules from what `before` implies to what `after` does. On failure the requests that succeeded are
  * undone before the error is rethrown. Answers a best-effort undo for a caller whose transaction fails later.
  */
-export async function reconcileSchedules(schedules: AutomationSchedules, before: ScheduleSource, after: ScheduleSource): Promise<() => Promise<void>> {
-  const undo = () => apply(schedules, after, before).catch(() => {
-    // The failure that made the change fail is the one to report.
-  });
+export async function reconcileSchedules(
+  schedules: AutomationSchedules,
+  before: ScheduleSource,
+  after: ScheduleSource,
+): Promise<() => Promise<void>> {
+  const undo = () =>
+    apply(schedules, after, before).catch(() => {
+      // The failure that made the change fail is the one to report.
+    });
   let done = 0;
   try {
     await apply(schedules, before, after, () => done++);

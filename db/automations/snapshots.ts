@@ -23,14 +23,29 @@ export async function draftGraph(em: EntityManager, owner: { draftSnapshotId: st
 }
 
 /** A new draft snapshot holding `graph` (empty by default); not flushed. */
-export function newDraft(em: EntityManager, account: Account, ownerType: SnapshotOwnerType, ownerId: string, id: string, graph?: Graph): GraphSnapshot {
+export function newDraft(
+  em: EntityManager,
+  account: Account,
+  ownerType: SnapshotOwnerType,
+  ownerId: string,
+  id: string,
+  graph?: Graph,
+): GraphSnapshot {
   return em.create(GraphSnapshot, { id, account, ownerType, ownerId, kind: 'DRAFT', ...(graph ? { nodes: graph.nodes, edges: graph.edges } : {}) });
 }
 
 /** Copies the draft into a new immutable live snapshot and makes it the owner's live one (not flushed). */
 export async function promoteDraft(tx: EntityManager, owner: SnapshotOwner, ownerType: SnapshotOwnerType, ownerId: string): Promise<GraphSnapshot> {
   const { graph } = await draftGraph(tx, owner);
-  const live = tx.create(GraphSnapshot, { id: newObjectId(), account: owner.account, ownerType, ownerId, kind: 'LIVE', nodes: graph.nodes, edges: graph.edges });
+  const live = tx.create(GraphSnapshot, {
+    id: newObjectId(),
+    account: owner.account,
+    ownerType,
+    ownerId,
+    kind: 'LIVE',
+    nodes: graph.nodes,
+    edges: graph.edges,
+  });
   owner.liveSnapshotId = live.id;
   return live;
 }

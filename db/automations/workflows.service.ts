@@ -124,7 +124,12 @@ export async function updateWorkflow(
  * deleted and the trigger subscriptions of the EXTERNAL_TRIGGER nodes of its draft and live graphs removed in the
  * same transaction: if Temporal or the provider cannot follow, the workflow is not deleted.
  */
-export async function deleteWorkflow(em: EntityManager, workflow: Workflow, schedules: AutomationSchedules, triggers?: TriggerProvider): Promise<void> {
+export async function deleteWorkflow(
+  em: EntityManager,
+  workflow: Workflow,
+  schedules: AutomationSchedules,
+  triggers?: TriggerProvider,
+): Promise<void> {
   const snapshotIds = [workflow.draftSnapshotId, workflow.liveSnapshotId].filter((id): id is string => !!id);
   const snapshots = await em.find(GraphSnapshot, { id: { $in: snapshotIds } });
   const subscriptions = [...new Set(snapshots.flatMap((s) => s.nodes.map(subscriptionOf)).filter((id): id is string => !!id))];

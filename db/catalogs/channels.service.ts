@@ -123,9 +123,11 @@ export interface MessagingNumberInput {
 export async function connectMessagingNumber(em: EntityManager, accountId: number, input: MessagingNumberInput): Promise<MessagingNumber> {
   const account = await existingAccount(em, accountId);
   const phoneNumber = input.phoneNumber.replace(/[\s()-]/g, '');
-  if (!E164.test(phoneNumber)) throw new BadRequestError(`Phone number must be in E.164 format, e.g. +14155550123: "${input.phoneNumber}"`, 'phoneNumber');
+  if (!E164.test(phoneNumber))
+    throw new BadRequestError(`Phone number must be in E.164 format, e.g. +14155550123: "${input.phoneNumber}"`, 'phoneNumber');
   const phoneNumberId = requiredText(input.phoneNumberId, 'phoneNumberId', 64);
-  if (input.assistantId && !UUID.test(input.assistantId)) throw new BadRequestError(`assistantId must be an agent UUID: "${input.assistantId}"`, 'assistantId');
+  if (input.assistantId && !UUID.test(input.assistantId))
+    throw new BadRequestError(`assistantId must be an agent UUID: "${input.assistantId}"`, 'assistantId');
   if (await findMessagingNumber(em, accountId, phoneNumberId)) {
     throw new ConflictError(`Account ${accountId} already has a number with phoneNumberId ${phoneNumberId}`);
   }
@@ -178,7 +180,8 @@ export async function addMessagingTemplate(em: EntityManager, accountId: number,
   const language = requiredText(input.language, 'language', 8);
   if (!LANGUAGE.test(language)) throw new BadRequestError(`Invalid template language "${language}"; use a code such as en or pt_BR`, 'language');
   const status = (input.status ?? 'APPROVED').toUpperCase();
-  if (!(TEMPLATE_STATUSES as readonly string[]).includes(status)) throw new BadRequestError(`status must be one of ${TEMPLATE_STATUSES.join(', ')}`, 'status');
+  if (!(TEMPLATE_STATUSES as readonly string[]).includes(status))
+    throw new BadRequestError(`status must be one of ${TEMPLATE_STATUSES.join(', ')}`, 'status');
   const category = (input.category ?? 'UTILITY').toUpperCase();
   if (!TEMPLATE_CATEGORIES.includes(category)) throw new BadRequestError(`category must be one of ${TEMPLATE_CATEGORIES.join(', ')}`, 'category');
   const bodyParams = input.bodyParams ?? 0;
@@ -210,5 +213,7 @@ function bodyComponents(count: number): TemplateComponents {
 }
 
 function randomDigits(length: number): string {
-  return Array.from(randomBytes(length), (b) => String(b % 10)).join('').replace(/^0/, '1');
+  return Array.from(randomBytes(length), (b) => String(b % 10))
+    .join('')
+    .replace(/^0/, '1');
 }

@@ -16,5 +16,18 @@ export {
   type MessagingTemplateView,
   type SocialAccountView,
 } from './channels.service.js';
-export { connectAccount, connectedAccountView, findConnectedAccount, listConnectedAccounts, type ConnectedAccountView } from './integrations.service.js';
-export { findTriggerType, listTriggerTypes, TRIGGER_TYPES, validateTriggerConfig, type TriggerConfigField, type TriggerType } from './trigger-types.js';
+export {
+  connectAccount,
+  connectedAccountView,
+  findConnectedAccount,
+  listConnectedAccounts,
+  type ConnectedAccountView,
+} from './integrations.service.js';
+export {
+  findTriggerType,
+  listTriggerTypes,
+  TRIGGER_TYPES,
+  validateTriggerConfig,
+  type TriggerConfigField,
+  type TriggerType,
+} from './trigger-types.js';

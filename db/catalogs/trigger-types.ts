@@ -138,7 +138,10 @@ export const TRIGGER_TYPES: readonly TriggerType[] = [
     toolkit: 'GOOGLE_CALENDAR',
     name: 'Event created',
     description: 'Fires when an event is added to the calendar',
-    configFields: [interval, field('calendarId', 'string', "Calendar to watch; 'primary' is the account's main calendar", { resourceType: 'google_calendar' })],
+    configFields: [
+      interval,
+      field('calendarId', 'string', "Calendar to watch; 'primary' is the account's main calendar", { resourceType: 'google_calendar' }),
+    ],
   },
   {
     slug: 'GOOGLE_CALENDAR_EVENT_STARTING_SOON',

@@ -26,7 +26,10 @@ export const ApiKeySchema = new EntitySchema<ApiKey>({
     { name: 'api_keys_kind_check', expression: "kind in ('USER', 'GENERAL')" },
     { name: 'api_keys_user_matches_kind', expression: "(kind = 'USER') = (user_id is not null)" },
   ],
-  indexes: [{ name: 'api_keys_account_index', properties: ['account'] }, { name: 'api_keys_user_index', properties: ['user'] }],
+  indexes: [
+    { name: 'api_keys_account_index', properties: ['account'] },
+    { name: 'api_keys_user_index', properties: ['user'] },
+  ],
   properties: {
     id: { type: 'integer', primary: true, autoincrement: true },
     account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },

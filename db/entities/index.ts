@@ -50,7 +50,13 @@ export { WorkflowVariable } from './workflow-variable.entity.js';
 export { AiModel, AI_MODEL_TYPES, type AiModelType } from './ai-model.entity.js';
 export { MessagingNumber } from './messaging-number.entity.js';
 export { SocialAccount, type SocialPage } from './social-account.entity.js';
-export { MessagingTemplate, TEMPLATE_STATUSES, type TemplateStatus, type TemplateComponents, type TemplateParameter } from './messaging-template.entity.js';
+export {
+  MessagingTemplate,
+  TEMPLATE_STATUSES,
+  type TemplateStatus,
+  type TemplateComponents,
+  type TemplateParameter,
+} from './messaging-template.entity.js';
 export { ConnectedAccount, CONNECTED_ACCOUNT_STATUSES, type ConnectedAccountStatus } from './connected-account.entity.js';
 export { RecordActivity, RECORD_ACTIVITY_TYPES, type RecordActivityType, type RecordActivitySource } from './record-activity.entity.js';
 export { RecordTask } from './record-task.entity.js';

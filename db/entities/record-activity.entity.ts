@@ -50,7 +50,8 @@ export const RecordActivitySchema = new EntitySchema<RecordActivity>({
     { name: 'record_activities_account_index', properties: ['account'] },
     {
       name: 'record_activities_idempotency_key_unique',
-      expression: 'create unique index "record_activities_idempotency_key_unique" on "record_activities" ("idempotency_key") where "idempotency_key" is not null',
+      expression:
+        'create unique index "record_activities_idempotency_key_unique" on "record_activities" ("idempotency_key") where "idempotency_key" is not null',
     },
   ],
   properties: {

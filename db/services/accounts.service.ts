@@ -41,7 +41,12 @@ function normalizeEmail(email: string): string {
 
 /** A URL-safe slug of the name plus a random suffix, so two accounts of the same name get distinct namespaces. */
 function newNamespace(name: string): string {
-  const slug = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40);
+  const slug = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
   return `${slug || 'account'}-${randomBytes(3).toString('hex')}`;
 }
 

@@ -59,13 +59,7 @@ function toListItem(k: ApiKey): KeyListItem {
   };
 }
 
-async function createKey(
-  em: EntityManager,
-  account: Account,
-  user: User | null,
-  kind: ApiKeyKind,
-  label?: string,
-): Promise<IssuedKey> {
+async function createKey(em: EntityManager, account: Account, user: User | null, kind: ApiKeyKind, label?: string): Promise<IssuedKey> {
   const key = `agy_${KIND_TAG[kind]}_${randomBytes(32).toString('base64url')}`;
   const apiKey = em.create(ApiKey, {
     account,
@@ -87,9 +81,7 @@ export async function issueUserKey(em: EntityManager, userId: number, label?: st
   if (!user) throw new NotFoundError(`User ${userId} not found`);
   const live = await em.count(ApiKey, { user, revokedAt: null });
   if (live >= MAX_USER_KEYS) {
-    throw new ConflictError(
-      `User ${userId} already holds ${MAX_USER_KEYS} live USER keys, the maximum; revoke one before issuing another`,
-    );
+    throw new ConflictError(`User ${userId} already holds ${MAX_USER_KEYS} live USER keys, the maximum; revoke one before issuing another`);
   }
   return createKey(em, user.account, user, 'USER', label);
 }

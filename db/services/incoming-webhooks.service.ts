@@ -192,7 +192,11 @@ export async function workflowsNamingWebhook(em: EntityManager, accountId: numbe
  * Deletes a webhook: calls to it answer 404 from then on. Workflows whose nodes list it keep the id (their next edit
  * of such a node is refused until it is removed) and are reported, so the caller can fix them.
  */
-export async function deleteIncomingWebhook(em: EntityManager, accountId: number, id: string): Promise<{ id: string; referencedBy: WebhookReference[] }> {
+export async function deleteIncomingWebhook(
+  em: EntityManager,
+  accountId: number,
+  id: string,
+): Promise<{ id: string; referencedBy: WebhookReference[] }> {
   const webhook = await requireWebhook(em, accountId, id);
   const referencedBy = await workflowsNamingWebhook(em, accountId, id);
   await em.removeAndFlush(webhook);
@@ -216,10 +220,14 @@ export async function acceptDelivery(
   if (!webhook || !webhook.isActive) throw new NotFoundError(`Incoming webhook ${webhookId} not found or inactive`);
   if (webhook.useAuthentication) verifyAccessToken(webhook, authorizationHeader);
   const payload = { webhookId: webhook.id, receivedAt: receivedAt.toISOString(), body };
-  const inserted = await em.getKnex().raw(
-    `insert into outbox_events (account_id, type, payload, created_at) values (?, ?, ?::json, ?) returning id`,
-    [webhook.account.id, INCOMING_WEBHOOK_EVENT, JSON.stringify(payload), receivedAt.toISOString()],
-  );
+  const inserted = await em
+    .getKnex()
+    .raw(`insert into outbox_events (account_id, type, payload, created_at) values (?, ?, ?::json, ?) returning id`, [
+      webhook.account.id,
+      INCOMING_WEBHOOK_EVENT,
+      JSON.stringify(payload),
+      receivedAt.toISOString(),
+    ]);
   return { eventId: String(inserted.rows[0].id) };
 }
 

@@ -41,7 +41,9 @@ function aggregationView(aggregation: DataViewAggregation) {
 /** 400 unless the operation applies to the field (sum and avg need numbers; min and max numbers or dates). */
 function checkOperation(field: FieldModel, operation: string): AggregationOperation {
   if (!(AGGREGATION_OPERATIONS as readonly string[]).includes(operation)) {
-    throw new BadRequestError(`Unknown operation "${operation}"`, [{ code: 'invalid', path: 'operation', message: `must be one of ${AGGREGATION_OPERATIONS.join(', ')}` }]);
+    throw new BadRequestError(`Unknown operation "${operation}"`, [
+      { code: 'invalid', path: 'operation', message: `must be one of ${AGGREGATION_OPERATIONS.join(', ')}` },
+    ]);
   }
   const kind = operandKind(field);
   const refuse = (what: string) => {
@@ -59,7 +61,10 @@ function checkOperation(field: FieldModel, operation: string): AggregationOperat
 async function readableField(em: EntityManager, table: DataTable, fieldId: number): Promise<FieldModel> {
   const source = await rowSource(em, table, await fieldModels(em, table));
   const field = source.fields.find((f) => f.id === fieldId);
-  if (!field) throw new BadRequestError(`Field ${fieldId} is not a field of "${table.name}"`, [{ code: 'not_found', path: 'fieldId', message: `no field ${fieldId} in "${table.name}"` }]);
+  if (!field)
+    throw new BadRequestError(`Field ${fieldId} is not a field of "${table.name}"`, [
+      { code: 'not_found', path: 'fieldId', message: `no field ${fieldId} in "${table.name}"` },
+    ]);
   return field;
 }
 
@@ -72,7 +77,8 @@ export async function createAggregation(em: EntityManager, table: DataTable, vie
   const field = await readableField(em, table, input.fieldId);
   const operation = checkOperation(field, input.operation);
   const existing = await em.find(DataViewAggregation, { view });
-  if (existing.some((a) => a.field.id === field.id)) throw new ConflictError(`View ${view.id} already aggregates "${field.name}"; change that aggregation's operation instead`);
+  if (existing.some((a) => a.field.id === field.id))
+    throw new ConflictError(`View ${view.id} already aggregates "${field.name}"; change that aggregation's operation instead`);
   const aggregation = em.create(DataViewAggregation, {
     view,
     field: field.id,

@@ -35,13 +35,15 @@ function conversion(from: FieldModel, to: FieldType, toMetadata: Record<string, 
   const column = `"${from.column}"`;
   const scalar = ['number', 'boolean', 'date', 'dateOnly', 'avatar', 'string'];
   if (!from.column || !scalar.includes(from.type)) return null;
-  if (to === 'string') return { using: from.type === 'date' ? `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')` : `${column}::text` };
+  if (to === 'string')
+    return { using: from.type === 'date' ? `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')` : `${column}::text` };
   if (from.type === 'string' && to === 'number') {
     // No `?` in these checks: knex reads every `?` of raw SQL as a binding placeholder.
     return { using: `${column}::numeric`, check: `${column} is not null and ${column} !~ '^\\s*-{0,1}[0-9]+(\\.[0-9]+){0,1}\\s*$'` };
   }
   if (from.type === 'string' && to === 'avatar') return { using: column, check: `${column} is not null and ${column} !~ '^https{0,1}://'` };
-  if (from.type === 'dateOnly' && to === 'date') return { using: `${column}::timestamp at time zone '${String(toMetadata.timezone ?? 'UTC').replace(/'/g, '')}'` };
+  if (from.type === 'dateOnly' && to === 'date')
+    return { using: `${column}::timestamp at time zone '${String(toMetadata.timezone ?? 'UTC').replace(/'/g, '')}'` };
   if (from.type === 'number' && to === 'boolean') return { using: `${column} <> 0` };
   return null;
 }
@@ -54,7 +56,14 @@ function defaultForType(value: unknown, type: FieldType): unknown {
   return value;
 }
 
-async function changeType(em: EntityManager, table: DataTable, field: DataField, model: FieldModel, type: FieldType, metadata: Record<string, unknown>): Promise<void> {
+async function changeType(
+  em: EntityManager,
+  table: DataTable,
+  field: DataField,
+  model: FieldModel,
+  type: FieldType,
+  metadata: Record<string, unknown>,
+): Promise<void> {
   if (field.isSystem) throw new BadRequestError(`"${field.name}" is a built-in field; its type cannot change`, 'type');
   const plan = conversion(model, type, metadata);
   const columnType = FIELD_TYPE_HANDLERS[type].columnType(metadata);
@@ -98,17 +107,30 @@ export async function updateField(em: EntityManager, table: DataTable, field: Da
     const model = all.models.find((m) => m.id === field.id)!;
     const reshapes = patch.name !== undefined || patch.type !== undefined || patch.metadata !== undefined || patch.tags !== undefined;
     const dependents = reshapes ? await formulasReading(tx, table.account.id, [field.id]) : [];
-    if (patch.name !== undefined) field.name = checkFieldName(patch.name, all.entities, all.entities.find((f) => f.id === field.id));
+    if (patch.name !== undefined)
+      field.name = checkFieldName(
+        patch.name,
+        all.entities,
+        all.entities.find((f) => f.id === field.id),
+      );
     const type = patch.type !== undefined ? checkFieldType(patch.type) : field.type;
     if (patch.metadata !== undefined || type !== field.type) {
       const { metadata, issues } = validateFieldMetadata(type, patch.metadata ?? (type === field.type ? field.metadata : undefined));
       if (issues.length) throw new BadRequestError(`Invalid metadata: ${issues[0]!.path} ${issues[0]!.message}`, issues);
-      for (const key of type === field.type ? FROZEN_METADATA[type] ?? [] : []) {
+      for (const key of type === field.type ? (FROZEN_METADATA[type] ?? []) : []) {
         if (JSON.stringify(metadata[key]) !== JSON.stringify(field.metadata[key])) {
-          throw new BadRequestError(`metadata.${key} of a ${type} field cannot change: create a new field`, [{ code: 'invalid', path: `metadata.${key}`, message: 'cannot change' }]);
+          throw new BadRequestError(`metadata.${key} of a ${type} field cannot change: create a new field`, [
+            { code: 'invalid', path: `metadata.${key}`, message: 'cannot change' },
+          ]);
         }
       }
-      if (type === 'formula') await checkFormula(tx, table, all.models.filter((m) => m.id !== field.id), metadata);
+      if (type === 'formula')
+        await checkFormula(
+          tx,
+          table,
+          all.models.filter((m) => m.id !== field.id),
+          metadata,
+        );
       const retyped = type !== field.type || (type === 'select' && metadata.mode !== field.metadata.mode);
       if (type !== field.type) await changeType(tx, table, field, model, type, metadata);
       else if (type === 'select' && metadata.mode !== field.metadata.mode) await changeSelectMode(tx, table, model, metadata.mode);

@@ -33,9 +33,7 @@ export function checkFieldType(type: string, path = 'type'): FieldType {
     ]);
   }
   if (!(FIELD_TYPES as readonly string[]).includes(type)) {
-    throw new BadRequestError(`Unknown field type "${type}"`, [
-      { code: 'invalid', path, message: `must be one of ${FIELD_TYPES.join(', ')}` },
-    ]);
+    throw new BadRequestError(`Unknown field type "${type}"`, [{ code: 'invalid', path, message: `must be one of ${FIELD_TYPES.join(', ')}` }]);
   }
   return type as FieldType;
 }
@@ -98,7 +96,8 @@ export async function addField(em: EntityManager, table: DataTable, input: Field
 
   let recordType = null;
   if (input.record_type_id != null) {
-    if (table.kind !== 'OBJECT') throw new BadRequestError('record_type_id applies to Object fields only', [invalid('record_type_id', 'Tables have no record types')]);
+    if (table.kind !== 'OBJECT')
+      throw new BadRequestError('record_type_id applies to Object fields only', [invalid('record_type_id', 'Tables have no record types')]);
     recordType = await findRecordType(em, table, input.record_type_id).catch(() => {
       throw new BadRequestError(`Record type ${input.record_type_id} not found`, [
         { code: 'not_found', path: 'record_type_id', message: `no record type ${input.record_type_id} in "${table.name}"` },
@@ -126,7 +125,8 @@ export async function addField(em: EntityManager, table: DataTable, input: Field
   await addFieldStorage(trx, table.id, model, FIELD_TYPE_HANDLERS[type].columnType(metadata), target?.id);
   if (field.defaultValue !== null && model.column) {
     const value = toDbValue({ ...model, defaultValue: field.defaultValue }, field.defaultValue, { now: new Date() });
-    if (value.ok) await query(trx, `update ${qualified(rowTableName(table.id))} set ?? = ? where ?? is null`, [model.column, value.value, model.column]);
+    if (value.ok)
+      await query(trx, `update ${qualified(rowTableName(table.id))} set ?? = ? where ?? is null`, [model.column, value.value, model.column]);
   }
   if (type === 'string') await syncSearch(trx, table.id, [...existing.models, model], true);
   return field;
@@ -154,7 +154,13 @@ export async function deleteField(em: EntityManager, table: DataTable, field: Da
   await em.flush();
   const trx = sqlOf(em);
   await dropFieldStorage(trx, table.id, model);
-  if (model.type === 'string') await syncSearch(trx, table.id, fields.models.filter((m) => m.id !== field.id), true);
+  if (model.type === 'string')
+    await syncSearch(
+      trx,
+      table.id,
+      fields.models.filter((m) => m.id !== field.id),
+      true,
+    );
 }
 
 export function invalid(path: string, message: string): Issue {

@@ -9,7 +9,9 @@ let counter = randomBytes(3).readUIntBE(0, 3);
  */
 export function newObjectId(now: Date = new Date()): string {
   counter = (counter + 1) % 0x1000000;
-  const seconds = Math.floor(now.getTime() / 1000).toString(16).padStart(8, '0');
+  const seconds = Math.floor(now.getTime() / 1000)
+    .toString(16)
+    .padStart(8, '0');
   return `${seconds}${processRandom}${counter.toString(16).padStart(6, '0')}`;
 }
 
@@ -21,6 +23,8 @@ export const OBJECT_ID_PATTERN = /^[0-9a-f]{24}$/;
  * execution finds the record its earlier attempt made instead of creating another.
  */
 export function derivedObjectId(key: string, at: Date): string {
-  const seconds = Math.floor(at.getTime() / 1000).toString(16).padStart(8, '0');
+  const seconds = Math.floor(at.getTime() / 1000)
+    .toString(16)
+    .padStart(8, '0');
   return `${seconds}${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
 }

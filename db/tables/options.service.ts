@@ -111,9 +111,11 @@ export async function deleteOptions(em: EntityManager, field: DataField, optionI
   const column = fieldColumnName(field.id);
   const trx = sqlOf(em);
   if (field.metadata.mode === 'multiSelect') {
-    await query(trx, `update ${table} set ?? = (select coalesce(array_agg(v), '{}') from unnest(??) v where v <> all(?::int[])) where ?? && ?::int[]`, [
-      column, column, optionIds, column, optionIds,
-    ]);
+    await query(
+      trx,
+      `update ${table} set ?? = (select coalesce(array_agg(v), '{}') from unnest(??) v where v <> all(?::int[])) where ?? && ?::int[]`,
+      [column, column, optionIds, column, optionIds],
+    );
   } else {
     await query(trx, `update ${table} set ?? = null where ?? = any(?::int[])`, [column, column, optionIds]);
   }
@@ -142,11 +144,14 @@ export async function replaceOptions(em: EntityManager, field: DataField, tags: 
   for (const [index, tag] of tags.entries()) {
     const name = tag.name?.trim();
     if (!name) throw new BadRequestError('Every tag needs a name', [{ code: 'invalid', path: `tags[${index}].name`, message: 'must not be empty' }]);
-    if (seen.has(name.toLowerCase())) throw new BadRequestError(`Duplicate tag "${name}"`, [{ code: 'invalid', path: `tags[${index}].name`, message: 'duplicate name' }]);
+    if (seen.has(name.toLowerCase()))
+      throw new BadRequestError(`Duplicate tag "${name}"`, [{ code: 'invalid', path: `tags[${index}].name`, message: 'duplicate name' }]);
     seen.add(name.toLowerCase());
     const match = current.find((o) => (tag.id !== undefined ? o.id === tag.id : o.name.toLowerCase() === name.toLowerCase()));
     if (tag.id !== undefined && !match) {
-      throw new BadRequestError(`Tag ${tag.id} is not an option of "${field.name}"`, [{ code: 'not_found', path: `tags[${index}].id`, message: 'unknown option id' }]);
+      throw new BadRequestError(`Tag ${tag.id} is not an option of "${field.name}"`, [
+        { code: 'not_found', path: `tags[${index}].id`, message: 'unknown option id' },
+      ]);
     }
     const option = match ?? em.create(FieldOption, { field, name });
     option.name = name;
@@ -155,6 +160,10 @@ export async function replaceOptions(em: EntityManager, field: DataField, tags: 
     kept.push(option);
   }
   followDefault(field, before, new Map(kept.filter((o) => o.id !== undefined).map((o) => [o.id, o.name])));
-  await deleteOptions(em, field, current.filter((o) => !kept.includes(o)).map((o) => o.id));
+  await deleteOptions(
+    em,
+    field,
+    current.filter((o) => !kept.includes(o)).map((o) => o.id),
+  );
   await em.flush();
 }

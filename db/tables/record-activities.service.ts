@@ -82,7 +82,12 @@ function decodeCursor(cursor: string): number {
 }
 
 /** Activities of one record, newest first, by keyset pagination on the id. */
-export async function listActivities(em: EntityManager, table: DataTable, rowId: string, page: { limit: number; cursor?: string }): Promise<ActivityPage> {
+export async function listActivities(
+  em: EntityManager,
+  table: DataTable,
+  rowId: string,
+  page: { limit: number; cursor?: string },
+): Promise<ActivityPage> {
   await requireRecord(em, table, rowId);
   const before = page.cursor ? decodeCursor(page.cursor) : undefined;
   const found = await em.find(
@@ -98,7 +103,13 @@ export async function listActivities(em: EntityManager, table: DataTable, rowId:
  * Logs an activity on an existing record of the Object. With an idempotency key already used, answers the
  * activity logged then (a retried node execution); a concurrent duplicate fails on the unique index instead.
  */
-export async function createActivity(em: EntityManager, table: DataTable, rowId: string, input: ActivityInput, origin: ActivityOrigin): Promise<ActivityView> {
+export async function createActivity(
+  em: EntityManager,
+  table: DataTable,
+  rowId: string,
+  input: ActivityInput,
+  origin: ActivityOrigin,
+): Promise<ActivityView> {
   checkContent(input.content);
   const byUser = 'userId' in origin;
   const idempotencyKey = byUser ? null : (origin.idempotencyKey ?? null);

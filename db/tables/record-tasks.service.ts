@@ -88,7 +88,9 @@ function writeEvent(em: EntityManager, task: RecordTask, type: string): void {
 const SORT_KEY = `(completed_at is not null)::int as done, coalesce(due_date, 'infinity'::timestamptz) as due, id`;
 
 const encodeCursor = (row: { done: number; due: Date | string; id: number }) =>
-  Buffer.from(JSON.stringify([row.done, row.due instanceof Date ? (Number.isFinite(row.due.getTime()) ? row.due.toISOString() : 'infinity') : row.due, row.id])).toString('base64url');
+  Buffer.from(
+    JSON.stringify([row.done, row.due instanceof Date ? (Number.isFinite(row.due.getTime()) ? row.due.toISOString() : 'infinity') : row.due, row.id]),
+  ).toString('base64url');
 
 function decodeCursor(cursor: string): [number, string, number] {
   try {
@@ -129,7 +131,13 @@ export async function createTask(em: EntityManager, table: DataTable, rowId: str
   // The event carries the task's id, known after its insert: both flushes share one transaction.
   const task = await em.transactional(async (tx) => {
     const created = tx.create(RecordTask, {
-      account: table.account, table, rowId, content: input.content, dueDate: input.dueDate ? new Date(input.dueDate) : null, assigneeIds, createdBy,
+      account: table.account,
+      table,
+      rowId,
+      content: input.content,
+      dueDate: input.dueDate ? new Date(input.dueDate) : null,
+      assigneeIds,
+      createdBy,
     });
     await tx.flush();
     writeEvent(tx, created, TASK_EVENTS.created);

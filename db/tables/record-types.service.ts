@@ -98,9 +98,11 @@ export async function updateRecordType(em: EntityManager, table: DataTable, reco
 export async function deleteRecordType(em: EntityManager, table: DataTable, recordType: RecordType): Promise<void> {
   if (recordType.isDefault) throw new BadRequestError('The default record type cannot be deleted; promote another record type first', 'recordTypeId');
   await em.transactional(async (tx) => {
-    const [row] = await query<{ count: number }>(sqlOf(tx), `select count(*)::int as count from ${qualified(rowTableName(table.id))} where record_type_id = ?`, [
-      recordType.id,
-    ]);
+    const [row] = await query<{ count: number }>(
+      sqlOf(tx),
+      `select count(*)::int as count from ${qualified(rowTableName(table.id))} where record_type_id = ?`,
+      [recordType.id],
+    );
     const count = row!.count;
     if (count > 0) throw new ConflictError(`${count} records use the record type "${recordType.name}"; move them to another record type first`);
     // Fields scoped to the record type go with it, storage included (only their metadata rows would cascade).

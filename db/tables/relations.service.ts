@@ -43,7 +43,11 @@ export async function sourceRows(em: EntityManager, ctx: TableContext, relation:
     ? `select source_id as id from ${qualified(field.linkTable)} where target_id = ?`
     : `select id from ${qualified(rowTableName(ctx.table.id))} where ?? = ?`;
   const ids = await query<{ id: string }>(trx, sql, field.linkTable ? [targetId] : [field.column, targetId]);
-  return rowsByIds(em, ctx, ids.map((r) => r.id));
+  return rowsByIds(
+    em,
+    ctx,
+    ids.map((r) => r.id),
+  );
 }
 
 /** Adds (link) or removes (unlink) targets of a relation of one record. */
@@ -64,11 +68,17 @@ export async function changeLinks(em: EntityManager, ctx: TableContext, id: stri
     }
     const rows = qualified(rowTableName(ctx.table.id));
     if (field.linkTable && link) {
-      await query(trx, `insert into ${qualified(field.linkTable)} (source_id, target_id) select ?, unnest(?::char(24)[]) on conflict do nothing`, [id, targetIds]);
+      await query(trx, `insert into ${qualified(field.linkTable)} (source_id, target_id) select ?, unnest(?::char(24)[]) on conflict do nothing`, [
+        id,
+        targetIds,
+      ]);
     } else if (field.linkTable) {
       await query(trx, `delete from ${qualified(field.linkTable)} where source_id = ? and target_id = any(?)`, [id, targetIds]);
     } else if (link) {
-      if (targetIds.length > 1) throw new BadRequestError(`"${field.name}" links one record; send one target id`, [{ code: 'invalid', path: 'targetIds', message: 'at most one id for a single relation' }]);
+      if (targetIds.length > 1)
+        throw new BadRequestError(`"${field.name}" links one record; send one target id`, [
+          { code: 'invalid', path: 'targetIds', message: 'at most one id for a single relation' },
+        ]);
       await query(trx, `update ${rows} set ?? = ? where id = ?`, [field.column, targetIds[0], id]);
     } else {
       await query(trx, `update ${rows} set ?? = null where id = ? and ?? = any(?)`, [field.column, id, field.column, targetIds]);

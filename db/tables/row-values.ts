@@ -82,8 +82,7 @@ function store(prepared: PreparedRow, field: FieldModel, stored: unknown): void 
   if (field.linkTable) {
     if (prepared.links === NO_LINKS) prepared.links = new Map();
     prepared.links.set(field.id, (stored as string[] | null) ?? []);
-  }
-  else if (field.column) prepared.columns[field.column] = stored;
+  } else if (field.column) prepared.columns[field.column] = stored;
 }
 
 /**

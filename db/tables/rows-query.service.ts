@@ -36,7 +36,11 @@ export function whereOf(fields: FieldModel[], q: Pick<RowQuery, 'filter' | 'sear
  * The SQL of rows/list in one step: the rows matching `q` (formula columns computed), after its cursor, in its order,
  * with their sort keys, and the fields to read them with. Exports run it whole through a database cursor.
  */
-export async function listQuery(em: EntityManager, ctx: TableContext, q: RowQuery): Promise<{ sql: string; bindings: unknown[]; keys: SortKey[]; fields: FieldModel[] }> {
+export async function listQuery(
+  em: EntityManager,
+  ctx: TableContext,
+  q: RowQuery,
+): Promise<{ sql: string; bindings: unknown[]; keys: SortKey[]; fields: FieldModel[] }> {
   const source = await rowSource(em, ctx.table, ctx.fields);
   const keys = compileSort(q.sort, source.fields, ALIAS);
   const where = [whereOf(source.fields, q)];
@@ -71,8 +75,14 @@ export async function listRows(em: EntityManager, ctx: TableContext, q: RowQuery
     from (select "${ALIAS}"."id" as "_id", ${inner.map((f) => f.sql).join(', ')} from ${from.sql} where ${condition.sql} order by ${order.sql} limit ?) as "p"
     join ${rowsFrom.sql} on "${ALIAS}"."id" = "p"."_id" order by ${pageOrder.sql}`;
   const rows = await query(trx, sql, [
-    ...select.bindings, ...inner.flatMap((f) => f.bindings), ...from.bindings, ...condition.bindings, ...order.bindings, limit + 1,
-    ...rowsFrom.bindings, ...pageOrder.bindings,
+    ...select.bindings,
+    ...inner.flatMap((f) => f.bindings),
+    ...from.bindings,
+    ...condition.bindings,
+    ...order.bindings,
+    limit + 1,
+    ...rowsFrom.bindings,
+    ...pageOrder.bindings,
   ]);
   const pageRows = rows.slice(0, limit);
   const nextCursor = rows.length > limit ? cursorFromRow(pageRows[pageRows.length - 1]!, keys) : null;
@@ -83,6 +93,9 @@ export async function countRows(em: EntityManager, ctx: TableContext, q: RowQuer
   const source = await rowSource(em, ctx.table, ctx.fields);
   const where = whereOf(source.fields, q);
   const from = source.from(ALIAS);
-  const [row] = await query<{ count: number }>(sqlOf(em), `select count(*)::int as count from ${from.sql} where ${where.sql}`, [...from.bindings, ...where.bindings]);
+  const [row] = await query<{ count: number }>(sqlOf(em), `select count(*)::int as count from ${from.sql} where ${where.sql}`, [
+    ...from.bindings,
+    ...where.bindings,
+  ]);
   return row!.count;
 }

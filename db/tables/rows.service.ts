@@ -48,12 +48,15 @@ export async function tableContext(em: EntityManager, accountId: number, kind: T
 
 async function resolveRecordType(em: EntityManager, table: DataTable, requested: number | null | undefined, path: string): Promise<number | null> {
   if (table.kind === 'TABLE') {
-    if (requested != null) throw new BadRequestError('Tables have no record types', [{ code: 'invalid', path, message: 'Tables have no record types' }]);
+    if (requested != null)
+      throw new BadRequestError('Tables have no record types', [{ code: 'invalid', path, message: 'Tables have no record types' }]);
     return null;
   }
   if (requested == null) return (await defaultRecordType(em, table))?.id ?? null;
   await findRecordType(em, table, requested).catch(() => {
-    throw new BadRequestError(`Record type ${requested} not found`, [{ code: 'not_found', path, message: `no record type ${requested} in "${table.name}"` }]);
+    throw new BadRequestError(`Record type ${requested} not found`, [
+      { code: 'not_found', path, message: `no record type ${requested} in "${table.name}"` },
+    ]);
   });
   return requested;
 }
@@ -69,7 +72,8 @@ async function checkReferences(trx: Knex, table: DataTable, fields: FieldModel[]
     const found = await query<{ id: string }>(trx, `select id from ${qualified(target)} where id = any(?)`, [[...ids]]);
     const existing = new Set(found.map((r) => r.id));
     const missing = [...ids].filter((id) => !existing.has(id));
-    if (missing.length) issues.push({ code: 'not_found', path: `data.${field.name}`, message: `no record ${missing.slice(0, 5).join(', ')} in the related table` });
+    if (missing.length)
+      issues.push({ code: 'not_found', path: `data.${field.name}`, message: `no record ${missing.slice(0, 5).join(', ')} in the related table` });
   }
   const users = new Set<number>();
   for (const p of prepared) p.userRefs.forEach((id) => users.add(id));
@@ -107,7 +111,11 @@ async function loadLinks(trx: Knex, fields: FieldModel[], rowIds: string[]): Pro
 
 /** Converts stored rows to their API form, loading the links of multi relations in one query per field. */
 export async function toViews(trx: Knex, fields: FieldModel[], rows: Record<string, unknown>[]): Promise<RowView[]> {
-  const links = await loadLinks(trx, fields, rows.map((r) => String(r.id)));
+  const links = await loadLinks(
+    trx,
+    fields,
+    rows.map((r) => String(r.id)),
+  );
   return rows.map((raw) => {
     const own = new Map<number, string[]>();
     for (const [fieldId, byRow] of links) own.set(fieldId, byRow.get(String(raw.id)) ?? []);
@@ -120,7 +128,10 @@ export async function readRows(em: EntityManager, table: DataTable, fields: Fiel
   const trx = sqlOf(em);
   const source = await rowSource(em, table, fields);
   const from = source.from('r');
-  const rows = await query(trx, `select ${rowColumns(source.fields, '"r".')} from ${from.sql} where "r"."id" = any(?) order by "r"."id"`, [...from.bindings, ids]);
+  const rows = await query(trx, `select ${rowColumns(source.fields, '"r".')} from ${from.sql} where "r"."id" = any(?) order by "r"."id"`, [
+    ...from.bindings,
+    ids,
+  ]);
   return toViews(trx, source.fields, rows);
 }
 
@@ -133,7 +144,10 @@ async function fieldsForWrite(tx: EntityManager, table: DataTable): Promise<Fiel
 
 /** Creates rows, all or nothing. */
 export async function createRows(em: EntityManager, { table, chain }: TableContext, inputs: RowInput[]): Promise<RowView[]> {
-  if (inputs.length > MAX_BULK_ROWS) throw new BadRequestError(`At most ${MAX_BULK_ROWS} rows per request`, [{ code: 'invalid', path: 'rows', message: `more than ${MAX_BULK_ROWS} rows` }]);
+  if (inputs.length > MAX_BULK_ROWS)
+    throw new BadRequestError(`At most ${MAX_BULK_ROWS} rows per request`, [
+      { code: 'invalid', path: 'rows', message: `more than ${MAX_BULK_ROWS} rows` },
+    ]);
   return em.transactional(async (tx) => {
     const trx = sqlOf(tx);
     const fields = await fieldsForWrite(tx, table);
@@ -144,7 +158,8 @@ export async function createRows(em: EntityManager, { table, chain }: TableConte
     const resolved = new Map<number | null | undefined, number | null>();
     const recordTypes: (number | null)[] = [];
     for (const [i, input] of inputs.entries()) {
-      if (!resolved.has(input.recordTypeId)) resolved.set(input.recordTypeId, await resolveRecordType(tx, table, input.recordTypeId, bulk ? `rows[${i}].recordTypeId` : 'recordTypeId'));
+      if (!resolved.has(input.recordTypeId))
+        resolved.set(input.recordTypeId, await resolveRecordType(tx, table, input.recordTypeId, bulk ? `rows[${i}].recordTypeId` : 'recordTypeId'));
       recordTypes.push(resolved.get(input.recordTypeId)!);
     }
     await checkReferences(trx, table, fields, prepared);
@@ -160,7 +175,13 @@ export async function createRows(em: EntityManager, { table, chain }: TableConte
       const byId = new Map((await readRows(tx, table, fields, ids)).map((row) => [row.id, row]));
       views = ids.map((id) => byId.get(id)!);
     }
-    await writeRowEvents(trx, table, 'CREATED', views.map((row) => ({ row })), chain);
+    await writeRowEvents(
+      trx,
+      table,
+      'CREATED',
+      views.map((row) => ({ row })),
+      chain,
+    );
     return views;
   });
 }
@@ -188,7 +209,12 @@ export async function updateRow(em: EntityManager, { table, chain }: TableContex
     for (const f of fields) if (f.type === 'file' && f.column && changes[f.column] != null) changes[f.column] = JSON.stringify(changes[f.column]);
     if (input.recordTypeId !== undefined) changes.record_type_id = await resolveRecordType(tx, table, input.recordTypeId, 'recordTypeId');
     await checkReferences(trx, table, fields, [prepared]);
-    const updated = await trx.withSchema(DATA_SCHEMA).table(rowTableName(table.id)).where({ id }).update(changes).returning(['id', 'record_type_id', 'created_at', 'updated_at', ...fields.filter((f) => f.column).map((f) => f.column!)]);
+    const updated = await trx
+      .withSchema(DATA_SCHEMA)
+      .table(rowTableName(table.id))
+      .where({ id })
+      .update(changes)
+      .returning(['id', 'record_type_id', 'created_at', 'updated_at', ...fields.filter((f) => f.column).map((f) => f.column!)]);
     if (!updated.length) throw new NotFoundError(`Record ${id} not found`);
     await writeLinks(trx, fields, [id], [prepared], true);
     const [row] = hasFormulas(fields) ? await readRows(tx, table, fields, [id]) : await toViews(trx, fields, updated);
@@ -210,7 +236,10 @@ export async function deleteRow(em: EntityManager, { table }: TableContext, id: 
     if (!deleted.length) throw new NotFoundError(`Record ${id} not found`);
     await query(trx, `delete from record_activities where table_id = ? and row_id = ?`, [table.id, id]);
     await query(trx, `delete from record_tasks where table_id = ? and row_id = ?`, [table.id, id]);
-    const files = await query<{ storage_key: string }>(trx, `delete from record_files where table_id = ? and row_id = ? returning storage_key`, [table.id, id]);
+    const files = await query<{ storage_key: string }>(trx, `delete from record_files where table_id = ? and row_id = ? returning storage_key`, [
+      table.id,
+      id,
+    ]);
     return files.map((f) => f.storage_key);
   });
 }

@@ -45,7 +45,9 @@ export async function createTable(em: EntityManager, accountId: number, kind: Ta
     ]);
   }
   if (kind === 'OBJECT' && !isSystem && !input.columns?.length) {
-    throw new BadRequestError('An Object needs at least one column', [{ code: 'required', path: 'columns', message: 'at least one column is required' }]);
+    throw new BadRequestError('An Object needs at least one column', [
+      { code: 'required', path: 'columns', message: 'at least one column is required' },
+    ]);
   }
   return em.transactional(async (tx) => {
     if (await tx.count(DataTable, { account: accountId, kind, name })) {
@@ -97,7 +99,10 @@ export async function describeTable(em: EntityManager, table: DataTable) {
   return {
     ...detail,
     recordTypes: recordTypes.map((rt) =>
-      recordTypeView(rt, fields.entities.filter((f) => !f.recordType || f.recordType.id === rt.id).map((f) => f.id)),
+      recordTypeView(
+        rt,
+        fields.entities.filter((f) => !f.recordType || f.recordType.id === rt.id).map((f) => f.id),
+      ),
     ),
   };
 }
@@ -126,7 +131,8 @@ export async function tableSchema(em: EntityManager, table: DataTable) {
 export async function updateTable(em: EntityManager, accountId: number, kind: TableKind, ref: string, patch: TablePatch) {
   const table = await findTable(em, accountId, kind, ref);
   if (patch.displayName !== undefined) {
-    if (!patch.displayName.trim()) throw new BadRequestError('displayName must not be empty', [{ code: 'invalid', path: 'displayName', message: 'must not be empty' }]);
+    if (!patch.displayName.trim())
+      throw new BadRequestError('displayName must not be empty', [{ code: 'invalid', path: 'displayName', message: 'must not be empty' }]);
     table.displayName = patch.displayName.trim();
   }
   if (patch.emoji !== undefined) table.emoji = patch.emoji;
@@ -145,10 +151,17 @@ export async function deleteTable(em: EntityManager, accountId: number, kind: Ta
     const relations = await tx.find(DataField, { type: 'relation', table: { account: accountId, id: { $ne: table.id } } }, { populate: ['table'] });
     const pointing = relations.find((f) => Number(f.metadata.relatedTableId) === table.id);
     if (pointing) {
-      throw new ConflictError(`"${table.name}" is the target of the relation field "${pointing.name}" of "${pointing.table.name}"; delete that field first`);
+      throw new ConflictError(
+        `"${table.name}" is the target of the relation field "${pointing.name}" of "${pointing.table.name}"; delete that field first`,
+      );
     }
     const fields = await loadFields(tx, table);
-    await refuseIfTableRead(tx, accountId, table, fields.models.map((f) => f.id));
+    await refuseIfTableRead(
+      tx,
+      accountId,
+      table,
+      fields.models.map((f) => f.id),
+    );
     await dropRowTable(sqlOf(tx), table.id, fields.models);
     tx.remove(table);
     await tx.flush();

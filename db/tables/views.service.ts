@@ -71,7 +71,8 @@ export async function findView(em: EntityManager, table: DataTable, viewId: numb
 export async function updateView(em: EntityManager, table: DataTable, view: DataView, body: ViewPatch) {
   const patch = await checkView(em, table, body);
   if (patch.name !== undefined) {
-    if (!patch.name.trim()) throw new BadRequestError('View name must not be empty', [{ code: 'invalid', path: 'name', message: 'must not be empty' }]);
+    if (!patch.name.trim())
+      throw new BadRequestError('View name must not be empty', [{ code: 'invalid', path: 'name', message: 'must not be empty' }]);
     view.name = patch.name.trim();
   }
   if (patch.filter !== undefined) view.filter = patch.filter;

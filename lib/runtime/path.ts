@@ -24,7 +24,7 @@ export function parsePath(path: string): string[] {
   let key = '';
   // After `[n]` the next `.` only separates; elsewhere it ends a key, even an empty one (`a..b` has key '').
   let afterIndex = false;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const index = text[i] === '[' ? /^\[(\d+)\]/.exec(text.slice(i)) : null;
     if (index) {
       if (key !== '') steps.push(key);

@@ -31,7 +31,11 @@ export function runInput(request: RunStartRequest): RunAutomationInput {
   const bytes = Buffer.byteLength(JSON.stringify(input));
   if (bytes > MAX_RUN_INPUT_BYTES) {
     const size = (bytes / 1e6).toFixed(1);
-    throw new AppError(413, 'payload_too_large', `The run's input (its graph and trigger payload) is ${size} MB; Temporal carries at most ${MAX_RUN_INPUT_BYTES / 1e6} MB: send a smaller payload`);
+    throw new AppError(
+      413,
+      'payload_too_large',
+      `The run's input (its graph and trigger payload) is ${size} MB; Temporal carries at most ${MAX_RUN_INPUT_BYTES / 1e6} MB: send a smaller payload`,
+    );
   }
   return input;
 }

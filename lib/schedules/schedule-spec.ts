@@ -45,7 +45,13 @@ const DAY_MINUTES = 24 * 60;
  */
 export function normalizeCron(expression: string): string {
   const text = expression.trim();
-  return MACROS[text.toLowerCase()] ?? text.split(/\s+/).map((field) => (field === '?' ? '*' : field)).join(' ');
+  return (
+    MACROS[text.toLowerCase()] ??
+    text
+      .split(/\s+/)
+      .map((field) => (field === '?' ? '*' : field))
+      .join(' ')
+  );
 }
 
 /** The values a numeric cron field (minute or hour) selects, ascending. */
@@ -69,7 +75,7 @@ export function expandField(field: string, min: number, max: number): number[] {
 /** A cron list for ascending values: runs of three or more consecutive values become ranges ("0-5,22,23"). */
 export function compactList(values: number[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < values.length; ) {
+  for (let i = 0; i < values.length;) {
     let j = i;
     while (j + 1 < values.length && values[j + 1] === values[j]! + 1) j++;
     if (j - i >= 2) parts.push(`${values[i]}-${values[j]}`);

@@ -4,15 +4,27 @@
  * (Temporal appends the fire time). A fire time that comes while the node's previous run still runs is skipped.
  */
 import {
-  ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, ServiceError, isGrpcServiceError,
-  type Client, type ScheduleOptionsAction, type ScheduleUpdateOptions,
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  ServiceError,
+  isGrpcServiceError,
+  type Client,
+  type ScheduleOptionsAction,
+  type ScheduleUpdateOptions,
 } from '@temporalio/client';
 import { NamespaceNotFoundError } from '@temporalio/common';
 import { BadRequestError } from '../errors.js';
 import type { Graph } from '../graph/graph.js';
 import type { NodeFactsByType } from '../runtime/contract.js';
 import { automationRunId, runInput, runSearchAttributes, type RunStartRequest } from '../runtime/run-start.js';
-import { automationScheduleId, SchedulesUnavailableError, type AutomationSchedules, type ScheduleState, type ScheduleTarget } from './automation-schedules.js';
+import {
+  automationScheduleId,
+  SchedulesUnavailableError,
+  type AutomationSchedules,
+  type ScheduleState,
+  type ScheduleTarget,
+} from './automation-schedules.js';
 import { scheduleSpecOf, type ScheduledTriggerData } from './schedule-spec.js';
 
 const policies = { overlap: ScheduleOverlapPolicy.SKIP };

@@ -76,8 +76,7 @@ export function wallTimeToInstant(wallAsUtc: number, zone: string): number {
   return candidates.length > 0 ? Math.min(...candidates) : wallAsUtc - before;
 }
 
-const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /** Parses an ISO-8601 date-time; without an offset it is wall time in `zone`. */
 export function parseDateTime(value: string, zone: string): Date | undefined {

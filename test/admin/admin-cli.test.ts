@@ -5,10 +5,9 @@ import { harness } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 
 async function storedKeys(accountId: number): Promise<{ prefix: string; key_hash: string; kind: string; revoked: boolean }[]> {
-  return harness().orm.em.getConnection().execute(
-    'select prefix, key_hash, kind, revoked_at is not null as revoked from api_keys where account_id = ? order by id',
-    [accountId],
-  );
+  return harness()
+    .orm.em.getConnection()
+    .execute('select prefix, key_hash, kind, revoked_at is not null as revoked from api_keys where account_id = ? order by id', [accountId]);
 }
 
 describe('admin command line', function () {

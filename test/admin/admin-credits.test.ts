@@ -21,7 +21,9 @@ describe('admin credits: the balance that stops runs with insufficient_credits',
     expect(stopped.nodeResults).to.deep.equal([]);
     expect(stopped.error!.message).to.match(/^Insufficient credits/);
 
-    expect((await admin('credits', '--account', String(a.account.id), '--unlimited')).stdout.trim()).to.equal(`account ${a.account.id}: unlimited credits`);
+    expect((await admin('credits', '--account', String(a.account.id), '--unlimited')).stdout.trim()).to.equal(
+      `account ${a.account.id}: unlimited credits`,
+    );
     const ran = await awaitRun((await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key, body: {} })).body.id);
     expect(ran.successful).to.equal(true);
     expect((await ledgerRuns(id)).map((r) => r.status)).to.deep.equal(['failed', 'successful']);

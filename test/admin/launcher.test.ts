@@ -28,7 +28,12 @@ async function npmStart(env: NodeJS.ProcessEnv): Promise<Started> {
     stop: async () => {
       process.kill(-child.pid!, 'SIGINT');
       const until = Date.now() + 20_000;
-      while (await fetch(`http://127.0.0.1:${env.PORT}/healthz`).then(() => true, () => false)) {
+      while (
+        await fetch(`http://127.0.0.1:${env.PORT}/healthz`).then(
+          () => true,
+          () => false,
+        )
+      ) {
         if (Date.now() > until) throw new Error('the API still answers 20 s after Ctrl-C');
         await new Promise((r) => setTimeout(r, 100));
       }

@@ -49,10 +49,16 @@ describe('AUTOMATION_STATUS node', function () {
   it('toggles another workflow between ACTIVE and DRAFT, and its schedules follow without publishing its draft', async () => {
     const a = await newAccount();
     const nightly = await workflow(a, 'Nightly export');
-    const node = await addNode(a, nightly, { type: 'SCHEDULED_TRIGGER', data: { cronExpression: '0 2 * * *', timezone: 'Europe/Paris', startTime: null, endTime: null } });
+    const node = await addNode(a, nightly, {
+      type: 'SCHEDULED_TRIGGER',
+      data: { cronExpression: '0 2 * * *', timezone: 'Europe/Paris', startTime: null, endTime: null },
+    });
     const published = (await call('POST', `/workflows/${nightly}/publish`, { key: a.userKey })).body.liveSnapshotId;
     // A draft edit that was never published must not reach the schedule.
-    await call('PUT', `/workflows/${nightly}/nodes/${node}`, { key: a.userKey, body: { type: 'SCHEDULED_TRIGGER', data: { cronExpression: '0 5 * * *', timezone: 'Europe/Paris', startTime: null, endTime: null } } });
+    await call('PUT', `/workflows/${nightly}/nodes/${node}`, {
+      key: a.userKey,
+      body: { type: 'SCHEDULED_TRIGGER', data: { cronExpression: '0 5 * * *', timezone: 'Europe/Paris', startTime: null, endTime: null } },
+    });
     expect(await scheduleInfo(nightly, node)).to.equal(null);
 
     const toggle = await switcher(a, nightly, 'TOGGLE');
@@ -70,7 +76,11 @@ describe('AUTOMATION_STATUS node', function () {
     expect((await scheduleInfo(nightly, node))!.state.paused).to.equal(true);
 
     // SET_ACTIVE and SET_DRAFT set the status whatever it was.
-    for (const [action, expected] of [['SET_ACTIVE', 'ACTIVE'], ['SET_ACTIVE', 'ACTIVE'], ['SET_DRAFT', 'DRAFT']] as const) {
+    for (const [action, expected] of [
+      ['SET_ACTIVE', 'ACTIVE'],
+      ['SET_ACTIVE', 'ACTIVE'],
+      ['SET_DRAFT', 'DRAFT'],
+    ] as const) {
       const result = await run(a, await switcher(a, nightly, action));
       expect(result.successful, JSON.stringify(result)).to.equal(true);
       expect((await statusOf(a, nightly)).status).to.equal(expected);
@@ -81,7 +91,10 @@ describe('AUTOMATION_STATUS node', function () {
   it('activates a never-published workflow without publishing it: nothing live, so no schedule', async () => {
     const a = await newAccount();
     const target = await workflow(a, 'Unpublished');
-    const node = await addNode(a, target, { type: 'SCHEDULED_TRIGGER', data: { cronExpression: '@hourly', timezone: 'UTC', startTime: null, endTime: null } });
+    const node = await addNode(a, target, {
+      type: 'SCHEDULED_TRIGGER',
+      data: { cronExpression: '@hourly', timezone: 'UTC', startTime: null, endTime: null },
+    });
     const result = await run(a, await switcher(a, target, 'SET_ACTIVE'));
     expect(result.successful, JSON.stringify(result)).to.equal(true);
     expect(await statusOf(a, target)).to.include({ status: 'ACTIVE', liveSnapshotId: null });
@@ -104,9 +117,16 @@ describe('AUTOMATION_STATUS node', function () {
 
     const other = await newAccount();
     const theirs = await workflow(other, 'Theirs');
-    const refused = await call('POST', `/workflows/${toggle}/nodes`, { key: a.userKey, body: { type: 'AUTOMATION_STATUS', data: { automationId: theirs, action: 'SET_DRAFT' } } });
+    const refused = await call('POST', `/workflows/${toggle}/nodes`, {
+      key: a.userKey,
+      body: { type: 'AUTOMATION_STATUS', data: { automationId: theirs, action: 'SET_DRAFT' } },
+    });
     expect(refused.status).to.equal(400);
-    expect(refused.body.details.issues).to.deep.include({ code: 'not_found', path: 'data.automationId', message: `no workflow ${theirs} in this account` });
+    expect(refused.body.details.issues).to.deep.include({
+      code: 'not_found',
+      path: 'data.automationId',
+      message: `no workflow ${theirs} in this account`,
+    });
     expect((await statusOf(other, theirs)).status).to.equal('DRAFT');
   });
 });

@@ -30,13 +30,15 @@ export async function activeChain(key: string, name: string, nodes: NodeBody[], 
 
 /** Sets fields of a node's data in the workflow's live snapshot directly (for references whose resources, such as agents, do not exist yet). */
 export async function patchLiveNode(workflowId: number, nodeId: string, data: Record<string, unknown>): Promise<void> {
-  await harness().orm.em.getKnex().raw(
-    `update graph_snapshots s set nodes = (
+  await harness()
+    .orm.em.getKnex()
+    .raw(
+      `update graph_snapshots s set nodes = (
        select jsonb_agg(case when n->>'nodeId' = ? then jsonb_set(n, '{data}', (n->'data') || ?::jsonb) else n end)
          from jsonb_array_elements(s.nodes) n)
       where s.id = (select live_snapshot_id from workflows where id = ?)`,
-    [nodeId, JSON.stringify(data), workflowId],
-  );
+      [nodeId, JSON.stringify(data), workflowId],
+    );
 }
 
 export async function rowsOf(key: string, table: string): Promise<{ id: string; data: Record<string, unknown> }[]> {

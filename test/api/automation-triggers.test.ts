@@ -46,7 +46,11 @@ describe('automation triggers through the outbox', function () {
     const knex = harness().orm.em.getKnex();
     await knex.raw('update outbox_events set dispatched_at = null where id = ?', [res.body.eventId]);
     await harness().dispatcher.dispatchOnce();
-    await eventually(async () => ((await knex.raw('select dispatched_at from outbox_events where id = ?', [res.body.eventId])).rows[0].dispatched_at ? true : undefined), 'redispatch');
+    await eventually(
+      async () =>
+        (await knex.raw('select dispatched_at from outbox_events where id = ?', [res.body.eventId])).rows[0].dispatched_at ? true : undefined,
+      'redispatch',
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await ledgerRuns(live.id)).to.have.length(1);
     expect(await rowsOf(key, 'orders')).to.have.length(1);
@@ -65,15 +69,20 @@ describe('automation triggers through the outbox', function () {
       { type: 'TRIGGER', data: { triggerType: 'TABLE_ROW_CREATED', triggeredByTableId: pong } },
       createRow(ping, { Note: 'from B' }),
     ]);
-    const updates = await activeChain(key, 'Ping updates', [
-      { type: 'TRIGGER', data: { triggerType: 'TABLE_ROW_UPDATED', triggeredByTableId: ping } },
-      createRow(pong, { Note: 'updated' }),
-    ], 'DRAFT');
+    const updates = await activeChain(
+      key,
+      'Ping updates',
+      [{ type: 'TRIGGER', data: { triggerType: 'TABLE_ROW_UPDATED', triggeredByTableId: ping } }, createRow(pong, { Note: 'updated' })],
+      'DRAFT',
+    );
 
     expect((await call('POST', '/tables/ping/rows', { key, body: { Note: 'seed' } })).status).to.equal(201);
     const runsOfA = await endedRuns(a.id, 2);
     const runsOfB = await endedRuns(b.id, 1);
-    expect(runsOfA.map((r) => [r.status, r.prevented_loop])).to.deep.equal([['successful', false], ['failed', true]]);
+    expect(runsOfA.map((r) => [r.status, r.prevented_loop])).to.deep.equal([
+      ['successful', false],
+      ['failed', true],
+    ]);
     expect(runsOfB.map((r) => [r.status, r.prevented_loop])).to.deep.equal([['successful', false]]);
     const stopped = await runResult(runsOfA[1]!.id);
     expect(stopped.preventedLoop).to.equal(true);
@@ -98,7 +107,10 @@ describe('automation triggers through the outbox', function () {
       { type: 'TRIGGER', data: { triggerType: 'OBJECT_RECORD_CREATED', triggeredByTableId: people.id, triggeredByRecordTypeId: vip.id } },
       createRow(log, { What: 'vip' }),
     ]);
-    const onContact = await activeChain(key, 'Contact created', [{ type: 'TRIGGER', data: { triggerType: 'CONTACT_CREATED' } }, createRow(log, { What: 'contact' })]);
+    const onContact = await activeChain(key, 'Contact created', [
+      { type: 'TRIGGER', data: { triggerType: 'CONTACT_CREATED' } },
+      createRow(log, { What: 'contact' }),
+    ]);
 
     expect((await call('POST', '/objects/people/rows', { key, body: { recordTypeId: defaultType.id } })).status).to.equal(201);
     expect((await call('POST', '/objects/people/rows', { key, body: { recordTypeId: vip.id } })).status).to.equal(201);
@@ -115,16 +127,30 @@ describe('automation triggers through the outbox', function () {
     const key = a.userKey;
     const log = await newTable(key, 'log', ['What']);
     const agentId = '6f1c2a7e-3b7d-4a43-9a57-0f7b9f0e2d11';
-    const ended = await activeChain(key, 'Conversation ended', [{ type: 'TRIGGER', data: { triggerType: 'CONVERSATION_ENDED' } }, createRow(log, { What: '{trigger_payload}' })]);
-    const otherAgent = await activeChain(key, 'Other agent', [{ type: 'TRIGGER', data: { triggerType: 'CONVERSATION_ENDED' } }, createRow(log, { What: 'other' })]);
+    const ended = await activeChain(key, 'Conversation ended', [
+      { type: 'TRIGGER', data: { triggerType: 'CONVERSATION_ENDED' } },
+      createRow(log, { What: '{trigger_payload}' }),
+    ]);
+    const otherAgent = await activeChain(key, 'Other agent', [
+      { type: 'TRIGGER', data: { triggerType: 'CONVERSATION_ENDED' } },
+      createRow(log, { What: 'other' }),
+    ]);
     // Agents arrive in a later version: their ids are written into the live graphs directly.
     await patchLiveNode(ended.id, ended.nodeIds[0]!, { triggeredByAgentIds: [agentId] });
     await patchLiveNode(otherAgent.id, otherAgent.nodeIds[0]!, { triggeredByAgentIds: ['00000000-0000-4000-8000-000000000000'] });
-    const external = await activeChain(key, 'New email', [{ type: 'TRIGGER', data: { triggerType: 'CONVERSATION_IDLE' } }, createRow(log, { What: 'email' })]);
+    const external = await activeChain(key, 'New email', [
+      { type: 'TRIGGER', data: { triggerType: 'CONVERSATION_IDLE' } },
+      createRow(log, { What: 'email' }),
+    ]);
     await patchLiveNode(external.id, external.nodeIds[0]!, { triggerType: 'EXTERNAL_TRIGGER', connectedAccountTriggerId: 'sub_123' });
 
     const em = harness().orm.em.fork();
-    const { eventId } = await recordConversationEvent(em, a.account.id, { type: 'CONVERSATION_ENDED', agentId, conversationId: 'c-1', details: { rating: 5 } });
+    const { eventId } = await recordConversationEvent(em, a.account.id, {
+      type: 'CONVERSATION_ENDED',
+      agentId,
+      conversationId: 'c-1',
+      details: { rating: 5 },
+    });
     const run = await awaitRun(`automation:${ended.id}:event-${eventId}`);
     expect(run.successful).to.equal(true);
     const delivery = await recordExternalTriggerDelivery(em, 'sub_123', { subject: 'Hello' });
@@ -140,6 +166,9 @@ describe('automation triggers through the outbox', function () {
 });
 
 async function expectRejected(promise: Promise<unknown>, message: RegExp): Promise<void> {
-  const error = await promise.then(() => undefined, (e: Error) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: Error) => e,
+  );
   expect(error?.message).to.match(message);
 }

@@ -24,7 +24,20 @@ describe('catalogs: AI models', () => {
     expect(res.body.nextCursor).to.equal(null);
     expect(models.length).to.be.greaterThan(8);
     expect(Object.keys(models[0]!).sort()).to.deep.equal(
-      ['aiVendor', 'analyticsColor', 'creditsPerMessage', 'deprecated', 'description', 'externalId', 'id', 'isDefault', 'name', 'order', 'reasoningModel', 'type'].sort(),
+      [
+        'aiVendor',
+        'analyticsColor',
+        'creditsPerMessage',
+        'deprecated',
+        'description',
+        'externalId',
+        'id',
+        'isDefault',
+        'name',
+        'order',
+        'reasoningModel',
+        'type',
+      ].sort(),
     );
     for (const m of models) {
       expect(m.id as number).to.be.below(0);
@@ -60,7 +73,9 @@ describe('catalogs: AI models', () => {
       expect(def.status).to.equal(200);
       expect(def.body).to.deep.equal(defaults[0]);
     }
-    const whisper = (await call('GET', '/ai-models?type=TRANSCRIPTION', { key: acct.userKey })).body.agentry.find((m: { externalId: string }) => m.externalId === 'whisper-1');
+    const whisper = (await call('GET', '/ai-models?type=TRANSCRIPTION', { key: acct.userKey })).body.agentry.find(
+      (m: { externalId: string }) => m.externalId === 'whisper-1',
+    );
     expect(whisper).to.include({ aiVendor: 'OPENAI', isDefault: true });
   });
 
@@ -99,7 +114,12 @@ describe('catalogs: channels', () => {
   it('lists the numbers (canSendMessages, assistantId) and social accounts of the caller only', async () => {
     const a = await newAccount();
     const b = await newAccount();
-    await connectMessagingNumber(em(), a.account.id, { phoneNumber: '+14155550123', phoneNumberId: '1090001', assistantId: AGENT, displayName: 'Support' });
+    await connectMessagingNumber(em(), a.account.id, {
+      phoneNumber: '+14155550123',
+      phoneNumberId: '1090001',
+      assistantId: AGENT,
+      displayName: 'Support',
+    });
     await connectMessagingNumber(em(), a.account.id, { phoneNumber: '+34 612 345 678', phoneNumberId: '1090002', canSendMessages: false });
     await connectMessagingNumber(em(), b.account.id, { phoneNumber: '+442071234567', phoneNumberId: '2090001' });
     await addSocialAccount(em(), a.account.id, { platform: 'instagram', name: 'Acme IG', externalId: '1784', pages: [{ id: 'p1', name: 'Acme' }] });
@@ -109,7 +129,13 @@ describe('catalogs: channels', () => {
     expect(Object.keys(res.body.agentry).sort()).to.deep.equal(['numbers', 'socialAccounts']);
     const numbers = res.body.agentry.numbers;
     expect(numbers).to.have.length(2);
-    expect(numbers[0]).to.include({ phoneNumber: '+14155550123', phoneNumberId: '1090001', assistantId: AGENT, canSendMessages: true, displayName: 'Support' });
+    expect(numbers[0]).to.include({
+      phoneNumber: '+14155550123',
+      phoneNumberId: '1090001',
+      assistantId: AGENT,
+      canSendMessages: true,
+      displayName: 'Support',
+    });
     expect(numbers[1]).to.include({ phoneNumber: '+34612345678', phoneNumberId: '1090002', assistantId: null, canSendMessages: false });
     expect(res.body.agentry.socialAccounts).to.have.length(1);
     expect(res.body.agentry.socialAccounts[0]).to.include({ platform: 'INSTAGRAM', name: 'Acme IG', externalId: '1784' });

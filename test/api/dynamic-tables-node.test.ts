@@ -9,13 +9,27 @@ type Account = Awaited<ReturnType<typeof newAccount>>;
 
 /** Row events written for a table (each would start a downstream run). */
 async function rowEvents(tableId: number): Promise<string[]> {
-  const rows = (await harness().orm.em.getKnex().raw(`select type from outbox_events where payload->>'tableId' = ? order by id`, [String(tableId)])).rows;
+  const rows = (
+    await harness()
+      .orm.em.getKnex()
+      .raw(`select type from outbox_events where payload->>'tableId' = ? order by id`, [String(tableId)])
+  ).rows;
   return rows.map((r: { type: string }) => r.type);
 }
 
 async function leadsTable(a: Account): Promise<number> {
   const key = a.userKey;
-  await call('POST', '/tables', { key, body: { name: 'leads', columns: [{ name: 'Name', type: 'string' }, { name: 'Qty', type: 'number' }, { name: 'Vip', type: 'boolean' }] } });
+  await call('POST', '/tables', {
+    key,
+    body: {
+      name: 'leads',
+      columns: [
+        { name: 'Name', type: 'string' },
+        { name: 'Qty', type: 'number' },
+        { name: 'Vip', type: 'boolean' },
+      ],
+    },
+  });
   return (await call('GET', '/tables/leads', { key })).body.id;
 }
 
@@ -44,7 +58,10 @@ describe('DYNAMIC_TABLES and AUTOMATION_STATUS nodes run once per node execution
     expect((await run(remove, 'delete#4', 2)).output).to.deep.equal({ deleted: first.id });
     expect(await rowEvents(tableId)).to.deep.equal(['TABLE_ROW_CREATED', 'TABLE_ROW_CREATED', 'TABLE_ROW_UPDATED']);
 
-    const missing = await run(remove, 'delete#5').then(() => undefined, (error: unknown) => error);
+    const missing = await run(remove, 'delete#5').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(missing).to.be.instanceOf(ApplicationFailure);
     expect((missing as ApplicationFailure).nonRetryable).to.equal(true);
     expect((missing as Error).message).to.match(/not found/);
@@ -56,8 +73,14 @@ describe('DYNAMIC_TABLES and AUTOMATION_STATUS nodes run once per node execution
     const run = (rowData: Record<string, unknown>, executionKey: string) =>
       executeNodeAttempt({ accountId: a.account.id, type: 'DYNAMIC_TABLES', data: { tableId, action: 'CREATE', rowData }, executionKey });
     expect(((await run({ Name: 'n', Qty: 42, Vip: true }, 'typed#1')).output as { data: unknown }).data).to.deep.include({ Qty: 42, Vip: true });
-    expect(((await run({ Name: 'n', Qty: '42.5', Vip: 'false' }, 'typed#2')).output as { data: unknown }).data).to.deep.include({ Qty: 42.5, Vip: false });
-    const refused = await run({ Qty: 'forty' }, 'typed#3').then(() => undefined, (error: Error) => error);
+    expect(((await run({ Name: 'n', Qty: '42.5', Vip: 'false' }, 'typed#2')).output as { data: unknown }).data).to.deep.include({
+      Qty: 42.5,
+      Vip: false,
+    });
+    const refused = await run({ Qty: 'forty' }, 'typed#3').then(
+      () => undefined,
+      (error: Error) => error,
+    );
     expect(refused?.message).to.match(/Qty/);
   });
 
@@ -65,7 +88,10 @@ describe('DYNAMIC_TABLES and AUTOMATION_STATUS nodes run once per node execution
     const a = await newAccount();
     const target = (await call('POST', '/workflows', { key: a.userKey, body: { name: 'Target' } })).body.id as number;
     const toggle = (executionKey: string, attempt = 1) =>
-      executeNodeAttempt({ accountId: a.account.id, type: 'AUTOMATION_STATUS', data: { automationId: target, action: 'TOGGLE' }, executionKey }, attempt);
+      executeNodeAttempt(
+        { accountId: a.account.id, type: 'AUTOMATION_STATUS', data: { automationId: target, action: 'TOGGLE' }, executionKey },
+        attempt,
+      );
     const first = (await toggle('toggle#1')).output;
     expect(first).to.deep.equal({ automationId: target, previousStatus: 'DRAFT', status: 'ACTIVE' });
     expect((await toggle('toggle#1', 2)).output).to.deep.equal(first);

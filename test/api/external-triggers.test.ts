@@ -30,7 +30,12 @@ class FakeProvider {
   live = new Set<string>();
   /** The next answer per route key (`subscribe`, `unsubscribe`, `resources`), used once. */
   next: Partial<Record<'subscribe' | 'unsubscribe' | 'resources', Canned>> = {};
-  resources: unknown = { items: [{ id: 'octocat/hello', name: 'hello', hasChildren: true }, { id: 'octocat/world', name: 'world' }] };
+  resources: unknown = {
+    items: [
+      { id: 'octocat/hello', name: 'hello', hasChildren: true },
+      { id: 'octocat/world', name: 'world' },
+    ],
+  };
   private counter = 0;
   private server?: Server;
 
@@ -71,13 +76,14 @@ class FakeProvider {
       res.end(body === undefined ? undefined : JSON.stringify(body));
     };
     if (call.authorization !== `Bearer ${API_KEY}`) return send(401, { message: 'bad key' });
-    const route = call.method === 'POST' && call.path === '/v1/trigger-subscriptions'
-      ? 'subscribe'
-      : call.method === 'DELETE' && call.path.startsWith('/v1/trigger-subscriptions/')
-        ? 'unsubscribe'
-        : call.method === 'GET' && call.path === '/v1/resources'
-          ? 'resources'
-          : undefined;
+    const route =
+      call.method === 'POST' && call.path === '/v1/trigger-subscriptions'
+        ? 'subscribe'
+        : call.method === 'DELETE' && call.path.startsWith('/v1/trigger-subscriptions/')
+          ? 'unsubscribe'
+          : call.method === 'GET' && call.path === '/v1/resources'
+            ? 'resources'
+            : undefined;
     if (!route) return send(404, { message: 'no such route' });
     const canned = this.next[route];
     if (canned) {
@@ -169,14 +175,18 @@ describe('EXTERNAL_TRIGGER nodes and trigger resources', () => {
     expect(detail.body.nodes[0].data.connectedAccountTriggerId).to.equal(first);
 
     provider.reset();
-    const updated = await req('PUT', `/workflows/${id}/nodes/${node.nodeId}`, { body: gmailNode({ labelIds: 'IMPORTANT', query: 'from:billing@example.com' }) });
+    const updated = await req('PUT', `/workflows/${id}/nodes/${node.nodeId}`, {
+      body: gmailNode({ labelIds: 'IMPORTANT', query: 'from:billing@example.com' }),
+    });
     expect(updated.status, updated.text).to.equal(200);
     const second = updated.body.nodes[0].data.connectedAccountTriggerId;
     expect(second).to.be.a('string').and.not.equal(first);
     expect(provider.calls.map((c) => c.method)).to.deep.equal(['POST', 'DELETE']);
     expect(provider.calls[0]!.body.config).to.deep.equal({ labelIds: 'IMPORTANT', query: 'from:billing@example.com' });
     expect(provider.calls[1]!.path).to.equal(`/v1/trigger-subscriptions/${first}`);
-    expect([...provider.live]).to.include(second).and.not.include(first);
+    expect([...provider.live])
+      .to.include(second)
+      .and.not.include(first);
 
     provider.reset();
     const removed = await req('DELETE', `/workflows/${id}/nodes/${node.nodeId}`);
@@ -206,7 +216,13 @@ describe('EXTERNAL_TRIGGER nodes and trigger resources', () => {
       body: {
         type: 'TRIGGER',
         alias: 'Commits',
-        data: { triggerType: 'EXTERNAL_TRIGGER', connectedAccountId: github.id, triggerToolkit: 'GITHUB', triggerSlug: 'GITHUB_COMMIT_EVENT', triggerConfig: { owner: 'octocat', repo: 'hello' } },
+        data: {
+          triggerType: 'EXTERNAL_TRIGGER',
+          connectedAccountId: github.id,
+          triggerToolkit: 'GITHUB',
+          triggerSlug: 'GITHUB_COMMIT_EVENT',
+          triggerConfig: { owner: 'octocat', repo: 'hello' },
+        },
       },
     });
     expect(commits.status, commits.text).to.equal(201);
@@ -277,7 +293,13 @@ describe('EXTERNAL_TRIGGER nodes and trigger resources', () => {
     const id = await workflow();
     const cases: [Record<string, unknown>, number, string, string, string][] = [
       [{ triggerSlug: 'GMAIL_NOPE' }, 400, 'Unsupported trigger: GMAIL_NOPE', 'data.triggerSlug', 'invalid'],
-      [{ triggerConfig: { labelIds: 'INBOX', folder: 'x' } }, 400, 'Unknown trigger config field for GMAIL_NEW_GMAIL_MESSAGE: folder', 'data.triggerConfig.folder', 'unknown_field'],
+      [
+        { triggerConfig: { labelIds: 'INBOX', folder: 'x' } },
+        400,
+        'Unknown trigger config field for GMAIL_NEW_GMAIL_MESSAGE: folder',
+        'data.triggerConfig.folder',
+        'unknown_field',
+      ],
       [{ triggerConfig: { labelIds: 42 } }, 400, 'Invalid trigger config: labelIds - must be a string', 'data.triggerConfig.labelIds', 'invalid'],
       [
         { triggerSlug: 'GOOGLE_CALENDAR_EVENT_STARTING_SOON', triggerToolkit: 'GOOGLE_CALENDAR', triggerConfig: { minutesBefore: '10' } },
@@ -308,12 +330,20 @@ describe('EXTERNAL_TRIGGER nodes and trigger resources', () => {
     const wrongAccount = await req('POST', `/workflows/${id}/nodes`, { body: gmailNode(undefined, { connectedAccountId: github.id }) });
     expect(wrongAccount.body.details.issues[0]).to.include({ code: 'invalid', path: 'data.connectedAccountId' });
     const missing = await req('POST', `/workflows/${id}/nodes`, { body: { type: 'TRIGGER', data: { triggerType: 'EXTERNAL_TRIGGER' } } });
-    expect(missing.body.details.issues.map((i: { path: string }) => i.path)).to.have.members(['data.triggerSlug', 'data.triggerToolkit', 'data.connectedAccountId']);
+    expect(missing.body.details.issues.map((i: { path: string }) => i.path)).to.have.members([
+      'data.triggerSlug',
+      'data.triggerToolkit',
+      'data.connectedAccountId',
+    ]);
 
     const foreign = await req('POST', `/workflows/${id}/nodes`, { body: gmailNode(undefined, { connectedAccountId: foreignGmail.id }) });
     expect(foreign.status).to.equal(400);
     expect(foreign.body.code).to.equal('bad_request');
-    expect(foreign.body.details.issues).to.deep.include({ code: 'not_found', path: 'data.connectedAccountId', message: `no connected account ${foreignGmail.id} in this account` });
+    expect(foreign.body.details.issues).to.deep.include({
+      code: 'not_found',
+      path: 'data.connectedAccountId',
+      message: `no connected account ${foreignGmail.id} in this account`,
+    });
 
     expect(provider.calls).to.deep.equal([]);
     expect((await req('GET', `/workflows/${id}/graph`)).body.nodes).to.deep.equal([]);
@@ -325,12 +355,14 @@ describe('EXTERNAL_TRIGGER nodes and trigger resources', () => {
     expect(res.status).to.equal(400);
     expect(res.body.message).to.include('third-party triggers are not configured');
     expect((await call('GET', `/workflows/${id}/graph`, { key: a.userKey })).body.nodes).to.deep.equal([]);
-    const resources = await call('GET', `/integrations/trigger-resources?resourceType=gmail_label&connectedAccountId=${gmail.id}`, { key: a.userKey });
+    const resources = await call('GET', `/integrations/trigger-resources?resourceType=gmail_label&connectedAccountId=${gmail.id}`, {
+      key: a.userKey,
+    });
     expect(resources.status).to.equal(400);
     expect(resources.body.message).to.include('third-party triggers are not configured');
   });
 
-  it('lists trigger resources from the provider, for the account\'s own connected accounts and USER keys only', async () => {
+  it("lists trigger resources from the provider, for the account's own connected accounts and USER keys only", async () => {
     const res = await req('GET', `/integrations/trigger-resources?resourceType=github_repository&connectedAccountId=${github.id}&parent=octocat`);
     expect(res.status, res.text).to.equal(200);
     expect(res.body).to.deep.equal({
@@ -357,7 +389,9 @@ describe('EXTERNAL_TRIGGER nodes and trigger resources', () => {
 
     expect((await req('GET', `/integrations/trigger-resources?resourceType=gmail_label&connectedAccountId=${foreignGmail.id}`)).status).to.equal(404);
     expect((await req('GET', `/integrations/trigger-resources?resourceType=gmail_label&connectedAccountId=999999`)).status).to.equal(404);
-    const general = await req('GET', `/integrations/trigger-resources?resourceType=gmail_label&connectedAccountId=${gmail.id}`, { key: a.generalKey });
+    const general = await req('GET', `/integrations/trigger-resources?resourceType=gmail_label&connectedAccountId=${gmail.id}`, {
+      key: a.generalKey,
+    });
     expect(general.status).to.equal(403);
     const unknownType = await req('GET', `/integrations/trigger-resources?resourceType=planets&connectedAccountId=${gmail.id}`);
     expect(unknownType.status).to.equal(400);
@@ -376,7 +410,9 @@ describe('EXTERNAL_TRIGGER nodes and trigger resources', () => {
   });
 
   it('an unreachable provider is a 502, not a 500', async () => {
-    const { server, origin } = await listen({ triggers: new HttpTriggerProvider({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: API_KEY, timeoutMs: 2000 }) });
+    const { server, origin } = await listen({
+      triggers: new HttpTriggerProvider({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: API_KEY, timeoutMs: 2000 }),
+    });
     try {
       const id = (await call('POST', '/workflows', { key: a.userKey, baseUrl: `${origin}/public/v1`, body: { name: 'Down' } })).body.id;
       const res = await call('POST', `/workflows/${id}/nodes`, { key: a.userKey, baseUrl: `${origin}/public/v1`, body: gmailNode() });

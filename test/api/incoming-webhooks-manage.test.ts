@@ -16,7 +16,7 @@ async function webhook(a: Account, name: string, useAuthentication = true) {
 describe('managing incoming webhooks (extensions of SPEC.md)', function () {
   this.timeout(30_000);
 
-  it('lists and shows the account\'s webhooks without their tokens, paginated, and only its own', async () => {
+  it("lists and shows the account's webhooks without their tokens, paginated, and only its own", async () => {
     const a = await newAccount();
     const b = await newAccount();
     const first = await webhook(a, 'First');
@@ -63,7 +63,10 @@ describe('managing incoming webhooks (extensions of SPEC.md)', function () {
     const a = await newAccount();
     const hook = await webhook(a, 'Orders', false);
     const workflow = (await call('POST', '/workflows', { key: a.userKey, body: { name: 'On order' } })).body.id;
-    const node = await call('POST', `/workflows/${workflow}/nodes`, { key: a.userKey, body: { type: 'WEBHOOK', data: { url: 'https://x.test/in', triggerByWebhookIds: [hook.id] } } });
+    const node = await call('POST', `/workflows/${workflow}/nodes`, {
+      key: a.userKey,
+      body: { type: 'WEBHOOK', data: { url: 'https://x.test/in', triggerByWebhookIds: [hook.id] } },
+    });
     const nodeId = node.body.nodes[0].nodeId;
     expect((await call('DELETE', `/incoming-webhooks/${hook.id}`, { key: a.generalKey })).status).to.equal(403);
     const deleted = await call('DELETE', `/incoming-webhooks/${hook.id}`, { key: a.userKey });

@@ -24,12 +24,14 @@ interface OutboxRow {
 
 const sql = <T>(query: string, params: unknown[] = []): Promise<T[]> => harness().orm.em.getConnection().execute<T[]>(query, params);
 
-const webhookRow = async (id: string): Promise<WebhookRow | undefined> => (await sql<WebhookRow>('select * from incoming_webhooks where id = ?', [id]))[0];
+const webhookRow = async (id: string): Promise<WebhookRow | undefined> =>
+  (await sql<WebhookRow>('select * from incoming_webhooks where id = ?', [id]))[0];
 
 const eventsOf = (webhookId: string): Promise<OutboxRow[]> =>
-  sql<OutboxRow>(`select id, account_id, type, payload from outbox_events where type = 'INCOMING_WEBHOOK' and payload->>'webhookId' = ? order by id`, [
-    webhookId,
-  ]);
+  sql<OutboxRow>(
+    `select id, account_id, type, payload from outbox_events where type = 'INCOMING_WEBHOOK' and payload->>'webhookId' = ? order by id`,
+    [webhookId],
+  );
 
 /** POST to the inbound URL (outside /public/v1). */
 const deliver = (id: string, options: CallOptions = {}): Promise<CallResult> =>

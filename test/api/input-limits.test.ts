@@ -55,9 +55,15 @@ describe('structural input limits, for every route', function () {
     const { userKey: key } = await newAccount();
     const workflow = (await call('POST', '/workflows', { key, body: { name: 'Big' } })).body.id;
     await call('POST', `/workflows/${workflow}/nodes`, { key, body: { type: 'API', data: { url: 'https://x.test' } } });
-    const big = await listen({ config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 4 * 1024 * 1024, taskQueue: harness().taskQueue, temporalUiUrl: 'http://ui.test' } });
+    const big = await listen({
+      config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 4 * 1024 * 1024, taskQueue: harness().taskQueue, temporalUiUrl: 'http://ui.test' },
+    });
     try {
-      const res = await call('POST', `/workflows/${workflow}/runs?snapshot=draft`, { key, baseUrl: `${big.origin}/public/v1`, body: { payload: 'x'.repeat(2_500_000) } });
+      const res = await call('POST', `/workflows/${workflow}/runs?snapshot=draft`, {
+        key,
+        baseUrl: `${big.origin}/public/v1`,
+        body: { payload: 'x'.repeat(2_500_000) },
+      });
       expect(res.status).to.equal(413);
       expect(res.body.message).to.match(/Temporal carries at most 1.9 MB/);
     } finally {

@@ -35,7 +35,7 @@ describe('metrics in Prometheus form', function () {
     expect(text).to.match(/^agentry_outbox_parked_events \d+$/m);
   });
 
-  it('serves the worker\'s metrics on a port of their own', async () => {
+  it("serves the worker's metrics on a port of their own", async () => {
     const server = serveMetrics(0);
     await once(server, 'listening');
     try {

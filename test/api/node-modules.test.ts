@@ -5,8 +5,23 @@ import { runResult } from '../setup/runs.js';
 type Account = Awaited<ReturnType<typeof newAccount>>;
 
 const WORKFLOW_NODE_TYPES = [
-  'TRIGGER', 'SCHEDULED_TRIGGER', 'WEBHOOK', 'API', 'TOOLS_AI', 'CONDITIONAL_ROUTING', 'AI_CAPTURE', 'DATA_TRANSFORMER', 'DYNAMIC_TABLES',
-  'CREATE_RECORD_ACTIVITY', 'ITERATION', 'BREAK', 'AUTOMATION_STATUS', 'SEND_MESSAGE', 'SEND_MESSAGING_MESSAGE', 'TRANSCRIPTION', 'FILE_ANALYSIS',
+  'TRIGGER',
+  'SCHEDULED_TRIGGER',
+  'WEBHOOK',
+  'API',
+  'TOOLS_AI',
+  'CONDITIONAL_ROUTING',
+  'AI_CAPTURE',
+  'DATA_TRANSFORMER',
+  'DYNAMIC_TABLES',
+  'CREATE_RECORD_ACTIVITY',
+  'ITERATION',
+  'BREAK',
+  'AUTOMATION_STATUS',
+  'SEND_MESSAGE',
+  'SEND_MESSAGING_MESSAGE',
+  'TRANSCRIPTION',
+  'FILE_ANALYSIS',
 ];
 
 async function addNode(a: Account, workflowId: number, body: Record<string, unknown>): Promise<string> {
@@ -44,7 +59,8 @@ describe('node types as modules: documented data, declared handles, typed refere
     const loop = await addNode(a, id, { type: 'ITERATION', data: { variableName: 'trigger_payload' } });
     const stop = await addNode(a, id, { type: 'BREAK', data: {} });
     const route = await addNode(a, id, { type: 'CONDITIONAL_ROUTING', data: { useAi: false, conditions: [{ id: 'vip', expression: 'is vip' }] } });
-    const edge = (source: string, handle: string, targetEdge: string) => call('POST', `/workflows/${id}/edges`, { key: a.userKey, body: { source, handle, targetEdge } });
+    const edge = (source: string, handle: string, targetEdge: string) =>
+      call('POST', `/workflows/${id}/edges`, { key: a.userKey, body: { source, handle, targetEdge } });
 
     const wrong = await edge(api, 'success', loop);
     expect(wrong.status).to.equal(400);
@@ -58,7 +74,10 @@ describe('node types as modules: documented data, declared handles, typed refere
     expect((await edge(route, 'default', loop)).status).to.equal(201);
     expect((await edge(route, 'gold', api)).status).to.equal(400);
 
-    const inline = await call('POST', `/workflows/${id}/nodes`, { key: a.userKey, body: { type: 'API', data: { url: 'https://y.test' }, edges: [{ handle: 'oops', targetEdge: api }] } });
+    const inline = await call('POST', `/workflows/${id}/nodes`, {
+      key: a.userKey,
+      body: { type: 'API', data: { url: 'https://y.test' }, edges: [{ handle: 'oops', targetEdge: api }] },
+    });
     expect(inline.status).to.equal(400);
     expect(inline.body.details.issues[0]).to.include({ path: 'edges[0].handle' });
     expect((await call('GET', `/workflows/${id}/graph`, { key: a.userKey })).body.nodes).to.have.length(4);
@@ -66,7 +85,17 @@ describe('node types as modules: documented data, declared handles, typed refere
 
   it('saves references with paths into JSON values, refuses ones that can never resolve, and runs them with their JSON types', async () => {
     const a = await newAccount();
-    await call('POST', '/tables', { key: a.userKey, body: { name: 'orders', columns: [{ name: 'Email', type: 'string' }, { name: 'Qty', type: 'number' }, { name: 'First', type: 'string' }] } });
+    await call('POST', '/tables', {
+      key: a.userKey,
+      body: {
+        name: 'orders',
+        columns: [
+          { name: 'Email', type: 'string' },
+          { name: 'Qty', type: 'number' },
+          { name: 'First', type: 'string' },
+        ],
+      },
+    });
     const tableId = (await call('GET', '/tables/orders', { key: a.userKey })).body.id;
     const id = await newWorkflow(a, 'Typed');
     const refused = await call('POST', `/workflows/${id}/nodes`, {
@@ -74,7 +103,11 @@ describe('node types as modules: documented data, declared handles, typed refere
       body: { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Email: '{customer.email}' } } },
     });
     expect(refused.status).to.equal(400);
-    expect(refused.body.details.issues[0]).to.deep.include({ path: 'data.rowData.Email', code: 'not_found', message: 'variable "customer.email" does not exist' });
+    expect(refused.body.details.issues[0]).to.deep.include({
+      path: 'data.rowData.Email',
+      code: 'not_found',
+      message: 'variable "customer.email" does not exist',
+    });
 
     const rowData = { Email: '{trigger_payload.customer.email}', Qty: '{trigger_payload.qty}', First: '{trigger_payload.items[0].sku}' };
     const write = await addNode(a, id, { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData } });

@@ -46,7 +46,9 @@ describe('API description', () => {
     };
     walk(doc);
     for (const ref of refs) expect(doc.components.schemas[ref.split('/').pop()!], ref).to.be.an('object');
-    expect(doc.paths['/objects/{name}/rows/list'].post.requestBody.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/RowsListQuery' });
+    expect(doc.paths['/objects/{name}/rows/list'].post.requestBody.content['application/json'].schema).to.deep.equal({
+      $ref: '#/components/schemas/RowsListQuery',
+    });
     expect(doc.components.schemas.RowsListQuery.properties.filter).to.deep.equal({ $ref: '#/components/schemas/QueryFilter' });
     expect(doc.components.schemas.QueryFilter.description).to.match(/and/);
     expect(doc.paths['/tables/{name}/fields/{fieldId}/tags'].post['x-key-scope']).to.equal('U');

@@ -13,7 +13,8 @@ interface EventRow {
 }
 
 async function eventRow(id: string): Promise<EventRow> {
-  return (await harness().orm.em.getKnex().raw('select attempts, last_error, dispatched_at, dead_lettered_at from outbox_events where id = ?', [id])).rows[0];
+  return (await harness().orm.em.getKnex().raw('select attempts, last_error, dispatched_at, dead_lettered_at from outbox_events where id = ?', [id]))
+    .rows[0];
 }
 
 describe('outbox events whose dispatch fails (poison events)', function () {
@@ -22,17 +23,21 @@ describe('outbox events whose dispatch fails (poison events)', function () {
   it('are retried with backoff and parked after their attempts, while the events around them run; the admin command requeues them', async () => {
     const { account, userKey: key } = await newAccount();
     const hook = (await call('POST', '/incoming-webhooks', { key, body: { name: 'Shop', useAuthentication: false } })).body;
-    const live = await activeChain(key, 'On call', [{ type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } }]);
+    const live = await activeChain(key, 'On call', [
+      { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
+    ]);
 
     // An event Temporal refuses to start a run for: its body makes the run input larger than Temporal's 2 MB payload limit.
     const knex = harness().orm.em.getKnex();
     const huge = { blob: 'x'.repeat(3 * 1024 * 1024) };
     const before = await call('POST', `/webhooks/${hook.id}`, { baseUrl: harness().origin, body: { n: 1 } });
     const poison = String(
-      (await knex.raw(`insert into outbox_events (account_id, type, payload, created_at) values (?, 'INCOMING_WEBHOOK', ?::json, now()) returning id`, [
-        account.id,
-        JSON.stringify({ webhookId: hook.id, body: huge }),
-      ])).rows[0].id,
+      (
+        await knex.raw(
+          `insert into outbox_events (account_id, type, payload, created_at) values (?, 'INCOMING_WEBHOOK', ?::json, now()) returning id`,
+          [account.id, JSON.stringify({ webhookId: hook.id, body: huge })],
+        )
+      ).rows[0].id,
     );
     const after = await call('POST', `/webhooks/${hook.id}`, { baseUrl: harness().origin, body: { n: 2 } });
 

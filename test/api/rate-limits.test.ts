@@ -23,7 +23,9 @@ describe('rate limits', function () {
     const hook = (await call('POST', '/incoming-webhooks', { key: a.userKey, body: { name: 'Limited', useAuthentication: false } })).body;
     const limited = await listen({
       config: {
-        publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024, taskQueue: harness().taskQueue,
+        publicBaseUrl: 'http://127.0.0.1',
+        bodyLimitBytes: 64 * 1024,
+        taskQueue: harness().taskQueue,
         rateLimits: { perKey: { perSecond: 1, burst: 3 }, perWebhook: { perSecond: 1, burst: 2 } },
       },
     });

@@ -26,7 +26,9 @@ async function loggingWorkflow(a: Account) {
     type: 'CREATE_RECORD_ACTIVITY',
     data: { recordTypeId, rowId: '{trigger_payload}', activityType: 'PHONE_CALL', content: 'Called {trigger_payload} back' },
   });
-  expect((await call('POST', `/workflows/${id}/edges`, { key: a.userKey, body: { source: entry, handle: 'default', targetEdge: log } })).status).to.be.within(200, 201);
+  expect(
+    (await call('POST', `/workflows/${id}/edges`, { key: a.userKey, body: { source: entry, handle: 'default', targetEdge: log } })).status,
+  ).to.be.within(200, 201);
   expect((await call('POST', `/workflows/${id}/publish`, { key: a.userKey })).status).to.be.within(200, 201);
   return { id, log };
 }

@@ -16,7 +16,9 @@ function startService(): Promise<{ server: Server; origin: string }> {
     const size = /^\/bytes\/(\d+)/.exec(req.url ?? '');
     res.end(size ? JSON.stringify({ blob: 'x'.repeat(Number(size[1])) }) : '{"ok":true}');
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+  );
 }
 
 async function historyBytes(temporalWorkflowId: string): Promise<number> {
@@ -24,7 +26,8 @@ async function historyBytes(temporalWorkflowId: string): Promise<number> {
   return Number(described.raw.workflowExecutionInfo?.historySizeBytes ?? 0);
 }
 
-const isSummary = (value: unknown): value is OutputSummary => typeof value === 'object' && value !== null && (value as OutputSummary).truncated === true;
+const isSummary = (value: unknown): value is OutputSummary =>
+  typeof value === 'object' && value !== null && (value as OutputSummary).truncated === true;
 
 describe('run payloads stay within Temporal limits', function () {
   this.timeout(120_000);
@@ -38,8 +41,13 @@ describe('run payloads stay within Temporal limits', function () {
     const { userKey: key } = await newAccount();
     const hook = (await call('POST', '/incoming-webhooks', { key, body: { name: 'Big', useAuthentication: false } })).body;
     const calls = Array.from({ length: 19 }, () => ({ type: 'API', data: { url: `${service.origin}/small` } }));
-    const live = await activeChain(key, 'Twenty nodes', [{ type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } }, ...calls]);
-    const big = await listen({ config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 2 * MB, taskQueue: harness().taskQueue, temporalUiUrl: 'http://ui.test' } });
+    const live = await activeChain(key, 'Twenty nodes', [
+      { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
+      ...calls,
+    ]);
+    const big = await listen({
+      config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 2 * MB, taskQueue: harness().taskQueue, temporalUiUrl: 'http://ui.test' },
+    });
     try {
       const res = await call('POST', `/webhooks/${hook.id}`, { baseUrl: big.origin, body: { blob: 'y'.repeat(MB) } });
       expect(res.status, res.text).to.equal(202);
@@ -59,8 +67,12 @@ describe('run payloads stay within Temporal limits', function () {
   it('two nodes returning 1 MB each complete, and the result reports their outputs by size', async () => {
     const { userKey: key } = await newAccount();
     const id = (await call('POST', '/workflows', { key, body: { name: 'Two megabytes' } })).body.id as number;
-    const first = (await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'API', data: { url: `${service.origin}/bytes/${MB}` } } })).body.nodes.at(-1).nodeId;
-    const second = (await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'API', data: { url: `${service.origin}/bytes/${MB}` } } })).body.nodes.at(-1).nodeId;
+    const first = (
+      await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'API', data: { url: `${service.origin}/bytes/${MB}` } } })
+    ).body.nodes.at(-1).nodeId;
+    const second = (
+      await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'API', data: { url: `${service.origin}/bytes/${MB}` } } })
+    ).body.nodes.at(-1).nodeId;
     await call('POST', `/workflows/${id}/edges`, { key, body: { source: first, handle: 'default', targetEdge: second } });
     const started = await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key, body: { entryNodeId: first } });
     const run = await runResult(started.body.id);
@@ -75,8 +87,15 @@ describe('run payloads stay within Temporal limits', function () {
     const { userKey: key } = await newAccount();
     const loopOver = async (itemBytes: number) => {
       const id = (await call('POST', '/workflows', { key, body: { name: `Loop of ${itemBytes}` } })).body.id as number;
-      const loop = (await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'ITERATION', alias: 'each', data: { variableName: 'trigger_payload' } } })).body.nodes.at(-1).nodeId;
-      const fetch = (await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'API', alias: 'fetch', data: { url: `${service.origin}/bytes/${itemBytes}?item={each.index}` } } })).body.nodes.at(-1).nodeId;
+      const loop = (
+        await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'ITERATION', alias: 'each', data: { variableName: 'trigger_payload' } } })
+      ).body.nodes.at(-1).nodeId;
+      const fetch = (
+        await call('POST', `/workflows/${id}/nodes`, {
+          key,
+          body: { type: 'API', alias: 'fetch', data: { url: `${service.origin}/bytes/${itemBytes}?item={each.index}` } },
+        })
+      ).body.nodes.at(-1).nodeId;
       await call('POST', `/workflows/${id}/edges`, { key, body: { source: loop, handle: 'body', targetEdge: fetch } });
       const started = await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key, body: { payload: Array.from({ length: 50 }, (_, i) => i) } });
       return runResult(started.body.id);

@@ -14,8 +14,12 @@ describe('workflow analytics', function () {
   /** A draft workflow whose entry node runs `body` (a node creation body), optionally after a WEBHOOK. */
   async function workflow(key: string, name: string) {
     const id = (await call('POST', '/workflows', { key, body: { name } })).body.id as number;
-    const entry = (await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in' } } })).body.nodes.at(-1).nodeId;
-    const broken = (await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'DATA_TRANSFORMER', data: { prompt: 'x' } } })).body.nodes.at(-1).nodeId;
+    const entry = (
+      await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in' } } })
+    ).body.nodes.at(-1).nodeId;
+    const broken = (await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'DATA_TRANSFORMER', data: { prompt: 'x' } } })).body.nodes.at(
+      -1,
+    ).nodeId;
     const run = async (entryNodeId: string) => {
       const started = await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key, body: { entryNodeId } });
       expect(started.status, started.text).to.equal(202);
@@ -36,7 +40,15 @@ describe('workflow analytics', function () {
     expect(res.body.runsByDate).to.have.length(30);
     expect(res.body).to.include({ startDate: daysAgo(29), endDate: today() });
     expect(res.body.runsByDate[0].date).to.equal(daysAgo(29));
-    expect(res.body.runsByDate.at(-1)).to.deep.equal({ date: today(), totalRuns: 3, completedRuns: 2, failedRuns: 1, pendingRuns: 0, cancelledRuns: 0, totalCredits: 0 });
+    expect(res.body.runsByDate.at(-1)).to.deep.equal({
+      date: today(),
+      totalRuns: 3,
+      completedRuns: 2,
+      failedRuns: 1,
+      pendingRuns: 0,
+      cancelledRuns: 0,
+      totalCredits: 0,
+    });
     expect(res.body.runsByDate.slice(0, -1).every((d: any) => d.totalRuns === 0)).to.equal(true);
     expect(res.body.summary).to.deep.equal({ totalRuns: 3, totalCredits: 0, averageCreditsPerRun: 0, nonExecutedRuns: 0 });
     // Nullable dates mean the default range.
@@ -93,7 +105,9 @@ describe('workflow analytics', function () {
     expect(detail.body.node_results).to.deep.equal([]);
 
     const res = await call('GET', `/workflows/${wf.id}/analytics?startDate=${today()}&endDate=${today()}`, { key: a.userKey });
-    expect(res.body.runsByDate).to.deep.equal([{ date: today(), totalRuns: 1, completedRuns: 0, failedRuns: 1, pendingRuns: 0, cancelledRuns: 0, totalCredits: 0 }]);
+    expect(res.body.runsByDate).to.deep.equal([
+      { date: today(), totalRuns: 1, completedRuns: 0, failedRuns: 1, pendingRuns: 0, cancelledRuns: 0, totalCredits: 0 },
+    ]);
     expect(res.body.summary.nonExecutedRuns).to.equal(1);
   });
 

@@ -20,7 +20,9 @@ function startService(): Promise<{ server: Server; origin: string; hits: string[
     res.setHeader('content-type', 'application/json');
     res.end(req.url === '/ok' ? '{"answer":42}' : '{"error":"no such thing"}');
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits })),
+  );
 }
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -61,12 +63,18 @@ describe('workflow run logs', function () {
     const failed = await run(key, wf.id, 'missing');
     await runResult(failed.id);
 
-    const all = await waitUntil(() => list(key, wf.id), (res) => ended(res, 2), 'both runs listed as ended');
+    const all = await waitUntil(
+      () => list(key, wf.id),
+      (res) => ended(res, 2),
+      'both runs listed as ended',
+    );
     expect([all.status, all.body.nextCursor]).to.deep.equal([200, null]);
     const [newest, oldest] = all.body.agentry;
     expect(newest).to.include({ id: failed.id, status: 'failed', successful: false, operations: 2, ai_credits: 0, trigger_type: 'MANUAL' });
     expect(newest).to.include({ insufficient_credits: false, prevented_loop: false, temporal_workflow_id: failed.id, temporal_run_id: failed.runId });
-    expect(newest.temporal_ui_url).to.equal(`http://temporal-ui.test:8233/namespaces/default/workflows/${encodeURIComponent(failed.id)}/${failed.runId}/history`);
+    expect(newest.temporal_ui_url).to.equal(
+      `http://temporal-ui.test:8233/namespaces/default/workflows/${encodeURIComponent(failed.id)}/${failed.runId}/history`,
+    );
     expect(newest.error).to.match(/answered 404/);
     expect(oldest).to.include({ id: ok.id, status: 'successful', successful: true, operations: 2, error: null });
     for (const log of [newest, oldest]) {
@@ -77,7 +85,10 @@ describe('workflow run logs', function () {
     const detail = await call('GET', `/workflows/${wf.id}/logs/${encodeURIComponent(failed.id)}`, { key });
     expect(detail.body, detail.text).to.include({ id: failed.id, status: 'failed', successful: false });
     const results = detail.body.node_results;
-    expect(results.map((r: any) => [r.node_id, r.type, r.success])).to.deep.equal([[wf.entry, 'WEBHOOK', true], [wf.api, 'API', false]]);
+    expect(results.map((r: any) => [r.node_id, r.type, r.success])).to.deep.equal([
+      [wf.entry, 'WEBHOOK', true],
+      [wf.api, 'API', false],
+    ]);
     expect(results[1].error).to.match(/answered 404/);
     expect(results[0]).to.include({ error: null, ai_credits: 0 }).and.have.property('alias').that.is.a('string');
     expect(Date.parse(results[1].created_at)).to.be.at.least(Date.parse(results[0].created_at));
@@ -96,7 +107,12 @@ describe('workflow run logs', function () {
     expect(await ids(key, wf.id, `?end_date=${dayOffset(-1)}`)).to.deep.equal([]);
     expect(await ids(key, wf.id, `?start_date=${oldest.started_at}&end_date=${newest.started_at}`)).to.have.length(2);
     expect(await ids(key, wf.id, `?start_date=${new Date(Date.parse(oldest.started_at) + 1).toISOString()}`)).to.deep.equal([failed.id]);
-    const badQueries = [['?status=bogus', 'status'], ['?start_date=yesterday', 'start_date'], ['?end_date=2025-02-30', 'end_date'], [`?start_date=${today()}&end_date=${dayOffset(-2)}`, 'end_date']];
+    const badQueries = [
+      ['?status=bogus', 'status'],
+      ['?start_date=yesterday', 'start_date'],
+      ['?end_date=2025-02-30', 'end_date'],
+      [`?start_date=${today()}&end_date=${dayOffset(-2)}`, 'end_date'],
+    ];
     for (const [query, field] of badQueries) {
       const bad = await list(key, wf.id, query);
       expect([bad.status, bad.body.details?.issues[0].path], query).to.deep.equal([400, `query.${field}`]);
@@ -110,7 +126,11 @@ describe('workflow run logs', function () {
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) ids.push((await run(key, wf.id, 'ok')).id);
     await Promise.all(ids.map((id) => runResult(id)));
-    await waitUntil(() => list(key, wf.id), (res) => ended(res, 5), 'five ended runs');
+    await waitUntil(
+      () => list(key, wf.id),
+      (res) => ended(res, 5),
+      'five ended runs',
+    );
 
     const [seen, sizes]: [string[], number[]] = [[], []];
     let cursor: string | null = null;
@@ -125,7 +145,10 @@ describe('workflow run logs', function () {
     expect([...seen].sort()).to.deep.equal([...ids].sort());
 
     const exact = await list(key, wf.id, '?limit=5');
-    expect(exact.body.agentry.map((l: any) => l.id), 'pages follow the order of the whole list').to.deep.equal(seen);
+    expect(
+      exact.body.agentry.map((l: any) => l.id),
+      'pages follow the order of the whole list',
+    ).to.deep.equal(seen);
     expect(exact.body.nextCursor, 'no cursor to an empty page').to.equal(null);
     const first = (await list(key, wf.id, '?limit=2')).body.nextCursor;
     expect((await list(key, wf.id, `?limit=3&cursor=${first}`)).body.agentry, 'the limit may change between pages').to.have.length(3);
@@ -141,7 +164,11 @@ describe('workflow run logs', function () {
     const wf = await apiWorkflow(a.userKey, 'Private');
     const mine = await run(a.userKey, wf.id, 'ok');
     await runResult(mine.id);
-    await waitUntil(() => list(a.userKey, wf.id), (res) => ended(res, 1), 'the run listed');
+    await waitUntil(
+      () => list(a.userKey, wf.id),
+      (res) => ended(res, 1),
+      'the run listed',
+    );
 
     const other = await newAccount();
     const theirs = await apiWorkflow(other.userKey, 'Theirs');
@@ -159,7 +186,11 @@ describe('workflow run logs', function () {
       const res = await call(method, path, { key });
       expect([res.status, res.body.code], `${method} ${path}`).to.deep.equal([404, 'not_found']);
     }
-    for (const [method, path] of [['GET', `/workflows/${wf.id}/logs`], ['GET', `/workflows/${wf.id}/logs/${mine.id}`], ['POST', `/workflows/${wf.id}/logs/${mine.id}/cancel`]]) {
+    for (const [method, path] of [
+      ['GET', `/workflows/${wf.id}/logs`],
+      ['GET', `/workflows/${wf.id}/logs/${mine.id}`],
+      ['POST', `/workflows/${wf.id}/logs/${mine.id}/cancel`],
+    ]) {
       const res = await call(method, path, { key: a.generalKey });
       expect([res.status, res.body.code], `${method} ${path}`).to.deep.equal([403, 'forbidden']);
     }
@@ -170,9 +201,17 @@ describe('workflow run logs', function () {
     const wf = await apiWorkflow(key, 'Slow');
     const started = await run(key, wf.id, 'slow');
     const path = `/workflows/${wf.id}/logs/${started.id}`;
-    await waitUntil(async () => service.hits.filter((h) => h === 'GET /slow').length, (n) => n > 0, 'the slow call');
+    await waitUntil(
+      async () => service.hits.filter((h) => h === 'GET /slow').length,
+      (n) => n > 0,
+      'the slow call',
+    );
 
-    const running = await waitUntil(() => list(key, wf.id, '?status=running'), (res) => res.body.agentry?.length === 1, 'the running run listed');
+    const running = await waitUntil(
+      () => list(key, wf.id, '?status=running'),
+      (res) => res.body.agentry?.length === 1,
+      'the running run listed',
+    );
     expect(running.body.agentry[0]).to.include({ id: started.id, status: 'running', successful: false, completed_at: null });
     expect(running.body.agentry[0].duration).to.be.a('number').and.at.least(0);
     const live = await call('GET', path, { key });
@@ -180,17 +219,36 @@ describe('workflow run logs', function () {
 
     const cancelled = await call('POST', `${path}/cancel`, { key });
     expect([cancelled.status, cancelled.body.id]).to.deep.equal([202, started.id]);
-    const detail = await waitUntil(() => call('GET', path, { key }), (res) => res.body.status === 'cancelled', 'the run cancelled');
+    const detail = await waitUntil(
+      () => call('GET', path, { key }),
+      (res) => res.body.status === 'cancelled',
+      'the run cancelled',
+    );
     expect(detail.body).to.include({ successful: false, error: 'Cancelled' }).and.have.property('completed_at').that.is.a('string');
-    expect(detail.body.node_results.map((r: any) => [r.type, r.success, r.error])).to.deep.equal([['WEBHOOK', true, null], ['API', false, 'Cancelled']]);
+    expect(detail.body.node_results.map((r: any) => [r.type, r.success, r.error])).to.deep.equal([
+      ['WEBHOOK', true, null],
+      ['API', false, 'Cancelled'],
+    ]);
     // The cancellation reaches the node's activity, which aborts its HTTP call instead of waiting it out.
-    await waitUntil(async () => service.hits.filter((h) => h === 'aborted /slow').length, (n) => n > 0, 'the slow call to be aborted');
+    await waitUntil(
+      async () => service.hits.filter((h) => h === 'aborted /slow').length,
+      (n) => n > 0,
+      'the slow call to be aborted',
+    );
 
     const again = await call('POST', `${path}/cancel`, { key });
     expect([again.status, again.body.code]).to.deep.equal([409, 'conflict']);
-    const listed = await waitUntil(() => list(key, wf.id, '?status=cancelled'), (res) => res.body.agentry?.length === 1, 'the cancelled run listed');
+    const listed = await waitUntil(
+      () => list(key, wf.id, '?status=cancelled'),
+      (res) => res.body.agentry?.length === 1,
+      'the cancelled run listed',
+    );
     expect(listed.body.agentry[0]).to.include({ id: started.id, successful: false, error: 'Cancelled' });
-    const workflow = await waitUntil(() => call('GET', `/workflows/${wf.id}`, { key }), (res) => res.body.runsCount === 1, 'the run counted');
+    const workflow = await waitUntil(
+      () => call('GET', `/workflows/${wf.id}`, { key }),
+      (res) => res.body.runsCount === 1,
+      'the run counted',
+    );
     expect(workflow.body.runsFailedCount).to.equal(0);
   });
 });

@@ -23,7 +23,7 @@ describe('workflow nodes: cross-resource ids', () => {
     b = await newAccount();
   });
 
-  it('refuses webhooks, connected accounts, agents, custom tools and knowledge bases that are not the account\'s', async () => {
+  it("refuses webhooks, connected accounts, agents, custom tools and knowledge bases that are not the account's", async () => {
     const id = await newWorkflow(a);
     const mine = await newWebhook(a, 'Orders');
     const theirs = await newWebhook(b, 'Theirs');
@@ -35,11 +35,26 @@ describe('workflow nodes: cross-resource ids', () => {
       [hook([mine, 'wh_doesnotexist']), 'data.triggerByWebhookIds[1]', 'not_found', /no incoming webhook "wh_doesnotexist"/],
       [hook([42]), 'data.triggerByWebhookIds[0]', 'invalid', /^must be a string$/],
       [hook(mine), 'data.triggerByWebhookIds', 'invalid', /must be an array/],
-      [{ type: 'API', data: { url: 'https://x.test', connectedAccountId: slack.id } }, 'data.connectedAccountId', 'not_found', new RegExp(`^no connected account ${slack.id} in this account$`)],
+      [
+        { type: 'API', data: { url: 'https://x.test', connectedAccountId: slack.id } },
+        'data.connectedAccountId',
+        'not_found',
+        new RegExp(`^no connected account ${slack.id} in this account$`),
+      ],
       [{ type: 'TOOLS_AI', data: { connectedAccountId: 'gmail' } }, 'data.connectedAccountId', 'invalid', /^must be an integer or null$/],
-      [{ type: 'TRIGGER', data: { triggerType: 'CONVERSATION_ENDED', triggeredByAgentIds: [AGENT] } }, 'data.triggeredByAgentIds[0]', 'not_found', new RegExp(`^no agent "${AGENT}" in this account$`)],
+      [
+        { type: 'TRIGGER', data: { triggerType: 'CONVERSATION_ENDED', triggeredByAgentIds: [AGENT] } },
+        'data.triggeredByAgentIds[0]',
+        'not_found',
+        new RegExp(`^no agent "${AGENT}" in this account$`),
+      ],
       [{ type: 'TOOLS_AI', data: { customToolIds: [7] } }, 'data.customToolIds[0]', 'not_found', /^no custom tool 7 in this account$/],
-      [{ type: 'TOOLS_AI', data: { knowledgeBaseIds: ['kb_1'] } }, 'data.knowledgeBaseIds[0]', 'not_found', /^no knowledge base "kb_1" in this account$/],
+      [
+        { type: 'TOOLS_AI', data: { knowledgeBaseIds: ['kb_1'] } },
+        'data.knowledgeBaseIds[0]',
+        'not_found',
+        /^no knowledge base "kb_1" in this account$/,
+      ],
     ];
     await expectRefused(a, id, cases);
     expect((await addNode(a, id, hook([mine]))).data.triggerByWebhookIds).to.deep.equal([mine]);
@@ -56,7 +71,10 @@ describe('workflow nodes: cross-resource ids', () => {
     const theirPeople = (await call('GET', '/objects/people', { key: b.userKey })).body;
     const plain = (await call('POST', '/tables', { key: a.userKey, body: { name: 'leads' } })).body;
     const peopleType = people.recordTypes[0].id;
-    const table = (data: Record<string, unknown>) => ({ type: 'DYNAMIC_TABLES', data: { action: 'UPDATE', tableId: people.id, rowId: '{trigger_payload}', ...data } });
+    const table = (data: Record<string, unknown>) => ({
+      type: 'DYNAMIC_TABLES',
+      data: { action: 'UPDATE', tableId: people.id, rowId: '{trigger_payload}', ...data },
+    });
     const cases: RefusedCase[] = [
       [table({ action: undefined }), 'data.action', 'required', /one of CREATE, UPDATE, DELETE, SEARCH, CHANGE_RECORD_TYPE/],
       [table({ action: 'MERGE' }), 'data.action', 'invalid', /^must be one of CREATE, UPDATE, DELETE, SEARCH, CHANGE_RECORD_TYPE$/],
@@ -83,13 +101,24 @@ describe('workflow nodes: SEND_MESSAGING_MESSAGE', () => {
     const b = await newAccount();
     await connectMessagingNumber(em(), a.account.id, { phoneNumber: '+14155550100', phoneNumberId: '1090001', assistantId: AGENT });
     await connectMessagingNumber(em(), a.account.id, { phoneNumber: '+14155550101', phoneNumberId: '1090002' });
-    await connectMessagingNumber(em(), a.account.id, { phoneNumber: '+14155550102', phoneNumberId: '1090003', assistantId: AGENT, canSendMessages: false });
+    await connectMessagingNumber(em(), a.account.id, {
+      phoneNumber: '+14155550102',
+      phoneNumberId: '1090003',
+      assistantId: AGENT,
+      canSendMessages: false,
+    });
     await connectMessagingNumber(em(), b.account.id, { phoneNumber: '+442071234567', phoneNumberId: '2090001', assistantId: AGENT });
     await addMessagingTemplate(em(), a.account.id, { name: 'order_update', language: 'en', bodyParams: 1 });
     await addMessagingTemplate(em(), a.account.id, { name: 'promo_pending', language: 'en', status: 'PENDING' });
     await addMessagingTemplate(em(), b.account.id, { name: 'welcome', language: 'en' });
     const id = await newWorkflow(a);
-    const base = { personName: 'Ada', phoneNumber: '+14155550123', phoneNumberId: '1090001', template: 'order_update', templateVariables: { body: { 1: 'Ada' } } };
+    const base = {
+      personName: 'Ada',
+      phoneNumber: '+14155550123',
+      phoneNumberId: '1090001',
+      template: 'order_update',
+      templateVariables: { body: { 1: 'Ada' } },
+    };
     const send = (data: Record<string, unknown>) => ({ type: 'SEND_MESSAGING_MESSAGE', data: { ...base, ...data } });
     const cases: RefusedCase[] = [
       [send({ recipientMode: 'EMAIL' }), 'data.recipientMode', 'invalid', /^must be one of PHONE_NUMBER, PEOPLE_RECORD$/],
@@ -103,7 +132,12 @@ describe('workflow nodes: SEND_MESSAGING_MESSAGE', () => {
       [send({ phoneNumberId: undefined }), 'data.phoneNumberId', 'required', /is required/],
       [send({ phoneNumberId: '2090001' }), 'data.phoneNumberId', 'not_found', /^no messaging number with phoneNumberId 2090001 in this account$/],
       [send({ phoneNumberId: '1090002' }), 'data.phoneNumberId', 'invalid', /^number \+14155550101 has no assistantId/],
-      [send({ phoneNumberId: '1090003' }), 'data.phoneNumberId', 'invalid', /^number \+14155550102 cannot send messages \(canSendMessages is false\)$/],
+      [
+        send({ phoneNumberId: '1090003' }),
+        'data.phoneNumberId',
+        'invalid',
+        /^number \+14155550102 cannot send messages \(canSendMessages is false\)$/,
+      ],
       [send({ template: undefined }), 'data.template', 'required', /APPROVED template/],
       [send({ template: 'promo_pending' }), 'data.template', 'not_found', /^no APPROVED template "promo_pending" in this account$/],
       [send({ template: 'welcome' }), 'data.template', 'not_found', /"welcome"/],
@@ -116,7 +150,13 @@ describe('workflow nodes: SEND_MESSAGING_MESSAGE', () => {
     const byRecord = await addNode(a, id, {
       type: 'SEND_MESSAGING_MESSAGE',
       alias: 'to person',
-      data: { recipientMode: 'PEOPLE_RECORD', peopleRowId: '{trigger_payload}', phoneNumberId: '1090001', template: 'order_update', templateVariables: { header: {}, body: { 1: '{trigger_payload}' }, buttons: [] } },
+      data: {
+        recipientMode: 'PEOPLE_RECORD',
+        peopleRowId: '{trigger_payload}',
+        phoneNumberId: '1090001',
+        template: 'order_update',
+        templateVariables: { header: {}, body: { 1: '{trigger_payload}' }, buttons: [] },
+      },
     });
     expect(byRecord.data.recipientMode).to.equal('PEOPLE_RECORD');
     await addNode(a, id, { ...send({ phoneNumber: '{trigger_payload}' }), alias: 'interpolated' });

@@ -17,17 +17,37 @@ describe('workflow nodes: AI model references', () => {
       [{ type: 'TOOLS_AI', data: { aiModelId: -9999 } }, 'data.aiModelId', 'not_found', /^no AI model -9999$/],
       [{ type: 'TOOLS_AI', data: { aiModelId: '-1' } }, 'data.aiModelId', 'invalid', /^must be an integer or null$/],
       [{ type: 'AI_CAPTURE', data: { aiModelId: -9 } }, 'data.aiModelId', 'invalid', /^"GPT-3.5 Turbo" is deprecated; choose another TEXT model/],
-      [{ type: 'DATA_TRANSFORMER', data: { aiModelId: -20 } }, 'data.aiModelId', 'invalid', /^"Whisper" is a TRANSCRIPTION model; DATA_TRANSFORMER nodes need a TEXT model$/],
-      [{ type: 'TRANSCRIPTION', data: { aiModelId: -1 } }, 'data.aiModelId', 'invalid', /is a TEXT model; TRANSCRIPTION nodes need a TRANSCRIPTION model/],
+      [
+        { type: 'DATA_TRANSFORMER', data: { aiModelId: -20 } },
+        'data.aiModelId',
+        'invalid',
+        /^"Whisper" is a TRANSCRIPTION model; DATA_TRANSFORMER nodes need a TEXT model$/,
+      ],
+      [
+        { type: 'TRANSCRIPTION', data: { aiModelId: -1 } },
+        'data.aiModelId',
+        'invalid',
+        /is a TEXT model; TRANSCRIPTION nodes need a TRANSCRIPTION model/,
+      ],
       [{ type: 'FILE_ANALYSIS', data: { aiModelId: -20 } }, 'data.aiModelId', 'invalid', /FILE_ANALYSIS nodes need a FILE_ANALYSIS model/],
       [{ type: 'CONDITIONAL_ROUTING', data: { aiModelId: -10 } }, 'data.aiModelId', 'invalid', /"Claude 3 Opus" is deprecated/],
       [{ type: 'SEND_MESSAGE', data: { isDynamic: true, prompt: 'Thank them', aiModelId: -20 } }, 'data.aiModelId', 'invalid', /need a TEXT model/],
       [{ type: 'TOOLS_AI', data: { model: 'gpt-4o' } }, 'data.aiVendor', 'invalid', /^is required with model/],
       [{ type: 'AI_CAPTURE', data: { aiVendor: 'OPENAI' } }, 'data.model', 'invalid', /^is required with aiVendor/],
-      [{ type: 'DATA_TRANSFORMER', data: { model: 'gpt-9-ultra', aiVendor: 'openai' } }, 'data.model', 'not_found', /^no AI model "gpt-9-ultra" of vendor OPENAI$/],
+      [
+        { type: 'DATA_TRANSFORMER', data: { model: 'gpt-9-ultra', aiVendor: 'openai' } },
+        'data.model',
+        'not_found',
+        /^no AI model "gpt-9-ultra" of vendor OPENAI$/,
+      ],
       [{ type: 'TOOLS_AI', data: { model: 'gpt-4o', aiVendor: 'ANTHROPIC' } }, 'data.model', 'not_found', /vendor ANTHROPIC/],
       [{ type: 'TOOLS_AI', data: { model: 'gpt-3.5-turbo', aiVendor: 'OPENAI' } }, 'data.model', 'invalid', /is deprecated/],
-      [{ type: 'TRANSCRIPTION', data: { model: 'gpt-4o', aiVendor: 'OPENAI' } }, 'data.model', 'invalid', /^"GPT-4o" is a TEXT model; TRANSCRIPTION nodes need a TRANSCRIPTION model$/],
+      [
+        { type: 'TRANSCRIPTION', data: { model: 'gpt-4o', aiVendor: 'OPENAI' } },
+        'data.model',
+        'invalid',
+        /^"GPT-4o" is a TEXT model; TRANSCRIPTION nodes need a TRANSCRIPTION model$/,
+      ],
     ];
     await expectRefused(a, id, cases);
     expect(await graphOf(a, id)).to.deep.equal({ nodes: [], edges: [] });
@@ -44,14 +64,25 @@ describe('workflow nodes: AI model references', () => {
     await addNode(a, id, { type: 'SEND_MESSAGE', alias: 'static', data: { message: 'Thanks!', aiModelId: -9 } });
     await addNode(a, id, { type: 'CONDITIONAL_ROUTING', data: { useAi: false, aiModelId: -9999 } });
     expect((await graphOf(a, id)).nodes.map((n) => n.type)).to.deep.equal([
-      'TOOLS_AI', 'AI_CAPTURE', 'TRANSCRIPTION', 'FILE_ANALYSIS', 'SEND_MESSAGE', 'SEND_MESSAGE', 'CONDITIONAL_ROUTING',
+      'TOOLS_AI',
+      'AI_CAPTURE',
+      'TRANSCRIPTION',
+      'FILE_ANALYSIS',
+      'SEND_MESSAGE',
+      'SEND_MESSAGE',
+      'CONDITIONAL_ROUTING',
     ]);
   });
 
   it('refuses an update to a deprecated model and keeps the node as it was', async () => {
     const id = await newWorkflow(a);
     const node = await addNode(a, id, { type: 'DATA_TRANSFORMER', data: { aiModelId: -2, prompt: 'Shorten' } });
-    await expectRefused(a, id, [[{ type: 'DATA_TRANSFORMER', data: { aiModelId: -9, prompt: 'Shorten' } }, 'data.aiModelId', 'invalid', /deprecated/]], node.nodeId);
+    await expectRefused(
+      a,
+      id,
+      [[{ type: 'DATA_TRANSFORMER', data: { aiModelId: -9, prompt: 'Shorten' } }, 'data.aiModelId', 'invalid', /deprecated/]],
+      node.nodeId,
+    );
     expect((await graphOf(a, id)).nodes[0]!.data).to.deep.equal({ aiModelId: -2, prompt: 'Shorten', type: 'DATA_TRANSFORMER' });
   });
 });
@@ -90,9 +121,24 @@ describe('workflow nodes: capture targets', () => {
     const b = await newAccount();
     const foreignVariable = await newVariable(b, await newWorkflow(b), 'summary');
     const cases: RefusedCase[] = [
-      [{ type: 'AI_CAPTURE', data: { captureVariables: [{ name: 'summary' }, { name: 'order_id' }] } }, 'data.captureVariables[1]', 'not_found', /^variable "order_id" does not exist in this workflow$/],
-      [{ type: 'TOOLS_AI', data: { captureVariables: [{ id: 999999 }] } }, 'data.captureVariables[0]', 'not_found', /^variable 999999 does not exist in this workflow$/],
-      [{ type: 'TRANSCRIPTION', data: { captureVariables: [{ id: otherWorkflowVariable }] } }, 'data.captureVariables[0]', 'not_found', new RegExp(`variable ${otherWorkflowVariable} `)],
+      [
+        { type: 'AI_CAPTURE', data: { captureVariables: [{ name: 'summary' }, { name: 'order_id' }] } },
+        'data.captureVariables[1]',
+        'not_found',
+        /^variable "order_id" does not exist in this workflow$/,
+      ],
+      [
+        { type: 'TOOLS_AI', data: { captureVariables: [{ id: 999999 }] } },
+        'data.captureVariables[0]',
+        'not_found',
+        /^variable 999999 does not exist in this workflow$/,
+      ],
+      [
+        { type: 'TRANSCRIPTION', data: { captureVariables: [{ id: otherWorkflowVariable }] } },
+        'data.captureVariables[0]',
+        'not_found',
+        new RegExp(`variable ${otherWorkflowVariable} `),
+      ],
       [{ type: 'TRANSCRIPTION', data: { captureVariables: [{ id: foreignVariable }] } }, 'data.captureVariables[0]', 'not_found', /does not exist/],
       [{ type: 'AI_CAPTURE', data: { captureVariables: [{ label: 'summary' }] } }, 'data.captureVariables[0]', 'invalid', /\{ name \} or \{ id \}/],
       [{ type: 'AI_CAPTURE', data: { captureVariables: 'summary' } }, 'data.captureVariables', 'invalid', /must be an array/],
@@ -106,7 +152,15 @@ describe('workflow nodes: capture targets', () => {
     await newVariable(a, id, 'raw');
     const api = (variables: unknown) => ({ type: 'API', data: { url: 'https://api.example.test/orders', variables } });
     const cases: RefusedCase[] = [
-      [api([{ key: 'order_id', value: 'id' }, { key: 'ghost', value: 'x' }]), 'data.variables[1].key', 'not_found', /^variable "ghost" does not exist in this workflow$/],
+      [
+        api([
+          { key: 'order_id', value: 'id' },
+          { key: 'ghost', value: 'x' },
+        ]),
+        'data.variables[1].key',
+        'not_found',
+        /^variable "ghost" does not exist in this workflow$/,
+      ],
       [api([{ value: 'id' }]), 'data.variables[0].key', 'required', /^is required$/],
       [api([{ key: 'order_id', value: 42 }]), 'data.variables[0].value', 'invalid', /^must be a string$/],
       [api([{ key: 'order_id', value: '$.items[*].id' }]), 'data.variables[0].value', 'invalid', /no JSONPath/],

@@ -28,7 +28,9 @@ function startService(): Promise<{ server: Server; origin: string; hits: string[
       res.end('no such thing');
     }
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits })),
+  );
 }
 
 describe('manual workflow runs on Temporal', function () {
@@ -48,7 +50,16 @@ describe('manual workflow runs on Temporal', function () {
   it('runs the live graph: webhook payload → real HTTP call → a record created from its answer', async () => {
     const a = await newAccount();
     const key = a.userKey;
-    await call('POST', '/tables', { key, body: { name: 'vip', columns: [{ name: 'Name', type: 'string' }, { name: 'Source', type: 'string' }] } });
+    await call('POST', '/tables', {
+      key,
+      body: {
+        name: 'vip',
+        columns: [
+          { name: 'Name', type: 'string' },
+          { name: 'Source', type: 'string' },
+        ],
+      },
+    });
     const table = (await call('GET', '/tables/vip', { key })).body;
     const id = (await call('POST', '/workflows', { key, body: { name: 'Enrich' } })).body.id;
     const entry = await node(key, id, { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in' } });
@@ -122,7 +133,9 @@ describe('manual workflow runs on Temporal', function () {
     const started = await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key, body: { entryNodeId: huge } });
     const run = await result(started.body.id);
     expect(run.successful).to.equal(false);
-    expect(run.error!.message).to.match(new RegExp(`^The output of API node ${huge} \\(everything\\) is 2\\.\\d MB; a node output may be at most 1\\.5 MB`));
+    expect(run.error!.message).to.match(
+      new RegExp(`^The output of API node ${huge} \\(everything\\) is 2\\.\\d MB; a node output may be at most 1\\.5 MB`),
+    );
     expect(service.hits.filter((h) => h === 'GET /huge')).to.have.length(1);
   });
 });

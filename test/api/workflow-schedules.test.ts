@@ -76,9 +76,19 @@ describe('SCHEDULED_TRIGGER nodes as Temporal Schedules', function () {
     expect(parisTimes(schedule.info.nextActionTimes.slice(0, 1))).to.deep.equal(['09:00']);
     expect(schedule.info.nextActionTimes[0]!.toISOString()).to.match(/-01-01T08:00:00/);
     expect(schedule.memo).to.deep.include({ workflowId: id, nodeId: tick });
-    expect(schedule.action).to.include({ workflowType: 'runAutomation', taskQueue: harness().taskQueue, workflowId: `automation:${id}:schedule-${tick}` });
+    expect(schedule.action).to.include({
+      workflowType: 'runAutomation',
+      taskQueue: harness().taskQueue,
+      workflowId: `automation:${id}:schedule-${tick}`,
+    });
     const input = schedule.action.args![0] as Record<string, any>;
-    expect(input).to.deep.include({ accountId: a.account.id, automationId: id, snapshotId: active.liveSnapshotId, entryNodeId: tick, trigger: { type: 'SCHEDULED_TRIGGER' } });
+    expect(input).to.deep.include({
+      accountId: a.account.id,
+      automationId: id,
+      snapshotId: active.liveSnapshotId,
+      entryNodeId: tick,
+      trigger: { type: 'SCHEDULED_TRIGGER' },
+    });
     expect(input.graph).to.deep.equal(live);
 
     // A fire of the schedule is a run of the live graph, counted on the workflow by the run itself.
@@ -138,7 +148,10 @@ describe('SCHEDULED_TRIGGER nodes as Temporal Schedules', function () {
     const node = await addNode(a, id, scheduled('@weekly'));
     await put(a, `/workflows/${id}`, { status: 'ACTIVE' });
     await put(a, `/workflows/${id}`, { name: 'Weekly digest v2' });
-    expect((await scheduleInfo(id, node))!.state).to.deep.include({ paused: false, note: `Node "scheduled_trigger" of workflow "Weekly digest v2" (${id}), on its live snapshot` });
+    expect((await scheduleInfo(id, node))!.state).to.deep.include({
+      paused: false,
+      note: `Node "scheduled_trigger" of workflow "Weekly digest v2" (${id}), on its live snapshot`,
+    });
     for (const status of ['PAUSED', 'ARCHIVED']) {
       await put(a, `/workflows/${id}`, { status });
       expect((await scheduleInfo(id, node))!.state).to.deep.include({ paused: true });
@@ -153,11 +166,20 @@ describe('SCHEDULED_TRIGGER nodes as Temporal Schedules', function () {
   it('undoes the schedule requests that succeeded when a later one fails', async () => {
     const temporal = new TemporalAutomationSchedules(harness().env.client, harness().taskQueue, nodeFactsOf);
     const node = (n: number): GraphNode => ({
-      nodeId: `node_00000000-0000-4000-8000-00000000000${n}`, alias: `tick_${n}`, position: { positionX: 0, positionY: 0 }, type: 'SCHEDULED_TRIGGER', edges: [],
+      nodeId: `node_00000000-0000-4000-8000-00000000000${n}`,
+      alias: `tick_${n}`,
+      position: { positionX: 0, positionY: 0 },
+      type: 'SCHEDULED_TRIGGER',
+      edges: [],
       data: { type: 'SCHEDULED_TRIGGER', cronExpression: '0 9 1 1 *', timezone: 'UTC', startTime: null, endTime: null },
     });
     const source = (nodes: GraphNode[]): ScheduleSource => ({
-      accountId: 1, workflowId: 990_001, name: 'Undo', status: 'ACTIVE', deleted: false, live: { snapshotId: 'a'.repeat(24), graph: { nodes, edges: [] } },
+      accountId: 1,
+      workflowId: 990_001,
+      name: 'Undo',
+      status: 'ACTIVE',
+      deleted: false,
+      live: { snapshotId: 'a'.repeat(24), graph: { nodes, edges: [] } },
     });
     const [one, two, three] = [node(1), node(2), node(3)];
     const none = { ...source([]), live: null };

@@ -21,7 +21,15 @@ describe('workflows', () => {
 
   it('creates, lists with every list-item field, filters by status, updates and soft-deletes', async () => {
     const created = await call('POST', '/workflows', { key, body: { name: 'Onboarding', description: 'Welcome new people' } });
-    expect(created.body).to.include({ name: 'Onboarding', status: 'DRAFT', triggerType: null, runsCount: 0, runsFailedCount: 0, lastRunDate: null, liveSnapshotId: null });
+    expect(created.body).to.include({
+      name: 'Onboarding',
+      status: 'DRAFT',
+      triggerType: null,
+      runsCount: 0,
+      runsFailedCount: 0,
+      lastRunDate: null,
+      liveSnapshotId: null,
+    });
     expect(created.body.draftSnapshotId).to.match(/^[0-9a-f]{24}$/);
     const id = created.body.id;
     const list = await call('GET', '/workflows', { key });
@@ -29,7 +37,10 @@ describe('workflows', () => {
     expect(Object.keys(item).sort()).to.deep.equal(
       ['createdAt', 'description', 'id', 'lastRunDate', 'name', 'runsCount', 'runsFailedCount', 'status', 'triggerType', 'updatedAt'].sort(),
     );
-    expect((await call('PUT', `/workflows/${id}`, { key, body: { status: 'ACTIVE', name: 'Onboarding v2' } })).body).to.include({ status: 'ACTIVE', name: 'Onboarding v2' });
+    expect((await call('PUT', `/workflows/${id}`, { key, body: { status: 'ACTIVE', name: 'Onboarding v2' } })).body).to.include({
+      status: 'ACTIVE',
+      name: 'Onboarding v2',
+    });
     const active = await call('GET', '/workflows?status=ACTIVE', { key });
     expect(active.body.agentry.map((w: { id: number }) => w.id)).to.include(id);
     expect((await call('GET', '/workflows?status=DRAFT', { key })).body.agentry.map((w: { id: number }) => w.id)).to.not.include(id);
@@ -52,12 +63,18 @@ describe('workflows', () => {
 
   it('adds nodes with generated node_<uuid> ids, keeps edges inline and global, and the triggerType follows the graph', async () => {
     const id = await workflow();
-    const hook = await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'WEBHOOK', alias: 'Inbound', data: { url: 'https://example.test/in' } } });
+    const hook = await call('POST', `/workflows/${id}/nodes`, {
+      key,
+      body: { type: 'WEBHOOK', alias: 'Inbound', data: { url: 'https://example.test/in' } },
+    });
     expect(hook.status, hook.text).to.equal(201);
     const hookId = hook.body.nodes[0].nodeId;
     expect(hookId).to.match(/^node_[0-9a-f-]{36}$/);
     expect(hook.body.nodes[0].data.type).to.equal('WEBHOOK');
-    const api = await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'API', data: { url: 'https://api.example.test/{trigger_payload}' } } });
+    const api = await call('POST', `/workflows/${id}/nodes`, {
+      key,
+      body: { type: 'API', data: { url: 'https://api.example.test/{trigger_payload}' } },
+    });
     const apiId = api.body.nodes[1].nodeId;
     const edged = await call('POST', `/workflows/${id}/edges`, { key, body: { source: hookId, handle: 'default', targetEdge: apiId } });
     expect(edged.body.edges).to.deep.equal([{ source: hookId, handle: 'default', targetEdge: apiId }]);
@@ -90,7 +107,11 @@ describe('workflows', () => {
     const cases: [Record<string, unknown>, string, string, RegExp?][] = [
       [{ type: 'TRIGGER', data: { triggerType: 'SCHEDULED_TRIGGER' } }, 'data.triggerType', 'invalid', /SCHEDULED_TRIGGER node/],
       [{ type: 'TRIGGER', data: { triggerType: 'TABLE_ROW_CREATED' } }, 'data.triggeredByTableId', 'required'],
-      [{ type: 'TRIGGER', data: { triggerType: 'OBJECT_RECORD_CREATED', triggeredByTableId: foreignTable, triggeredByRecordTypeId: 1 } }, 'data.triggeredByTableId', 'not_found'],
+      [
+        { type: 'TRIGGER', data: { triggerType: 'OBJECT_RECORD_CREATED', triggeredByTableId: foreignTable, triggeredByRecordTypeId: 1 } },
+        'data.triggeredByTableId',
+        'not_found',
+      ],
       [{ type: 'TRIGGER', data: { triggerType: 'CONVERSATION_ENDED', triggeredBy: 'USER' } }, 'data.triggeredBy', 'invalid'],
       [{ type: 'SCHEDULED_TRIGGER', data: { ...SCHEDULE, cronExpression: '61 * * * *' } }, 'data.cronExpression', 'invalid', /minute/],
       [{ type: 'SCHEDULED_TRIGGER', data: { ...SCHEDULE, timezone: 'Mars/Olympus' } }, 'data.timezone', 'invalid', /IANA/],
@@ -98,13 +119,22 @@ describe('workflows', () => {
       [{ type: 'API', data: { url: 'not a url' } }, 'data.url', 'invalid'],
       [{ type: 'WEBHOOK', data: {} }, 'data.url', 'required'],
       [{ type: 'WEBHOOK', data: { url: 'ftp://hooks.test' } }, 'data.url', 'invalid'],
-      [{ type: 'API', data: { url: 'https://x.test', method: 'PATCHX' } }, 'data.method', 'invalid', /^must be one of GET, POST, PUT, PATCH, DELETE, HEAD$/],
+      [
+        { type: 'API', data: { url: 'https://x.test', method: 'PATCHX' } },
+        'data.method',
+        'invalid',
+        /^must be one of GET, POST, PUT, PATCH, DELETE, HEAD$/,
+      ],
       [{ type: 'API', data: { url: 'https://x.test', headers: 'x' } }, 'data.headers', 'invalid', /^must be an array or null$/],
       [{ type: 'BREAK', data: { reason: 'x' } }, 'data.reason', 'unknown_field'],
       [{ type: 'AUTOMATION_STATUS', data: { automationId: foreignWorkflow, action: 'TOGGLE' } }, 'data.automationId', 'not_found'],
       [{ type: 'AUTOMATION_STATUS', data: { automationId: id, action: 'EXPLODE' } }, 'data.action', 'invalid'],
       [{ type: 'ITERATION', data: { variableName: 'missing_list' } }, 'data.variableName', 'not_found'],
-      [{ type: 'CREATE_RECORD_ACTIVITY', data: { recordTypeId: 999999, rowId: 'x', activityType: 'NOTE', content: 'hi' } }, 'data.recordTypeId', 'not_found'],
+      [
+        { type: 'CREATE_RECORD_ACTIVITY', data: { recordTypeId: 999999, rowId: 'x', activityType: 'NOTE', content: 'hi' } },
+        'data.recordTypeId',
+        'not_found',
+      ],
       [{ type: 'TELEPORT', data: {} }, 'type', 'invalid'],
       [{ type: 'API', data: { type: 'WEBHOOK', url: 'https://x.test' } }, 'data.type', 'invalid'],
     ];
@@ -123,7 +153,10 @@ describe('workflows', () => {
     const id = await workflow();
     const people = (await call('GET', '/objects/people', { key })).body;
     const recordTypeId = people.recordTypes[0].id;
-    const body = (content: string) => ({ type: 'CREATE_RECORD_ACTIVITY', data: { recordTypeId, rowId: '{person_id}', activityType: 'NOTE', content } });
+    const body = (content: string) => ({
+      type: 'CREATE_RECORD_ACTIVITY',
+      data: { recordTypeId, rowId: '{person_id}', activityType: 'NOTE', content },
+    });
     const refused = await call('POST', `/workflows/${id}/nodes`, { key, body: body('Called {person_id}') });
     expect(refused.status).to.equal(400);
     expect(refused.body.details.issues.map((i: { message: string }) => i.message)).to.include('variable "person_id" does not exist');
@@ -140,7 +173,9 @@ describe('workflows', () => {
     const published = await call('POST', `/workflows/${id}/publish`, { key });
     expect(published.status).to.equal(201);
     const live = published.body.liveSnapshotId;
-    expect(live).to.match(/^[0-9a-f]{24}$/).and.not.equal(published.body.draftSnapshotId);
+    expect(live)
+      .to.match(/^[0-9a-f]{24}$/)
+      .and.not.equal(published.body.draftSnapshotId);
     await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'API', data: { url: 'https://x.test' } } });
     const snapshots = await call('GET', `/workflows/${id}/snapshots`, { key });
     const liveSnapshot = snapshots.body.agentry.find((s: { id: string }) => s.id === live);

@@ -37,7 +37,12 @@ const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
 async function main(): Promise<void> {
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: temporalCliPath() }, ip: '127.0.0.1', searchAttributes: SEARCH_ATTRIBUTES, extraArgs: DEV_SERVER_DYNAMIC_CONFIG },
+    server: {
+      executable: { type: 'existing-path', path: temporalCliPath() },
+      ip: '127.0.0.1',
+      searchAttributes: SEARCH_ATTRIBUTES,
+      extraArgs: DEV_SERVER_DYNAMIC_CONFIG,
+    },
   });
   await ensureDatabase(databaseUrl);
   const orm = await initORM({ databaseUrl });
@@ -77,7 +82,13 @@ async function main(): Promise<void> {
   };
 
   // The 3-node workflow behind a webhook.
-  await api('POST', '/tables', { name: 'events', columns: [{ name: 'Payload', type: 'string' }, { name: 'Answer', type: 'string' }] });
+  await api('POST', '/tables', {
+    name: 'events',
+    columns: [
+      { name: 'Payload', type: 'string' },
+      { name: 'Answer', type: 'string' },
+    ],
+  });
   const tableId = (await api('GET', '/tables/events')).id;
   const hook = await api('POST', '/incoming-webhooks', { name: 'bench', useAuthentication: false });
   const entry = { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/bench', triggerByWebhookIds: [hook.id] } };
@@ -89,7 +100,11 @@ async function main(): Promise<void> {
   ]);
   const post = async (n: number, webhookId: string = hook.id) => {
     const started = performance.now();
-    const res = await fetch(`${origin}/webhooks/${webhookId}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ n }) });
+    const res = await fetch(`${origin}/webhooks/${webhookId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ n }),
+    });
     if (res.status !== 202) throw new Error(`webhook answered ${res.status}`);
     return { eventId: ((await res.json()) as { eventId: string }).eventId, acceptMs: performance.now() - started, started };
   };
@@ -123,29 +138,37 @@ async function main(): Promise<void> {
     let sent = 0;
     const accepts: number[] = [];
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: CALLERS }, async () => {
-      while (sent < count) {
-        sent += 1;
-        accepts.push((await post(sent, webhookId)).acceptMs);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: CALLERS }, async () => {
+        while (sent < count) {
+          sent += 1;
+          accepts.push((await post(sent, webhookId)).acceptMs);
+        }
+      }),
+    );
     return { accepts, ms: performance.now() - t0 };
   };
   const acceptOnly = await callers(THROUGHPUT_RUNS, idle.id);
 
   // Sustained throughput: CALLERS callers post THROUGHPUT_RUNS webhooks as fast as they are answered.
   const knex = orm.em.getKnex();
-  const ended = async () => Number((await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'running'`, [workflowId])).rows[0].count);
+  const ended = async () =>
+    Number((await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'running'`, [workflowId])).rows[0].count);
   const before = await ended();
   const t0 = performance.now();
   const { accepts: loadAccepts, ms: postedMs } = await callers(THROUGHPUT_RUNS, hook.id);
   while ((await ended()) < before + THROUGHPUT_RUNS) await sleep(50);
   const throughputMs = performance.now() - t0;
-  const failed = Number((await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'successful'`, [workflowId])).rows[0].count);
+  const failed = Number(
+    (await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'successful'`, [workflowId])).rows[0].count,
+  );
 
   // 40 API nodes as an automation vs 40 empty activities as a plain Temporal workflow, interleaved.
   const step = (i: number) => ({ type: 'API', alias: `step${i + 1}`, data: { url: serviceUrl } });
-  const chainId = await chainWorkflow('Chain of 40', Array.from({ length: CHAIN }, (_, i) => step(i)));
+  const chainId = await chainWorkflow(
+    'Chain of 40',
+    Array.from({ length: CHAIN }, (_, i) => step(i)),
+  );
   const runTime = async (temporalId: string) => {
     const handle = env.client.workflow.getHandle(temporalId);
     await handle.result();
@@ -156,7 +179,11 @@ async function main(): Promise<void> {
   const plain: number[] = [];
   const plainLocal: number[] = [];
   const baseline = async (type: string, i: number) => {
-    const handle = await env.client.workflow.start(type, { taskQueue: `${queue}-plain`, workflowId: `${type}-${i}-${randomBytes(3).toString('hex')}`, args: [CHAIN] });
+    const handle = await env.client.workflow.start(type, {
+      taskQueue: `${queue}-plain`,
+      workflowId: `${type}-${i}-${randomBytes(3).toString('hex')}`,
+      args: [CHAIN],
+    });
     return runTime(handle.workflowId);
   };
   for (let i = 0; i < CHAIN_RUNS + 3; i += 1) {
@@ -172,19 +199,37 @@ async function main(): Promise<void> {
 
   const chainP50 = percentile(chain, 50);
   const plainP50 = percentile(plain, 50);
-  console.log(`\nautomation runtime benchmark — ${cpus().length} CPUs (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nautomation runtime benchmark — ${cpus().length} CPUs (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log('embedded Temporal dev server (SQLite), API and worker (with outbox dispatcher) in their own processes, PostgreSQL on 127.0.0.1');
   console.log(`webhook → completed run (WEBHOOK → API lookup → DYNAMIC_TABLES create → API notify), ${LATENCY_RUNS} sequential runs:`);
-  console.log(`  latency p50 ${fmt(percentile(latencies, 50))}, p95 ${fmt(percentile(latencies, 95))}; webhook 202 answer p50 ${fmt(percentile(accepts, 50))}, p95 ${fmt(percentile(accepts, 95))}`);
-  console.log(`acceptance alone: ${THROUGHPUT_RUNS} webhooks nobody listens to from ${CALLERS} concurrent callers in ${(acceptOnly.ms / 1000).toFixed(2)} s → ${((THROUGHPUT_RUNS * 1000) / acceptOnly.ms).toFixed(0)}/s (202 p50 ${fmt(percentile(acceptOnly.accepts, 50))}, p95 ${fmt(percentile(acceptOnly.accepts, 95))})`);
-  console.log(`sustained: ${THROUGHPUT_RUNS} webhooks from ${CALLERS} concurrent callers, all accepted in ${(postedMs / 1000).toFixed(2)} s (202 p50 ${fmt(percentile(loadAccepts, 50))}, p95 ${fmt(percentile(loadAccepts, 95))}),`);
-  console.log(`  all runs completed in ${(throughputMs / 1000).toFixed(2)} s → ${((THROUGHPUT_RUNS * 1000) / throughputMs).toFixed(1)} runs/s (${failed} not successful)`);
-  console.log(`chain of ${CHAIN} API nodes (local HTTP server), ${CHAIN_RUNS} runs interleaved with the baseline (time from start to close in Temporal):`);
+  console.log(
+    `  latency p50 ${fmt(percentile(latencies, 50))}, p95 ${fmt(percentile(latencies, 95))}; webhook 202 answer p50 ${fmt(percentile(accepts, 50))}, p95 ${fmt(percentile(accepts, 95))}`,
+  );
+  console.log(
+    `acceptance alone: ${THROUGHPUT_RUNS} webhooks nobody listens to from ${CALLERS} concurrent callers in ${(acceptOnly.ms / 1000).toFixed(2)} s → ${((THROUGHPUT_RUNS * 1000) / acceptOnly.ms).toFixed(0)}/s (202 p50 ${fmt(percentile(acceptOnly.accepts, 50))}, p95 ${fmt(percentile(acceptOnly.accepts, 95))})`,
+  );
+  console.log(
+    `sustained: ${THROUGHPUT_RUNS} webhooks from ${CALLERS} concurrent callers, all accepted in ${(postedMs / 1000).toFixed(2)} s (202 p50 ${fmt(percentile(loadAccepts, 50))}, p95 ${fmt(percentile(loadAccepts, 95))}),`,
+  );
+  console.log(
+    `  all runs completed in ${(throughputMs / 1000).toFixed(2)} s → ${((THROUGHPUT_RUNS * 1000) / throughputMs).toFixed(1)} runs/s (${failed} not successful)`,
+  );
+  console.log(
+    `chain of ${CHAIN} API nodes (local HTTP server), ${CHAIN_RUNS} runs interleaved with the baseline (time from start to close in Temporal):`,
+  );
   console.log(`  automation p50 ${fmt(chainP50)} (p95 ${fmt(percentile(chain, 95))}) → ${fmt(chainP50 / CHAIN)} per node`);
-  console.log(`  plain Temporal, ${CHAIN} empty activities: p50 ${fmt(plainP50)} (p95 ${fmt(percentile(plain, 95))}) → ${fmt(plainP50 / CHAIN)} per activity`);
+  console.log(
+    `  plain Temporal, ${CHAIN} empty activities: p50 ${fmt(plainP50)} (p95 ${fmt(percentile(plain, 95))}) → ${fmt(plainP50 / CHAIN)} per activity`,
+  );
   console.log(`  ratio automation / plain (medians): ${(chainP50 / plainP50).toFixed(2)}x`);
   const localP50 = percentile(plainLocal, 50);
-  console.log(`  plain Temporal, ${CHAIN} empty local activities: p50 ${fmt(localP50)} (p95 ${fmt(percentile(plainLocal, 95))}) → ratio automation / plain local ${(chainP50 / localP50).toFixed(2)}x`);
+  console.log(
+    `  plain Temporal, ${CHAIN} empty local activities: p50 ${fmt(localP50)} (p95 ${fmt(percentile(plainLocal, 95))}) → ratio automation / plain local ${(chainP50 / localP50).toFixed(2)}x`,
+  );
 
   service.close();
   stopProcesses();

@@ -106,7 +106,9 @@ async function main(): Promise<void> {
   const measure = async (format: 'csv' | 'xlsx'): Promise<ExportRun & { idle: number }> => {
     const exporter = await startApi();
     const warmUp = { filter: { field: 'Score', operator: 'eq', value: 1 } };
-    await fetch(`${exporter.base}/tables/customers/export/${format}`, { method: 'POST', headers, body: JSON.stringify(warmUp) }).then((r) => r.arrayBuffer());
+    await fetch(`${exporter.base}/tables/customers/export/${format}`, { method: 'POST', headers, body: JSON.stringify(warmUp) }).then((r) =>
+      r.arrayBuffer(),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const idle = rss(exporter.pid);
     return { ...(await runExport(exporter.base, exporter.pid, headers, format)), idle };
@@ -116,9 +118,14 @@ async function main(): Promise<void> {
 
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
   console.log(`conditions: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
-  console.log(`table: ${ROWS} rows, 12 fields (string×4, number×3, boolean, date, dateOnly, select, multi select), loaded in ${loadSeconds.toFixed(1)} s`);
+  console.log(
+    `table: ${ROWS} rows, 12 fields (string×4, number×3, boolean, date, dateOnly, select, multi select), loaded in ${loadSeconds.toFixed(1)} s`,
+  );
   if (csv.lines !== ROWS + 1) throw new Error(`CSV has ${csv.lines} lines, expected ${ROWS + 1}`);
-  for (const [name, run] of [['CSV ', csv], ['XLSX', xlsx]] as const) {
+  for (const [name, run] of [
+    ['CSV ', csv],
+    ['XLSX', xlsx],
+  ] as const) {
     console.log(
       `${name}: ${ROWS} rows in ${run.seconds.toFixed(2)} s = ${Math.round(ROWS / run.seconds)} rows/s, ${mb(run.bytes)} MB, ` +
         `first byte after ${run.firstByteMs.toFixed(0)} ms, API process peak ${mb(run.peakRss - run.idle)} MB over its idle ${mb(run.idle)} MB`,

@@ -54,7 +54,10 @@ async function main(): Promise<void> {
 
   const companies = await api('POST', '/tables', {
     name: 'companies',
-    columns: [{ name: 'Name', type: 'string' }, { name: 'Employees', type: 'number', metadata: { format: 'integer' } }],
+    columns: [
+      { name: 'Name', type: 'string' },
+      { name: 'Employees', type: 'number', metadata: { format: 'integer' } },
+    ],
   });
   const nameField = companies.fields.find((f: { name: string }) => f.name === 'Name').id;
   const columns = [
@@ -88,11 +91,22 @@ async function main(): Promise<void> {
   );
 
   await api('POST', '/tables/deals/fields', {
-    name: 'Expected', type: 'formula',
-    metadata: { expression: { type: 'operator', operator: 'multiply', arguments: [{ type: 'field', field: '[Amount]' }, { type: 'field', field: '[Probability]', fallbackValue: 0 }] } },
+    name: 'Expected',
+    type: 'formula',
+    metadata: {
+      expression: {
+        type: 'operator',
+        operator: 'multiply',
+        arguments: [
+          { type: 'field', field: '[Amount]' },
+          { type: 'field', field: '[Probability]', fallbackValue: 0 },
+        ],
+      },
+    },
   });
   await api('POST', '/tables/deals/fields', {
-    name: 'Company staff', type: 'formula',
+    name: 'Company staff',
+    type: 'formula',
     metadata: { expression: { type: 'aggregate', operation: 'sum', relation: '[Company]', field: '[Employees]' } },
   });
   for (const id of [companies.id, deals.id, plain.id]) await raw.query(`vacuum analyze "data"."rows_${id}"`);
@@ -104,8 +118,14 @@ async function main(): Promise<void> {
   if (typeof top.Expected !== 'number' || !('Company staff' in top)) throw new Error(`formula values missing: ${JSON.stringify(top)}`);
 
   const view = await api('POST', '/tables/deals/views', { name: 'All deals' });
-  const fieldId = async (name: string) => (await api('GET', '/tables/deals/fields?limit=500')).agentry.find((f: { name: string }) => f.name === name).id;
-  for (const [name, operation] of [['Title', 'count'], ['Amount', 'sum'], ['Expected', 'avg'], ['Company', 'percentFilled']]) {
+  const fieldId = async (name: string) =>
+    (await api('GET', '/tables/deals/fields?limit=500')).agentry.find((f: { name: string }) => f.name === name).id;
+  for (const [name, operation] of [
+    ['Title', 'count'],
+    ['Amount', 'sum'],
+    ['Expected', 'avg'],
+    ['Company', 'percentFilled'],
+  ]) {
     await api('POST', `/tables/deals/views/${view.id}/aggregations`, { fieldId: await fieldId(name!), operation });
   }
   const compute = () => api('POST', `/tables/deals/views/${view.id}/aggregations/compute`, {});
@@ -136,9 +156,12 @@ async function main(): Promise<void> {
   }
   const computed = await compute();
   const s = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, stats(v)])) as Record<keyof typeof runs, { p50: number; p95: number }>;
-  const line = (label: string, x: { p50: number; p95: number }) => console.log(`  ${label.padEnd(58)} p50 ${x.p50.toFixed(2)} ms  p95 ${x.p95.toFixed(2)} ms`);
+  const line = (label: string, x: { p50: number; p95: number }) =>
+    console.log(`  ${label.padEnd(58)} p50 ${x.p50.toFixed(2)} ms  p95 ${x.p95.toFixed(2)} ms`);
 
-  console.log(`conditions: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, PostgreSQL ${(await raw.query('show server_version')).rows[0].server_version}`);
+  console.log(
+    `conditions: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, PostgreSQL ${(await raw.query('show server_version')).rows[0].server_version}`,
+  );
   console.log(`data: deals ${ROWS} rows → companies ${COMPANIES} rows (relation Company), loaded through the API in ${loadSeconds.toFixed(1)} s`);
   console.log(`rows/list, page of 50, ${ITERATIONS} runs each:`);
   line('deals with 2 formulas, sort by formula Expected desc', s.formulaSort);
@@ -146,7 +169,9 @@ async function main(): Promise<void> {
   line('deals_plain without formulas, sort by Amount desc', s.plain);
   console.log(`  ratio of medians, formula sort / without formulas: ${(s.formulaSort.p50 / s.plain.p50).toFixed(2)}x`);
   console.log(`  ratio of medians, formula columns (stored sort) / without formulas: ${(s.formulaStoredSort.p50 / s.plain.p50).toFixed(2)}x`);
-  console.log(`aggregations/compute (count Title, sum Amount, avg formula Expected, percentFilled Company) over ${computed.rows} rows, ${runs.compute.length} runs:`);
+  console.log(
+    `aggregations/compute (count Title, sum Amount, avg formula Expected, percentFilled Company) over ${computed.rows} rows, ${runs.compute.length} runs:`,
+  );
   line('compute', s.compute);
   console.log(`  values: ${computed.agentry.map((a: { operation: string; value: unknown }) => `${a.operation}=${a.value}`).join(', ')}`);
 

@@ -60,7 +60,12 @@ async function main(): Promise<void> {
   await raw.query(`analyze "data"."rows_${table.id}"`);
 
   const query = {
-    filter: { and: [{ field: 'Stage', operator: 'eq', value: 'Won' }, { field: 'Score', operator: 'gte', value: 50 }] },
+    filter: {
+      and: [
+        { field: 'Stage', operator: 'eq', value: 'Won' },
+        { field: 'Score', operator: 'gte', value: 50 },
+      ],
+    },
     sort: [{ field: 'Amount', direction: 'desc' }],
     limit: 50,
   };
@@ -89,9 +94,13 @@ async function main(): Promise<void> {
   const sqlStats = stats(sqlTimes);
   const count = await api('POST', '/tables/customers/rows/count', { filter: query.filter });
 
-  console.log(`conditions: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, PostgreSQL ${(await raw.query('show server_version')).rows[0].server_version}`);
+  console.log(
+    `conditions: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, PostgreSQL ${(await raw.query('show server_version')).rows[0].server_version}`,
+  );
   console.log(`table: ${ROWS} rows, 12 fields (string×4, number×3, boolean, date, dateOnly, select, multi select)`);
-  console.log(`bulk create: ${ROWS} rows in ${bulkSeconds.toFixed(1)} s = ${Math.round(ROWS / bulkSeconds)} rows/s (${CLIENTS} clients, ${BATCH} rows/request)`);
+  console.log(
+    `bulk create: ${ROWS} rows in ${bulkSeconds.toFixed(1)} s = ${Math.round(ROWS / bulkSeconds)} rows/s (${CLIENTS} clients, ${BATCH} rows/request)`,
+  );
   console.log(`rows/list (Stage = Won and Score >= 50, sort Amount desc, page ${pageSize} of ${count.count} matches), ${ITERATIONS} runs:`);
   console.log(`  API over HTTP  p50 ${apiStats.p50.toFixed(2)} ms  p95 ${apiStats.p95.toFixed(2)} ms`);
   console.log(`  raw SQL        p50 ${sqlStats.p50.toFixed(2)} ms  p95 ${sqlStats.p95.toFixed(2)} ms`);

@@ -8,7 +8,11 @@ describe('API key limits under concurrency', () => {
   it('never lets concurrent issues exceed 5 live USER keys per user', async () => {
     const acct = await newAccount(); // holds one USER key already
     const attempts = await Promise.allSettled(
-      Array.from({ length: 8 }, () => harness().orm.em.fork().transactional((tx) => issueUserKey(tx, acct.user.id))),
+      Array.from({ length: 8 }, () =>
+        harness()
+          .orm.em.fork()
+          .transactional((tx) => issueUserKey(tx, acct.user.id)),
+      ),
     );
     const issued = attempts.filter((a) => a.status === 'fulfilled');
     const refused = attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected');

@@ -98,7 +98,11 @@ const has = <T>(list: T[] | null, item: T) => (list ?? []).includes(item);
 let knex: Knex;
 
 async function ids(where: { sql: string; bindings: unknown[] }): Promise<string[]> {
-  const rows = await knex.select('r.id').from(`${QUALIFIED} as r`).whereRaw(where.sql, where.bindings as Knex.RawBinding[]).orderBy('r.id');
+  const rows = await knex
+    .select('r.id')
+    .from(`${QUALIFIED} as r`)
+    .whereRaw(where.sql, where.bindings as Knex.RawBinding[])
+    .orderBy('r.id');
   return rows.map((row: { id: string }) => row.id);
 }
 
@@ -117,7 +121,9 @@ describe('query compilers on PostgreSQL', () => {
         f_8 char(24), f_10 integer, f_11 text[], f_12 text, f_13 jsonb, f_15 integer[])`,
       [QUALIFIED],
     );
-    await knex.raw('create table ?? (source_id char(24) not null, target_id char(24) not null, primary key (source_id, target_id))', [`data.${LINKS}`]);
+    await knex.raw('create table ?? (source_id char(24) not null, target_id char(24) not null, primary key (source_id, target_id))', [
+      `data.${LINKS}`,
+    ]);
     await knex(QUALIFIED).insert(
       ROWS.map((r) => ({
         id: r.id,
@@ -204,7 +210,10 @@ describe('query compilers on PostgreSQL', () => {
       [{ field: 'Birthday', operator: 'eq', value: '1982-03-12' }, (r) => r.birthday === '1982-03-12'],
       [{ field: 'Birthday', operator: 'before', value: '1985-01-01' }, (r) => r.birthday !== null && r.birthday < '1985-01-01'],
       [{ field: 'Birthday', operator: 'onOrAfter', value: '1990-01-01' }, (r) => r.birthday !== null && r.birthday >= '1990-01-01'],
-      [{ field: 'Birthday', operator: 'between', value: ['1983-01-01', '1993-12-31'] }, (r) => !!r.birthday && r.birthday >= '1983' && r.birthday <= '1993-12-31'],
+      [
+        { field: 'Birthday', operator: 'between', value: ['1983-01-01', '1993-12-31'] },
+        (r) => !!r.birthday && r.birthday >= '1983' && r.birthday <= '1993-12-31',
+      ],
       [{ field: 'Birthday', operator: 'isEmpty' }, (r) => r.birthday === null],
     ],
     select: [
@@ -225,8 +234,14 @@ describe('query compilers on PostgreSQL', () => {
       [{ field: 'Company', operator: 'in', value: [TARGETS[0], TARGETS[2]] }, (r) => r.company === TARGETS[0] || r.company === TARGETS[2]],
       [{ field: 'Company', operator: 'isEmpty' }, (r) => r.company === null],
       [{ field: 'Contacts', operator: 'hasAny', value: [TARGETS[0]] }, (r) => r.contacts.includes(TARGETS[0]!)],
-      [{ field: 'Contacts', operator: 'hasAll', value: [TARGETS[0], TARGETS[1]] }, (r) => r.contacts.includes(TARGETS[0]!) && r.contacts.includes(TARGETS[1]!)],
-      [{ field: 'Contacts', operator: 'hasNone', value: [TARGETS[2], TARGETS[3]] }, (r) => !r.contacts.includes(TARGETS[2]!) && !r.contacts.includes(TARGETS[3]!)],
+      [
+        { field: 'Contacts', operator: 'hasAll', value: [TARGETS[0], TARGETS[1]] },
+        (r) => r.contacts.includes(TARGETS[0]!) && r.contacts.includes(TARGETS[1]!),
+      ],
+      [
+        { field: 'Contacts', operator: 'hasNone', value: [TARGETS[2], TARGETS[3]] },
+        (r) => !r.contacts.includes(TARGETS[2]!) && !r.contacts.includes(TARGETS[3]!),
+      ],
       [{ field: 'Contacts', operator: 'isEmpty' }, (r) => r.contacts.length === 0],
       [{ field: 'Contacts', operator: 'isNotEmpty' }, (r) => r.contacts.length > 0],
     ],
@@ -254,14 +269,24 @@ describe('query compilers on PostgreSQL', () => {
     ],
     groups: [
       [
-        { and: [{ field: 'Name', operator: 'contains', value: 'alpha' }, { field: 'Active', operator: 'eq', value: true }] },
+        {
+          and: [
+            { field: 'Name', operator: 'contains', value: 'alpha' },
+            { field: 'Active', operator: 'eq', value: true },
+          ],
+        },
         (r) => !!r.name?.toLowerCase().includes('alpha') && r.active === true,
       ],
       [
         {
           or: [
             { field: 'Status', operator: 'eq', value: 'Won' },
-            { and: [{ field: 'Amount', operator: 'gt', value: 5 }, { field: 'Contacts', operator: 'hasAny', value: [TARGETS[3]] }] },
+            {
+              and: [
+                { field: 'Amount', operator: 'gt', value: 5 },
+                { field: 'Contacts', operator: 'hasAny', value: [TARGETS[3]] },
+              ],
+            },
           ],
         },
         (r) => r.status === 102 || (r.amount !== null && r.amount > 5 && r.contacts.includes(TARGETS[3]!)),

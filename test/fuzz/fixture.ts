@@ -23,11 +23,18 @@ async function ok<T = any>(method: string, path: string, key: string, body?: unk
 
 export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture> {
   const key = account.userKey;
-  await ok('POST', '/tables', key, { name: 'fuzz', columns: [{ name: 'Name', type: 'string' }, { name: 'Qty', type: 'number' }] });
+  await ok('POST', '/tables', key, {
+    name: 'fuzz',
+    columns: [
+      { name: 'Name', type: 'string' },
+      { name: 'Qty', type: 'number' },
+    ],
+  });
   const table = await ok('GET', '/tables/fuzz', key);
   const field = table.fields.find((f: { name: string }) => f.name === 'Name');
-  const tag = await ok('POST', `/tables/fuzz/fields`, key, { name: 'Stage', type: 'select', metadata: { mode: 'singleSelect' } })
-    .then((f: { id: number }) => ok('POST', `/tables/fuzz/fields/${f.id}/tags`, key, { name: 'New' }));
+  const tag = await ok('POST', `/tables/fuzz/fields`, key, { name: 'Stage', type: 'select', metadata: { mode: 'singleSelect' } }).then(
+    (f: { id: number }) => ok('POST', `/tables/fuzz/fields/${f.id}/tags`, key, { name: 'New' }),
+  );
   const row = await ok('POST', '/tables/fuzz/rows', key, { Name: 'Ada', Qty: 1 });
   const view = await ok('POST', '/objects/people/views', key, { name: 'All' });
   const people = await ok('GET', '/objects/people', key);
@@ -126,7 +133,12 @@ export async function accountFingerprint(accountId: number): Promise<string> {
   }
   const tables: { id: number }[] = (await knex.raw('select id from data_tables where account_id = ?', [accountId])).rows;
   const physical: { table_name: string }[] = tables.length
-    ? (await knex.raw(`select table_name from information_schema.tables where table_schema = 'data' and substring(table_name from '_([0-9]+)$')::int = any(?::int[])`, [tables.map((t) => t.id)])).rows
+    ? (
+        await knex.raw(
+          `select table_name from information_schema.tables where table_schema = 'data' and substring(table_name from '_([0-9]+)$')::int = any(?::int[])`,
+          [tables.map((t) => t.id)],
+        )
+      ).rows
     : [];
   for (const { table_name } of physical.sort((a, b) => a.table_name.localeCompare(b.table_name))) {
     scopes.push(`select 'data.${table_name}' as t, md5(coalesce(string_agg(x::text, '|' order by x::text), '')) as h from data."${table_name}" x`);

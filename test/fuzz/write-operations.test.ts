@@ -64,15 +64,23 @@ function cases(op: Operation, components: Record<string, Schema>): fc.Arbitrary<
   const properties = Object.entries(schema.properties ?? {}).map(([name, p]) => [name, resolve(p, components)] as const);
   const names = properties.length ? properties.map(([name]) => name) : ['value'];
   const arbitraries: fc.Arbitrary<BadCase>[] = [
-    fc.record({ name: fc.constantFrom(...names), before: fc.string({ maxLength: 8 }), after: fc.string({ maxLength: 8 }) }).map(({ name, before, after }) => ({
-      kind: 'NUL character', body: { [name]: `${before}\u0000${after}` }, expect: [400],
-    })),
+    fc
+      .record({ name: fc.constantFrom(...names), before: fc.string({ maxLength: 8 }), after: fc.string({ maxLength: 8 }) })
+      .map(({ name, before, after }) => ({
+        kind: 'NUL character',
+        body: { [name]: `${before}\u0000${after}` },
+        expect: [400],
+      })),
     fc.record({ name: fc.constantFrom(...names), levels: fc.integer({ min: 70, max: 3000 }) }).map(({ name, levels }) => ({
-      kind: 'nested too deeply', body: { [name]: deep(levels) }, expect: [400],
+      kind: 'nested too deeply',
+      body: { [name]: deep(levels) },
+      expect: [400],
     })),
     fc.constantFrom<unknown>(null, [], 42, 'text', true).map((body) => ({ kind: 'not an object', body, expect: [400] })),
     fc.string({ maxLength: 30 }).map((text) => ({ kind: 'not JSON', raw: { text: `name=${text}`, type: 'text/plain' }, expect: [415] })),
-    fc.integer({ min: 65 * 1024, max: 80 * 1024 }).map((size) => ({ kind: 'over the size limit', body: { [names[0]!]: 'x'.repeat(size) }, expect: [413] })),
+    fc
+      .integer({ min: 65 * 1024, max: 80 * 1024 })
+      .map((size) => ({ kind: 'over the size limit', body: { [names[0]!]: 'x'.repeat(size) }, expect: [413] })),
   ];
   const typed = properties.flatMap(([name, property]) => {
     const wrong = wrongValue(property);
@@ -80,7 +88,9 @@ function cases(op: Operation, components: Record<string, Schema>): fc.Arbitrary<
   });
   if (typed.length) arbitraries.push(fc.oneof(...typed));
   if (schema.additionalProperties === false) {
-    arbitraries.push(fc.string({ minLength: 1, maxLength: 10 }).map((suffix) => ({ kind: 'unknown property', body: { [`zz_${suffix}`]: 1 }, expect: [400] })));
+    arbitraries.push(
+      fc.string({ minLength: 1, maxLength: 10 }).map((suffix) => ({ kind: 'unknown property', body: { [`zz_${suffix}`]: 1 }, expect: [400] })),
+    );
   }
   return arbitraries;
 }
@@ -96,11 +106,12 @@ describe('every write operation refuses hostile bodies with a 4xx and changes no
     fixture = await fuzzFixture(account);
     const doc = (await call('GET', '/openapi.json')).body;
     components = doc.components.schemas;
-    operations = Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>).flatMap(
-      ([path, ops]) =>
-        Object.entries(ops)
-          .filter(([method, op]) => ['post', 'put', 'patch', 'delete'].includes(method) && op.requestBody?.content['application/json'])
-          .map(([method, op]) => ({ method, path, schema: op.requestBody!.content['application/json']!.schema })),
+    operations = Object.entries(
+      doc.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: Schema }> } }>>,
+    ).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([method, op]) => ['post', 'put', 'patch', 'delete'].includes(method) && op.requestBody?.content['application/json'])
+        .map(([method, op]) => ({ method, path, schema: op.requestBody!.content['application/json']!.schema })),
     );
   });
 

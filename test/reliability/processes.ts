@@ -40,7 +40,14 @@ export interface WorkerProcess {
 export async function startWorker(plant: Plant): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
     cwd: projectRoot,
-    env: { ...process.env, DATABASE_URL: plant.databaseUrl, TEMPORAL_ADDRESS: harness().env.address, TEMPORAL_TASK_QUEUE: plant.taskQueue, LOG_LEVEL: 'INFO', LOG_FORMAT: 'json' },
+    env: {
+      ...process.env,
+      DATABASE_URL: plant.databaseUrl,
+      TEMPORAL_ADDRESS: harness().env.address,
+      TEMPORAL_TASK_QUEUE: plant.taskQueue,
+      LOG_LEVEL: 'INFO',
+      LOG_FORMAT: 'json',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

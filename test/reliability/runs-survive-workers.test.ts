@@ -17,7 +17,9 @@ function slowService(): Promise<{ server: Server; origin: string; hits: () => nu
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ attempt: hits }));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits })),
+  );
 }
 
 describe('runs survive worker crashes and downtime (real worker processes)', function () {
@@ -48,13 +50,17 @@ describe('runs survive worker crashes and downtime (real worker processes)', fun
     const table = (await call('POST', '/tables', { key, baseUrl: v1(), body: { name, columns: [{ name: 'Step', type: 'string' }] } })).body;
     const tableId = table.id ?? (await call('GET', `/tables/${name}`, { key, baseUrl: v1() })).body.id;
     const id = (await call('POST', '/workflows', { key, baseUrl: v1(), body: { name } })).body.id;
-    const nodes = [{ type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } }, ...tail.map((n) => (n.type === 'DYNAMIC_TABLES' ? { ...n, data: { tableId, ...n.data } } : n))];
+    const nodes = [
+      { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
+      ...tail.map((n) => (n.type === 'DYNAMIC_TABLES' ? { ...n, data: { tableId, ...n.data } } : n)),
+    ];
     let previous: string | undefined;
     for (const body of nodes) {
       const res = await call('POST', `/workflows/${id}/nodes`, { key, baseUrl: v1(), body });
       expect(res.status, res.text).to.equal(201);
       const nodeId = res.body.nodes.at(-1).nodeId;
-      if (previous) await call('POST', `/workflows/${id}/edges`, { key, baseUrl: v1(), body: { source: previous, handle: 'default', targetEdge: nodeId } });
+      if (previous)
+        await call('POST', `/workflows/${id}/edges`, { key, baseUrl: v1(), body: { source: previous, handle: 'default', targetEdge: nodeId } });
       previous = nodeId;
     }
     await call('POST', `/workflows/${id}/publish`, { key, baseUrl: v1() });
@@ -62,12 +68,20 @@ describe('runs survive worker crashes and downtime (real worker processes)', fun
     return { id, hookId: hook.id as string };
   }
 
-  const steps = async (name: string) => (await call('POST', `/tables/${name}/rows/list`, { key, baseUrl: v1(), body: {} })).body.agentry.map((r: { data: { Step: string } }) => r.data.Step).sort();
-  const runsOf = async (id: number) => (await plant.orm.em.getKnex().raw('select status from workflow_runs where workflow_id = ?', [id])).rows.map((r: { status: string }) => r.status);
+  const steps = async (name: string) =>
+    (await call('POST', `/tables/${name}/rows/list`, { key, baseUrl: v1(), body: {} })).body.agentry
+      .map((r: { data: { Step: string } }) => r.data.Step)
+      .sort();
+  const runsOf = async (id: number) =>
+    (await plant.orm.em.getKnex().raw('select status from workflow_runs where workflow_id = ?', [id])).rows.map((r: { status: string }) => r.status);
   const create = (step: string) => ({ type: 'DYNAMIC_TABLES', data: { action: 'CREATE', rowData: { Step: step } } });
 
   it('a worker killed in the middle of a run: a new worker finishes the run exactly once', async () => {
-    const { id, hookId } = await hookedWorkflow('crash', [create('before'), { type: 'API', data: { url: `${service.origin}/slow` } }, create('after')]);
+    const { id, hookId } = await hookedWorkflow('crash', [
+      create('before'),
+      { type: 'API', data: { url: `${service.origin}/slow` } },
+      create('after'),
+    ]);
     worker = await startWorker(plant);
     const res = await call('POST', `/webhooks/${hookId}`, { baseUrl: api.origin, body: { n: 1 } });
     expect(res.status).to.equal(202);

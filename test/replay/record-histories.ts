@@ -22,7 +22,10 @@ const dir = fileURLToPath(new URL('./histories/', import.meta.url));
 async function save(name: string, temporalWorkflowId: string): Promise<void> {
   const history = await harness().env.client.workflow.getHandle(temporalWorkflowId).fetchHistory();
   const encoded = Buffer.from(temporal.api.history.v1.History.encode(history).finish()).toString('base64');
-  writeFileSync(`${dir}${name}.json`, `${JSON.stringify({ workflowId: temporalWorkflowId, events: history.events?.length, history: encoded }, null, 1)}\n`);
+  writeFileSync(
+    `${dir}${name}.json`,
+    `${JSON.stringify({ workflowId: temporalWorkflowId, events: history.events?.length, history: encoded }, null, 1)}\n`,
+  );
 }
 
 async function node(key: string, workflowId: number, body: Record<string, unknown>): Promise<string> {
@@ -73,7 +76,10 @@ describe('recording run histories for the replay tests', function () {
     await save('loop-with-break', loopRun);
 
     const failing = (await call('POST', '/workflows', { key, body: { name: 'Fails' } })).body.id as number;
-    await node(key, failing, { type: 'DYNAMIC_TABLES', data: { action: 'UPDATE', tableId, rowId: '0123456789abcdef01234567', rowData: { Ref: 'x' } } });
+    await node(key, failing, {
+      type: 'DYNAMIC_TABLES',
+      data: { action: 'UPDATE', tableId, rowId: '0123456789abcdef01234567', rowData: { Ref: 'x' } },
+    });
     const failedRun = await manualRun(key, failing, null);
     expect((await runResult(failedRun)).successful).to.equal(false);
     await save('failed-run', failedRun);
@@ -89,7 +95,10 @@ describe('recording run histories for the replay tests', function () {
       const cancelledRun = await manualRun(key, waiting, null);
       await eventually(async () => (calls > 0 ? true : undefined), 'the API node to call');
       expect((await call('POST', `/workflows/${waiting}/logs/${encodeURIComponent(cancelledRun)}/cancel`, { key })).status).to.be.oneOf([200, 202]);
-      await eventually(async () => ((await harness().env.client.workflow.getHandle(cancelledRun).describe()).status.name === 'CANCELLED' ? true : undefined), 'the cancellation');
+      await eventually(
+        async () => ((await harness().env.client.workflow.getHandle(cancelledRun).describe()).status.name === 'CANCELLED' ? true : undefined),
+        'the cancellation',
+      );
       await save('cancelled-run', cancelledRun);
     } finally {
       slow.closeAllConnections();

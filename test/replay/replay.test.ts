@@ -11,7 +11,9 @@ import { bundleWorkflowCode, Worker, type WorkflowBundleWithSourceMap } from '@t
 import { workflowsPath } from '../../worker/create-worker.js';
 
 const dir = fileURLToPath(new URL('./histories/', import.meta.url));
-const fixtures = readdirSync(dir).filter((name) => name.endsWith('.json')).sort();
+const fixtures = readdirSync(dir)
+  .filter((name) => name.endsWith('.json'))
+  .sort();
 
 describe('replaying recorded run histories with the current workflow code', function () {
   this.timeout(120_000);

@@ -1,7 +1,13 @@
 /** Field models for pure tests of the data plane (field types, query compiler). */
 import type { FieldModel, FieldType } from '../../db/tables/types.js';
 
-export function fieldModel(id: number, name: string, type: FieldType, metadata: Record<string, unknown> = {}, extra: Partial<FieldModel> = {}): FieldModel {
+export function fieldModel(
+  id: number,
+  name: string,
+  type: FieldType,
+  metadata: Record<string, unknown> = {},
+  extra: Partial<FieldModel> = {},
+): FieldModel {
   return {
     id,
     name,

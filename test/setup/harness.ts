@@ -85,9 +85,22 @@ export async function startHarness(): Promise<Harness> {
     },
   });
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
-  const worker = await createWorker({ orm, connection: env.nativeConnection, temporal: env.client, namespace: env.namespace ?? 'default', taskQueue });
+  const worker = await createWorker({
+    orm,
+    connection: env.nativeConnection,
+    temporal: env.client,
+    namespace: env.namespace ?? 'default',
+    taskQueue,
+  });
   workerRun = worker.run();
-  const dispatcher = new OutboxDispatcher({ orm, temporal: env.client, taskQueue, databaseUrl, pollIntervalMs: 500, retry: { maxAttempts: 3, baseMs: 200, maxMs: 1_000 } });
+  const dispatcher = new OutboxDispatcher({
+    orm,
+    temporal: env.client,
+    taskQueue,
+    databaseUrl,
+    pollIntervalMs: 500,
+    retry: { maxAttempts: 3, baseMs: 200, maxMs: 1_000 },
+  });
   dispatcher.start();
   current = { databaseUrl, orm, env, taskQueue, worker, dispatcher, server: undefined as unknown as Server, origin: '', baseUrl: '' };
   const { server, origin } = await listen();

@@ -33,8 +33,12 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, what: s
 }
 
 /** The ledger rows of a workflow's runs, oldest first (what counters and analytics are built from). */
-export async function ledgerRuns(workflowId: number): Promise<{ id: string; status: string; prevented_loop: boolean; trigger_type: string; event_id: string | null }[]> {
-  const result = await harness().orm.em.getKnex().raw(`select id, status, prevented_loop, trigger_type, event_id from workflow_runs where workflow_id = ? order by started_at, id`, [workflowId]);
+export async function ledgerRuns(
+  workflowId: number,
+): Promise<{ id: string; status: string; prevented_loop: boolean; trigger_type: string; event_id: string | null }[]> {
+  const result = await harness()
+    .orm.em.getKnex()
+    .raw(`select id, status, prevented_loop, trigger_type, event_id from workflow_runs where workflow_id = ? order by started_at, id`, [workflowId]);
   return result.rows;
 }
 

@@ -4,7 +4,12 @@ import { closesLoop, MAX_CHAIN, triggerPayloadOf } from '../../lib/events/event-
 import type { GraphNode } from '../../lib/graph/graph.js';
 
 const node = (type: string, data: Record<string, unknown>): GraphNode => ({
-  nodeId: 'node_1', alias: 'n', position: { positionX: 0, positionY: 0 }, type, data: { type, ...data }, edges: [],
+  nodeId: 'node_1',
+  alias: 'n',
+  position: { positionX: 0, positionY: 0 },
+  type,
+  data: { type, ...data },
+  edges: [],
 });
 const trigger = (data: Record<string, unknown>) => node('TRIGGER', data);
 
@@ -25,8 +30,12 @@ describe('which entry nodes an event starts', () => {
     expect(entryMatches(trigger({ triggerType: 'TABLE_ROW_CREATED', triggeredByTableId: 8 }), row)).to.equal(false);
     expect(entryMatches(trigger({ triggerType: 'TABLE_ROW_UPDATED', triggeredByTableId: 7 }), row)).to.equal(false);
     const record = { type: 'OBJECT_RECORD_UPDATED', payload: { tableId: 3, recordTypeId: 11 } };
-    expect(entryMatches(trigger({ triggerType: 'OBJECT_RECORD_UPDATED', triggeredByTableId: 3, triggeredByRecordTypeId: 11 }), record)).to.equal(true);
-    expect(entryMatches(trigger({ triggerType: 'OBJECT_RECORD_UPDATED', triggeredByTableId: 3, triggeredByRecordTypeId: 12 }), record)).to.equal(false);
+    expect(entryMatches(trigger({ triggerType: 'OBJECT_RECORD_UPDATED', triggeredByTableId: 3, triggeredByRecordTypeId: 11 }), record)).to.equal(
+      true,
+    );
+    expect(entryMatches(trigger({ triggerType: 'OBJECT_RECORD_UPDATED', triggeredByTableId: 3, triggeredByRecordTypeId: 12 }), record)).to.equal(
+      false,
+    );
     const contact = { type: 'CONTACT_CREATED', payload: { tableId: 1, recordTypeId: 4 } };
     expect(entryMatches(trigger({ triggerType: 'CONTACT_CREATED' }), contact)).to.equal(true);
     expect(entryMatches(trigger({ triggerType: 'CONTACT_CREATED', triggeredByRecordTypeId: 5 }), contact)).to.equal(false);
@@ -56,6 +65,11 @@ describe('which entry nodes an event starts', () => {
     expect(closesLoop([2, 3], 1)).to.equal(false);
     expect(closesLoop([1, 2], 1)).to.equal(true);
     expect(closesLoop([2], 2)).to.equal(true);
-    expect(closesLoop(Array.from({ length: MAX_CHAIN }, (_, i) => i + 10), 1)).to.equal(true);
+    expect(
+      closesLoop(
+        Array.from({ length: MAX_CHAIN }, (_, i) => i + 10),
+        1,
+      ),
+    ).to.equal(true);
   });
 });

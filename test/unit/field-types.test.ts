@@ -129,8 +129,7 @@ describe('field types: metadata', () => {
 
   it('refuses select options inline', () => {
     const { issues } = validateFieldMetadata('select', { mode: 'multiSelect', options: [{ name: 'a' }], tags: ['b'] });
-    const message =
-      'select options cannot be created inline: create the field with mode, then add each option through the options (tags) endpoint';
+    const message = 'select options cannot be created inline: create the field with mode, then add each option through the options (tags) endpoint';
     expect(issues).to.deep.equal([
       { code: 'invalid', path: 'metadata.options', message },
       { code: 'invalid', path: 'metadata.tags', message },
@@ -147,9 +146,11 @@ describe('field types: metadata', () => {
       'metadata.currency',
     ]);
     expect(validateFieldMetadata('number', { format: 'currency', decimals: 2, currency: 'EUR' }).issues).to.deep.equal([]);
-    expect(
-      validateFieldMetadata('relation', { mode: 'both', relatedTableId: 0, displayColumn: 1.5 }).issues.map((i) => i.path),
-    ).to.deep.equal(['metadata.mode', 'metadata.relatedTableId', 'metadata.displayColumn']);
+    expect(validateFieldMetadata('relation', { mode: 'both', relatedTableId: 0, displayColumn: 1.5 }).issues.map((i) => i.path)).to.deep.equal([
+      'metadata.mode',
+      'metadata.relatedTableId',
+      'metadata.displayColumn',
+    ]);
     expect(
       validateFieldMetadata('entityRelation', { entityModel: 'Company', displayField: '', mode: 'single' }).issues.map((i) => i.path),
     ).to.deep.equal(['metadata.entityModel', 'metadata.displayField']);

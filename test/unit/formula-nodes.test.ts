@@ -49,7 +49,20 @@ describe('formula compiler', () => {
   };
 
   it('compiles to SQL with every value as a binding, and records the fields read', () => {
-    const result = compileFormula({ expression: { type: 'operator', operator: 'divide', arguments: [{ type: 'field', field: '[Amount]' }, { type: 'field', field: '[Rate]' }] } }, scope, 'r');
+    const result = compileFormula(
+      {
+        expression: {
+          type: 'operator',
+          operator: 'divide',
+          arguments: [
+            { type: 'field', field: '[Amount]' },
+            { type: 'field', field: '[Rate]' },
+          ],
+        },
+      },
+      scope,
+      'r',
+    );
     expect(result.ok).to.equal(true);
     if (!result.ok) return;
     expect(result.formula).to.deep.include({ sql: '(?? / nullif((?? * 0.01), 0))', bindings: ['r.f_4', 'r.f_5'], type: 'number' });
@@ -59,7 +72,20 @@ describe('formula compiler', () => {
   });
 
   it('lists every issue with its node path', () => {
-    const result = compileFormula({ expression: { type: 'operator', operator: 'add', arguments: [{ type: 'field', field: '[Name]' }, { type: 'field', field: '[Nope]' }] } }, scope, 'r');
+    const result = compileFormula(
+      {
+        expression: {
+          type: 'operator',
+          operator: 'add',
+          arguments: [
+            { type: 'field', field: '[Name]' },
+            { type: 'field', field: '[Nope]' },
+          ],
+        },
+      },
+      scope,
+      'r',
+    );
     expect(result.ok).to.equal(false);
     if (result.ok) return;
     expect(result.issues.map((i) => [i.code, i.path])).to.deep.equal([['not_found', 'metadata.expression.arguments[1]']]);

@@ -5,8 +5,23 @@ import { interpolate, interpolateFields, lookup, type Scope } from '../../lib/ru
 /** The interpolated fields a node type's module declares. */
 const fieldsOf = (type: string): readonly string[] => nodeModule(type)?.interpolated ?? [];
 const WORKFLOW_NODE_TYPES = [
-  'TRIGGER', 'SCHEDULED_TRIGGER', 'WEBHOOK', 'API', 'TOOLS_AI', 'CONDITIONAL_ROUTING', 'AI_CAPTURE', 'DATA_TRANSFORMER', 'DYNAMIC_TABLES',
-  'CREATE_RECORD_ACTIVITY', 'ITERATION', 'BREAK', 'AUTOMATION_STATUS', 'SEND_MESSAGE', 'SEND_MESSAGING_MESSAGE', 'TRANSCRIPTION', 'FILE_ANALYSIS',
+  'TRIGGER',
+  'SCHEDULED_TRIGGER',
+  'WEBHOOK',
+  'API',
+  'TOOLS_AI',
+  'CONDITIONAL_ROUTING',
+  'AI_CAPTURE',
+  'DATA_TRANSFORMER',
+  'DYNAMIC_TABLES',
+  'CREATE_RECORD_ACTIVITY',
+  'ITERATION',
+  'BREAK',
+  'AUTOMATION_STATUS',
+  'SEND_MESSAGE',
+  'SEND_MESSAGING_MESSAGE',
+  'TRANSCRIPTION',
+  'FILE_ANALYSIS',
 ];
 
 const LOOP = 'node_11111111-2222-4333-8444-555555555555';
@@ -53,8 +68,16 @@ describe('interpolate: references', () => {
 
   it('steps into JSON values with dot and index paths, and has no loop variables outside the loop', () => {
     expect(interpolate(`{${LOOP}.item.id} {rows.item.name}`, scope)).to.equal('p1 Bo');
-    expect(interpolate('{trigger_payload.customer.email}/{trigger_payload.items[1]}', { variables: {}, nodeOutputs: {}, triggerPayload: { customer: { email: 'c@x.test' }, items: ['a', 'b'] } })).to.equal('c@x.test/b');
-    expect(interpolate('{trigger_payload.customer.phone}', { variables: {}, nodeOutputs: {}, triggerPayload: { customer: {} } })).to.equal('{trigger_payload.customer.phone}');
+    expect(
+      interpolate('{trigger_payload.customer.email}/{trigger_payload.items[1]}', {
+        variables: {},
+        nodeOutputs: {},
+        triggerPayload: { customer: { email: 'c@x.test' }, items: ['a', 'b'] },
+      }),
+    ).to.equal('c@x.test/b');
+    expect(interpolate('{trigger_payload.customer.phone}', { variables: {}, nodeOutputs: {}, triggerPayload: { customer: {} } })).to.equal(
+      '{trigger_payload.customer.phone}',
+    );
     expect(interpolate(`{${LOOP}.items}`, scope)).to.equal(`{${LOOP}.items}`);
     expect(interpolate(`{${LOOP}.item}`, { ...scope, loops: {} })).to.equal(`{${LOOP}.item}`);
     expect(interpolate('{email.item}', scope)).to.equal('{email.item}');
@@ -78,7 +101,10 @@ describe('interpolate: fields of node data', () => {
   const api = {
     type: 'API',
     url: 'https://api.test/users/{email}',
-    headers: [{ name: 'X-{email}', value: 'Bearer {count}' }, { name: 'Accept', value: 'application/json' }],
+    headers: [
+      { name: 'X-{email}', value: 'Bearer {count}' },
+      { name: 'Accept', value: 'application/json' },
+    ],
     parameters: [{ key: 'id', value: `{${API}}` }],
     body: { query: '{email}', nested: ['{count}', 5, null], '{email}': 'key stays' },
     variables: [{ key: 'email', value: '{email}' }],
@@ -90,7 +116,10 @@ describe('interpolate: fields of node data', () => {
     expect(out).to.deep.equal({
       type: 'API',
       url: 'https://api.test/users/ada@example.test',
-      headers: [{ name: 'X-{email}', value: 'Bearer 3' }, { name: 'Accept', value: 'application/json' }],
+      headers: [
+        { name: 'X-{email}', value: 'Bearer 3' },
+        { name: 'Accept', value: 'application/json' },
+      ],
       parameters: [{ key: 'id', value: { id: 7, tags: ['a'] } }],
       body: { query: 'ada@example.test', nested: ['3', 5, null], '{email}': 'key stays' },
       variables: [{ key: 'email', value: '{email}' }],
@@ -114,7 +143,14 @@ describe('interpolate: fields of node data', () => {
   });
 
   it('interpolates DYNAMIC_TABLES rowId, search and the values of rowData', () => {
-    const data = { type: 'DYNAMIC_TABLES', action: 'UPDATE', tableId: 4, rowId: `{${LOOP}.item}`, search: '{email}', rowData: { Email: '{email}', '{count}': '{count}' } };
+    const data = {
+      type: 'DYNAMIC_TABLES',
+      action: 'UPDATE',
+      tableId: 4,
+      rowId: `{${LOOP}.item}`,
+      search: '{email}',
+      rowData: { Email: '{email}', '{count}': '{count}' },
+    };
     expect(interpolateFields(data, fieldsOf('DYNAMIC_TABLES'), scope)).to.deep.equal({
       ...data,
       rowId: { id: 'p1', name: 'Bo' },
@@ -162,7 +198,14 @@ describe('interpolate: fields of node data', () => {
       DYNAMIC_TABLES: ['rowId', 'search', 'rowData'],
       CREATE_RECORD_ACTIVITY: ['rowId', 'content'],
       TRANSCRIPTION: ['audioUrl'],
-      SEND_MESSAGING_MESSAGE: ['personName', 'phoneNumber', 'peopleRowId', 'templateVariables.header', 'templateVariables.body', 'templateVariables.buttons'],
+      SEND_MESSAGING_MESSAGE: [
+        'personName',
+        'phoneNumber',
+        'peopleRowId',
+        'templateVariables.header',
+        'templateVariables.body',
+        'templateVariables.buttons',
+      ],
     });
     for (const type of ['TRIGGER', 'SCHEDULED_TRIGGER', 'WEBHOOK', 'ITERATION', 'BREAK', 'AUTOMATION_STATUS', 'SEND_MESSAGE', 'FILE_ANALYSIS']) {
       expect(fieldsOf(type), type).to.deep.equal([]);

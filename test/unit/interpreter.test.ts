@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { normalize, type Graph, type GraphNode } from '../../lib/graph/graph.js';
 import { nodeFactsOf } from '../../activities/nodes/registry.js';
-import { interpret as interpretPure, type ExecuteNode, type InterpretOptions, type NodeInput, type NodeOutcome } from '../../workflows/interpreter.js';
+import {
+  interpret as interpretPure,
+  type ExecuteNode,
+  type InterpretOptions,
+  type NodeInput,
+  type NodeOutcome,
+} from '../../workflows/interpreter.js';
 
 /** The interpreter with the facts of the registry's node types, as a run's input carries them. */
 const interpret = (g: Graph, entry: string, executeNode: ExecuteNode, options: InterpretOptions = {}) =>
@@ -78,7 +84,10 @@ describe('interpreter: walking the graph', () => {
   it('follows the edge of the handle the node chose, and ends a path without an edge for it', async () => {
     const g = graph(
       [node('r', 'CONDITIONAL_ROUTING'), node('yes'), node('no'), node('after')],
-      'r:cond_yes>yes', 'r:cond_no>no', 'yes>after', 'r>after',
+      'r:cond_yes>yes',
+      'r:cond_no>no',
+      'yes>after',
+      'r>after',
     );
     const chosen = fake({ r: { handle: 'cond_no' } });
     expect((await interpret(g, 'r', chosen.executeNode)).successful).to.equal(true);
@@ -227,7 +236,10 @@ describe('interpreter: variables and interpolation', () => {
     const g = graph([node('a', 'FILE_ANALYSIS', { fileUrl: '{v}' }), node('b', 'SEND_MESSAGE', { message: '{v}' })], 'a>b');
     const f = fake();
     await interpret(g, 'a', f.executeNode, { variables: { v: 'value' } });
-    expect(f.calls.map((c) => Object.values(c.interpolatedData))).to.deep.equal([['FILE_ANALYSIS', '{v}'], ['SEND_MESSAGE', '{v}']]);
+    expect(f.calls.map((c) => Object.values(c.interpolatedData))).to.deep.equal([
+      ['FILE_ANALYSIS', '{v}'],
+      ['SEND_MESSAGE', '{v}'],
+    ]);
   });
 
   it('returns the declared variables at the end of the run', async () => {
@@ -281,7 +293,10 @@ describe('interpreter: captures', () => {
   });
 
   it('has no paths into a text body, and parses a body still held as a JSON string', async () => {
-    const vars = [{ key: 'id', value: 'id' }, { key: 'all', fullResponse: true }];
+    const vars = [
+      { key: 'id', value: 'id' },
+      { key: 'all', fullResponse: true },
+    ];
     const text = await interpret(graph([node('a', 'API', { variables: vars })]), 'a', fake({ a: { output: 'OK' } }).executeNode);
     expect(text.variables).to.deep.equal({ all: 'OK' });
     const json = await interpret(graph([node('a', 'API', { variables: vars })]), 'a', fake({ a: { output: '{"id":5}' } }).executeNode);
@@ -290,7 +305,11 @@ describe('interpreter: captures', () => {
 
   it('captures AI outputs named by captureVariables only, and ignores the capture field of other types', async () => {
     const ai = node('ai', 'AI_CAPTURE', {
-      captureVariables: [{ id: 1, name: 'city', description: '' }, { id: 2, name: 'order', description: '' }, { id: 3, name: 'absent', description: '' }],
+      captureVariables: [
+        { id: 1, name: 'city', description: '' },
+        { id: 2, name: 'order', description: '' },
+        { id: 3, name: 'absent', description: '' },
+      ],
       variables: [{ key: 'wrongField', value: '' }],
     });
     const api = node('api', 'API', { captureVariables: [{ name: 'city' }] });
@@ -315,7 +334,11 @@ describe('interpreter: ITERATION', () => {
         node('done'),
         node('none'),
       ],
-      'loop:body>item', 'item>item2', 'loop:completed>done', 'loop:empty>none', ...extra,
+      'loop:body>item',
+      'item>item2',
+      'loop:completed>done',
+      'loop:empty>none',
+      ...extra,
     );
 
   it('runs the body path once per item with loop variables, then follows completed', async () => {
@@ -331,7 +354,10 @@ describe('interpreter: ITERATION', () => {
     expect(f.calls[4]!.scope.loops).to.deep.equal({});
     expect(ids(run.nodeResults)).to.deep.equal(['loop', 'item', 'item2', 'item', 'item2', 'done']);
     expect(run.nodeResults[0]).to.deep.equal({
-      nodeId: 'loop', alias: 'rows', type: 'ITERATION', success: true,
+      nodeId: 'loop',
+      alias: 'rows',
+      type: 'ITERATION',
+      success: true,
       output: { length: 2, iterations: 2, failed: [], broken: false },
     });
     expect(run.steps).to.equal(6);
@@ -368,11 +394,21 @@ describe('interpreter: ITERATION', () => {
 
     const g = (variableName: string, variablePath?: string) =>
       graph(
-        [node('src', 'DYNAMIC_TABLES', {}, 'search'), node('loop', 'ITERATION', { variableName, variablePath }), node('item', 'API', { url: '{loop.item}' })],
-        'src>loop', 'loop:body>item',
+        [
+          node('src', 'DYNAMIC_TABLES', {}, 'search'),
+          node('loop', 'ITERATION', { variableName, variablePath }),
+          node('item', 'API', { url: '{loop.item}' }),
+        ],
+        'src>loop',
+        'loop:body>item',
       );
     const rows = [{ id: 'r1' }, { id: 'r2' }];
-    for (const [name, path, output] of [['src', undefined, rows], ['search', '', rows], ['src', 'data.rows', { data: { rows } }], ['search', '.data.rows', JSON.stringify({ data: { rows } })]] as const) {
+    for (const [name, path, output] of [
+      ['src', undefined, rows],
+      ['search', '', rows],
+      ['src', 'data.rows', { data: { rows } }],
+      ['search', '.data.rows', JSON.stringify({ data: { rows } })],
+    ] as const) {
       const f = fake({ src: { output } });
       const run = await interpret(g(name, path), 'src', f.executeNode);
       expect(run.successful, `${name} ${path}`).to.equal(true);
@@ -401,7 +437,9 @@ describe('interpreter: ITERATION', () => {
 
   it('fails the run before the body starts when the list has more than 50 items, and allows 50', async () => {
     const f = fake();
-    const run = await interpret(loopGraph({ continueOnError: true }), 'loop', f.executeNode, { variables: { list: Array.from({ length: 51 }, (_, i) => i) } });
+    const run = await interpret(loopGraph({ continueOnError: true }), 'loop', f.executeNode, {
+      variables: { list: Array.from({ length: 51 }, (_, i) => i) },
+    });
     expect(run.successful).to.equal(false);
     expect(run.error!.nodeId).to.equal('loop');
     expect(run.error!.message).to.match(/51 items; at most 50/);
@@ -425,9 +463,14 @@ describe('interpreter: ITERATION', () => {
     expect(run.successful).to.equal(true);
     expect(run.error).to.equal(undefined);
     expect(f.order()).to.deep.equal(['item', 'item2', 'item', 'item', 'item2', 'done']);
-    expect(run.nodeResults.filter((r) => !r.success)).to.deep.equal([{ nodeId: 'item', alias: 'item_alias', type: 'API', success: false, error: 'bad item' }]);
+    expect(run.nodeResults.filter((r) => !r.success)).to.deep.equal([
+      { nodeId: 'item', alias: 'item_alias', type: 'API', success: false, error: 'bad item' },
+    ]);
     expect(run.nodeResults[0]!.output).to.deep.equal({
-      length: 3, iterations: 3, failed: [{ index: 1, nodeId: 'item', message: 'bad item' }], broken: false,
+      length: 3,
+      iterations: 3,
+      failed: [{ index: 1, nodeId: 'item', message: 'bad item' }],
+      broken: false,
     });
   });
 
@@ -471,7 +514,10 @@ describe('interpreter: BREAK and nested loops', () => {
   it('BREAK inside the body stops the loop and continues on completed', async () => {
     const g = graph(
       [node('loop', 'ITERATION', { variableName: 'list' }), node('check', 'CONDITIONAL_ROUTING'), node('work'), node('stop', 'BREAK'), node('done')],
-      'loop:body>check', 'check:found>stop', 'check>work', 'loop:completed>done',
+      'loop:body>check',
+      'check:found>stop',
+      'check>work',
+      'loop:completed>done',
     );
     const f = fake({ check: (input) => ({ handle: input.scope.loops!.loop!.item === 'needle' ? 'found' : 'default' }) });
     const run = await interpret(g, 'loop', f.executeNode, { variables: { list: ['hay', 'needle', 'hay2'] } });
@@ -511,7 +557,10 @@ describe('interpreter: BREAK and nested loops', () => {
         node('afterInner'),
         node('done'),
       ],
-      'outer:body>inner', 'inner:completed>afterInner', 'outer:completed>done', ...innerBody,
+      'outer:body>inner',
+      'inner:completed>afterInner',
+      'outer:completed>done',
+      ...innerBody,
     );
 
   it('runs nested loops with the variables of both in scope', async () => {
@@ -519,7 +568,12 @@ describe('interpreter: BREAK and nested loops', () => {
     const run = await interpret(nested(['inner:body>work']), 'outer', f.executeNode, { variables: { letters: ['a', 'b'], numbers: [1, 2, 3] } });
     expect(run.successful).to.equal(true);
     expect(f.calls.filter((c) => c.nodeId === 'work').map((c) => c.interpolatedData.url)).to.deep.equal([
-      'a1:00', 'a2:01', 'a3:02', 'b1:10', 'b2:11', 'b3:12',
+      'a1:00',
+      'a2:01',
+      'a3:02',
+      'b1:10',
+      'b2:11',
+      'b3:12',
     ]);
     expect(f.order().filter((id) => id !== 'work')).to.deep.equal(['afterInner', 'afterInner', 'done']);
     expect(run.steps).to.equal(1 + 2 * (1 + 3 + 1) + 1);
@@ -537,8 +591,17 @@ describe('interpreter: BREAK and nested loops', () => {
 
   it('BREAK after an inner loop completes exits the enclosing loop', async () => {
     const g = graph(
-      [node('outer', 'ITERATION', { variableName: 'letters' }), node('inner', 'ITERATION', { variableName: 'numbers' }), node('work'), node('stop', 'BREAK'), node('done')],
-      'outer:body>inner', 'inner:body>work', 'inner:completed>stop', 'outer:completed>done',
+      [
+        node('outer', 'ITERATION', { variableName: 'letters' }),
+        node('inner', 'ITERATION', { variableName: 'numbers' }),
+        node('work'),
+        node('stop', 'BREAK'),
+        node('done'),
+      ],
+      'outer:body>inner',
+      'inner:body>work',
+      'inner:completed>stop',
+      'outer:completed>done',
     );
     const f = fake();
     const run = await interpret(g, 'outer', f.executeNode, { variables: { letters: ['a', 'b'], numbers: [1, 2] } });
@@ -548,8 +611,13 @@ describe('interpreter: BREAK and nested loops', () => {
 
   it('loops over the current item of the enclosing loop', async () => {
     const g = graph(
-      [node('outer', 'ITERATION', { variableName: 'matrix' }), node('inner', 'ITERATION', { variableName: 'outer.item' }), node('cell', 'API', { url: '{inner.item}' })],
-      'outer:body>inner', 'inner:body>cell',
+      [
+        node('outer', 'ITERATION', { variableName: 'matrix' }),
+        node('inner', 'ITERATION', { variableName: 'outer.item' }),
+        node('cell', 'API', { url: '{inner.item}' }),
+      ],
+      'outer:body>inner',
+      'inner:body>cell',
     );
     const f = fake();
     await interpret(g, 'outer', f.executeNode, { variables: { matrix: [[1, 2], [3]] } });
@@ -568,22 +636,39 @@ describe('interpreter: BREAK and nested loops', () => {
 
   it('an inner failure without continueOnError fails the outer item, skipped by outer continueOnError', async () => {
     const g = graph(
-      [node('outer', 'ITERATION', { variableName: 'letters', continueOnError: true }), node('inner', 'ITERATION', { variableName: 'numbers' }), node('work'), node('afterInner'), node('done')],
-      'outer:body>inner', 'inner:body>work', 'inner:completed>afterInner', 'outer:completed>done',
+      [
+        node('outer', 'ITERATION', { variableName: 'letters', continueOnError: true }),
+        node('inner', 'ITERATION', { variableName: 'numbers' }),
+        node('work'),
+        node('afterInner'),
+        node('done'),
+      ],
+      'outer:body>inner',
+      'inner:body>work',
+      'inner:completed>afterInner',
+      'outer:completed>done',
     );
     const f = fake({ work: (input) => (input.scope.loops!.outer!.item === 'a' && input.scope.loops!.inner!.index === 0 ? new Error('bad a') : {}) });
     const run = await interpret(g, 'outer', f.executeNode, { variables: { letters: ['a', 'b'], numbers: [1, 2] } });
     expect(run.successful).to.equal(true);
     expect(f.order()).to.deep.equal(['work', 'work', 'work', 'afterInner', 'done']);
     expect(run.nodeResults.find((r) => r.nodeId === 'outer')!.output).to.deep.equal({
-      length: 2, iterations: 2, failed: [{ index: 0, nodeId: 'work', message: 'bad a' }], broken: false,
+      length: 2,
+      iterations: 2,
+      failed: [{ index: 0, nodeId: 'work', message: 'bad a' }],
+      broken: false,
     });
   });
 
   it('an inner loop over 50 items fails the run even inside an outer loop with continueOnError', async () => {
     const g = graph(
-      [node('outer', 'ITERATION', { variableName: 'letters', continueOnError: true }), node('inner', 'ITERATION', { variableName: 'numbers' }), node('work')],
-      'outer:body>inner', 'inner:body>work',
+      [
+        node('outer', 'ITERATION', { variableName: 'letters', continueOnError: true }),
+        node('inner', 'ITERATION', { variableName: 'numbers' }),
+        node('work'),
+      ],
+      'outer:body>inner',
+      'inner:body>work',
     );
     const f = fake();
     const run = await interpret(g, 'outer', f.executeNode, { variables: { letters: ['a', 'b'], numbers: Array.from({ length: 60 }, (_, i) => i) } });
@@ -594,8 +679,14 @@ describe('interpreter: BREAK and nested loops', () => {
 
   it('fails the run when an inner body leads back into the enclosing loop', async () => {
     const g = graph(
-      [node('outer', 'ITERATION', { variableName: 'letters', continueOnError: true }), node('inner', 'ITERATION', { variableName: 'numbers' }), node('work')],
-      'outer:body>inner', 'inner:body>work', 'work>outer',
+      [
+        node('outer', 'ITERATION', { variableName: 'letters', continueOnError: true }),
+        node('inner', 'ITERATION', { variableName: 'numbers' }),
+        node('work'),
+      ],
+      'outer:body>inner',
+      'inner:body>work',
+      'work>outer',
     );
     const run = await interpret(g, 'outer', fake().executeNode, { variables: { letters: ['a'], numbers: [1] } });
     expect(run.successful).to.equal(false);

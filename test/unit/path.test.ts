@@ -5,7 +5,14 @@ const body = {
   data: {
     items: [
       { id: 'a1', tags: ['x', 'y'], price: 0, active: false, note: null },
-      { id: 'a2', tags: [], matrix: [[1, 2], [3, 4]] },
+      {
+        id: 'a2',
+        tags: [],
+        matrix: [
+          [1, 2],
+          [3, 4],
+        ],
+      },
     ],
     total: 2,
     '0': 'zero-key',

@@ -75,7 +75,12 @@ describe('query filter compiler', () => {
       const result = compile({
         and: [
           { field: 'Name', operator: 'eq', value: injection },
-          { or: [{ field: 'Amount', operator: 'between', value: [1, '2.50'] }, { field: 'Name', operator: 'isEmpty' }] },
+          {
+            or: [
+              { field: 'Amount', operator: 'between', value: [1, '2.50'] },
+              { field: 'Name', operator: 'isEmpty' },
+            ],
+          },
         ],
       });
       expect(result.sql).to.equal("(?? = ?::text and (?? between ?::numeric and ?::numeric or (?? is null or ?? = '')))");
@@ -192,7 +197,10 @@ describe('query filter compiler', () => {
 
     it('checks the shape and lists every problem, under a custom root path', () => {
       const { error, issues } = issuesOf(() =>
-        compile({ or: [{ field: 'Name' }, { and: [] }, 'x', { field: 'Name', operator: 'isEmpty', extra: 1 }, { and: [], or: [] }] }, 'metadata.applyIf'),
+        compile(
+          { or: [{ field: 'Name' }, { and: [] }, 'x', { field: 'Name', operator: 'isEmpty', extra: 1 }, { and: [], or: [] }] },
+          'metadata.applyIf',
+        ),
       );
       expect(issues.map((i) => [i.code, i.path])).to.deep.equal([
         ['required', 'metadata.applyIf.or[0].operator'],
@@ -253,7 +261,9 @@ describe('query filter compiler', () => {
 
 describe('query sort, cursor and search compilers', () => {
   it('sorts by id ascending by default and always ends with id', () => {
-    expect(compileSort(undefined, FIELDS, 'r')).to.deep.equal([{ sql: '??', bindings: ['r.id'], direction: 'asc', nulls: 'last', type: 'bpchar', notNull: true }]);
+    expect(compileSort(undefined, FIELDS, 'r')).to.deep.equal([
+      { sql: '??', bindings: ['r.id'], direction: 'asc', nulls: 'last', type: 'bpchar', notNull: true },
+    ]);
     const keys = compileSort([{ field: 'status', direction: 'desc' }, { field: 'Name' }], FIELDS, 'r');
     expect(keys.map((k) => [k.sql, k.bindings, k.direction, k.type])).to.deep.equal([
       ['array_position(?::integer[], ??)', [[12, 13, 11], 'r.f_6'], 'desc', 'integer'],
@@ -265,7 +275,9 @@ describe('query sort, cursor and search compilers', () => {
   });
 
   it('refuses fields that cannot be sorted by', () => {
-    const { issues } = issuesOf(() => compileSort([{ field: 'Tags' }, { field: 'Contacts' }, { field: 'Nope' }, { field: 'Name', direction: 'up' }], FIELDS, 'r'));
+    const { issues } = issuesOf(() =>
+      compileSort([{ field: 'Tags' }, { field: 'Contacts' }, { field: 'Nope' }, { field: 'Name', direction: 'up' }], FIELDS, 'r'),
+    );
     expect(issues.map((i) => [i.code, i.path])).to.deep.equal([
       ['not_sortable', 'sort[0].field'],
       ['not_sortable', 'sort[1].field'],

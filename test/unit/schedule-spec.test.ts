@@ -15,11 +15,7 @@ describe('scheduleSpecOf: SCHEDULED_TRIGGER node data → Temporal schedule spec
   });
 
   it('splits partial first and last hours into their own crons, keeping the day fields', () => {
-    expect(windowedCrons('*/15 * * * 1-5', '09:10', '17:20')).to.deep.equal([
-      '15,30,45 9 * * 1-5',
-      '0,15,30,45 10-16 * * 1-5',
-      '0,15 17 * * 1-5',
-    ]);
+    expect(windowedCrons('*/15 * * * 1-5', '09:10', '17:20')).to.deep.equal(['15,30,45 9 * * 1-5', '0,15,30,45 10-16 * * 1-5', '0,15 17 * * 1-5']);
     expect(windowedCrons('5-20/5 9 * * *', '09:10', '10:00')).to.deep.equal(['10,15,20 9 * * *']);
   });
 

@@ -20,18 +20,28 @@ describe('trigger type catalog and validateTriggerConfig', () => {
   });
 
   it('refuses a missing required field and a value of the wrong type', () => {
-    expect(validateTriggerConfig('GITHUB_COMMIT_EVENT', { owner: 'octocat' })).to.deep.equal({ message: 'Invalid trigger config: repo - is required' });
+    expect(validateTriggerConfig('GITHUB_COMMIT_EVENT', { owner: 'octocat' })).to.deep.equal({
+      message: 'Invalid trigger config: repo - is required',
+    });
     expect(validateTriggerConfig('GITHUB_COMMIT_EVENT', undefined)).to.deep.equal({ message: 'Invalid trigger config: owner - is required' });
-    expect(validateTriggerConfig('GITHUB_COMMIT_EVENT', { owner: 'octocat', repo: null })).to.deep.equal({ message: 'Invalid trigger config: repo - is required' });
-    expect(validateTriggerConfig('GITHUB_COMMIT_EVENT', { owner: 'octocat', repo: 42 })).to.deep.equal({ message: 'Invalid trigger config: repo - must be a string' });
-    expect(validateTriggerConfig('GITHUB_COMMIT_EVENT', { owner: ' ', repo: 'hello' })).to.deep.equal({ message: 'Invalid trigger config: owner - must not be empty' });
+    expect(validateTriggerConfig('GITHUB_COMMIT_EVENT', { owner: 'octocat', repo: null })).to.deep.equal({
+      message: 'Invalid trigger config: repo - is required',
+    });
+    expect(validateTriggerConfig('GITHUB_COMMIT_EVENT', { owner: 'octocat', repo: 42 })).to.deep.equal({
+      message: 'Invalid trigger config: repo - must be a string',
+    });
+    expect(validateTriggerConfig('GITHUB_COMMIT_EVENT', { owner: ' ', repo: 'hello' })).to.deep.equal({
+      message: 'Invalid trigger config: owner - must not be empty',
+    });
     expect(validateTriggerConfig('GOOGLE_CALENDAR_EVENT_STARTING_SOON', { minutesBefore: '10' })).to.deep.equal({
       message: 'Invalid trigger config: minutesBefore - must be a number',
     });
     expect(validateTriggerConfig('GOOGLE_CALENDAR_EVENT_STARTING_SOON', { minutesBefore: 10, includeAllDay: 'yes' })).to.deep.equal({
       message: 'Invalid trigger config: includeAllDay - must be a boolean',
     });
-    expect(validateTriggerConfig('GMAIL_NEW_GMAIL_MESSAGE', ['INBOX'])).to.deep.equal({ message: 'Invalid trigger config: triggerConfig - must be an object' });
+    expect(validateTriggerConfig('GMAIL_NEW_GMAIL_MESSAGE', ['INBOX'])).to.deep.equal({
+      message: 'Invalid trigger config: triggerConfig - must be an object',
+    });
   });
 
   it('drops platform-managed fields silently, even malformed, and keeps the user-configurable ones', () => {
@@ -40,9 +50,11 @@ describe('trigger type catalog and validateTriggerConfig', () => {
     expect(validateTriggerConfig('GITHUB_COMMIT_EVENT', { owner: 'octocat', repo: 'hello-world' })).to.deep.equal({
       config: { owner: 'octocat', repo: 'hello-world' },
     });
-    expect(validateTriggerConfig('GOOGLE_CALENDAR_EVENT_STARTING_SOON', { minutesBefore: 15, calendarId: null, includeAllDay: false })).to.deep.equal({
-      config: { minutesBefore: 15, includeAllDay: false },
-    });
+    expect(validateTriggerConfig('GOOGLE_CALENDAR_EVENT_STARTING_SOON', { minutesBefore: 15, calendarId: null, includeAllDay: false })).to.deep.equal(
+      {
+        config: { minutesBefore: 15, includeAllDay: false },
+      },
+    );
     expect(validateTriggerConfig('SLACK_CHANNEL_CREATED', null)).to.deep.equal({ config: {} });
   });
 
@@ -61,7 +73,11 @@ describe('trigger type catalog and validateTriggerConfig', () => {
     const repo = findTriggerType('GITHUB_COMMIT_EVENT')!.configFields.find((f) => f.name === 'repo');
     expect(repo).to.include({ required: true, userConfigurable: true, resourceType: 'github_repository' });
     // No trigger for messages of the team-chat tool (SPEC.md).
-    expect(listTriggerTypes('slack').map((t) => t.slug).filter((s) => /MESSAGE/.test(s))).to.deep.equal([]);
+    expect(
+      listTriggerTypes('slack')
+        .map((t) => t.slug)
+        .filter((s) => /MESSAGE/.test(s)),
+    ).to.deep.equal([]);
     expect(listTriggerTypes(' github ').every((t) => t.toolkit === 'GITHUB')).to.equal(true);
   });
 });

@@ -55,7 +55,9 @@ class Budget {
 /** `run` with outputs and variables small enough to report; small runs come back unchanged. */
 export function boundedResult<T extends RunResult>(run: T): T {
   const budget = new Budget();
-  const nodeResults = run.nodeResults.map((result): NodeResult => (result.output === undefined ? result : { ...result, output: budget.keep(result.output) }));
+  const nodeResults = run.nodeResults.map((result): NodeResult =>
+    result.output === undefined ? result : { ...result, output: budget.keep(result.output) },
+  );
   const variables = Object.fromEntries(Object.entries(run.variables).map(([name, value]) => [name, budget.keep(value)]));
   return { ...run, nodeResults, variables };
 }

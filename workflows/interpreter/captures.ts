@@ -8,8 +8,7 @@ import type { GraphNode } from '../../lib/graph/graph.js';
 import type { CaptureKind } from '../../lib/runtime/contract.js';
 import { extractPath, parseJsonValue, toVariableString, type PathResult } from '../../lib/runtime/path.js';
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function store(variables: Record<string, unknown>, name: string, found: PathResult): void {
   const text = found.found ? toVariableString(found.value) : undefined;

@@ -34,7 +34,8 @@ export function idListCheck({ field, what, exists, strings }: IdList): NodeCheck
     const issues: Issue[] = [];
     const wellFormed = ids.filter((id, i): id is ResourceId => {
       const ok = (typeof id === 'string' && id !== '') || (!strings && Number.isInteger(id));
-      if (!ok) issues.push(invalid(`${field}[${i}]`, `must be the id of ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}${strings ? ' (a string)' : ''}`));
+      if (!ok)
+        issues.push(invalid(`${field}[${i}]`, `must be the id of ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}${strings ? ' (a string)' : ''}`));
       return ok;
     });
     const found = await exists(em, accountId, wellFormed);
@@ -50,7 +51,9 @@ export const checkConnectedAccount: NodeCheck = async (node, { em, accountId }) 
   const id = node.data.connectedAccountId;
   if (id === undefined || id === null) return [];
   if (!Number.isInteger(id)) return [invalid('connectedAccountId', 'must be the numeric id of a connected account (GET /integrations)')];
-  return (await findConnectedAccount(em, accountId, id as number)) ? [] : [notFound('connectedAccountId', `no connected account ${id} in this account`)];
+  return (await findConnectedAccount(em, accountId, id as number))
+    ? []
+    : [notFound('connectedAccountId', `no connected account ${id} in this account`)];
 };
 
 /** `assistantId`, wherever present: an agent of the account (a RESPONSE_AI node answering as another agent). */

@@ -19,7 +19,14 @@ const checks = allOf(
 );
 
 export async function checkAgentSetting(em: EntityManager, accountId: number, values: Record<string, unknown>): Promise<Issue[]> {
-  const node = { nodeId: 'agent_setting', alias: 'agent setting', position: { positionX: 0, positionY: 0 }, type: 'the agent setting', data: { ...values, type: 'the agent setting' }, edges: [] };
+  const node = {
+    nodeId: 'agent_setting',
+    alias: 'agent setting',
+    position: { positionX: 0, positionY: 0 },
+    type: 'the agent setting',
+    data: { ...values, type: 'the agent setting' },
+    edges: [],
+  };
   const ctx = { em, accountId, graph: { nodes: [], edges: [] }, variables: new Set<string>(), declared: [], variablesOf: 'agent' as const };
   return (await checks(node, ctx)).map((issue) => ({ ...issue, path: issue.path.replace(/^data\./, '') }));
 }

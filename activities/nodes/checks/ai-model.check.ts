@@ -30,21 +30,18 @@ async function byId(node: { type: string }, aiModelId: unknown, type: AiModelTyp
   return model ? unusable(model, type, node.type, 'aiModelId') : notFound('aiModelId', `no AI model ${aiModelId}`);
 }
 
-async function byExternalId(
-  node: { type: string },
-  model: unknown,
-  aiVendor: unknown,
-  type: AiModelType,
-  em: EntityManager,
-): Promise<Issue | null> {
-  if (model != null && (typeof model !== 'string' || !model.trim())) return invalid('model', "must be the provider's model id (the model's externalId)");
+async function byExternalId(node: { type: string }, model: unknown, aiVendor: unknown, type: AiModelType, em: EntityManager): Promise<Issue | null> {
+  if (model != null && (typeof model !== 'string' || !model.trim()))
+    return invalid('model', "must be the provider's model id (the model's externalId)");
   if (aiVendor != null && (typeof aiVendor !== 'string' || !aiVendor.trim())) return invalid('aiVendor', 'must be a vendor code such as OPENAI');
   if (model == null) return invalid('model', 'is required with aiVendor (or send aiModelId instead)');
   if (aiVendor == null) return invalid('aiVendor', 'is required with model (or send aiModelId instead)');
   const [externalId, vendor] = [model as string, aiVendor as string];
   // The pair may name the same provider model under several types: prefer the one the node needs.
   const found = (await findModelByExternalId(em, vendor, externalId, type)) ?? (await findModelByExternalId(em, vendor, externalId));
-  return found ? unusable(found, type, node.type, 'model') : notFound('model', `no AI model "${externalId}" of vendor ${vendor.trim().toUpperCase()}`);
+  return found
+    ? unusable(found, type, node.type, 'model')
+    : notFound('model', `no AI model "${externalId}" of vendor ${vendor.trim().toUpperCase()}`);
 }
 
 /**

@@ -56,9 +56,11 @@ export const checkApiVariables: NodeCheck = (node, { declared, variablesOf }) =>
     if (!isRecord(item)) return [invalid(path, 'must be { key, value, fullResponse }')];
     const { key, value, fullResponse } = item;
     const issues: Issue[] = [];
-    if (typeof key !== 'string' || !key) issues.push(invalid(`${path}.key`, `must be the name of ${variablesOf === 'agent' ? 'an' : 'a'} ${variablesOf} variable`));
+    if (typeof key !== 'string' || !key)
+      issues.push(invalid(`${path}.key`, `must be the name of ${variablesOf === 'agent' ? 'an' : 'a'} ${variablesOf} variable`));
     else if (!declared.some((v) => v.name === key)) issues.push(notFound(`${path}.key`, `variable "${key}" does not exist in this ${variablesOf}`));
-    if (value !== undefined && typeof value !== 'string') issues.push(invalid(`${path}.value`, 'must be a path string such as "data.items[0].id" (empty for the whole body)'));
+    if (value !== undefined && typeof value !== 'string')
+      issues.push(invalid(`${path}.value`, 'must be a path string such as "data.items[0].id" (empty for the whole body)'));
     else if (value && !SIMPLE_PATH.test(value)) {
       issues.push(invalid(`${path}.value`, 'must be simple property access such as "data.items[0].id": no JSONPath ($, wildcards, filters)'));
     }

@@ -45,7 +45,9 @@ function existingNumbers(find: (em: EntityManager, accountId: number, numbers: n
 
 /** The account's resources of one kind (custom tools, playbooks, knowledge bases: `/custom-tools`, …). */
 const existingResources = (kind: AgentResourceKind): ExistingIds =>
-  existingNumbers(async (em, accountId, numbers) => (await em.find(AgentResource, { id: { $in: numbers }, account: accountId, kind }, { fields: ['id'] })).map((r) => r.id));
+  existingNumbers(async (em, accountId, numbers) =>
+    (await em.find(AgentResource, { id: { $in: numbers }, account: accountId, kind }, { fields: ['id'] })).map((r) => r.id),
+  );
 
 export const existingCustomToolIds = existingResources('CUSTOM_TOOL');
 export const existingPlaybookIds = existingResources('PLAYBOOK');
@@ -53,7 +55,9 @@ export const existingKnowledgeBaseIds = existingResources('KNOWLEDGE_BASE');
 
 /** Intents of one agent (flows reference the intents of their own agent only). */
 export const existingIntentIds = (agentId: string): ExistingIds =>
-  existingNumbers(async (em, _accountId, numbers) => (await em.find(Intent, { id: { $in: numbers }, agent: agentId }, { fields: ['id'] })).map((r) => r.id));
+  existingNumbers(async (em, _accountId, numbers) =>
+    (await em.find(Intent, { id: { $in: numbers }, agent: agentId }, { fields: ['id'] })).map((r) => r.id),
+  );
 
 /** Connected accounts (GET /integrations) of the account. */
 export const existingConnectedAccountIds = existingNumbers(async (em, accountId, numbers) =>

@@ -23,5 +23,10 @@ export async function staleAgentReferences(em: EntityManager, accountId: number,
   const live = await existingAgentIds(em, accountId, [...new Set(named.map((x) => x.id))]);
   return named
     .filter(({ id }) => !live.has(id))
-    .map(({ node, id, i }) => ({ nodeId: node.nodeId, path: `data.triggeredByAgentIds[${i}]`, id, message: `agent ${id} was deleted: the node fires for the other agents it names` }));
+    .map(({ node, id, i }) => ({
+      nodeId: node.nodeId,
+      path: `data.triggeredByAgentIds[${i}]`,
+      id,
+      message: `agent ${id} was deleted: the node fires for the other agents it names`,
+    }));
 }

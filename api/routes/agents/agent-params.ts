@@ -9,7 +9,11 @@ export function agentParams(ints: string[] = [], strings: string[] = []): JsonSc
   return {
     type: 'object',
     required: ['agentId', ...ints, ...strings],
-    properties: { agentId, ...Object.fromEntries(ints.map((p) => [p, intId])), ...Object.fromEntries(strings.map((p) => [p, { type: 'string', minLength: 1, maxLength: 100 }])) },
+    properties: {
+      agentId,
+      ...Object.fromEntries(ints.map((p) => [p, intId])),
+      ...Object.fromEntries(strings.map((p) => [p, { type: 'string', minLength: 1, maxLength: 100 }])),
+    },
   };
 }
 

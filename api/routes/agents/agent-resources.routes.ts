@@ -4,7 +4,13 @@
  */
 import type { AgentResourceKind } from '../../../db/entities/index.js';
 import {
-  createResource, deleteResource, findResource, listResources, resourceView, updateResource, type ResourceInput,
+  createResource,
+  deleteResource,
+  findResource,
+  listResources,
+  resourceView,
+  updateResource,
+  type ResourceInput,
 } from '../../../db/agents/agent-resources.service.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
@@ -34,28 +40,57 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, field, schemas }: Re
   const tag = `${what}s (extension)`;
   const one = { description: what, schema: schemas.view };
   api.add<unknown, { limit: number; cursor?: string }>({
-    method: 'get', path, scope: 'any', tag, summary: `${what}s of the account (extension; their ids go in ${field})`,
-    query: PageQuerySchema, responses: { 200: { description: `{ agentry: [${what.toLowerCase()}], nextCursor }`, schema: page(schemas.view) } },
+    method: 'get',
+    path,
+    scope: 'any',
+    tag,
+    summary: `${what}s of the account (extension; their ids go in ${field})`,
+    query: PageQuerySchema,
+    responses: { 200: { description: `{ agentry: [${what.toLowerCase()}], nextCursor }`, schema: page(schemas.view) } },
     handler: async ({ auth, em, query }) => paginate((await listResources(em, auth.account.id, kind)).map(resourceView), query.limit, query.cursor),
   });
   api.add<ResourceInput>({
-    method: 'post', path, scope: 'U', tag, summary: `Creates a ${what.toLowerCase()} (extension)`,
-    body: schemas.create, status: 201, responses: { 201: one },
+    method: 'post',
+    path,
+    scope: 'U',
+    tag,
+    summary: `Creates a ${what.toLowerCase()} (extension)`,
+    body: schemas.create,
+    status: 201,
+    responses: { 201: one },
     handler: async ({ auth, em, body }) => resourceView(await createResource(em, auth.account.id, kind, body)),
   });
   api.add<unknown, unknown, { id: number }>({
-    method: 'get', path: `${path}/:id`, scope: 'any', tag, summary: `One ${what.toLowerCase()}`,
-    params: idParams, responses: { 200: one },
+    method: 'get',
+    path: `${path}/:id`,
+    scope: 'any',
+    tag,
+    summary: `One ${what.toLowerCase()}`,
+    params: idParams,
+    responses: { 200: one },
     handler: async ({ auth, em, params }) => resourceView(await findResource(em, auth.account.id, kind, params.id, what)),
   });
   api.add<Partial<ResourceInput>, unknown, { id: number }>({
-    method: 'put', path: `${path}/:id`, scope: 'U', tag, summary: `Updates the fields sent of a ${what.toLowerCase()}`,
-    params: idParams, body: schemas.update, responses: { 200: one },
-    handler: async ({ auth, em, params, body }) => resourceView(await updateResource(em, await findResource(em, auth.account.id, kind, params.id, what), body)),
+    method: 'put',
+    path: `${path}/:id`,
+    scope: 'U',
+    tag,
+    summary: `Updates the fields sent of a ${what.toLowerCase()}`,
+    params: idParams,
+    body: schemas.update,
+    responses: { 200: one },
+    handler: async ({ auth, em, params, body }) =>
+      resourceView(await updateResource(em, await findResource(em, auth.account.id, kind, params.id, what), body)),
   });
   api.add<unknown, unknown, { id: number }>({
-    method: 'delete', path: `${path}/:id`, scope: 'U', tag, summary: `Deletes a ${what.toLowerCase()}`,
-    params: idParams, status: 204, responses: { 204: { description: 'Deleted' } },
+    method: 'delete',
+    path: `${path}/:id`,
+    scope: 'U',
+    tag,
+    summary: `Deletes a ${what.toLowerCase()}`,
+    params: idParams,
+    status: 204,
+    responses: { 204: { description: 'Deleted' } },
     handler: async ({ auth, em, params }) => deleteResource(em, await findResource(em, auth.account.id, kind, params.id, what)),
   });
 }

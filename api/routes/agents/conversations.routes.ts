@@ -25,8 +25,13 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export function conversationRoutes(api: RouteRegistry): void {
   api.add<unknown, { startDate?: string | null; endDate?: string | null }, AgentId>({
-    method: 'get', path: '/agents/:agentId/analytics', scope: 'any', tag, summary: 'Credit usage, conversation counts and a breakdown by channel (default: the last 30 days)',
-    params: agentParams(), query: { type: 'object', additionalProperties: false, properties: { startDate: date, endDate: date } },
+    method: 'get',
+    path: '/agents/:agentId/analytics',
+    scope: 'any',
+    tag,
+    summary: 'Credit usage, conversation counts and a breakdown by channel (default: the last 30 days)',
+    params: agentParams(),
+    query: { type: 'object', additionalProperties: false, properties: { startDate: date, endDate: date } },
     responses: { 200: { description: 'Analytics', schema: AnalyticsSchema } },
     handler: async ({ auth, em, params, query }) => {
       await findAgent(em, auth.account.id, params.agentId);
@@ -42,18 +47,36 @@ export function conversationRoutes(api: RouteRegistry): void {
     },
   });
   api.add<unknown, { limit: number; cursor?: string }, AgentId>({
-    method: 'get', path: '/agents/:agentId/conversations', scope: 'U', tag, summary: 'Conversations of the agent, newest first',
+    method: 'get',
+    path: '/agents/:agentId/conversations',
+    scope: 'U',
+    tag,
+    summary: 'Conversations of the agent, newest first',
     params: agentParams(),
-    query: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 }, cursor: { type: 'string', maxLength: 200 } } },
-    responses: { 200: { description: '{ agentry: [conversation], nextCursor }', schema: strictObject({ agentry: { type: 'array', maxItems: 0 }, nextCursor: { type: 'null' } }) } },
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 }, cursor: { type: 'string', maxLength: 200 } },
+    },
+    responses: {
+      200: {
+        description: '{ agentry: [conversation], nextCursor }',
+        schema: strictObject({ agentry: { type: 'array', maxItems: 0 }, nextCursor: { type: 'null' } }),
+      },
+    },
     handler: async ({ auth, em, params }) => {
       await findAgent(em, auth.account.id, params.agentId);
       return { agentry: [], nextCursor: null };
     },
   });
   api.add<unknown, unknown, AgentId & { conversationId: string }>({
-    method: 'get', path: '/agents/:agentId/conversations/:conversationId', scope: 'U', tag, summary: 'A conversation with its message transcript',
-    params: agentParams([], ['conversationId']), responses: { 200: { description: 'Conversation with messages' }, 404: { description: 'No such conversation' } },
+    method: 'get',
+    path: '/agents/:agentId/conversations/:conversationId',
+    scope: 'U',
+    tag,
+    summary: 'A conversation with its message transcript',
+    params: agentParams([], ['conversationId']),
+    responses: { 200: { description: 'Conversation with messages' }, 404: { description: 'No such conversation' } },
     handler: async ({ auth, em, params }) => {
       await findAgent(em, auth.account.id, params.agentId);
       throw new NotFoundError(`Conversation ${params.conversationId} not found: this agent has no conversations yet`);

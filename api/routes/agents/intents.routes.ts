@@ -1,7 +1,14 @@
 /** `/agents/{agentId}/intents` (USER keys): intents and their training phrases. */
 import { findAgent } from '../../../db/agents/agents.service.js';
 import {
-  createIntent, deleteIntent, findIntent, generatePhrases, intentView, listIntents, updateIntent, type IntentInput,
+  createIntent,
+  deleteIntent,
+  findIntent,
+  generatePhrases,
+  intentView,
+  listIntents,
+  updateIntent,
+  type IntentInput,
 } from '../../../db/agents/intents.service.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
@@ -18,45 +25,90 @@ const intent = { description: 'Intent', schema: IntentSchema };
 
 export function intentRoutes(api: RouteRegistry): void {
   api.add<unknown, { limit: number; cursor?: string }, AgentId>({
-    method: 'get', path: base, scope: 'U', tag, summary: 'Intents of the agent',
-    params, query: PageQuerySchema, responses: { 200: { description: '{ agentry: [intent], nextCursor }', schema: page(IntentSchema) } },
-    handler: async ({ auth, em, params, query }) => paginate((await listIntents(em, await findAgent(em, auth.account.id, params.agentId))).map(intentView), query.limit, query.cursor),
+    method: 'get',
+    path: base,
+    scope: 'U',
+    tag,
+    summary: 'Intents of the agent',
+    params,
+    query: PageQuerySchema,
+    responses: { 200: { description: '{ agentry: [intent], nextCursor }', schema: page(IntentSchema) } },
+    handler: async ({ auth, em, params, query }) =>
+      paginate((await listIntents(em, await findAgent(em, auth.account.id, params.agentId))).map(intentView), query.limit, query.cursor),
   });
   api.add<IntentInput, unknown, AgentId>({
-    method: 'post', path: base, scope: 'U', tag, summary: 'Creates an intent with its training phrases (trimmed, without repeats)',
-    params, body: IntentCreateSchema, status: 201, responses: { 201: intent, 409: { description: 'The name is taken' } },
+    method: 'post',
+    path: base,
+    scope: 'U',
+    tag,
+    summary: 'Creates an intent with its training phrases (trimmed, without repeats)',
+    params,
+    body: IntentCreateSchema,
+    status: 201,
+    responses: { 201: intent, 409: { description: 'The name is taken' } },
     handler: async ({ auth, em, params, body }) => intentView(await createIntent(em, await findAgent(em, auth.account.id, params.agentId), body)),
   });
   api.add<unknown, unknown, AgentId>({
-    method: 'get', path: `${base}/all`, scope: 'U', tag, summary: 'Every intent of the agent, unpaginated',
-    params, responses: { 200: { description: '{ agentry: [intent], nextCursor: null }', schema: page(IntentSchema) } },
-    handler: async ({ auth, em, params }) => ({ agentry: (await listIntents(em, await findAgent(em, auth.account.id, params.agentId))).map(intentView), nextCursor: null }),
+    method: 'get',
+    path: `${base}/all`,
+    scope: 'U',
+    tag,
+    summary: 'Every intent of the agent, unpaginated',
+    params,
+    responses: { 200: { description: '{ agentry: [intent], nextCursor: null }', schema: page(IntentSchema) } },
+    handler: async ({ auth, em, params }) => ({
+      agentry: (await listIntents(em, await findAgent(em, auth.account.id, params.agentId))).map(intentView),
+      nextCursor: null,
+    }),
   });
   api.add<Record<string, unknown>, unknown, AgentId>({
-    method: 'post', path: `${base}/generate-phrases`, scope: 'U', tag,
+    method: 'post',
+    path: `${base}/generate-phrases`,
+    scope: 'U',
+    tag,
     summary: 'Suggests training phrases through the AI gateway; without one configured (AI_BASE_URL, AI_API_KEY) answers 503 and suggests nothing',
-    params, body: GeneratePhrasesSchema, responses: { 200: { description: '{ phrases }' }, 503: { description: 'No AI gateway is configured: the message names the variables to set' } },
+    params,
+    body: GeneratePhrasesSchema,
+    responses: { 200: { description: '{ phrases }' }, 503: { description: 'No AI gateway is configured: the message names the variables to set' } },
     handler: async ({ auth, em, params }) => {
       await findAgent(em, auth.account.id, params.agentId);
       return generatePhrases();
     },
   });
   api.add<unknown, unknown, IntentId>({
-    method: 'get', path: `${base}/:intentId`, scope: 'U', tag, summary: 'One intent',
-    params: intentParams, responses: { 200: intent },
+    method: 'get',
+    path: `${base}/:intentId`,
+    scope: 'U',
+    tag,
+    summary: 'One intent',
+    params: intentParams,
+    responses: { 200: intent },
     handler: async ({ auth, em, params }) => intentView(await findIntent(em, await findAgent(em, auth.account.id, params.agentId), params.intentId)),
   });
   api.add<Partial<IntentInput>, unknown, IntentId>({
-    method: 'put', path: `${base}/:intentId`, scope: 'U', tag, summary: 'Updates name, description or training phrases (the list sent replaces the old one)',
-    params: intentParams, body: IntentUpdateSchema, responses: { 200: intent },
+    method: 'put',
+    path: `${base}/:intentId`,
+    scope: 'U',
+    tag,
+    summary: 'Updates name, description or training phrases (the list sent replaces the old one)',
+    params: intentParams,
+    body: IntentUpdateSchema,
+    responses: { 200: intent },
     handler: async ({ auth, em, params, body }) => {
       const agent = await findAgent(em, auth.account.id, params.agentId);
       return intentView(await updateIntent(em, await findIntent(em, agent, params.intentId), body));
     },
   });
   api.add<unknown, unknown, IntentId>({
-    method: 'delete', path: `${base}/:intentId`, scope: 'U', tag, summary: 'Deletes an intent; refused (409, naming the nodes) while a TRIGGER_INTENT node lists it',
-    params: intentParams, status: 204, responses: { 204: { description: 'Deleted' }, 409: { description: 'Used by TRIGGER_INTENT nodes' } },
-    handler: async ({ auth, em, params }) => deleteIntent(em, await findIntent(em, await findAgent(em, auth.account.id, params.agentId), params.intentId)),
+    method: 'delete',
+    path: `${base}/:intentId`,
+    scope: 'U',
+    tag,
+    summary: 'Deletes an intent; refused (409, naming the nodes) while a TRIGGER_INTENT node lists it',
+    params: intentParams,
+    status: 204,
+    responses: { 204: { description: 'Deleted' }, 409: { description: 'Used by TRIGGER_INTENT nodes' } },
+    handler: async ({ auth, em, params }) =>
+      deleteIntent(em, await findIntent(em, await findAgent(em, auth.account.id, params.agentId), params.intentId)),
   });
 }

@@ -9,18 +9,31 @@ import { nameParam, type DataSurface } from './surface.js';
 
 const FORMATS: { format: ExportFormat; label: string; type: string }[] = [
   { format: 'csv', label: 'CSV (UTF-8, header row of field names)', type: 'text/csv' },
-  { format: 'xlsx', label: 'XLSX (typed cells: numbers, dates in the field time zone, booleans)', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  {
+    format: 'xlsx',
+    label: 'XLSX (typed cells: numbers, dates in the field time zone, booleans)',
+    type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  },
 ];
 
 export function exportRoutes(api: RouteRegistry, s: DataSurface): void {
   for (const { format, label, type } of FORMATS) {
     api.add<ExportQuery>({
-      method: 'post', path: `${s.base}/:name/export/${format}`, scope: 'any', tag: s.tag,
+      method: 'post',
+      path: `${s.base}/:name/export/${format}`,
+      scope: 'any',
+      tag: s.tag,
       summary: `Rows matching the query (as rows/list, or a saved view with viewId) as ${label}; streamed as a download`,
-      params: nameParam, body: RowsExportSchema, responses: { 200: { description: 'The file', contentTypes: [type] } },
+      params: nameParam,
+      body: RowsExportSchema,
+      responses: { 200: { description: 'The file', contentTypes: [type] } },
       handler: async ({ auth, em, params, body }) => {
         const download = await exportRows(em, await tableContext(em, auth.account.id, s.kind, params.name), body, format);
-        return new Reply(200, download.stream, { 'Content-Type': download.contentType, 'Content-Disposition': attachment(download.fileName), 'Cache-Control': 'no-store' });
+        return new Reply(200, download.stream, {
+          'Content-Type': download.contentType,
+          'Content-Disposition': attachment(download.fileName),
+          'Cache-Control': 'no-store',
+        });
       },
     });
   }

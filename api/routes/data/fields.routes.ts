@@ -1,14 +1,29 @@
 import { findField, findTable, loadFields } from '../../../db/tables/catalog.js';
 import { updateField, type FieldPatch } from '../../../db/tables/field-update.service.js';
 import { addField, deleteField, type FieldInput } from '../../../db/tables/fields.service.js';
-import { createOption, deleteOption, findOption, listOptions, updateOption, type OptionInput, type OptionPatch } from '../../../db/tables/options.service.js';
+import {
+  createOption,
+  deleteOption,
+  findOption,
+  listOptions,
+  updateOption,
+  type OptionInput,
+  type OptionPatch,
+} from '../../../db/tables/options.service.js';
 import { fieldView } from '../../../db/tables/views.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DataField, DataTable } from '../../../db/entities/index.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
 import { previewFormula, type PreviewInput } from '../../../db/tables/formulas/formula-preview.service.js';
-import { FieldCreateSchema, FieldPatchSchema, FormulaPreviewSchema, OptionCreateSchema, OptionPatchSchema, PageQuerySchema } from '../../schemas/data.schema.js';
+import {
+  FieldCreateSchema,
+  FieldPatchSchema,
+  FormulaPreviewSchema,
+  OptionCreateSchema,
+  OptionPatchSchema,
+  PageQuerySchema,
+} from '../../schemas/data.schema.js';
 import { nameParam, paramsWith, type DataSurface } from './surface.js';
 
 async function describeField(em: EntityManager, table: DataTable, field: DataField) {
@@ -30,7 +45,11 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     responses: { 200: { description: '{ agentry: [Field], nextCursor }' } },
     handler: async ({ auth, em, params, query }) => {
       const { entities, models } = await loadFields(em, await table(em, auth.account.id, params.name));
-      return paginate(entities.map((f, i) => fieldView(f, models[i]!)), query.limit, query.cursor);
+      return paginate(
+        entities.map((f, i) => fieldView(f, models[i]!)),
+        query.limit,
+        query.cursor,
+      );
     },
   });
   api.add<FieldInput>({
@@ -126,7 +145,8 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     params: paramsWith('tagId'),
     body: OptionPatchSchema,
     responses: { 200: { description: 'Option' } },
-    handler: async ({ auth, em, params, body }) => updateOption(em, await findOption(em, await table(em, auth.account.id, params.name), params.tagId), body),
+    handler: async ({ auth, em, params, body }) =>
+      updateOption(em, await findOption(em, await table(em, auth.account.id, params.name), params.tagId), body),
   });
   api.add<unknown, unknown, { name: string; tagId: number }>({
     method: 'delete',

@@ -1,7 +1,16 @@
 /** Tasks of Object records (SPEC.md, Objects): a record's tasks, one task by id, complete and uncomplete. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
-  completeTask, createTask, deleteTask, findTask, listTasks, taskView, uncompleteTask, updateTask, type TaskInput, type TaskPatch,
+  completeTask,
+  createTask,
+  deleteTask,
+  findTask,
+  listTasks,
+  taskView,
+  uncompleteTask,
+  updateTask,
+  type TaskInput,
+  type TaskPatch,
 } from '../../../db/tables/record-tasks.service.js';
 import type { RouteRegistry } from '../../routes.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
@@ -17,42 +26,79 @@ export function recordTaskRoutes(api: RouteRegistry): void {
   const task = async (em: EntityManager, accountId: number, p: TaskParams) => findTask(em, await findObject(em, accountId, p.name), p.id);
 
   api.add<unknown, PageQuery, RecordParams>({
-    method: 'get', path: `${base}/:name/rows/:rowId/tasks`, scope: 'any', tag,
+    method: 'get',
+    path: `${base}/:name/rows/:rowId/tasks`,
+    scope: 'any',
+    tag,
     summary: 'Tasks of a record: open first, then by due date (none last)',
-    params: recordParams, query: PageQuerySchema, responses: { 200: { description: '{ agentry: [RecordTask], nextCursor }', schema: RecordTaskPageSchema } },
+    params: recordParams,
+    query: PageQuerySchema,
+    responses: { 200: { description: '{ agentry: [RecordTask], nextCursor }', schema: RecordTaskPageSchema } },
     handler: async ({ auth, em, params, query }) => listTasks(em, await findObject(em, auth.account.id, params.name), params.rowId, query),
   });
   api.add<TaskInput, unknown, RecordParams>({
-    method: 'post', path: `${base}/:name/rows/:rowId/tasks`, scope: 'U', tag,
+    method: 'post',
+    path: `${base}/:name/rows/:rowId/tasks`,
+    scope: 'U',
+    tag,
     summary: 'Creates an open task on a record (assignees: users of the account); writes OBJECT_TASK_CREATED',
-    params: recordParams, body: RecordTaskCreateSchema, status: 201, responses: { 201: { description: 'RecordTask', schema: RecordTaskSchema } },
-    handler: async ({ auth, em, params, body }) => createTask(em, await findObject(em, auth.account.id, params.name), params.rowId, body, auth.user!.id),
+    params: recordParams,
+    body: RecordTaskCreateSchema,
+    status: 201,
+    responses: { 201: { description: 'RecordTask', schema: RecordTaskSchema } },
+    handler: async ({ auth, em, params, body }) =>
+      createTask(em, await findObject(em, auth.account.id, params.name), params.rowId, body, auth.user!.id),
   });
   api.add<unknown, unknown, TaskParams>({
-    method: 'get', path: `${base}/:name/tasks/:id`, scope: 'any', tag, summary: 'One task',
-    params: paramsWith('id'), responses: one,
+    method: 'get',
+    path: `${base}/:name/tasks/:id`,
+    scope: 'any',
+    tag,
+    summary: 'One task',
+    params: paramsWith('id'),
+    responses: one,
     handler: async ({ auth, em, params }) => taskView(await task(em, auth.account.id, params)),
   });
   api.add<TaskPatch, unknown, TaskParams>({
-    method: 'patch', path: `${base}/:name/tasks/:id`, scope: 'U', tag, summary: 'Changes the content, due date and/or assignees of a task',
-    params: paramsWith('id'), body: RecordTaskPatchSchema, responses: one,
+    method: 'patch',
+    path: `${base}/:name/tasks/:id`,
+    scope: 'U',
+    tag,
+    summary: 'Changes the content, due date and/or assignees of a task',
+    params: paramsWith('id'),
+    body: RecordTaskPatchSchema,
+    responses: one,
     handler: async ({ auth, em, params, body }) => updateTask(em, await task(em, auth.account.id, params), body),
   });
   api.add<unknown, unknown, TaskParams>({
-    method: 'delete', path: `${base}/:name/tasks/:id`, scope: 'U', tag, summary: 'Deletes a task',
-    params: paramsWith('id'), status: 204, responses: { 204: { description: 'Deleted' } },
+    method: 'delete',
+    path: `${base}/:name/tasks/:id`,
+    scope: 'U',
+    tag,
+    summary: 'Deletes a task',
+    params: paramsWith('id'),
+    status: 204,
+    responses: { 204: { description: 'Deleted' } },
     handler: async ({ auth, em, params }) => deleteTask(em, await task(em, auth.account.id, params)),
   });
   api.add<unknown, unknown, TaskParams>({
-    method: 'post', path: `${base}/:name/tasks/:id/complete`, scope: 'U', tag,
+    method: 'post',
+    path: `${base}/:name/tasks/:id/complete`,
+    scope: 'U',
+    tag,
     summary: 'open → completed, recording who and when; writes OBJECT_TASK_COMPLETED (409 when already completed)',
-    params: paramsWith('id'), responses: { ...one, 409: { description: 'Already completed' } },
+    params: paramsWith('id'),
+    responses: { ...one, 409: { description: 'Already completed' } },
     handler: async ({ auth, em, params }) => completeTask(em, await task(em, auth.account.id, params), auth.user!.id),
   });
   api.add<unknown, unknown, TaskParams>({
-    method: 'post', path: `${base}/:name/tasks/:id/uncomplete`, scope: 'U', tag,
+    method: 'post',
+    path: `${base}/:name/tasks/:id/uncomplete`,
+    scope: 'U',
+    tag,
     summary: 'completed → open (409 when open)',
-    params: paramsWith('id'), responses: { ...one, 409: { description: 'Not completed' } },
+    params: paramsWith('id'),
+    responses: { ...one, 409: { description: 'Not completed' } },
     handler: async ({ auth, em, params }) => uncompleteTask(em, await task(em, auth.account.id, params)),
   });
 }

@@ -1,7 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RecordType } from '../../../db/entities/index.js';
 import { findRecordType, findTable } from '../../../db/tables/catalog.js';
-import { createRecordType, deleteRecordType, listRecordTypes, updateRecordType, type RecordTypeInput, type RecordTypePatch } from '../../../db/tables/record-types.service.js';
+import {
+  createRecordType,
+  deleteRecordType,
+  listRecordTypes,
+  updateRecordType,
+  type RecordTypeInput,
+  type RecordTypePatch,
+} from '../../../db/tables/record-types.service.js';
 import { createView, deleteView, findView, updateView, type ViewInput, type ViewPatch } from '../../../db/tables/views.service.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { paginate } from '../../pagination.js';
@@ -30,28 +37,52 @@ export function recordTypeRoutes(api: RouteRegistry): void {
   const object = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, 'OBJECT', name);
 
   api.add<unknown, Page>({
-    method: 'get', path: `${base}/:name/record-types`, scope: 'any', tag, summary: 'Record types of an Object',
-    params: nameParam, query: PageQuerySchema, responses: { 200: { description: '{ agentry: [RecordType], nextCursor }' } },
-    handler: async ({ auth, em, params, query }) => paginate(await listRecordTypes(em, await object(em, auth.account.id, params.name)), query.limit, query.cursor),
+    method: 'get',
+    path: `${base}/:name/record-types`,
+    scope: 'any',
+    tag,
+    summary: 'Record types of an Object',
+    params: nameParam,
+    query: PageQuerySchema,
+    responses: { 200: { description: '{ agentry: [RecordType], nextCursor }' } },
+    handler: async ({ auth, em, params, query }) =>
+      paginate(await listRecordTypes(em, await object(em, auth.account.id, params.name)), query.limit, query.cursor),
   });
   api.add<RecordTypeInput>({
-    method: 'post', path: `${base}/:name/record-types`, scope: 'U', tag, summary: 'Creates a record type (isDefault: true promotes it)',
-    params: nameParam, body: RecordTypeCreateSchema, status: 201, responses: { 201: { description: 'RecordType' } },
+    method: 'post',
+    path: `${base}/:name/record-types`,
+    scope: 'U',
+    tag,
+    summary: 'Creates a record type (isDefault: true promotes it)',
+    params: nameParam,
+    body: RecordTypeCreateSchema,
+    status: 201,
+    responses: { 201: { description: 'RecordType' } },
     handler: async ({ auth, em, params, body }) => createRecordType(em, await object(em, auth.account.id, params.name), body),
   });
   api.add<RecordTypePatch, unknown, { name: string; recordTypeId: number }>({
-    method: 'patch', path: `${base}/:name/record-types/:recordTypeId`, scope: 'U', tag,
+    method: 'patch',
+    path: `${base}/:name/record-types/:recordTypeId`,
+    scope: 'U',
+    tag,
     summary: 'Renames, reorders or promotes a record type; the default one cannot be renamed',
-    params: paramsWith('recordTypeId'), body: RecordTypePatchSchema, responses: { 200: { description: 'RecordType' } },
+    params: paramsWith('recordTypeId'),
+    body: RecordTypePatchSchema,
+    responses: { 200: { description: 'RecordType' } },
     handler: async ({ auth, em, params, body }) => {
       const table = await object(em, auth.account.id, params.name);
       return updateRecordType(em, table, await findRecordType(em, table, params.recordTypeId), body);
     },
   });
   api.add<unknown, unknown, { name: string; recordTypeId: number }>({
-    method: 'delete', path: `${base}/:name/record-types/:recordTypeId`, scope: 'U', tag,
+    method: 'delete',
+    path: `${base}/:name/record-types/:recordTypeId`,
+    scope: 'U',
+    tag,
     summary: 'Deletes a record type no record uses; the default one cannot be deleted',
-    params: paramsWith('recordTypeId'), status: 204, responses: { 204: { description: 'Deleted' } },
+    params: paramsWith('recordTypeId'),
+    status: 204,
+    responses: { 204: { description: 'Deleted' } },
     handler: async ({ auth, em, params }) => {
       const table = await object(em, auth.account.id, params.name);
       await deleteRecordType(em, table, await findRecordType(em, table, params.recordTypeId));
@@ -59,24 +90,43 @@ export function recordTypeRoutes(api: RouteRegistry): void {
   });
 
   api.add<ViewInput, unknown, { recordTypeId: number }>({
-    method: 'post', path: `${base}/record-types/:recordTypeId/views`, scope: 'U', tag, summary: 'Saves a view scoped to a record type',
-    params: recordTypeParams, body: ViewCreateSchema, status: 201, responses: { 201: { description: 'View' } },
+    method: 'post',
+    path: `${base}/record-types/:recordTypeId/views`,
+    scope: 'U',
+    tag,
+    summary: 'Saves a view scoped to a record type',
+    params: recordTypeParams,
+    body: ViewCreateSchema,
+    status: 201,
+    responses: { 201: { description: 'View' } },
     handler: async ({ auth, em, params, body }) => {
       const recordType = await recordTypeOfAccount(em, auth.account.id, params.recordTypeId);
       return createView(em, recordType.table, body, recordType);
     },
   });
   api.add<ViewPatch, unknown, { recordTypeId: number; viewId: number }>({
-    method: 'patch', path: `${base}/record-types/:recordTypeId/views/:viewId`, scope: 'U', tag, summary: 'Changes a record-type view',
-    params: recordTypeViewParams, body: ViewPatchSchema, responses: { 200: { description: 'View' } },
+    method: 'patch',
+    path: `${base}/record-types/:recordTypeId/views/:viewId`,
+    scope: 'U',
+    tag,
+    summary: 'Changes a record-type view',
+    params: recordTypeViewParams,
+    body: ViewPatchSchema,
+    responses: { 200: { description: 'View' } },
     handler: async ({ auth, em, params, body }) => {
       const recordType = await recordTypeOfAccount(em, auth.account.id, params.recordTypeId);
       return updateView(em, recordType.table, await findView(em, recordType.table, params.viewId, recordType), body);
     },
   });
   api.add<unknown, unknown, { recordTypeId: number; viewId: number }>({
-    method: 'delete', path: `${base}/record-types/:recordTypeId/views/:viewId`, scope: 'U', tag, summary: 'Deletes a record-type view',
-    params: recordTypeViewParams, status: 204, responses: { 204: { description: 'Deleted' } },
+    method: 'delete',
+    path: `${base}/record-types/:recordTypeId/views/:viewId`,
+    scope: 'U',
+    tag,
+    summary: 'Deletes a record-type view',
+    params: recordTypeViewParams,
+    status: 204,
+    responses: { 204: { description: 'Deleted' } },
     handler: async ({ auth, em, params }) => {
       const recordType = await recordTypeOfAccount(em, auth.account.id, params.recordTypeId);
       await deleteView(em, await findView(em, recordType.table, params.viewId, recordType));

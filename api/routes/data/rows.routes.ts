@@ -14,48 +14,89 @@ const rowParams = {
 export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore): void {
   const noun = s.kind === 'OBJECT' ? 'record' : 'row';
   api.add<RowQuery>({
-    method: 'post', path: `${s.base}/:name/rows/list`, scope: 'any', tag: s.tag,
+    method: 'post',
+    path: `${s.base}/:name/rows/list`,
+    scope: 'any',
+    tag: s.tag,
     summary: `Lists ${noun}s: filter, sort, full-text search, record type, cursor pagination`,
-    params: nameParam, body: RowsListSchema, responses: { 200: { description: '{ agentry: [Row], nextCursor }' } },
+    params: nameParam,
+    body: RowsListSchema,
+    responses: { 200: { description: '{ agentry: [Row], nextCursor }' } },
     handler: async ({ auth, em, params, body }) => listRows(em, await tableContext(em, auth.account.id, s.kind, params.name), body),
   });
   api.add<RowQuery>({
-    method: 'post', path: `${s.base}/:name/rows/count`, scope: 'any', tag: s.tag,
+    method: 'post',
+    path: `${s.base}/:name/rows/count`,
+    scope: 'any',
+    tag: s.tag,
     summary: `Counts ${noun}s matching the same query as rows/list`,
-    params: nameParam, body: RowsCountSchema, responses: { 200: { description: '{ count }' } },
-    handler: async ({ auth, em, params, body }) => ({ count: await countRows(em, await tableContext(em, auth.account.id, s.kind, params.name), body) }),
+    params: nameParam,
+    body: RowsCountSchema,
+    responses: { 200: { description: '{ count }' } },
+    handler: async ({ auth, em, params, body }) => ({
+      count: await countRows(em, await tableContext(em, auth.account.id, s.kind, params.name), body),
+    }),
   });
   api.add<Record<string, unknown>>({
-    method: 'post', path: `${s.base}/:name/rows`, scope: 'U', tag: s.tag,
+    method: 'post',
+    path: `${s.base}/:name/rows`,
+    scope: 'U',
+    tag: s.tag,
     summary: `Creates one ${noun} (values flat or under data)`,
-    params: nameParam, body: RowBodySchema, status: 201, responses: { 201: { description: 'Row' } },
+    params: nameParam,
+    body: RowBodySchema,
+    status: 201,
+    responses: { 201: { description: 'Row' } },
     handler: async ({ auth, em, params, body }) => {
       const [row] = await createRows(em, await tableContext(em, auth.account.id, s.kind, params.name), [rowInputOf(body)]);
       return row;
     },
   });
   api.add<{ rows: Record<string, unknown>[] }>({
-    method: 'post', path: `${s.base}/:name/rows/bulk`, scope: 'U', tag: s.tag,
+    method: 'post',
+    path: `${s.base}/:name/rows/bulk`,
+    scope: 'U',
+    tag: s.tag,
     summary: `Creates up to 5000 ${noun}s, all or nothing`,
-    params: nameParam, body: RowsBulkSchema, status: 201, responses: { 201: { description: '{ agentry: [Row] }' } },
+    params: nameParam,
+    body: RowsBulkSchema,
+    status: 201,
+    responses: { 201: { description: '{ agentry: [Row] }' } },
     handler: async ({ auth, em, params, body }) => ({
       agentry: await createRows(em, await tableContext(em, auth.account.id, s.kind, params.name), body.rows.map(rowInputOf)),
     }),
   });
   api.add<unknown, unknown, { name: string; id: string }>({
-    method: 'get', path: `${s.base}/:name/rows/:id`, scope: 'any', tag: s.tag, summary: `One ${noun}`,
-    params: rowParams, responses: { 200: { description: 'Row' } },
+    method: 'get',
+    path: `${s.base}/:name/rows/:id`,
+    scope: 'any',
+    tag: s.tag,
+    summary: `One ${noun}`,
+    params: rowParams,
+    responses: { 200: { description: 'Row' } },
     handler: async ({ auth, em, params }) => getRow(em, await tableContext(em, auth.account.id, s.kind, params.name), params.id),
   });
   api.add<Record<string, unknown>, unknown, { name: string; id: string }>({
-    method: 'patch', path: `${s.base}/:name/rows/:id`, scope: 'U', tag: s.tag,
+    method: 'patch',
+    path: `${s.base}/:name/rows/:id`,
+    scope: 'U',
+    tag: s.tag,
     summary: `Changes the given fields of a ${noun} (flat or under data; recordTypeId changes the record type)`,
-    params: rowParams, body: RowBodySchema, responses: { 200: { description: 'Row' } },
-    handler: async ({ auth, em, params, body }) => updateRow(em, await tableContext(em, auth.account.id, s.kind, params.name), params.id, rowInputOf(body)),
+    params: rowParams,
+    body: RowBodySchema,
+    responses: { 200: { description: 'Row' } },
+    handler: async ({ auth, em, params, body }) =>
+      updateRow(em, await tableContext(em, auth.account.id, s.kind, params.name), params.id, rowInputOf(body)),
   });
   api.add<unknown, unknown, { name: string; id: string }>({
-    method: 'delete', path: `${s.base}/:name/rows/:id`, scope: 'U', tag: s.tag, summary: `Deletes a ${noun}`,
-    params: rowParams, status: 204, responses: { 204: { description: 'Deleted' } },
+    method: 'delete',
+    path: `${s.base}/:name/rows/:id`,
+    scope: 'U',
+    tag: s.tag,
+    summary: `Deletes a ${noun}`,
+    params: rowParams,
+    status: 204,
+    responses: { 204: { description: 'Deleted' } },
     handler: async ({ auth, em, params }) => {
       const fileKeys = await deleteRow(em, await tableContext(em, auth.account.id, s.kind, params.name), params.id);
       await files.remove(fileKeys);

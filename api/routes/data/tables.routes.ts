@@ -1,6 +1,15 @@
 import { findTable } from '../../../db/tables/catalog.js';
 import { seedStandardObjects } from '../../../db/tables/standard-objects.js';
-import { createTable, deleteTable, describeTable, listTables, tableSchema, updateTable, type TableInput, type TablePatch } from '../../../db/tables/tables.service.js';
+import {
+  createTable,
+  deleteTable,
+  describeTable,
+  listTables,
+  tableSchema,
+  updateTable,
+  type TableInput,
+  type TablePatch,
+} from '../../../db/tables/tables.service.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
 import { PageQuerySchema, TableCreateSchema, TablePatchSchema } from '../../schemas/data.schema.js';

@@ -25,41 +25,71 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
     return { table, view: await findView(em, table, viewId) };
   };
   api.add<unknown, { limit: number; cursor?: string }, { name: string; viewId: number }>({
-    method: 'get', path: base, scope: 'any', tag, summary: 'Aggregations of a view',
-    params: paramsWith('viewId'), query: PageQuerySchema, responses: { 200: { description: '{ agentry: [Aggregation], nextCursor }' } },
+    method: 'get',
+    path: base,
+    scope: 'any',
+    tag,
+    summary: 'Aggregations of a view',
+    params: paramsWith('viewId'),
+    query: PageQuerySchema,
+    responses: { 200: { description: '{ agentry: [Aggregation], nextCursor }' } },
     handler: async ({ auth, em, params, query }) => {
       const { view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       return paginate(await listAggregations(em, view), query.limit, query.cursor);
     },
   });
   api.add<AggregationInput, unknown, { name: string; viewId: number }>({
-    method: 'post', path: base, scope: 'U', tag, summary: 'Adds an aggregation (one per field of the view)',
-    params: paramsWith('viewId'), body: AggregationCreateSchema, status: 201, responses: { 201: { description: 'Aggregation' } },
+    method: 'post',
+    path: base,
+    scope: 'U',
+    tag,
+    summary: 'Adds an aggregation (one per field of the view)',
+    params: paramsWith('viewId'),
+    body: AggregationCreateSchema,
+    status: 201,
+    responses: { 201: { description: 'Aggregation' } },
     handler: async ({ auth, em, params, body }) => {
       const { table, view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       return createAggregation(em, table, view, body);
     },
   });
   api.add<ComputeQuery, unknown, { name: string; viewId: number }>({
-    method: 'post', path: `${base}/compute`, scope: 'any', tag,
+    method: 'post',
+    path: `${base}/compute`,
+    scope: 'any',
+    tag,
     summary: 'Computes the aggregations over the rows matching the view (or the given filter and search), in one statement',
-    params: paramsWith('viewId'), body: AggregationComputeSchema, responses: { 200: { description: '{ rows, agentry: [Aggregation with value] }' } },
+    params: paramsWith('viewId'),
+    body: AggregationComputeSchema,
+    responses: { 200: { description: '{ rows, agentry: [Aggregation with value] }' } },
     handler: async ({ auth, em, params, body }) => {
       const { table, view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       return computeAggregations(em, table, view, body);
     },
   });
   api.add<{ operation: string }, unknown, { name: string; viewId: number; aggId: number }>({
-    method: 'patch', path: `${base}/:aggId`, scope: 'U', tag, summary: 'Changes the operation of an aggregation',
-    params: paramsWith('viewId', 'aggId'), body: AggregationPatchSchema, responses: { 200: { description: 'Aggregation' } },
+    method: 'patch',
+    path: `${base}/:aggId`,
+    scope: 'U',
+    tag,
+    summary: 'Changes the operation of an aggregation',
+    params: paramsWith('viewId', 'aggId'),
+    body: AggregationPatchSchema,
+    responses: { 200: { description: 'Aggregation' } },
     handler: async ({ auth, em, params, body }) => {
       const { table, view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       return updateAggregation(em, table, await findAggregation(em, view, params.aggId), body);
     },
   });
   api.add<unknown, unknown, { name: string; viewId: number; aggId: number }>({
-    method: 'delete', path: `${base}/:aggId`, scope: 'U', tag, summary: 'Deletes an aggregation',
-    params: paramsWith('viewId', 'aggId'), status: 204, responses: { 204: { description: 'Deleted' } },
+    method: 'delete',
+    path: `${base}/:aggId`,
+    scope: 'U',
+    tag,
+    summary: 'Deletes an aggregation',
+    params: paramsWith('viewId', 'aggId'),
+    status: 204,
+    responses: { 204: { description: 'Deleted' } },
     handler: async ({ auth, em, params }) => {
       const { view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       await deleteAggregation(em, await findAggregation(em, view, params.aggId));

@@ -15,26 +15,52 @@ export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
   const table = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, s.kind, name);
 
   api.add<unknown, Page>({
-    method: 'get', path: `${base}/:name/views`, scope: 'any', tag, summary: `Saved views of ${s.kind === 'OBJECT' ? 'an Object' : 'a Table'}`,
-    params: nameParam, query: PageQuerySchema, responses: { 200: { description: '{ agentry: [View], nextCursor }' } },
-    handler: async ({ auth, em, params, query }) => paginate(await listViews(em, await table(em, auth.account.id, params.name)), query.limit, query.cursor),
+    method: 'get',
+    path: `${base}/:name/views`,
+    scope: 'any',
+    tag,
+    summary: `Saved views of ${s.kind === 'OBJECT' ? 'an Object' : 'a Table'}`,
+    params: nameParam,
+    query: PageQuerySchema,
+    responses: { 200: { description: '{ agentry: [View], nextCursor }' } },
+    handler: async ({ auth, em, params, query }) =>
+      paginate(await listViews(em, await table(em, auth.account.id, params.name)), query.limit, query.cursor),
   });
   api.add<ViewInput>({
-    method: 'post', path: `${base}/:name/views`, scope: 'U', tag, summary: 'Saves a view: filter, sort, visible fields',
-    params: nameParam, body: ViewCreateSchema, status: 201, responses: { 201: { description: 'View' } },
+    method: 'post',
+    path: `${base}/:name/views`,
+    scope: 'U',
+    tag,
+    summary: 'Saves a view: filter, sort, visible fields',
+    params: nameParam,
+    body: ViewCreateSchema,
+    status: 201,
+    responses: { 201: { description: 'View' } },
     handler: async ({ auth, em, params, body }) => createView(em, await table(em, auth.account.id, params.name), body),
   });
   api.add<ViewPatch, unknown, { name: string; viewId: number }>({
-    method: 'patch', path: `${base}/:name/views/:viewId`, scope: 'U', tag, summary: 'Changes a view',
-    params: paramsWith('viewId'), body: ViewPatchSchema, responses: { 200: { description: 'View' } },
+    method: 'patch',
+    path: `${base}/:name/views/:viewId`,
+    scope: 'U',
+    tag,
+    summary: 'Changes a view',
+    params: paramsWith('viewId'),
+    body: ViewPatchSchema,
+    responses: { 200: { description: 'View' } },
     handler: async ({ auth, em, params, body }) => {
       const t = await table(em, auth.account.id, params.name);
       return updateView(em, t, await findView(em, t, params.viewId), body);
     },
   });
   api.add<unknown, unknown, { name: string; viewId: number }>({
-    method: 'delete', path: `${base}/:name/views/:viewId`, scope: 'U', tag, summary: 'Deletes a view',
-    params: paramsWith('viewId'), status: 204, responses: { 204: { description: 'Deleted' } },
+    method: 'delete',
+    path: `${base}/:name/views/:viewId`,
+    scope: 'U',
+    tag,
+    summary: 'Deletes a view',
+    params: paramsWith('viewId'),
+    status: 204,
+    responses: { 204: { description: 'Deleted' } },
     handler: async ({ auth, em, params }) => {
       const t = await table(em, auth.account.id, params.name);
       await deleteView(em, await findView(em, t, params.viewId));

@@ -84,7 +84,10 @@ export function cellConverter(field: FieldModel, format: ExportFormat): CellConv
     return (value) => (value === null || value === undefined ? plainCell(value, format) : dateCell(value, zone, format));
   }
   if (field.type === 'dateOnly') {
-    return (value) => (format === 'xlsx' && typeof value === 'string' && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? new Date(`${value}T00:00:00Z`) : plainCell(value, format));
+    return (value) =>
+      format === 'xlsx' && typeof value === 'string' && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))
+        ? new Date(`${value}T00:00:00Z`)
+        : plainCell(value, format);
   }
   if (field.type === 'relation' || field.type === 'entityRelation' || field.type === 'file') {
     return (value, labels) => {

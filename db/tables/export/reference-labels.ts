@@ -38,9 +38,16 @@ export async function labelLoaders(em: EntityManager, table: DataTable, fields: 
       if (loader) loaders.set(field.id, loader);
     } else if (field.type === 'entityRelation' && field.metadata.entityModel !== 'Conversation') {
       // Users carry an email only, so every displayField of a User relation shows the email.
-      loaders.set(field.id, (ids) => rowsOf('select id, email as label from users where account_id = ? and id = any(?::int[])', [table.account.id, ids]));
+      loaders.set(field.id, (ids) =>
+        rowsOf('select id, email as label from users where account_id = ? and id = any(?::int[])', [table.account.id, ids]),
+      );
     } else if (field.type === 'file') {
-      loaders.set(field.id, (ids) => rowsOf('select id, name as label from record_files where table_id = ? and id = any(?::int[])', [table.id, ids.filter((id) => /^\d+$/.test(id))]));
+      loaders.set(field.id, (ids) =>
+        rowsOf('select id, name as label from record_files where table_id = ? and id = any(?::int[])', [
+          table.id,
+          ids.filter((id) => /^\d+$/.test(id)),
+        ]),
+      );
     }
   }
   return loaders;

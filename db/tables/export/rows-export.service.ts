@@ -53,7 +53,9 @@ async function resolveQuery(em: EntityManager, ctx: TableContext, q: ExportQuery
   const { viewId, ...query } = q;
   if (viewId === undefined) return { query, fields: ctx.fields };
   const view = await findView(em, ctx.table, viewId).catch(() => {
-    throw new BadRequestError(`View ${viewId} not found`, [{ code: 'not_found', path: 'viewId', message: `no view ${viewId} in "${ctx.table.name}"` }]);
+    throw new BadRequestError(`View ${viewId} not found`, [
+      { code: 'not_found', path: 'viewId', message: `no view ${viewId} in "${ctx.table.name}"` },
+    ]);
   });
   const filters = [view.filter, query.filter].filter((f) => f !== undefined && f !== null);
   const visible = view.visibleFieldIds.map((id) => ctx.fields.find((f) => f.id === id)).filter((f): f is FieldModel => f !== undefined);
@@ -103,7 +105,13 @@ function drained(out: Writable): Promise<void> {
  * (shorter than `batchRows` at the end); up to `readAhead` more are fetched meanwhile, one after the other on the
  * transaction's connection.
  */
-async function openCursor(em: EntityManager, fields: FieldModel[], sql: string, bindings: unknown[], { batchRows, readAhead }: { batchRows: number; readAhead: number }) {
+async function openCursor(
+  em: EntityManager,
+  fields: FieldModel[],
+  sql: string,
+  bindings: unknown[],
+  { batchRows, readAhead }: { batchRows: number; readAhead: number },
+) {
   const trx = await em.getKnex().transaction();
   try {
     await trx.raw('set transaction read only');

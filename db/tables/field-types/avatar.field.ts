@@ -9,7 +9,6 @@ export const avatarField: FieldTypeHandler = {
   allowsDefault: false,
   checkMetadata: () => [],
   columnType: () => 'text',
-  toDb: (value) =>
-    typeof value === 'string' && isHttpUrl(value) ? ok(value) : fail(`expected an http(s) image URL; got ${describe(value)}`),
+  toDb: (value) => (typeof value === 'string' && isHttpUrl(value) ? ok(value) : fail(`expected an http(s) image URL; got ${describe(value)}`)),
   fromDb: (raw) => (raw === null || raw === undefined ? null : String(raw)),
 };

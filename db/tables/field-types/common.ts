@@ -33,9 +33,7 @@ export function checkBoolean(metadata: Record<string, unknown>, key: string): Is
 
 export function checkPositiveInteger(metadata: Record<string, unknown>, key: string): Issue[] {
   const value = metadata[key];
-  return value === undefined || (Number.isSafeInteger(value) && (value as number) > 0)
-    ? []
-    : [invalid(key, `${key} must be a positive integer`)];
+  return value === undefined || (Number.isSafeInteger(value) && (value as number) > 0) ? [] : [invalid(key, `${key} must be a positive integer`)];
 }
 
 export function checkObject(metadata: Record<string, unknown>, key: string): Issue[] {
@@ -99,6 +97,5 @@ export function parseCalendarDate(value: string): { year: number; month: number;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   return isCalendarDate(year, month, day) ? { year, month, day } : undefined;
 }
-
 
 export const pad = (n: number, width = 2): string => String(n).padStart(width, '0');

@@ -69,10 +69,9 @@ export function pgTimestampToIso(text: string): string | undefined {
 
 /** Parses PostgreSQL's text form of timestamptz (`2024-01-15 17:00:00.123456+05:30`) or an ISO string. */
 function parsePgTimestamp(text: string): Date | undefined {
-  const m =
-    /^(\d{4,})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?)?( BC)?$/.exec(
-      text.trim(),
-    );
+  const m = /^(\d{4,})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?)?( BC)?$/.exec(
+    text.trim(),
+  );
   if (!m) return undefined;
   const year = m[13] ? 1 - Number(m[1]) : Number(m[1]);
   const ms = Math.floor(Number(`0.${m[7] ?? '0'}`) * 1000);

@@ -7,10 +7,8 @@ export const ENTITY_RELATION_MODES = ['single', 'multi'] as const;
 const isUser = (metadata: Record<string, unknown>): boolean => metadata.entityModel !== 'Conversation';
 const isMulti = (metadata: Record<string, unknown>): boolean => metadata.mode === 'multi';
 
-const userId = (item: unknown): number | undefined =>
-  Number.isSafeInteger(item) && (item as number) > 0 ? (item as number) : undefined;
-const conversationId = (item: unknown): string | undefined =>
-  typeof item === 'string' && item.trim() !== '' ? item : undefined;
+const userId = (item: unknown): number | undefined => (Number.isSafeInteger(item) && (item as number) > 0 ? (item as number) : undefined);
+const conversationId = (item: unknown): string | undefined => (typeof item === 'string' && item.trim() !== '' ? item : undefined);
 
 function checkEntityMetadata(metadata: Record<string, unknown>): Issue[] {
   const issues = [...checkEnum(metadata, 'entityModel', ENTITY_MODELS), ...checkEnum(metadata, 'mode', ENTITY_RELATION_MODES)];

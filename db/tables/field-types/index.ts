@@ -58,10 +58,7 @@ function unknownKeyIssue(type: FieldType, key: string, known: readonly string[])
  * metadata must use only the type's keys and contain its required keys, then passes the type's value checks and
  * has the remaining defaults filled in. A key set to null counts as absent. The returned metadata is meaningful only when `issues` is empty.
  */
-export function validateFieldMetadata(
-  type: FieldType,
-  metadata: unknown | undefined,
-): { metadata: Record<string, unknown>; issues: Issue[] } {
+export function validateFieldMetadata(type: FieldType, metadata: unknown | undefined): { metadata: Record<string, unknown>; issues: Issue[] } {
   const handler = FIELD_TYPE_HANDLERS[type];
   if (metadata === undefined) {
     if (handler.defaultMetadata) return { metadata: structuredClone(handler.defaultMetadata), issues: [] };

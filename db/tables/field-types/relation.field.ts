@@ -4,8 +4,7 @@ import { checkEnum, checkPositiveInteger, collect, describe, fail, ok } from './
 export const RELATION_MODES = ['single', 'multi'] as const;
 
 const ROW_ID = /^[0-9a-f]{24}$/i;
-const rowId = (item: unknown): string | undefined =>
-  typeof item === 'string' && ROW_ID.test(item) ? item.toLowerCase() : undefined;
+const rowId = (item: unknown): string | undefined => (typeof item === 'string' && ROW_ID.test(item) ? item.toLowerCase() : undefined);
 
 export const relationField: FieldTypeHandler = {
   type: 'relation',

@@ -3,8 +3,7 @@ import { checkBoolean, describe, fail, invalid, isHttpUrl, ok, quoteList } from 
 
 export const STRING_FORMATS = ['text', 'email', 'url', 'phone_number'] as const;
 
-const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 const PHONE = /^\+?[0-9 ().-]+$/;
 
 /** Checks a string `format` (also used by formula `stringConfig`). */

@@ -65,7 +65,11 @@ export function isAllowedType(allowed: string[], name: string, contentType: stri
 
 /** The file name without any folder part or control characters, at most 255 characters. */
 export function cleanFileName(raw: string | undefined): string {
-  const base = (raw ?? '').split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const base = (raw ?? '')
+    .split(/[/\\]/)
+    .pop()!
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   return (base || 'file').slice(0, 255);
 }
 
@@ -104,7 +108,8 @@ export function receiveFiles(upload: IncomingUpload, store: FileStore, keyPrefix
       settled = true;
       const results = await Promise.allSettled(writes);
       const error = failure ?? results.find((r): r is PromiseRejectedResult => r.status === 'rejected')?.reason;
-      if (!error && !files.length) failure = new BadRequestError('No file in the upload', [{ code: 'required', path: FILES_FIELD, message: 'at least one file is required' }]);
+      if (!error && !files.length)
+        failure = new BadRequestError('No file in the upload', [{ code: 'required', path: FILES_FIELD, message: 'at least one file is required' }]);
       if (error || failure) {
         await store.remove(files.map((f) => f.storageKey)).catch(() => undefined);
         // Read what the client still sends, so it gets the answer instead of a reset connection.
@@ -123,21 +128,41 @@ export function receiveFiles(upload: IncomingUpload, store: FileStore, keyPrefix
       // Destroying the parser destroys the part in flight with the failure, already reported through `fail`.
       stream.on('error', () => undefined);
       if (failure) return void stream.resume();
-      if (field !== FILES_FIELD) return fail(new BadRequestError(`Files go under the "${FILES_FIELD}" field`, [{ code: 'invalid', path: field, message: `files go under "${FILES_FIELD}"` }]));
-      const file: StoredFile = { name: cleanFileName(info.filename), contentType: info.mimeType || 'application/octet-stream', size: 0, storageKey: `${keyPrefix}/${randomUUID()}` };
+      if (field !== FILES_FIELD)
+        return fail(
+          new BadRequestError(`Files go under the "${FILES_FIELD}" field`, [
+            { code: 'invalid', path: field, message: `files go under "${FILES_FIELD}"` },
+          ]),
+        );
+      const file: StoredFile = {
+        name: cleanFileName(info.filename),
+        contentType: info.mimeType || 'application/octet-stream',
+        size: 0,
+        storageKey: `${keyPrefix}/${randomUUID()}`,
+      };
       const index = files.push(file) - 1;
       if (rules.allowedFileTypes?.length && !isAllowedType(rules.allowedFileTypes, file.name, file.contentType)) {
-        return fail(new BadRequestError(`File "${file.name}" (${file.contentType}) is not of an allowed type: ${rules.allowedFileTypes.join(', ')}`, [
-          { code: 'invalid', path: `${FILES_FIELD}[${index}]`, message: `allowed types: ${rules.allowedFileTypes.join(', ')}` },
-        ]));
+        return fail(
+          new BadRequestError(`File "${file.name}" (${file.contentType}) is not of an allowed type: ${rules.allowedFileTypes.join(', ')}`, [
+            { code: 'invalid', path: `${FILES_FIELD}[${index}]`, message: `allowed types: ${rules.allowedFileTypes.join(', ')}` },
+          ]),
+        );
       }
       const counted = sizeCounter(file, rules.maxFileSize);
       const write = Promise.all([pipeline(stream, counted), store.write(file.storageKey, counted)]).then(() => undefined);
       writes.push(write);
       write.catch((error: Error) => fail(error));
     });
-    parser.on('filesLimit', () => fail(new BadRequestError(`At most ${MAX_FILES_PER_UPLOAD} files per upload`, [{ code: 'invalid', path: FILES_FIELD, message: `more than ${MAX_FILES_PER_UPLOAD} files` }])));
-    parser.on('error', (error: Error) => fail(error instanceof AppError ? error : new BadRequestError(`Malformed multipart body: ${error.message}`, 'body')));
+    parser.on('filesLimit', () =>
+      fail(
+        new BadRequestError(`At most ${MAX_FILES_PER_UPLOAD} files per upload`, [
+          { code: 'invalid', path: FILES_FIELD, message: `more than ${MAX_FILES_PER_UPLOAD} files` },
+        ]),
+      ),
+    );
+    parser.on('error', (error: Error) =>
+      fail(error instanceof AppError ? error : new BadRequestError(`Malformed multipart body: ${error.message}`, 'body')),
+    );
     parser.on('finish', () => void settle());
     source.on('error', () => fail(new UploadAbortedError()));
     source.on('close', () => {

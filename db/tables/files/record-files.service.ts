@@ -47,13 +47,21 @@ export function fileView(file: RecordFile): FileView {
 async function fileFieldOf(em: EntityManager, table: DataTable, ref: string): Promise<FieldModel> {
   const field = resolveField(await fieldModels(em, table), ref);
   if (!field || field.type !== 'file') {
-    throw new BadRequestError(`"${ref}" is not a file field of "${table.name}"`, [{ code: 'not_found', path: 'query.field', message: 'is not a file field of this Object' }]);
+    throw new BadRequestError(`"${ref}" is not a file field of "${table.name}"`, [
+      { code: 'not_found', path: 'query.field', message: 'is not a file field of this Object' },
+    ]);
   }
   return field;
 }
 
 /** Replaces the record's value of a file field through the row service, so the change is validated and evented. */
-async function setFieldFiles(em: EntityManager, table: DataTable, rowId: string, field: FieldModel, change: (ids: string[]) => string[]): Promise<void> {
+async function setFieldFiles(
+  em: EntityManager,
+  table: DataTable,
+  rowId: string,
+  field: FieldModel,
+  change: (ids: string[]) => string[],
+): Promise<void> {
   const fields = await fieldModels(em, table);
   const row = await getRow(em, { table, fields }, rowId);
   const current = (row.data[field.name] as string[] | undefined) ?? [];
@@ -70,10 +78,20 @@ export interface UploadOptions {
 }
 
 /** Stores every file of the upload and answers their metadata; all or nothing. */
-export async function uploadFiles(em: EntityManager, store: FileStore, table: DataTable, rowId: string, upload: IncomingUpload, options: UploadOptions): Promise<FileView[]> {
+export async function uploadFiles(
+  em: EntityManager,
+  store: FileStore,
+  table: DataTable,
+  rowId: string,
+  upload: IncomingUpload,
+  options: UploadOptions,
+): Promise<FileView[]> {
   await requireRecord(em, table, rowId);
   const field = options.field !== undefined ? await fileFieldOf(em, table, options.field) : undefined;
-  const rules = { allowedFileTypes: field?.metadata.allowedFileTypes as string[] | undefined, maxFileSize: field?.metadata.maxFileSize as number | undefined };
+  const rules = {
+    allowedFileTypes: field?.metadata.allowedFileTypes as string[] | undefined,
+    maxFileSize: field?.metadata.maxFileSize as number | undefined,
+  };
   const uploader = await em.findOneOrFail(User, { id: options.userId, account: table.account });
   const stored = await receiveFiles(upload, store, `${table.account.id}/${table.id}`, rules);
   try {
@@ -81,9 +99,16 @@ export async function uploadFiles(em: EntityManager, store: FileStore, table: Da
       // The record may have gone while the bytes arrived; the lock keeps it until the rows are in.
       const [record] = await query(sqlOf(tx), `select id from ${qualified(rowTableName(table.id))} where id = ? for update`, [rowId]);
       if (!record) throw new NotFoundError(`Record "${rowId}" not found in Object "${table.name}"`);
-      const created = stored.map((s) => tx.create(RecordFile, {
-        account: table.account, table, rowId, field: field ? tx.getReference(DataField, field.id) : null, ...s, uploadedBy: uploader,
-      }));
+      const created = stored.map((s) =>
+        tx.create(RecordFile, {
+          account: table.account,
+          table,
+          rowId,
+          field: field ? tx.getReference(DataField, field.id) : null,
+          ...s,
+          uploadedBy: uploader,
+        }),
+      );
       await tx.flush();
       if (field) await setFieldFiles(tx, table, rowId, field, (ids) => [...ids, ...created.map((f) => String(f.id))]);
       return created;
@@ -98,8 +123,13 @@ export async function uploadFiles(em: EntityManager, store: FileStore, table: Da
 export async function listFiles(em: EntityManager, table: DataTable, rowId: string, page: { limit: number; cursor?: string }) {
   await requireRecord(em, table, rowId);
   const after = page.cursor ? Number(/^f:(\d+)$/.exec(Buffer.from(page.cursor, 'base64url').toString())?.[1] ?? NaN) : 0;
-  if (Number.isNaN(after)) throw new BadRequestError('Invalid cursor', [{ code: 'invalid', path: 'query.cursor', message: 'is not a nextCursor of this list' }]);
-  const found = await em.find(RecordFile, { table, rowId, id: { $gt: after } }, { orderBy: { id: 'asc' }, limit: page.limit + 1, populate: ['uploadedBy'] });
+  if (Number.isNaN(after))
+    throw new BadRequestError('Invalid cursor', [{ code: 'invalid', path: 'query.cursor', message: 'is not a nextCursor of this list' }]);
+  const found = await em.find(
+    RecordFile,
+    { table, rowId, id: { $gt: after } },
+    { orderBy: { id: 'asc' }, limit: page.limit + 1, populate: ['uploadedBy'] },
+  );
   const items = found.slice(0, page.limit);
   const nextCursor = found.length > page.limit ? Buffer.from(`f:${items.at(-1)!.id}`).toString('base64url') : null;
   return { agentry: items.map(fileView), nextCursor };

@@ -58,7 +58,8 @@ export class FormulaCompiler {
     } catch (error) {
       if (!(error instanceof BadRequestError)) throw error;
       for (const issue of (error.details?.issues ?? []) as Issue[]) {
-        if (issue.code === 'not_filterable') this.issue('formula_reference', issue.path, 'names a formula field: a formula may not reference another formula column');
+        if (issue.code === 'not_filterable')
+          this.issue('formula_reference', issue.path, 'names a formula field: a formula may not reference another formula column');
         else this.issues.push(issue);
       }
       return { sql: 'false', bindings: [] };
@@ -99,7 +100,14 @@ export class FormulaCompiler {
         const value = this.node(node.value as FormulaNode, `${path}.value`, ctx);
         if (!value) return null;
         const text = asText(value);
-        return typed('string', `lpad(${text.sql}, greatest(?::integer, length(${text.sql})), ?::text)`, ...text.bindings, node.length, ...text.bindings, node.char);
+        return typed(
+          'string',
+          `lpad(${text.sql}, greatest(?::integer, length(${text.sql})), ?::text)`,
+          ...text.bindings,
+          node.length,
+          ...text.bindings,
+          node.char,
+        );
       }
       case 'ifElse':
         return this.ifElse(node, path, ctx);
@@ -130,10 +138,14 @@ export class FormulaCompiler {
         return typed('string', '?::text', String(raw));
       case 'date': {
         const parsed = parseInstant(raw);
-        return parsed.ok ? typed('date', '?::timestamptz', parsed.value.from) : this.issue('type_mismatch', path, 'must be an ISO 8601 date-time: the field is a date field');
+        return parsed.ok
+          ? typed('date', '?::timestamptz', parsed.value.from)
+          : this.issue('type_mismatch', path, 'must be an ISO 8601 date-time: the field is a date field');
       }
       case 'dateOnly':
-        return parseDateOnly(raw).ok ? typed('dateOnly', '?::date', raw) : this.issue('type_mismatch', path, 'must be a date YYYY-MM-DD: the field is a date field');
+        return parseDateOnly(raw).ok
+          ? typed('dateOnly', '?::date', raw)
+          : this.issue('type_mismatch', path, 'must be a date YYYY-MM-DD: the field is a date field');
       case 'boolean':
         return this.issue('type_mismatch', path, 'a boolean field takes no fallback value');
     }
@@ -149,7 +161,8 @@ export class FormulaCompiler {
   numeric(values: Typed[], path: string, what: string): boolean {
     let ok = true;
     values.forEach((value, i) => {
-      if (value.type !== 'number') ok = !!this.issue('not_numeric', `${path}.arguments[${i}]`, `is a ${value.type} value; ${what} accepts numeric inputs only`);
+      if (value.type !== 'number')
+        ok = !!this.issue('not_numeric', `${path}.arguments[${i}]`, `is a ${value.type} value; ${what} accepts numeric inputs only`);
     });
     return ok;
   }
@@ -210,7 +223,11 @@ export class FormulaCompiler {
       return typed('number', `trunc(extract(epoch from (${a.sql} - ${b.sql})) / ${UNIT_SECONDS[unit]})`, ...both);
     }
     if (values[1]!.type !== 'number') {
-      return this.issue('not_numeric', `${path}.arguments[1]`, `is a ${values[1]!.type} value; timeOperator ${node.operator as string} needs a number of ${unit}s`);
+      return this.issue(
+        'not_numeric',
+        `${path}.arguments[1]`,
+        `is a ${values[1]!.type} value; timeOperator ${node.operator as string} needs a number of ${unit}s`,
+      );
     }
     if (!first) return null;
     const sign = node.operator === 'add' ? '+' : '-';
@@ -242,7 +259,10 @@ export function compileFormula(metadata: Record<string, unknown>, scope: Formula
   }
   if (value) value = shapeOutput(compiler, value, metadata, path);
   if (compiler.issues.length || !value) {
-    return { ok: false, issues: compiler.issues.length ? compiler.issues : [{ code: 'invalid', path: `${path}.expression`, message: 'is not a valid formula' }] };
+    return {
+      ok: false,
+      issues: compiler.issues.length ? compiler.issues : [{ code: 'invalid', path: `${path}.expression`, message: 'is not a valid formula' }],
+    };
   }
   return { ok: true, formula: { ...value, references: compiler.references } };
 }

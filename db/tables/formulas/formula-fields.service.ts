@@ -15,7 +15,13 @@ import { formulaScope, ROW_ALIAS } from './formula-source.js';
 const freshModels = async (em: EntityManager, table: DataTable): Promise<FieldModel[]> => (await loadFields(em, table)).models;
 
 /** Compiles a formula's metadata for `table`; 400 listing every issue (paths under `path`) when it breaks a rule. */
-export async function checkFormula(em: EntityManager, table: DataTable, fields: FieldModel[], metadata: Record<string, unknown>, path = 'metadata'): Promise<CompiledFormula> {
+export async function checkFormula(
+  em: EntityManager,
+  table: DataTable,
+  fields: FieldModel[],
+  metadata: Record<string, unknown>,
+  path = 'metadata',
+): Promise<CompiledFormula> {
   const result = compileFormula(metadata, await formulaScope(em, table, fields, freshModels), ROW_ALIAS, path);
   if (!result.ok) throw new BadRequestError(`Invalid formula: ${result.issues[0]!.path} ${result.issues[0]!.message}`, result.issues);
   return result.formula;
@@ -27,7 +33,12 @@ interface Dependent {
 }
 
 /** The formula fields of the account, outside `skip`, that read any of the fields `fieldIds` (of any table). */
-export async function formulasReading(em: EntityManager, accountId: number, fieldIds: number[], skip: (formula: DataField) => boolean = () => false): Promise<Dependent[]> {
+export async function formulasReading(
+  em: EntityManager,
+  accountId: number,
+  fieldIds: number[],
+  skip: (formula: DataField) => boolean = () => false,
+): Promise<Dependent[]> {
   const formulas = await em.find(DataField, { type: 'formula', table: { account: accountId } }, { populate: ['table'] });
   const dependents: Dependent[] = [];
   for (const formula of formulas.filter((f) => !fieldIds.includes(f.id) && !skip(f))) {

@@ -78,11 +78,16 @@ function checkNode(node: unknown, path: string, issues: Issue[]): node is Formul
   const keys = KEYS[type as FormulaNode['type']];
   for (const key of Object.keys(node)) {
     if (key !== 'type' && !keys.required.includes(key) && !keys.optional.includes(key)) {
-      issues.push({ code: 'unknown_field', path: `${path}.${key}`, message: `is not a key of ${type} nodes (they have ${[...keys.required, ...keys.optional].join(', ')})` });
+      issues.push({
+        code: 'unknown_field',
+        path: `${path}.${key}`,
+        message: `is not a key of ${type} nodes (they have ${[...keys.required, ...keys.optional].join(', ')})`,
+      });
     }
   }
   for (const key of keys.required) {
-    if (node[key] === undefined || node[key] === null) issues.push({ code: 'required', path: `${path}.${key}`, message: `is required in ${type} nodes` });
+    if (node[key] === undefined || node[key] === null)
+      issues.push({ code: 'required', path: `${path}.${key}`, message: `is required in ${type} nodes` });
   }
   if (issues.length > before) return false;
   checkNodeValues(node as FormulaNode, path, issues);
@@ -120,16 +125,23 @@ function checkNodeValues(node: FormulaNode, path: string, issues: Issue[]): void
       break;
     case 'aggregate':
       checkEnumKey(node, 'operation', AGGREGATE_OPERATIONS, path, issues);
-      if (typeof node.field !== 'string' || node.field.trim() === '') issues.push({ code: 'invalid', path: `${path}.field`, message: 'must be a field name' });
-      if (node.relation !== undefined && typeof node.relation !== 'string') issues.push({ code: 'invalid', path: `${path}.relation`, message: 'must be a relation field name' });
-      if (node.isBackRelation !== undefined && typeof node.isBackRelation !== 'boolean') issues.push({ code: 'invalid', path: `${path}.isBackRelation`, message: 'must be a boolean' });
-      if (node.backRelationColumnId !== undefined && !(Number.isSafeInteger(node.backRelationColumnId) && (node.backRelationColumnId as number) > 0)) {
+      if (typeof node.field !== 'string' || node.field.trim() === '')
+        issues.push({ code: 'invalid', path: `${path}.field`, message: 'must be a field name' });
+      if (node.relation !== undefined && typeof node.relation !== 'string')
+        issues.push({ code: 'invalid', path: `${path}.relation`, message: 'must be a relation field name' });
+      if (node.isBackRelation !== undefined && typeof node.isBackRelation !== 'boolean')
+        issues.push({ code: 'invalid', path: `${path}.isBackRelation`, message: 'must be a boolean' });
+      if (
+        node.backRelationColumnId !== undefined &&
+        !(Number.isSafeInteger(node.backRelationColumnId) && (node.backRelationColumnId as number) > 0)
+      ) {
         issues.push({ code: 'invalid', path: `${path}.backRelationColumnId`, message: 'must be a field id' });
       }
       if (node.arguments !== undefined && node.operation !== 'sumProduct') {
         issues.push({ code: 'invalid', path: `${path}.arguments`, message: 'weights are taken by sumProduct only' });
       } else args(0, MAX_ARGUMENTS);
-      if (node.filter !== undefined && !isPlainObject(node.filter)) issues.push({ code: 'invalid', path: `${path}.filter`, message: 'must be a query filter' });
+      if (node.filter !== undefined && !isPlainObject(node.filter))
+        issues.push({ code: 'invalid', path: `${path}.filter`, message: 'must be a query filter' });
       if (!node.isBackRelation && node.relation === undefined) {
         issues.push({ code: 'required', path: `${path}.relation`, message: 'is required for aggregates over a direct relation' });
       }

@@ -13,7 +13,8 @@ export function shapeOutput(c: FormulaCompiler, value: Typed, metadata: Record<s
   switch (given[0]) {
     case 'numberConfig': {
       const number = value.type === 'number' ? value : value.type === 'string' ? textToNumber(value) : null;
-      if (!number) return c.issue('type_mismatch', `${path}.numberConfig`, `the expression is a ${value.type} value, which cannot be shown as a number`);
+      if (!number)
+        return c.issue('type_mismatch', `${path}.numberConfig`, `the expression is a ${value.type} value, which cannot be shown as a number`);
       const decimals = (metadata.numberConfig as Record<string, unknown>).decimals;
       return typeof decimals === 'number' ? typed('number', `round(${number.sql}, ?::integer)`, ...number.bindings, decimals) : number;
     }

@@ -31,7 +31,15 @@ export async function previewFormula(em: EntityManager, table: DataTable, input:
   const rows = await query<{ id: string; value: unknown }>(
     sqlOf(em),
     `select ?? as id, ${formula.sql} as value from ?? as ??${only} order by ?? limit ?`,
-    [id, ...formula.bindings, dataTable(rowTableName(table.id)), ROW_ALIAS, ...(input.rowIds ? [id, input.rowIds.map((r) => r.toLowerCase())] : []), id, input.rowIds?.length ?? input.limit ?? 20],
+    [
+      id,
+      ...formula.bindings,
+      dataTable(rowTableName(table.id)),
+      ROW_ALIAS,
+      ...(input.rowIds ? [id, input.rowIds.map((r) => r.toLowerCase())] : []),
+      id,
+      input.rowIds?.length ?? input.limit ?? 20,
+    ],
   );
   const shape = { type: 'formula', metadata, formulaType: formula.type } as FieldModel;
   return { type: formula.type, agentry: rows.map((row) => ({ id: row.id, value: fromDbValue(shape, row.value) })) };

@@ -51,7 +51,7 @@ interface Source {
 }
 
 function relationOf(c: FormulaCompiler, name: string, ctx: RowContext, path: string): FieldModel | null {
-  if (!ctx.own) return c.issue('invalid', path, 'relations are read from the formula\'s own table only');
+  if (!ctx.own) return c.issue('invalid', path, "relations are read from the formula's own table only");
   const field = ctx.fields.find((f) => f.name.toLowerCase() === name.toLowerCase());
   if (!field) return c.issue('not_found', path, `names no field of "${ctx.tableName}" (${JSON.stringify(name)})`);
   if (field.type !== 'relation') return c.issue('not_relation', path, `"${field.name}" is a ${field.type} field, not a relation`);
@@ -75,7 +75,14 @@ function directSource(c: FormulaCompiler, relation: FieldModel, ctx: RowContext,
  * Rows of `table` linked to the current row through the link table of the multi relation `relationId`; the
  * related rows are on the `related` side of the link table, the current row on the other.
  */
-function throughLinks(c: FormulaCompiler, ctx: RowContext, table: RelatedTable, alias: string, relationId: number, related: 'source_id' | 'target_id'): Source {
+function throughLinks(
+  c: FormulaCompiler,
+  ctx: RowContext,
+  table: RelatedTable,
+  alias: string,
+  relationId: number,
+  related: 'source_id' | 'target_id',
+): Source {
   const link = c.alias(`${ctx.alias}_k`);
   const own = related === 'target_id' ? 'source_id' : 'target_id';
   const rows = dataTable(rowTableName(table.id));
@@ -83,7 +90,16 @@ function throughLinks(c: FormulaCompiler, ctx: RowContext, table: RelatedTable, 
     table,
     alias,
     sql: '?? as ?? join ?? as ?? on ?? = ?? where ?? = ??',
-    bindings: [dataTable(linkTableName(relationId)), link, rows, alias, qualified(alias, 'id'), qualified(link, related), qualified(link, own), qualified(ctx.alias, 'id')],
+    bindings: [
+      dataTable(linkTableName(relationId)),
+      link,
+      rows,
+      alias,
+      qualified(alias, 'id'),
+      qualified(link, related),
+      qualified(link, own),
+      qualified(ctx.alias, 'id'),
+    ],
   };
 }
 
@@ -96,12 +112,16 @@ function backSource(c: FormulaCompiler, node: FormulaNode, ctx: RowContext, path
   } else if (typeof node.relation === 'string') {
     const ref = (parseFieldRef(node.relation) ?? []).map((s) => s.toLowerCase());
     candidates = candidates.filter((b) =>
-      ref.length === 2 ? b.table.name === ref[0] && b.field.name.toLowerCase() === ref[1] : b.field.name.toLowerCase() === ref[0] || b.table.name === ref[0],
+      ref.length === 2
+        ? b.table.name === ref[0] && b.field.name.toLowerCase() === ref[1]
+        : b.field.name.toLowerCase() === ref[0] || b.table.name === ref[0],
     );
     if (!candidates.length) return c.issue('not_found', `${path}.relation`, `names no relation pointing at "${ctx.tableName}"`);
   }
   if (candidates.length !== 1) {
-    const message = candidates.length ? `${candidates.length} relations point at "${ctx.tableName}"; set backRelationColumnId` : `no relation points at "${ctx.tableName}"`;
+    const message = candidates.length
+      ? `${candidates.length} relations point at "${ctx.tableName}"; set backRelationColumnId`
+      : `no relation points at "${ctx.tableName}"`;
     return c.issue(candidates.length ? 'ambiguous' : 'not_found', `${path}.backRelationColumnId`, message);
   }
   const { field, table } = candidates[0]!;
@@ -132,7 +152,7 @@ export function compileLookup(c: FormulaCompiler, relationName: string, fieldNam
 export function compileAggregate(c: FormulaCompiler, node: FormulaNode, path: string, ctx: RowContext): Typed | null {
   let source: Source | null;
   if (node.isBackRelation) {
-    source = ctx.own ? backSource(c, node, ctx, path) : c.issue('invalid', path, 'aggregates are computed on the formula\'s own table only');
+    source = ctx.own ? backSource(c, node, ctx, path) : c.issue('invalid', path, "aggregates are computed on the formula's own table only");
   } else {
     const relation = relationOf(c, (parseFieldRef(node.relation as string) ?? [''])[0]!, ctx, `${path}.relation`);
     source = relation && directSource(c, relation, ctx, `${path}.relation`);
@@ -147,7 +167,8 @@ export function compileAggregate(c: FormulaCompiler, node: FormulaNode, path: st
   if (['sum', 'avg', 'sumProduct'].includes(operation) && value.type !== 'number') {
     return c.issue('not_numeric', `${path}.field`, `is a ${value.type} field; ${operation} accepts numeric inputs only`);
   }
-  if ((operation === 'min' || operation === 'max') && value.type === 'boolean') return c.issue('invalid', `${path}.field`, `${operation} of a boolean field is not defined`);
+  if ((operation === 'min' || operation === 'max') && value.type === 'boolean')
+    return c.issue('invalid', `${path}.field`, `${operation} of a boolean field is not defined`);
   if (!c.numeric(weights as Typed[], path, 'sumProduct')) return null;
   const product = [value, ...(weights as Typed[])];
   const aggregate: Record<string, Typed> = {

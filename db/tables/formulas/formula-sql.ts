@@ -71,7 +71,10 @@ export function unreadableReason(field: FieldModel): { code: string; message: st
     case 'formula':
       return { code: 'formula_reference', message: `is formula field "${field.name}": a formula may not reference another formula column` };
     case 'relation':
-      return { code: 'relation_as_field', message: `is relation field "${field.name}": a relation column may not be used as a standalone field; use "[${field.name}].[Field]" or an aggregate` };
+      return {
+        code: 'relation_as_field',
+        message: `is relation field "${field.name}": a relation column may not be used as a standalone field; use "[${field.name}].[Field]" or an aggregate`,
+      };
     case 'entityRelation':
     case 'file':
       return { code: 'unsupported_field', message: `is ${field.type} field "${field.name}", which formulas cannot read` };

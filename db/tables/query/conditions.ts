@@ -217,7 +217,14 @@ function links(field: FieldModel, operator: FilterOperator, value: unknown, ctx:
         ids.length
           ? fragment(
               '(select count(distinct ??) from ?? as ?? where ?? = ?? and ?? = any(?::bpchar[])) = ?',
-              target, table, link, source, rowId, target, ids, ids.length,
+              target,
+              table,
+              link,
+              source,
+              rowId,
+              target,
+              ids,
+              ids.length,
             )
           : MATCH_ALL,
       );
@@ -292,9 +299,7 @@ export function compileCondition(operand: Operand, operator: FilterOperator, val
       const users = field!.metadata.entityModel !== 'Conversation';
       const parse: Parser<number | string> = users ? parseInt4 : parseEntityKey;
       const type = users ? 'integer' : 'text';
-      return operand.kind === 'entityRelation:single'
-        ? scalar(col(), operator, value, parse, type)
-        : array(col(), operator, value, parse, type);
+      return operand.kind === 'entityRelation:single' ? scalar(col(), operator, value, parse, type) : array(col(), operator, value, parse, type);
     }
     case 'recordTypeId':
       return scalar(col(), operator, value, parseInt4, 'integer');

@@ -43,7 +43,7 @@ const KIND_LABELS: Record<keyof typeof OPERATORS_BY_TYPE, string> = {
 const VALUE_FORMS =
   '`value` by field type: string/avatar a string; number a number (or a decimal string); boolean true/false; ' +
   'date and createdAt/updatedAt an ISO 8601 date-time with offset (`2024-05-01T09:30:00Z`) meaning that instant, ' +
-  'or a date `YYYY-MM-DD` meaning that whole day in the field\'s time zone (UTC for system fields); dateOnly `YYYY-MM-DD`; ' +
+  "or a date `YYYY-MM-DD` meaning that whole day in the field's time zone (UTC for system fields); dateOnly `YYYY-MM-DD`; " +
   'select an option name (case-insensitive; an option id is also accepted); relation and `id` row ids (24 hexadecimal ' +
   'characters); entityRelation user ids (numbers) for entityModel User, conversation ids (strings) for Conversation; ' +
   `recordTypeId a number. Array values hold at most ${MAX_LIST_LENGTH} items.`;

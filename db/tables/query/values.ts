@@ -133,7 +133,12 @@ export function parseInstant(value: unknown, timeZone?: unknown): Parsed<Instant
   const m = DATE_TIME.exec(value);
   if (!m) return fail(message);
   const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i] ?? 0)) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   const offsetOk = m[8] === undefined || (Number(m[9]) <= 15 && Number(m[10]) <= 59);
   if (!validDate(year, month, day) || hour > 23 || minute > 59 || second > 59 || !offsetOk) return fail(message);

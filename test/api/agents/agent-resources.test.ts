@@ -10,7 +10,12 @@ describe('custom tools, playbooks and knowledge bases', () => {
   });
 
   it('creates, lists page by page, reads, updates and deletes each kind, kept apart by account and by kind', async () => {
-    const tool = await ok('POST', '/custom-tools', a.userKey, { name: 'Orders', url: 'https://shop.test/orders', method: 'GET', headers: [{ key: 'X-Key', value: '{secret}' }] });
+    const tool = await ok('POST', '/custom-tools', a.userKey, {
+      name: 'Orders',
+      url: 'https://shop.test/orders',
+      method: 'GET',
+      headers: [{ key: 'X-Key', value: '{secret}' }],
+    });
     expect(tool).to.deep.include({ name: 'Orders', method: 'GET', description: '', parameters: { type: 'object', properties: {} } });
     const playbook = await ok('POST', '/playbooks', a.userKey, { name: 'Tone', instructions: 'Be kind' });
     const kb = await ok('POST', '/knowledge-bases', a.userKey, { name: 'FAQ', documents: [{ title: 'Returns', content: '30 days' }] });
@@ -20,7 +25,9 @@ describe('custom tools, playbooks and knowledge bases', () => {
     const second = await ok('GET', `/playbooks?limit=1&cursor=${first.nextCursor}`, a.generalKey);
     expect(second.agentry[0].name).to.equal('Second');
     expect(second.nextCursor).to.equal(null);
-    expect((await ok('PUT', `/knowledge-bases/${kb.id}`, a.userKey, { name: 'Help' })).documents).to.deep.equal([{ title: 'Returns', content: '30 days' }]);
+    expect((await ok('PUT', `/knowledge-bases/${kb.id}`, a.userKey, { name: 'Help' })).documents).to.deep.equal([
+      { title: 'Returns', content: '30 days' },
+    ]);
     await refused('GET', `/playbooks/${tool.id}`, a.userKey, 404);
     const b = await newAccount();
     await refused('GET', `/custom-tools/${tool.id}`, b.userKey, 404);

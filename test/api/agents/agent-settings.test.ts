@@ -35,7 +35,12 @@ describe('agent settings, theme and channels', () => {
     expect((await ok('GET', path, a.generalKey)).aiModelId).to.equal(null);
     await refused('PUT', path, a.generalKey, 403, { instructions: 'x' });
     const tool = await ok('POST', '/custom-tools', a.userKey, { name: 'Lookup', url: 'https://shop.test' });
-    const saved = await ok('PUT', path, a.userKey, { instructions: 'Be brief', aiModelId: -4, customToolIds: [tool.id], systemToolSettings: { webSearch: true } });
+    const saved = await ok('PUT', path, a.userKey, {
+      instructions: 'Be brief',
+      aiModelId: -4,
+      customToolIds: [tool.id],
+      systemToolSettings: { webSearch: true },
+    });
     expect(saved).to.deep.include({ instructions: 'Be brief', aiModelId: -4, customToolIds: [tool.id] });
     expect(saved.systemToolSettings).to.deep.equal({ endConversation: true, handoffToHuman: false, collectFeedback: false, webSearch: true });
     expect(await ok('GET', path, a.generalKey)).to.deep.equal(saved);
@@ -65,13 +70,21 @@ describe('agent settings, theme and channels', () => {
     const saved = await ok('PUT', `/agents/${agent.id}/settings/messaging`, a.userKey, { enableIdle: true, idleSettings: { idleMinutes: 15 } });
     expect(saved).to.deep.equal({ enabled: false, enableIdle: true, idleSettings: { idleMinutes: 15, message: '' } });
     expect(await ok('GET', `/agents/${agent.id}/settings/messaging`, a.generalKey)).to.deep.equal(saved);
-    issueAt(await refused('PUT', `/agents/${agent.id}/settings/livechat`, a.userKey, 400, { idleSettings: { idleMinutes: 0 } }), 'idleSettings.idleMinutes');
-    issueAt(await refused('PUT', `/agents/${agent.id}/settings/livechat`, a.userKey, 400, { idleSettings: { idleMinutes: 100000 } }), 'idleSettings.idleMinutes');
+    issueAt(
+      await refused('PUT', `/agents/${agent.id}/settings/livechat`, a.userKey, 400, { idleSettings: { idleMinutes: 0 } }),
+      'idleSettings.idleMinutes',
+    );
+    issueAt(
+      await refused('PUT', `/agents/${agent.id}/settings/livechat`, a.userKey, 400, { idleSettings: { idleMinutes: 100000 } }),
+      'idleSettings.idleMinutes',
+    );
     issueAt(await refused('PUT', `/agents/${agent.id}/settings/livechat`, a.userKey, 400, { enableIdle: 'yes' }), 'enableIdle');
     await refused('GET', `/agents/${agent.id}/settings/telegram`, a.generalKey, 404);
     await refused('PUT', `/agents/${agent.id}/settings/telegram`, a.userKey, 404, { enableIdle: true });
     await refused('PUT', `/agents/${agent.id}/settings/livechat`, a.generalKey, 403, { enableIdle: true });
-    const rows = await harness().orm.em.getKnex().raw("select count(*)::int as n from agent_configs where agent_id = ? and kind like 'CHANNEL:%'", [agent.id]);
+    const rows = await harness()
+      .orm.em.getKnex()
+      .raw("select count(*)::int as n from agent_configs where agent_id = ? and kind like 'CHANNEL:%'", [agent.id]);
     expect(rows.rows[0].n).to.equal(4);
   });
 

@@ -23,7 +23,14 @@ describe('agents', () => {
     expect(row.rows[0].hmac_secret_hash).to.not.equal(row.rows[0].widget_secret_hash);
     const flows = await ok('GET', `/agents/${agent.id}/flows`, a.generalKey);
     expect(flows.agentry).to.have.length(1);
-    expect(flows.agentry[0]).to.include({ id: agent.defaultFlowId, name: 'Start', status: 'DRAFT', isDefault: true, runCount: 0, assistantId: agent.id });
+    expect(flows.agentry[0]).to.include({
+      id: agent.defaultFlowId,
+      name: 'Start',
+      status: 'DRAFT',
+      isDefault: true,
+      runCount: 0,
+      assistantId: agent.id,
+    });
     const graph = await ok('GET', `/agents/${agent.id}/flows/${agent.defaultFlowId}/graph`, a.generalKey);
     expect(graph.nodes.map((n: { type: string; nodeId: string }) => [n.type, n.nodeId])).to.deep.equal([['START', 'start_1']]);
     const list = await ok('GET', '/agents', a.generalKey);
@@ -123,12 +130,23 @@ describe('agents', () => {
     const detail = await ok('GET', `/workflows/${workflow.id}?includeNodes=true`, a.userKey);
     expect(detail.nodes[0].data.triggeredByAgentIds).to.deep.equal([gone.id, stays.id]);
     expect(detail.staleReferences).to.deep.equal([
-      { nodeId: node.nodeId, path: 'data.triggeredByAgentIds[0]', id: gone.id, message: `agent ${gone.id} was deleted: the node fires for the other agents it names` },
+      {
+        nodeId: node.nodeId,
+        path: 'data.triggeredByAgentIds[0]',
+        id: gone.id,
+        message: `agent ${gone.id} was deleted: the node fires for the other agents it names`,
+      },
     ]);
     // The deleted agent is no longer a valid reference for new saves; the remaining one is.
     const error = await refused('PUT', `/workflows/${workflow.id}/nodes/${node.nodeId}`, a.userKey, 400, trigger);
     expect(issueAt(error, 'data.triggeredByAgentIds[0]').code).to.equal('not_found');
-    await ok('PUT', `/workflows/${workflow.id}/nodes/${node.nodeId}`, a.userKey, { ...trigger, data: { ...trigger.data, triggeredByAgentIds: [stays.id] } }, 200);
+    await ok(
+      'PUT',
+      `/workflows/${workflow.id}/nodes/${node.nodeId}`,
+      a.userKey,
+      { ...trigger, data: { ...trigger.data, triggeredByAgentIds: [stays.id] } },
+      200,
+    );
     expect((await ok('GET', `/workflows/${workflow.id}`, a.userKey)).staleReferences).to.deep.equal([]);
   });
 });

@@ -18,7 +18,9 @@ describe('flows', () => {
   /** Sends a refused node and checks the issue, and that the graph did not change. */
   async function expectNodeRefused(flowId: number, body: unknown, path: string, code: string, message: RegExp, nodeId?: string) {
     const before = await graphOf(flowId);
-    const error = nodeId ? await refused('PUT', `${base}/${flowId}/nodes/${nodeId}`, a.generalKey, 400, body) : await refused('POST', `${base}/${flowId}/nodes`, a.generalKey, 400, body);
+    const error = nodeId
+      ? await refused('PUT', `${base}/${flowId}/nodes/${nodeId}`, a.generalKey, 400, body)
+      : await refused('POST', `${base}/${flowId}/nodes`, a.generalKey, 400, body);
     expect(error.code).to.equal('bad_request');
     const issue = issueAt(error, path);
     expect(issue.code, JSON.stringify(error)).to.equal(code);
@@ -54,13 +56,19 @@ describe('flows', () => {
     const flow = await ok('POST', base, a.generalKey, { name: 'Orders' });
     await expectNodeRefused(flow.id, { type: 'START' }, 'type', 'invalid', /START is only allowed in the default flow/);
     await expectNodeRefused(flow.id, { type: 'SAY_AI', data: { message: 'Hi' } }, 'type', 'invalid', /begins with a TRIGGER_INTENT/);
-    const entry = (await ok('POST', `${base}/${flow.id}/nodes`, a.generalKey, { type: 'TRIGGER_INTENT', data: { agenticRouting: 'When they ask about orders' } })).nodes[0];
+    const entry = (
+      await ok('POST', `${base}/${flow.id}/nodes`, a.generalKey, { type: 'TRIGGER_INTENT', data: { agenticRouting: 'When they ask about orders' } })
+    ).nodes[0];
     expect(entry.nodeId).to.equal('trigger_intent_1');
     await expectNodeRefused(flow.id, { type: 'TRIGGER_INTENT' }, 'type', 'invalid', /exactly one TRIGGER_INTENT/);
     const say = (await ok('POST', `${base}/${flow.id}/nodes`, a.generalKey, { type: 'SAY_AI', data: { message: 'Let me look' } })).nodes[1];
     expect(say.nodeId).to.equal('say_ai_1');
     await ok('POST', `${base}/${flow.id}/edges`, a.generalKey, { source: entry.nodeId, handle: 'default', targetEdge: say.nodeId });
-    const back = await refused('POST', `${base}/${flow.id}/edges`, a.generalKey, 400, { source: say.nodeId, handle: 'default', targetEdge: entry.nodeId });
+    const back = await refused('POST', `${base}/${flow.id}/edges`, a.generalKey, 400, {
+      source: say.nodeId,
+      handle: 'default',
+      targetEdge: entry.nodeId,
+    });
     expect(issueAt(back, 'targetEdge').message).to.match(/entry points/);
     await refused('DELETE', `${base}/${flow.id}/nodes/${entry.nodeId}`, a.generalKey, 400);
     const graph = await ok('DELETE', `${base}/${flow.id}/nodes/${say.nodeId}`, a.generalKey);
@@ -74,7 +82,11 @@ describe('flows', () => {
     await expectNodeRefused(start, { nodeId: 'node_with space_1', type: 'SAY_AI' }, 'nodeId', 'invalid', /letters, digits/);
     await expectNodeRefused(start, { type: 'DYNAMIC_TABLES', data: { operation: 'CREATE' } }, 'type', 'invalid', /TOOLS_AI .*table tools/);
     await expectNodeRefused(start, { type: 'SCHEDULED_TRIGGER' }, 'type', 'invalid', /must be one of/);
-    const graph = await ok('POST', `${base}/${start}/nodes`, a.generalKey, { nodeId: 'greeting-main_12', type: 'SAY_AI', data: { message: 'Welcome' } });
+    const graph = await ok('POST', `${base}/${start}/nodes`, a.generalKey, {
+      nodeId: 'greeting-main_12',
+      type: 'SAY_AI',
+      data: { message: 'Welcome' },
+    });
     expect(graph.nodes.map((n: { nodeId: string }) => n.nodeId)).to.deep.equal(['start_1', 'greeting-main_12']);
     await ok('POST', `${base}/${start}/edges`, a.generalKey, { source: 'start_1', handle: 'default', targetEdge: 'greeting-main_12' });
     const replaced = await ok('POST', `${base}/${start}/nodes`, a.generalKey, { type: 'SAY_AI', data: { message: 'Bye' }, alias: 'bye' });
@@ -92,7 +104,13 @@ describe('flows', () => {
     const flow = await ok('POST', base, a.generalKey, { name: 'Refs' });
     const otherAgent = await newAgent(a, 'Sibling');
     const siblingIntent = await ok('POST', `/agents/${otherAgent.id}/intents`, a.userKey, { name: 'hello' });
-    await expectNodeRefused(flow.id, { type: 'TRIGGER_INTENT', data: { intentIds: [siblingIntent.id] } }, 'data.intentIds[0]', 'not_found', /no intent of this agent/);
+    await expectNodeRefused(
+      flow.id,
+      { type: 'TRIGGER_INTENT', data: { intentIds: [siblingIntent.id] } },
+      'data.intentIds[0]',
+      'not_found',
+      /no intent of this agent/,
+    );
     const intent = await ok('POST', `/agents/${agent.id}/intents`, a.userKey, { name: 'orders', trainingPhrases: ['where is my order'] });
     await ok('POST', `${base}/${flow.id}/nodes`, a.generalKey, { type: 'TRIGGER_INTENT', data: { intentIds: [intent.id] } });
     const cases: [unknown, string, RegExp][] = [
@@ -107,7 +125,11 @@ describe('flows', () => {
       [{ type: 'SAY_AI', data: { message: 'Hi {nobody}' } }, 'data.message', /variable "nobody" does not exist/],
       [{ type: 'API', data: { url: 'https://x.test/{missing}' } }, 'data.url', /"missing"/],
       [{ type: 'API', data: { url: 'https://x.test', variables: [{ key: 'nope' }] } }, 'data.variables[0].key', /does not exist in this agent/],
-      [{ type: 'CREATE_RECORD_ACTIVITY', data: { recordTypeId: 999999, rowId: 'x', activityType: 'NOTE', content: 'c' } }, 'data.recordTypeId', /no record type/],
+      [
+        { type: 'CREATE_RECORD_ACTIVITY', data: { recordTypeId: 999999, rowId: 'x', activityType: 'NOTE', content: 'c' } },
+        'data.recordTypeId',
+        /no record type/,
+      ],
     ];
     for (const [body, path, message] of cases) await expectNodeRefused(flow.id, body, path, 'not_found', message);
     await expectNodeRefused(flow.id, { type: 'SAY_AI', data: { aiModelId: -20 } }, 'data.aiModelId', 'invalid', /SAY_AI nodes need a TEXT model/);
@@ -119,11 +141,25 @@ describe('flows', () => {
     const people = await ok('GET', '/objects/people', a.userKey);
     const tools = await ok('POST', `${base}/${flow.id}/nodes`, a.generalKey, {
       type: 'TOOLS_AI',
-      data: { instructions: 'Find {order_id} for {contact_name}', customToolIds: [tool.id], playbookIds: [playbook.id], knowledgeBaseIds: [String(kb.id)], selectedRecordTypes: [{ id: people.recordTypes[0].id }], captureVariables: [{ name: 'order_id' }], aiModelId: -1 },
+      data: {
+        instructions: 'Find {order_id} for {contact_name}',
+        customToolIds: [tool.id],
+        playbookIds: [playbook.id],
+        knowledgeBaseIds: [String(kb.id)],
+        selectedRecordTypes: [{ id: people.recordTypes[0].id }],
+        captureVariables: [{ name: 'order_id' }],
+        aiModelId: -1,
+      },
     });
     expect(tools.nodes.at(-1).data.captureVariables).to.deep.equal([{ id: variable.id, name: 'order_id', description: 'The order' }]);
-    await ok('POST', `${base}/${flow.id}/nodes`, a.generalKey, { type: 'RESPONSE_AI', data: { instructions: 'Ask for it', assistantId: agent.id, captureVariables: [{ id: variable.id }] } });
-    await ok('POST', `${base}/${flow.id}/nodes`, a.generalKey, { type: 'CONDITIONAL_ROUTING', data: { conditions: [{ id: 'found', expression: '{order_id} is set' }] } });
+    await ok('POST', `${base}/${flow.id}/nodes`, a.generalKey, {
+      type: 'RESPONSE_AI',
+      data: { instructions: 'Ask for it', assistantId: agent.id, captureVariables: [{ id: variable.id }] },
+    });
+    await ok('POST', `${base}/${flow.id}/nodes`, a.generalKey, {
+      type: 'CONDITIONAL_ROUTING',
+      data: { conditions: [{ id: 'found', expression: '{order_id} is set' }] },
+    });
   });
 
   it('publishes the draft into an immutable live snapshot and lists snapshots', async () => {
@@ -140,9 +176,21 @@ describe('flows', () => {
     const schema = doc.components.schemas.FlowNode;
     expect(schema.discriminator).to.deep.equal({ propertyName: 'type' });
     const types = schema.oneOf.map((b: { properties: { type: { const: string } } }) => b.properties.type.const);
-    expect(types).to.include.members(['START', 'TRIGGER_INTENT', 'SAY_AI', 'RESPONSE_AI', 'TOOLS_AI', 'API', 'CONDITIONAL_ROUTING', 'CREATE_RECORD_ACTIVITY', 'DYNAMIC_TABLES']);
+    expect(types).to.include.members([
+      'START',
+      'TRIGGER_INTENT',
+      'SAY_AI',
+      'RESPONSE_AI',
+      'TOOLS_AI',
+      'API',
+      'CONDITIONAL_ROUTING',
+      'CREATE_RECORD_ACTIVITY',
+      'DYNAMIC_TABLES',
+    ]);
     expect(doc.components.schemas.SayAiNodeData.properties).to.have.keys('type', 'message', 'prompt', 'aiModelId', 'model', 'aiVendor');
-    expect(doc.paths['/agents/{agentId}/flows/{flowId}/nodes'].post.requestBody.content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/FlowNode' });
+    expect(doc.paths['/agents/{agentId}/flows/{flowId}/nodes'].post.requestBody.content['application/json'].schema).to.deep.equal({
+      $ref: '#/components/schemas/FlowNode',
+    });
     expect(doc.components.schemas.WorkflowNode.properties.type.enum).to.not.include('START');
   });
 });

@@ -20,7 +20,11 @@ describe('agent variables and intents', () => {
     issueAt(await refused('POST', base, a.userKey, 400, { name: '1st' }), 'name');
     expect((await ok('GET', base, a.userKey)).agentry.map((x: { name: string }) => x.name)).to.deep.equal(['email']);
     const all = (await ok('GET', `${base}/all`, a.userKey)).agentry;
-    expect(all.filter((x: { builtIn: boolean }) => x.builtIn).map((x: { name: string }) => x.name)).to.include.members(['last_user_message', 'conversation_id', 'contact_name']);
+    expect(all.filter((x: { builtIn: boolean }) => x.builtIn).map((x: { name: string }) => x.name)).to.include.members([
+      'last_user_message',
+      'conversation_id',
+      'contact_name',
+    ]);
     expect(await ok('GET', `${base}/check-name?name=email`, a.userKey)).to.deep.equal({ exists: true });
     expect(await ok('GET', `${base}/check-name?name=channel`, a.userKey)).to.deep.equal({ exists: true });
     expect(await ok('GET', `${base}/check-name?name=other`, a.userKey)).to.deep.equal({ exists: false });
@@ -49,16 +53,24 @@ describe('agent variables and intents', () => {
   it('creates intents with training phrases, lists, updates, and refuses deleting one a TRIGGER_INTENT lists', async () => {
     const base = `/agents/${agent.id}/intents`;
     issueAt(await refused('POST', base, a.userKey, 400, { name: 'refund', trainingPhrases: ['money back', ''] }), 'trainingPhrases[1]');
-    const created = await ok('POST', base, a.userKey, { name: 'refund', description: 'Wants money', trainingPhrases: [' money back ', 'Money back', 'refund please'] });
+    const created = await ok('POST', base, a.userKey, {
+      name: 'refund',
+      description: 'Wants money',
+      trainingPhrases: [' money back ', 'Money back', 'refund please'],
+    });
     expect(created.trainingPhrases).to.deep.equal(['money back', 'refund please']);
     await refused('POST', base, a.userKey, 409, { name: 'refund' });
     issueAt(await refused('POST', base, a.userKey, 400, { name: 'x', trainingPhrases: 'refund' }), 'trainingPhrases');
     expect((await ok('GET', base, a.userKey)).agentry).to.have.length(1);
     expect((await ok('GET', `${base}/all`, a.userKey)).agentry[0].id).to.equal(created.id);
-    expect((await ok('PUT', `${base}/${created.id}`, a.userKey, { trainingPhrases: ['give it back'] })).trainingPhrases).to.deep.equal(['give it back']);
+    expect((await ok('PUT', `${base}/${created.id}`, a.userKey, { trainingPhrases: ['give it back'] })).trainingPhrases).to.deep.equal([
+      'give it back',
+    ]);
     const flow = await ok('POST', `/agents/${agent.id}/flows`, a.generalKey, { name: 'Refunds' });
     await ok('POST', `/agents/${agent.id}/flows/${flow.id}/nodes`, a.generalKey, { type: 'TRIGGER_INTENT', data: { intentIds: [created.id] } });
-    expect((await refused('DELETE', `${base}/${created.id}`, a.userKey, 409)).message).to.match(/flow "Refunds" node trigger_intent_1 \(TRIGGER_INTENT\)/);
+    expect((await refused('DELETE', `${base}/${created.id}`, a.userKey, 409)).message).to.match(
+      /flow "Refunds" node trigger_intent_1 \(TRIGGER_INTENT\)/,
+    );
     await ok('DELETE', `/agents/${agent.id}/flows/${flow.id}/nodes/trigger_intent_1`, a.generalKey);
     await ok('DELETE', `${base}/${created.id}`, a.userKey, undefined, 204);
     await refused('GET', `${base}/${created.id}`, a.userKey, 404);
@@ -66,7 +78,9 @@ describe('agent variables and intents', () => {
 
   it('answers generate-phrases with 503 naming the AI gateway settings, and invents nothing', async () => {
     const error = await refused('POST', `/agents/${agent.id}/intents/generate-phrases`, a.userKey, 503, { name: 'refund', count: 5 });
-    expect(error.message).to.match(/AI_BASE_URL/).and.to.match(/AI_API_KEY/);
+    expect(error.message)
+      .to.match(/AI_BASE_URL/)
+      .and.to.match(/AI_API_KEY/);
     expect(error).to.not.have.property('phrases');
     await refused('POST', `/agents/${agent.id}/intents/generate-phrases`, a.generalKey, 403, { name: 'refund' });
     const b = await newAccount();

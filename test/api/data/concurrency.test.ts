@@ -7,7 +7,16 @@ describe('concurrent schema changes and row writes', function () {
   it('never corrupts a table: every write lands, defaults reach every row, no request fails with a 500', async () => {
     const a = await newAccount();
     const key = a.userKey;
-    const created = await call('POST', '/tables', { key, body: { name: 'busy', columns: [{ name: 'Name', type: 'string' }, { name: 'Doomed', type: 'number' }] } });
+    const created = await call('POST', '/tables', {
+      key,
+      body: {
+        name: 'busy',
+        columns: [
+          { name: 'Name', type: 'string' },
+          { name: 'Doomed', type: 'number' },
+        ],
+      },
+    });
     const doomed = created.body.fields.find((f: { name: string }) => f.name === 'Doomed').id;
 
     const writes = Array.from({ length: 40 }, (_, i) => call('POST', '/tables/busy/rows', { key, body: { Name: `row ${i}` } }));
@@ -26,7 +35,17 @@ describe('concurrent schema changes and row writes', function () {
 
     const count = await call('POST', '/tables/busy/rows/count', { key, body: {} });
     expect(count.body.count).to.equal(240);
-    const tiers = await call('POST', '/tables/busy/rows/count', { key, body: { filter: { and: [{ field: 'Tier', operator: 'eq', value: 'basic' }, { field: 'Score', operator: 'eq', value: 7 }] } } });
+    const tiers = await call('POST', '/tables/busy/rows/count', {
+      key,
+      body: {
+        filter: {
+          and: [
+            { field: 'Tier', operator: 'eq', value: 'basic' },
+            { field: 'Score', operator: 'eq', value: 7 },
+          ],
+        },
+      },
+    });
     expect(tiers.body.count).to.equal(240);
     const detail = await call('GET', '/tables/busy', { key });
     expect(detail.body.fields.map((f: { name: string }) => f.name).sort()).to.deep.equal(['Name', 'Score', 'Tier']);

@@ -9,7 +9,9 @@ type Account = Awaited<ReturnType<typeof newAccount>>;
 
 async function exportOf(a: Account, path: string, body: unknown, key = a.generalKey) {
   const response = await fetch(`${harness().baseUrl}${path}`, {
-    method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
   });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
@@ -43,7 +45,12 @@ describe('CSV and XLSX exports', () => {
 
   before(async () => {
     a = await newAccount();
-    const api = { post: (p: string, b: unknown = {}) => call('POST', p, { key: a.userKey, body: b }), get: (p: string) => call('GET', p, { key: a.userKey }), patch: (p: string, b: unknown) => call('PATCH', p, { key: a.userKey, body: b }), del: (p: string) => call('DELETE', p, { key: a.userKey }) };
+    const api = {
+      post: (p: string, b: unknown = {}) => call('POST', p, { key: a.userKey, body: b }),
+      get: (p: string) => call('GET', p, { key: a.userKey }),
+      patch: (p: string, b: unknown) => call('PATCH', p, { key: a.userKey, body: b }),
+      del: (p: string) => call('DELETE', p, { key: a.userKey }),
+    };
     const companies = ok(await api.post('/tables', { name: 'export_companies', columns: [{ name: 'Name', type: 'string' }] }), 201);
     const companyName = companies.fields.find((f: any) => f.name === 'Name');
     company = {};
@@ -60,11 +67,24 @@ describe('CSV and XLSX exports', () => {
     await add({ name: 'Tags', type: 'select', metadata: { mode: 'multiSelect' } });
     await add({ name: 'Company', type: 'relation', metadata: { mode: 'single', relatedTableId: companies.id, displayColumn: companyName.id } });
     await add({ name: 'Owner', type: 'entityRelation' });
-    for (const [field, names] of [['Stage', ['Lead', 'Won']], ['Tags', ['hot', 'renewal']]] as const) {
+    for (const [field, names] of [
+      ['Stage', ['Lead', 'Won']],
+      ['Tags', ['hot', 'renewal']],
+    ] as const) {
       for (const name of names) ok(await api.post(`${O}/fields/${fields[field].id}/options`, { name }), 201);
     }
     const rows = [
-      { Name: 'Acme, "big" deal\nsecond line', Amount: 1234.5, Won: true, Closes: '2024-01-15T14:30:00Z', Signed: '2024-02-29', Stage: 'Won', Tags: ['hot', 'renewal'], Company: company['Société Générale'], Owner: a.user.id },
+      {
+        Name: 'Acme, "big" deal\nsecond line',
+        Amount: 1234.5,
+        Won: true,
+        Closes: '2024-01-15T14:30:00Z',
+        Signed: '2024-02-29',
+        Stage: 'Won',
+        Tags: ['hot', 'renewal'],
+        Company: company['Société Générale'],
+        Owner: a.user.id,
+      },
       { Name: 'Béta 日本', Amount: -3, Won: false, Closes: '2024-07-04T16:00:00Z', Stage: 'Lead', Company: company.Initech },
       { Name: '  padded  ', Amount: 0 },
       { Name: 'Too big', Amount: 99999 },
@@ -92,11 +112,13 @@ describe('CSV and XLSX exports', () => {
     const rows = await listed();
     expect(rows).to.have.length(3);
     expect(cells).to.have.length(rows.length);
-    rows.forEach((row, r) => names.forEach((name, c) => {
-      const value = label(name, row.data[name]);
-      const expected = value === null || value === undefined ? '' : name === 'Closes' ? closes[value as string]!.csv : String(value);
-      expect(cells[r]![c], `row ${r} ${name}`).to.equal(expected);
-    }));
+    rows.forEach((row, r) =>
+      names.forEach((name, c) => {
+        const value = label(name, row.data[name]);
+        const expected = value === null || value === undefined ? '' : name === 'Closes' ? closes[value as string]!.csv : String(value);
+        expect(cells[r]![c], `row ${r} ${name}`).to.equal(expected);
+      }),
+    );
     expect(cells[0]![0]).to.equal('Acme, "big" deal\nsecond line');
   });
 
@@ -109,21 +131,31 @@ describe('CSV and XLSX exports', () => {
     expect(header).to.deep.equal(names);
     const rows = await listed();
     expect(cells).to.have.length(rows.length);
-    rows.forEach((row, r) => names.forEach((name, c) => {
-      const value = label(name, row.data[name]) ?? null;
-      const cell = cells[r]![c];
-      if (name === 'Closes' && value !== null) expect((cell as Date).toISOString(), `row ${r} ${name}`).to.equal(closes[value as string]!.wall);
-      else if (name === 'Signed' && value !== null) expect((cell as Date).toISOString()).to.equal(`${value}T00:00:00.000Z`);
-      else expect(cell, `row ${r} ${name}`).to.deep.equal(value);
-    }));
+    rows.forEach((row, r) =>
+      names.forEach((name, c) => {
+        const value = label(name, row.data[name]) ?? null;
+        const cell = cells[r]![c];
+        if (name === 'Closes' && value !== null) expect((cell as Date).toISOString(), `row ${r} ${name}`).to.equal(closes[value as string]!.wall);
+        else if (name === 'Signed' && value !== null) expect((cell as Date).toISOString()).to.equal(`${value}T00:00:00.000Z`);
+        else expect(cell, `row ${r} ${name}`).to.deep.equal(value);
+      }),
+    );
     expect(cells[0]!.slice(1, 3)).to.deep.equal([1234.5, true]);
   });
 
   it("exports a saved view's visible fields in its order, with its filter and sort", async () => {
-    const view = ok(await call('POST', `${O}/views`, {
-      key: a.userKey,
-      body: { name: 'Closing', filter: { field: 'Closes', operator: 'isNotEmpty' }, sort: [{ field: 'Name', direction: 'asc' }], visibleFieldIds: [fields.Closes.id, fields.Name.id, fields.Company.id] },
-    }), 201);
+    const view = ok(
+      await call('POST', `${O}/views`, {
+        key: a.userKey,
+        body: {
+          name: 'Closing',
+          filter: { field: 'Closes', operator: 'isNotEmpty' },
+          sort: [{ field: 'Name', direction: 'asc' }],
+          visibleFieldIds: [fields.Closes.id, fields.Name.id, fields.Company.id],
+        },
+      }),
+      201,
+    );
     const csv = csvRows((await exportOf(a, `${O}/export/csv`, { viewId: view.id })).bytes);
     expect(csv).to.deep.equal([
       ['Closes', 'Name', 'Company'],
@@ -135,7 +167,10 @@ describe('CSV and XLSX exports', () => {
   });
 
   it('answers 400 naming the problem before any byte, and 404 for another account', async () => {
-    expectIssue(await call('POST', `${O}/export/csv`, { key: a.generalKey, body: { filter: { field: 'Nope', operator: 'eq', value: 1 } } }), /^filter/);
+    expectIssue(
+      await call('POST', `${O}/export/csv`, { key: a.generalKey, body: { filter: { field: 'Nope', operator: 'eq', value: 1 } } }),
+      /^filter/,
+    );
     expect(expectIssue(await call('POST', `${O}/export/xlsx`, { key: a.generalKey, body: { viewId: 999999 } }), 'viewId').code).to.equal('not_found');
     expectIssue(await call('POST', `${O}/export/csv`, { key: a.generalKey, body: { limit: 5 } }), /limit|body/);
     const stranger = await newAccount();
@@ -143,19 +178,28 @@ describe('CSV and XLSX exports', () => {
   });
 
   it('streams a Table export from a database cursor: the first bytes arrive before the last row is read', async () => {
-    const table = ok(await call('POST', '/tables', { key: a.userKey, body: { name: 'export_stream', columns: [{ name: 'Text', type: 'string' }] } }), 201);
+    const table = ok(
+      await call('POST', '/tables', { key: a.userKey, body: { name: 'export_stream', columns: [{ name: 'Text', type: 'string' }] } }),
+      201,
+    );
     const column = `f_${table.fields[0].id}`;
     const knex = harness().orm.em.getKnex();
     // 20,000 rows of 1 KB: far more than socket and stream buffers hold.
-    await knex.raw(`insert into data.rows_${table.id} (id, created_at, updated_at, "${column}") select lpad(to_hex(g), 24, '0'), now(), now(), repeat('x', 1000) || g from generate_series(1, 20000) g`);
+    await knex.raw(
+      `insert into data.rows_${table.id} (id, created_at, updated_at, "${column}") select lpad(to_hex(g), 24, '0'), now(), now(), repeat('x', 1000) || g from generate_series(1, 20000) g`,
+    );
     const response = await fetch(`${harness().baseUrl}/tables/export_stream/export/csv`, {
-      method: 'POST', headers: { authorization: `Bearer ${a.generalKey}`, 'content-type': 'application/json' }, body: '{}',
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.generalKey}`, 'content-type': 'application/json' },
+      body: '{}',
     });
     const reader = response.body!.getReader();
     const first = await reader.read();
     expect(first.done).to.equal(false);
     // With the first bytes in hand and nothing more taken, the export's cursor is still open, rows still unread.
-    const open = await knex.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'fetch % from export_rows'`);
+    const open = await knex.raw(
+      `select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'fetch % from export_rows'`,
+    );
     expect(open.rows[0].n).to.equal(1);
     const chunks = [Buffer.from(first.value!)];
     for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(Buffer.from(next.value));
@@ -164,7 +208,12 @@ describe('CSV and XLSX exports', () => {
     expect(rows[1]).to.deep.equal([`${'x'.repeat(1000)}1`]);
     expect(rows.at(-1)).to.deep.equal([`${'x'.repeat(1000)}20000`]);
     // Once the export ends, its cursor and transaction are gone (committed just after the last byte).
-    const stillOpen = async () => (await knex.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%' and query ilike 'fetch % from export_rows'`)).rows[0].n;
+    const stillOpen = async () =>
+      (
+        await knex.raw(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%' and query ilike 'fetch % from export_rows'`,
+        )
+      ).rows[0].n;
     for (let i = 0; i < 50 && (await stillOpen()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(await stillOpen()).to.equal(0);
   });

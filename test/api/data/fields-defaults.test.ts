@@ -44,7 +44,12 @@ describe('Fields: defaults and record types', () => {
     const T = '/tables/refusals';
     const t = await createTable(api, 'Refusals', [{ name: 'Name', type: 'string' }]);
     const bodies: Record<string, unknown>[] = [
-      { name: 'R', type: 'relation', metadata: { mode: 'single', relatedTableId: t.id, displayColumn: t.fields[0].id }, defaultValue: '0123456789abcdef01234567' },
+      {
+        name: 'R',
+        type: 'relation',
+        metadata: { mode: 'single', relatedTableId: t.id, displayColumn: t.fields[0].id },
+        defaultValue: '0123456789abcdef01234567',
+      },
       { name: 'E', type: 'entityRelation', defaultValue: 1 },
       { name: 'F', type: 'file', defaultValue: ['x'] },
       { name: 'A', type: 'avatar', defaultValue: 'https://example.test/a.png' },

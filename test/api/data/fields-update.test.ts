@@ -8,8 +8,16 @@ describe('Fields: update and delete', () => {
 
   before(async () => {
     api = client((await account()).key);
-    await createTable(api, 'Inventory', [{ name: 'Item', type: 'string' }, { name: 'Code', type: 'string' }, { name: 'Qty', type: 'string' }]);
-    for (const [Item, Code, Qty] of [['bolt', 'B1', '10'], ['nut', 'B1', '2.5'], ['washer', 'W1', null]]) {
+    await createTable(api, 'Inventory', [
+      { name: 'Item', type: 'string' },
+      { name: 'Code', type: 'string' },
+      { name: 'Qty', type: 'string' },
+    ]);
+    for (const [Item, Code, Qty] of [
+      ['bolt', 'B1', '10'],
+      ['nut', 'B1', '2.5'],
+      ['washer', 'W1', null],
+    ]) {
       ok(await api.post(`${T}/rows`, { Item, Code, Qty }), 201);
     }
   });
@@ -85,7 +93,14 @@ describe('Fields: update and delete', () => {
     ok(await api.patch(`${T}/rows/${first.id}`, { Color: ['Red', 'Blue'] }));
     const red = (await fieldNamed(api, T, 'Color')).options.find((o: any) => o.name === 'Red');
     ok(await api.patch(`${T}/fields/${color.id}`, { defaultValue: ['Red', 'Green'] }));
-    const patched = ok(await api.patch(`${T}/fields/${color.id}`, { tags: [{ name: 'Yellow', color: 'yellow' }, { id: red.id, name: 'Crimson' }] }));
+    const patched = ok(
+      await api.patch(`${T}/fields/${color.id}`, {
+        tags: [
+          { name: 'Yellow', color: 'yellow' },
+          { id: red.id, name: 'Crimson' },
+        ],
+      }),
+    );
     expect(patched.options.map((o: any) => o.name)).to.deep.equal(['Yellow', 'Crimson']);
     expect(patched.options[1].id).to.equal(red.id);
     expect(ok(await api.get(`${T}/rows/${first.id}`)).data.Color).to.deep.equal(['Crimson']);
@@ -125,7 +140,11 @@ describe('Fields: update and delete', () => {
 
   it('refuses to change the target or mode of a relation', async () => {
     const other = await createTable(api, 'Bins', [{ name: 'Bin', type: 'string' }]);
-    const rel = await addField(api, T, { name: 'Bin', type: 'relation', metadata: { mode: 'single', relatedTableId: other.id, displayColumn: other.fields[0].id } });
+    const rel = await addField(api, T, {
+      name: 'Bin',
+      type: 'relation',
+      metadata: { mode: 'single', relatedTableId: other.id, displayColumn: other.fields[0].id },
+    });
     expectIssue(await api.patch(`${T}/fields/${rel.id}`, { metadata: { ...rel.metadata, mode: 'multi' } }), 'metadata.mode');
     expect((await fieldNamed(api, T, 'Bin')).metadata.mode).to.equal('single');
   });

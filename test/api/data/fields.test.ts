@@ -61,7 +61,19 @@ describe('Fields: create', () => {
       ['entityRelation', { entityModel: 'Conversation', displayField: 'title', mode: 'multi' }],
       ['file', { showPreview: false, allowedFileTypes: ['pdf', 'png'], maxFileSize: 1_000_000 }],
       ['avatar', {}],
-      ['formula', { expression: { type: 'operator', operator: 'concat', arguments: [{ type: 'constant', value: 'a' }, { type: 'constant', value: 'b' }] } }],
+      [
+        'formula',
+        {
+          expression: {
+            type: 'operator',
+            operator: 'concat',
+            arguments: [
+              { type: 'constant', value: 'a' },
+              { type: 'constant', value: 'b' },
+            ],
+          },
+        },
+      ],
     ];
     for (const [index, [type, metadata]] of cases.entries()) {
       const field = await addField(api, T, { name: `Full ${index}`, type, metadata });
@@ -80,7 +92,11 @@ describe('Fields: create', () => {
     expect(date.metadata).to.deep.equal({ timezone: 'Europe/Paris', format: 'yyyy-MM-dd', timeFormat: '12h' });
     const notes = await addField(api, T, { name: 'Notes', type: 'string', metadata: { format: 'text', extendedField: true } });
     expect(notes.extended_field).to.equal(true);
-    const owner = await addField(api, T, { name: 'Owner', type: 'entityRelation', metadata: { entityModel: 'User', displayField: 'fullName', mode: 'single' } });
+    const owner = await addField(api, T, {
+      name: 'Owner',
+      type: 'entityRelation',
+      metadata: { entityModel: 'User', displayField: 'fullName', mode: 'single' },
+    });
     expect(owner).to.include({ entity_model: 'User', display_field: 'fullName', relation_mode: 'single' });
     const listed = await fieldsOf(api, T);
     expect(listed.find((f) => f.name === 'Due')).to.include({ timezone: 'Europe/Paris', time_format: '12h' });
@@ -97,7 +113,11 @@ describe('Fields: create', () => {
   });
 
   it('refuses unknown metadata keys with a suggestion', async () => {
-    let issue = await refused({ name: 'When', type: 'date', metadata: { timezone: 'UTC', time_format: '24h' } }, 'metadata.time_format', 'unknown_field');
+    let issue = await refused(
+      { name: 'When', type: 'date', metadata: { timezone: 'UTC', time_format: '24h' } },
+      'metadata.time_format',
+      'unknown_field',
+    );
     expect(issue.message).to.include('"timeFormat"');
     issue = await refused({ name: 'When', type: 'date', metadata: { timeZone: 'UTC' } }, 'metadata.timeZone', 'unknown_field');
     expect(issue.message).to.include('"timezone"');
@@ -120,9 +140,13 @@ describe('Fields: create', () => {
     for (const [type, keys] of Object.entries(required)) {
       const res = await api.post(`${T}/fields`, { name: `Empty ${type}`, type, metadata: {} });
       const issues = expectError(res, 400, 'bad_request');
-      expect(issues.filter((i) => i.code === 'required').map((i) => i.path), type).to.have.members(keys.map((k) => `metadata.${k}`));
+      expect(
+        issues.filter((i) => i.code === 'required').map((i) => i.path),
+        type,
+      ).to.have.members(keys.map((k) => `metadata.${k}`));
     }
-    for (const type of ['boolean', 'dateOnly', 'file', 'avatar']) ok(await api.post(`${T}/fields`, { name: `Empty ${type}`, type, metadata: {} }), 201);
+    for (const type of ['boolean', 'dateOnly', 'file', 'avatar'])
+      ok(await api.post(`${T}/fields`, { name: `Empty ${type}`, type, metadata: {} }), 201);
     expect((await fieldsOf(api, T)).map((f) => f.name)).to.not.include('Empty string');
   });
 
@@ -155,16 +179,39 @@ describe('Fields: create', () => {
     await refused({ name: 'Stage', type: 'select', tags: [{ name: 'A' }] }, 'tags');
   });
 
-  it('refuses a relation to another account\'s table with issue code not_found and creates nothing', async () => {
+  it("refuses a relation to another account's table with issue code not_found and creates nothing", async () => {
     const other = client((await account()).key);
     const theirs = await createTable(other, 'Elsewhere', [{ name: 'Label', type: 'string' }]);
-    const res = await api.post(`${T}/fields`, { name: 'Foreign', type: 'relation', metadata: { mode: 'single', relatedTableId: theirs.id, displayColumn: theirs.fields[0].id } });
+    const res = await api.post(`${T}/fields`, {
+      name: 'Foreign',
+      type: 'relation',
+      metadata: { mode: 'single', relatedTableId: theirs.id, displayColumn: theirs.fields[0].id },
+    });
     expect(res.body.code).to.equal('bad_request');
-    await refused({ name: 'Foreign', type: 'relation', metadata: { mode: 'single', relatedTableId: theirs.id, displayColumn: theirs.fields[0].id } }, 'metadata.relatedTableId', 'not_found');
-    await refused({ name: 'Foreign', type: 'relation', metadata: { mode: 'multi', relatedTableId: 999_999, displayColumn: 1 } }, 'metadata.relatedTableId', 'not_found');
-    await refused({ name: 'Foreign', type: 'relation', metadata: { mode: 'single', relatedTableId: target.id, displayColumn: theirs.fields[0].id } }, 'metadata.displayColumn', 'not_found');
+    await refused(
+      { name: 'Foreign', type: 'relation', metadata: { mode: 'single', relatedTableId: theirs.id, displayColumn: theirs.fields[0].id } },
+      'metadata.relatedTableId',
+      'not_found',
+    );
+    await refused(
+      { name: 'Foreign', type: 'relation', metadata: { mode: 'multi', relatedTableId: 999_999, displayColumn: 1 } },
+      'metadata.relatedTableId',
+      'not_found',
+    );
+    await refused(
+      { name: 'Foreign', type: 'relation', metadata: { mode: 'single', relatedTableId: target.id, displayColumn: theirs.fields[0].id } },
+      'metadata.displayColumn',
+      'not_found',
+    );
     // The failed multi relation left no link table behind: the same field can be created properly now.
-    ok(await api.post(`${T}/fields`, { name: 'Foreign', type: 'relation', metadata: { mode: 'multi', relatedTableId: target.id, displayColumn: target.fields[0].id } }), 201);
+    ok(
+      await api.post(`${T}/fields`, {
+        name: 'Foreign',
+        type: 'relation',
+        metadata: { mode: 'multi', relatedTableId: target.id, displayColumn: target.fields[0].id },
+      }),
+      201,
+    );
   });
 
   it('refuses a second field with the same name (case-insensitive) with 409', async () => {

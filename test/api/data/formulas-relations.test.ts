@@ -3,7 +3,12 @@ import { expect } from 'chai';
 import { account, addField, client, createTable, expectIssue, fieldsOf, ok, type Client } from './helpers.js';
 import { constant, field, formula, values } from './formulas.helpers.js';
 
-const aggregate = (operation: string, fieldName: string, extra: Record<string, unknown> = {}) => ({ type: 'aggregate', operation, field: fieldName, ...extra });
+const aggregate = (operation: string, fieldName: string, extra: Record<string, unknown> = {}) => ({
+  type: 'aggregate',
+  operation,
+  field: fieldName,
+  ...extra,
+});
 
 describe('formula fields: relations', () => {
   let api: Client;
@@ -12,22 +17,37 @@ describe('formula fields: relations', () => {
   let companyField: number;
   before(async () => {
     api = client((await account()).key);
-    const firms = await createTable(api, 'firms', [{ name: 'Name', type: 'string' }, { name: 'Employees', type: 'number' }]);
+    const firms = await createTable(api, 'firms', [
+      { name: 'Name', type: 'string' },
+      { name: 'Employees', type: 'number' },
+    ]);
     const name = firms.fields.find((f: { name: string }) => f.name === 'Name').id;
-    await createTable(api, 'contracts', [{ name: 'Title', type: 'string' }, { name: 'Amount', type: 'number' }, { name: 'Qty', type: 'number' }]);
-    companyField = (await addField(api, deals, { name: 'Company', type: 'relation', metadata: { relatedTableId: firms.id, displayColumn: name, mode: 'single' } })).id;
+    await createTable(api, 'contracts', [
+      { name: 'Title', type: 'string' },
+      { name: 'Amount', type: 'number' },
+      { name: 'Qty', type: 'number' },
+    ]);
+    companyField = (
+      await addField(api, deals, { name: 'Company', type: 'relation', metadata: { relatedTableId: firms.id, displayColumn: name, mode: 'single' } })
+    ).id;
     await addField(api, deals, { name: 'Partners', type: 'relation', metadata: { relatedTableId: firms.id, displayColumn: name, mode: 'multi' } });
-    const [acme, globex, initech] = ok(await api.post(`${companies}/rows/bulk`, {
-      rows: [{ Name: 'Acme', Employees: 100 }, { Name: 'Globex', Employees: 50 }, { Name: 'Initech' }],
-    }), 201).agentry.map((r: { id: string }) => r.id);
-    ok(await api.post(`${deals}/rows/bulk`, {
-      rows: [
-        { Title: 'A', Amount: 100, Qty: 2, Company: acme, Partners: [globex, initech] },
-        { Title: 'B', Amount: 50, Qty: 1, Company: acme, Partners: [acme] },
-        { Title: 'C', Amount: 30, Qty: 3, Company: globex },
-        { Title: 'D', Qty: 5 },
-      ],
-    }), 201);
+    const [acme, globex, initech] = ok(
+      await api.post(`${companies}/rows/bulk`, {
+        rows: [{ Name: 'Acme', Employees: 100 }, { Name: 'Globex', Employees: 50 }, { Name: 'Initech' }],
+      }),
+      201,
+    ).agentry.map((r: { id: string }) => r.id);
+    ok(
+      await api.post(`${deals}/rows/bulk`, {
+        rows: [
+          { Title: 'A', Amount: 100, Qty: 2, Company: acme, Partners: [globex, initech] },
+          { Title: 'B', Amount: 50, Qty: 1, Company: acme, Partners: [acme] },
+          { Title: 'C', Amount: 30, Qty: 3, Company: globex },
+          { Title: 'D', Qty: 5 },
+        ],
+      }),
+      201,
+    );
   });
 
   it('reads a field of the linked row, with a fallback, and of the first row of a multi relation', async () => {
@@ -38,7 +58,12 @@ describe('formula fields: relations', () => {
     expect(rows.map((r) => r['Company name'])).to.deep.equal(['Acme', 'Acme', 'Globex', null]);
     expect(rows.map((r) => r.Staff)).to.deep.equal([100, 100, 50, 0]);
     expect(rows.map((r) => r['First partner'])).to.deep.equal(['Globex', 'Acme', null, null]);
-    expect((await values(api, deals, { sort: [{ field: 'Company name', direction: 'desc' }] })).map((r) => r.Title)).to.deep.equal(['C', 'A', 'B', 'D']);
+    expect((await values(api, deals, { sort: [{ field: 'Company name', direction: 'desc' }] })).map((r) => r.Title)).to.deep.equal([
+      'C',
+      'A',
+      'B',
+      'D',
+    ]);
   });
 
   it('aggregates over a direct relation: count, sum, avg, min, max', async () => {
@@ -70,7 +95,10 @@ describe('formula fields: relations', () => {
     expect(rows.map((r) => r.Weighted)).to.deep.equal([250, 90, 0]);
     expect(rows.map((r) => r['Big revenue'])).to.deep.equal([100, 0, 0]);
     expect(rows.map((r) => r.Partnered)).to.deep.equal([1, 1, 1]);
-    const sorted = await values(api, companies, { sort: [{ field: 'Revenue', direction: 'desc' }], filter: { field: 'Deals', operator: 'gte', value: 1 } });
+    const sorted = await values(api, companies, {
+      sort: [{ field: 'Revenue', direction: 'desc' }],
+      filter: { field: 'Deals', operator: 'gte', value: 1 },
+    });
     expect(sorted.map((r) => r.Name)).to.deep.equal(['Acme', 'Globex']);
   });
 
@@ -81,12 +109,32 @@ describe('formula fields: relations', () => {
     await bad(aggregate('avg', 'Employees', { relation: 'Title' }), deals, 'metadata.expression.relation', 'not_relation');
     await bad(aggregate('count', 'Employees'), deals, 'metadata.expression.relation', 'required');
     await bad(aggregate('sum', 'Revenue', { isBackRelation: true }), companies, 'metadata.expression.backRelationColumnId', 'ambiguous');
-    await bad(aggregate('sum', 'Amount', { isBackRelation: true, backRelationColumnId: companyField, arguments: [field('[Title]')] }), companies, 'metadata.expression.arguments', 'invalid');
-    await bad(aggregate('sumProduct', 'Amount', { isBackRelation: true, backRelationColumnId: companyField, arguments: [field('[Title]')] }), companies, 'metadata.expression.arguments[0]', 'not_numeric');
-    await bad(aggregate('count', 'Company name', { isBackRelation: true, backRelationColumnId: companyField }), companies, 'metadata.expression.field', 'formula_reference');
+    await bad(
+      aggregate('sum', 'Amount', { isBackRelation: true, backRelationColumnId: companyField, arguments: [field('[Title]')] }),
+      companies,
+      'metadata.expression.arguments',
+      'invalid',
+    );
+    await bad(
+      aggregate('sumProduct', 'Amount', { isBackRelation: true, backRelationColumnId: companyField, arguments: [field('[Title]')] }),
+      companies,
+      'metadata.expression.arguments[0]',
+      'not_numeric',
+    );
+    await bad(
+      aggregate('count', 'Company name', { isBackRelation: true, backRelationColumnId: companyField }),
+      companies,
+      'metadata.expression.field',
+      'formula_reference',
+    );
     await bad(field('[Company].[Company name]'), deals, 'metadata.expression', 'not_found');
     await bad(field('[Company].[Staff]'), deals, 'metadata.expression', 'not_found');
-    await bad({ type: 'operator', operator: 'add', arguments: [field('[Company].[Name]'), constant(1)] }, deals, 'metadata.expression.arguments[0]', 'not_numeric');
+    await bad(
+      { type: 'operator', operator: 'add', arguments: [field('[Company].[Name]'), constant(1)] },
+      deals,
+      'metadata.expression.arguments[0]',
+      'not_numeric',
+    );
     const fieldNames = (await fieldsOf(api, companies)).map((f) => f.name);
     expect(fieldNames).to.not.include('Bad');
   });

@@ -80,9 +80,10 @@ export async function addField(api: Client, base: string, body: Record<string, u
 
 /** Physical columns of a table's row table `data.rows_<id>` (to check that nothing is left behind). */
 export async function physicalColumns(tableId: number): Promise<string[]> {
-  const result = await harness().orm.em.getKnex().raw(
-    "select column_name from information_schema.columns where table_schema = 'data' and table_name = ? order by column_name",
-    [`rows_${tableId}`],
-  );
+  const result = await harness()
+    .orm.em.getKnex()
+    .raw("select column_name from information_schema.columns where table_schema = 'data' and table_name = ? order by column_name", [
+      `rows_${tableId}`,
+    ]);
   return (result.rows as { column_name: string }[]).map((r) => r.column_name);
 }

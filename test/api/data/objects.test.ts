@@ -21,7 +21,10 @@ describe('Objects', () => {
 
     const people = ok(await api.get('/objects/people'));
     expect(people.fields.map((f: any) => f.name)).to.include.members(['First name', 'Last name', 'Email', 'Phone', 'Company', 'Users']);
-    expect(people.fields.find((f: any) => f.name === 'Email')).to.deep.include({ type: 'string', metadata: { format: 'email', extendedField: false } });
+    expect(people.fields.find((f: any) => f.name === 'Email')).to.deep.include({
+      type: 'string',
+      metadata: { format: 'email', extendedField: false },
+    });
     const companies = ok(await api.get('/objects/companies'));
     const company = people.fields.find((f: any) => f.name === 'Company');
     expect(company.type).to.equal('relation');
@@ -58,14 +61,20 @@ describe('Objects', () => {
       await api.post('/objects', {
         name: 'Projects',
         emoji: '📁',
-        columns: [{ name: 'Title', type: 'string' }, { name: 'Budget', type: 'number', metadata: { format: 'currency', currency: 'EUR' } }],
+        columns: [
+          { name: 'Title', type: 'string' },
+          { name: 'Budget', type: 'number', metadata: { format: 'currency', currency: 'EUR' } },
+        ],
       }),
       201,
     );
     expect(created).to.deep.include({ name: 'projects', displayName: 'Projects', emoji: '📁', kind: 'object', isSystem: false });
     const detail = ok(await api.get('/objects/projects'));
     expect(detail.id).to.equal(created.id);
-    expect(detail.fields.map((f: any) => [f.name, f.type])).to.deep.equal([['Title', 'string'], ['Budget', 'number']]);
+    expect(detail.fields.map((f: any) => [f.name, f.type])).to.deep.equal([
+      ['Title', 'string'],
+      ['Budget', 'number'],
+    ]);
     expect(detail.views).to.deep.equal([]);
     expect(detail.recordTypes).to.have.length(1);
     expect(detail.recordTypes[0]).to.deep.include({ name: 'Default', isDefault: true });
@@ -75,14 +84,22 @@ describe('Objects', () => {
   });
 
   it('reports a bad column under columns[i] and creates nothing', async () => {
-    const res = await api.post('/objects', { name: 'Broken', columns: [{ name: 'A', type: 'string' }, { name: 'B', type: 'date', metadata: { timezone: 'Mars/Base' } }] });
+    const res = await api.post('/objects', {
+      name: 'Broken',
+      columns: [
+        { name: 'A', type: 'string' },
+        { name: 'B', type: 'date', metadata: { timezone: 'Mars/Base' } },
+      ],
+    });
     expectIssue(res, 'columns[1].metadata.timezone', 'invalid');
     expectError(await api.get('/objects/broken'), 404, 'not_found');
   });
 
   it('changes display name, emoji, color and description, and nothing else', async () => {
     ok(await api.post('/objects', { name: 'Assets', columns: [{ name: 'Label', type: 'string' }] }), 201);
-    const patched = ok(await api.patch('/objects/assets', { displayName: 'Company assets', emoji: '🖥️', color: 'teal', description: 'Laptops and phones' }));
+    const patched = ok(
+      await api.patch('/objects/assets', { displayName: 'Company assets', emoji: '🖥️', color: 'teal', description: 'Laptops and phones' }),
+    );
     expect(patched).to.deep.include({ name: 'assets', displayName: 'Company assets', emoji: '🖥️', color: 'teal', description: 'Laptops and phones' });
     const detail = ok(await api.get('/objects/assets'));
     expect(detail).to.deep.include({ displayName: 'Company assets', emoji: '🖥️', color: 'teal', description: 'Laptops and phones' });
@@ -112,7 +129,11 @@ describe('Objects', () => {
     const target = ok(await api.post('/objects', { name: 'Suppliers', columns: [{ name: 'Name', type: 'string' }] }), 201);
     ok(await api.post('/tables', { name: 'Orders' }), 201);
     const link = ok(
-      await api.post('/tables/orders/fields', { name: 'Supplier', type: 'relation', metadata: { mode: 'single', relatedTableId: target.id, displayColumn: target.fields[0].id } }),
+      await api.post('/tables/orders/fields', {
+        name: 'Supplier',
+        type: 'relation',
+        metadata: { mode: 'single', relatedTableId: target.id, displayColumn: target.fields[0].id },
+      }),
       201,
     );
     expectError(await api.del('/objects/suppliers'), 409, 'conflict');
@@ -136,7 +157,14 @@ describe('Objects', () => {
   it('deletes a custom Object that relates to itself', async () => {
     const o = ok(await api.post('/objects', { name: 'Employees', columns: [{ name: 'Name', type: 'string' }] }), 201);
     for (const mode of ['single', 'multi']) {
-      ok(await api.post('/objects/employees/fields', { name: `Manager ${mode}`, type: 'relation', metadata: { mode, relatedTableId: o.id, displayColumn: o.fields[0].id } }), 201);
+      ok(
+        await api.post('/objects/employees/fields', {
+          name: `Manager ${mode}`,
+          type: 'relation',
+          metadata: { mode, relatedTableId: o.id, displayColumn: o.fields[0].id },
+        }),
+        201,
+      );
     }
     ok(await api.post('/objects/employees/rows', { Name: 'Boss' }), 201);
     expect((await api.del('/objects/employees')).status).to.equal(204);

@@ -1,5 +1,18 @@
 import { expect } from 'chai';
-import { account, addField, client, createTable, expectError, expectIssue, fieldNamed, fieldsOf, ok, physicalColumns, rowsOf, type Client } from './helpers.js';
+import {
+  account,
+  addField,
+  client,
+  createTable,
+  expectError,
+  expectIssue,
+  fieldNamed,
+  fieldsOf,
+  ok,
+  physicalColumns,
+  rowsOf,
+  type Client,
+} from './helpers.js';
 
 /** Options (tags) of select fields and record types of Objects. Views are in views.test.ts. */
 describe('Options (tags)', () => {

@@ -19,10 +19,12 @@ async function logActivity(a: Account, rowId: string, type: string, content: str
 
 /** A second user of the account, with a USER key of their own. */
 async function colleague(a: Account): Promise<string> {
-  return harness().orm.em.fork().transactional(async (em) => {
-    const user = await createUser(em, a.account.id, `colleague-${Date.now()}@example.test`);
-    return (await issueUserKey(em, user.id)).key;
-  });
+  return harness()
+    .orm.em.fork()
+    .transactional(async (em) => {
+      const user = await createUser(em, a.account.id, `colleague-${Date.now()}@example.test`);
+      return (await issueUserKey(em, user.id)).key;
+    });
 }
 
 describe('activities of Object records', () => {
@@ -95,7 +97,10 @@ describe('activities of Object records', () => {
     const changed = ok(await call('PATCH', path, { key: a.userKey, body: { content: 'Final' } }));
     expect(changed).to.include({ content: 'Final', type: 'NOTE' });
     expect(Date.parse(changed.updatedAt)).to.be.at.least(Date.parse(note.updatedAt));
-    expect(ok(await call('PATCH', path, { key: a.userKey, body: { type: 'MEETING', content: 'Met' } }))).to.include({ type: 'MEETING', content: 'Met' });
+    expect(ok(await call('PATCH', path, { key: a.userKey, body: { type: 'MEETING', content: 'Met' } }))).to.include({
+      type: 'MEETING',
+      content: 'Met',
+    });
     expectIssue(await call('PATCH', path, { key: a.userKey, body: {} }), 'body');
     expect(expectIssue(await call('PATCH', path, { key: a.userKey, body: { rowId: 'x' } }), 'rowId').code).to.equal('unknown_field');
     expectIssue(await call('PATCH', path, { key: a.userKey, body: { content: ' ' } }), 'content');

@@ -48,14 +48,18 @@ describe('files of Object records', () => {
     const form = new FormData();
     for (const f of files) form.append('files', new Blob([f.bytes], { type: f.type ?? '' }), f.name);
     const response = await fetch(`${baseUrl}/objects/people/rows/${rowId}/files${options.query ?? ''}`, {
-      method: 'POST', headers: { authorization: `Bearer ${options.key ?? a.userKey}` }, body: form,
+      method: 'POST',
+      headers: { authorization: `Bearer ${options.key ?? a.userKey}` },
+      body: form,
     });
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
   }
 
   async function download(id: number, headers: Record<string, string> = {}) {
-    const response = await fetch(`${baseUrl}/objects/people/files/${id}/download`, { headers: { authorization: `Bearer ${a.generalKey}`, ...headers } });
+    const response = await fetch(`${baseUrl}/objects/people/files/${id}/download`, {
+      headers: { authorization: `Bearer ${a.generalKey}`, ...headers },
+    });
     return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
   }
 
@@ -65,9 +69,17 @@ describe('files of Object records', () => {
     const small = randomBytes(1000);
     const twin = randomBytes(10);
     const name = 'Résumé “final” 日本語 ✓.pdf';
-    const res = await upload(rowId, [{ name, type: 'application/pdf', bytes: big }, { name: 'a.bin', bytes: small }, { name: 'a.bin', bytes: twin }]);
+    const res = await upload(rowId, [
+      { name, type: 'application/pdf', bytes: big },
+      { name: 'a.bin', bytes: small },
+      { name: 'a.bin', bytes: twin },
+    ]);
     const files = ok(res, 201).agentry;
-    expect(files.map((f: any) => [f.name, f.size, f.contentType])).to.deep.equal([[name, big.length, 'application/pdf'], ['a.bin', 1000, 'application/octet-stream'], ['a.bin', 10, 'application/octet-stream']]);
+    expect(files.map((f: any) => [f.name, f.size, f.contentType])).to.deep.equal([
+      [name, big.length, 'application/pdf'],
+      ['a.bin', 1000, 'application/octet-stream'],
+      ['a.bin', 10, 'application/octet-stream'],
+    ]);
     expect(files[0]).to.include({ object: 'people', rowId, fieldId: null });
     expect(files[0].uploadedBy).to.deep.equal({ id: a.user.id, email: a.user.email });
 
@@ -105,20 +117,48 @@ describe('files of Object records', () => {
   });
 
   it("enforces a file field's allowedFileTypes (400) and maxFileSize (413), storing nothing, and lists accepted files in the field", async () => {
-    const field = await addField(harnessClient(), '/objects/people', { name: `Docs ${Date.now()}`, type: 'file', metadata: { allowedFileTypes: ['pdf', 'image/*'], maxFileSize: 50_000 } });
+    const field = await addField(harnessClient(), '/objects/people', {
+      name: `Docs ${Date.now()}`,
+      type: 'file',
+      metadata: { allowedFileTypes: ['pdf', 'image/*'], maxFileSize: 50_000 },
+    });
     const rowId = await person();
     const before = (await storedFiles(dir)).length;
     const query = `?field=${field.id}`;
-    const wrongType = await upload(rowId, [{ name: 'ok.pdf', bytes: randomBytes(10) }, { name: 'notes.txt', type: 'text/plain', bytes: randomBytes(10) }], { query });
+    const wrongType = await upload(
+      rowId,
+      [
+        { name: 'ok.pdf', bytes: randomBytes(10) },
+        { name: 'notes.txt', type: 'text/plain', bytes: randomBytes(10) },
+      ],
+      { query },
+    );
     expectIssue({ ...wrongType, body: wrongType.body } as any, 'files[1]');
-    const tooBig = await upload(rowId, [{ name: 'scan.png', type: 'image/png', bytes: randomBytes(10) }, { name: 'huge.pdf', bytes: randomBytes(200_000) }], { query });
+    const tooBig = await upload(
+      rowId,
+      [
+        { name: 'scan.png', type: 'image/png', bytes: randomBytes(10) },
+        { name: 'huge.pdf', bytes: randomBytes(200_000) },
+      ],
+      { query },
+    );
     expectError(tooBig as any, 413, 'payload_too_large');
     expect(tooBig.body.message).to.match(/huge\.pdf/);
     expect(await fileRows(rowId)).to.equal(0);
     expect((await storedFiles(dir)).length).to.equal(before);
     expectIssue((await upload(rowId, [{ name: 'x.pdf', bytes: randomBytes(1) }], { query: '?field=First name' })) as any, 'query.field');
 
-    const accepted = ok(await upload(rowId, [{ name: 'scan.png', type: 'image/png', bytes: randomBytes(50_000) }, { name: 'Deal.PDF', bytes: randomBytes(5) }], { query }), 201).agentry;
+    const accepted = ok(
+      await upload(
+        rowId,
+        [
+          { name: 'scan.png', type: 'image/png', bytes: randomBytes(50_000) },
+          { name: 'Deal.PDF', bytes: randomBytes(5) },
+        ],
+        { query },
+      ),
+      201,
+    ).agentry;
     expect(accepted.map((f: any) => f.fieldId)).to.deep.equal([field.id, field.id]);
     const row = ok(await api('GET', `/objects/people/rows/${rowId}`));
     expect(row.data[field.name]).to.deep.equal(accepted.map((f: any) => String(f.id)));
@@ -132,8 +172,15 @@ describe('files of Object records', () => {
     const boundary = 'agentryboundary';
     const url = new URL(`${baseUrl}/objects/people/rows/${rowId}/files`);
     const req = request({
-      host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
-      headers: { authorization: `Bearer ${a.userKey}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(10_000_000) },
+      host: url.hostname,
+      port: url.port,
+      path: url.pathname,
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${a.userKey}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(10_000_000),
+      },
     });
     req.on('error', () => undefined);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="first.bin"\r\n\r\n${'x'.repeat(1000)}\r\n`);
@@ -155,12 +202,20 @@ describe('files of Object records', () => {
     expectIssue(await api('POST', `/objects/people/rows/${rowId}/files`, a.userKey, { files: [] }), 'body');
     const form = new FormData();
     form.append('attachment', new Blob(['x']), 'x.txt');
-    const response = await fetch(`${baseUrl}/objects/people/rows/${rowId}/files`, { method: 'POST', headers: { authorization: `Bearer ${a.userKey}` }, body: form });
+    const response = await fetch(`${baseUrl}/objects/people/rows/${rowId}/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.userKey}` },
+      body: form,
+    });
     const text = await response.text();
     expectIssue({ status: response.status, text, body: JSON.parse(text), headers: response.headers }, 'attachment');
     const empty = new FormData();
     empty.append('note', 'no files here');
-    const none = await fetch(`${baseUrl}/objects/people/rows/${rowId}/files`, { method: 'POST', headers: { authorization: `Bearer ${a.userKey}` }, body: empty });
+    const none = await fetch(`${baseUrl}/objects/people/rows/${rowId}/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.userKey}` },
+      body: empty,
+    });
     const noneText = await none.text();
     expectIssue({ status: none.status, text: noneText, body: JSON.parse(noneText), headers: none.headers }, 'files');
     expect(await fileRows(rowId)).to.equal(0);
@@ -169,7 +224,13 @@ describe('files of Object records', () => {
   it('needs a USER key to write, hides other accounts, and removes the bytes with the file or its record', async () => {
     const rowId = await person();
     const before = (await storedFiles(dir)).length;
-    const [kept, other] = ok(await upload(rowId, [{ name: 'kept.txt', bytes: randomBytes(100) }, { name: 'other.txt', bytes: randomBytes(100) }]), 201).agentry;
+    const [kept, other] = ok(
+      await upload(rowId, [
+        { name: 'kept.txt', bytes: randomBytes(100) },
+        { name: 'other.txt', bytes: randomBytes(100) },
+      ]),
+      201,
+    ).agentry;
     expect((await storedFiles(dir)).length).to.equal(before + 2);
     expectError((await upload(rowId, [{ name: 'x', bytes: randomBytes(1) }], { key: a.generalKey })) as any, 403, 'forbidden');
     expectError(await api('DELETE', `/objects/people/files/${kept.id}`, a.generalKey), 403, 'forbidden');

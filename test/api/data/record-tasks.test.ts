@@ -17,7 +17,9 @@ async function addTask(a: Account, rowId: string, body: Record<string, unknown>)
 }
 
 async function events(type: string, taskId: number): Promise<any[]> {
-  const result = await harness().orm.em.getKnex().raw(`select payload from outbox_events where type = ? and (payload->'task'->>'id')::int = ?`, [type, taskId]);
+  const result = await harness()
+    .orm.em.getKnex()
+    .raw(`select payload from outbox_events where type = ? and (payload->'task'->>'id')::int = ?`, [type, taskId]);
   return (result.rows as { payload: any }[]).map((r) => r.payload);
 }
 
@@ -29,9 +31,19 @@ describe('tasks of Object records', () => {
 
   it('creates tasks with assignees and lists them open first, then by due date, page by page', async () => {
     const rowId = await person(a);
-    const colleague = await harness().orm.em.fork().transactional((em) => createUser(em, a.account.id, `tasks-${Date.now()}@example.test`));
+    const colleague = await harness()
+      .orm.em.fork()
+      .transactional((em) => createUser(em, a.account.id, `tasks-${Date.now()}@example.test`));
     const late = await addTask(a, rowId, { content: 'Send contract', dueDate: '2030-03-01T09:00:00Z', assigneeIds: [colleague.id, a.user.id] });
-    expect(late).to.include({ object: 'people', rowId, content: 'Send contract', dueDate: '2030-03-01T09:00:00.000Z', status: 'open', completedAt: null, completedBy: null });
+    expect(late).to.include({
+      object: 'people',
+      rowId,
+      content: 'Send contract',
+      dueDate: '2030-03-01T09:00:00.000Z',
+      status: 'open',
+      completedAt: null,
+      completedBy: null,
+    });
     expect(late.assigneeIds).to.deep.equal([colleague.id, a.user.id]);
     expect(late.createdBy).to.deep.equal({ id: a.user.id, email: a.user.email });
     const undated = await addTask(a, rowId, { content: 'Some day' });
@@ -69,7 +81,12 @@ describe('tasks of Object records', () => {
   it('patches content, due date and assignees; refuses bad input with 400 naming the field and changes nothing', async () => {
     const rowId = await person(a);
     const task = await addTask(a, rowId, { content: 'Draft', dueDate: '2030-01-01T00:00:00Z' });
-    const patched = ok(await call('PATCH', `/objects/people/tasks/${task.id}`, { key: a.userKey, body: { content: 'Final', dueDate: null, assigneeIds: [a.user.id] } }));
+    const patched = ok(
+      await call('PATCH', `/objects/people/tasks/${task.id}`, {
+        key: a.userKey,
+        body: { content: 'Final', dueDate: null, assigneeIds: [a.user.id] },
+      }),
+    );
     expect(patched).to.include({ content: 'Final', dueDate: null });
     expect(patched.assigneeIds).to.deep.equal([a.user.id]);
     const other = await newAccount();

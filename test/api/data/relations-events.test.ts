@@ -5,10 +5,9 @@ import { call, newAccount } from '../../setup/http.js';
 type Account = Awaited<ReturnType<typeof newAccount>>;
 
 async function events(accountId: number, rowId: string): Promise<{ type: string; payload: any }[]> {
-  return harness().orm.em.getConnection().execute(
-    `select type, payload from outbox_events where account_id = ? and payload->>'rowId' = ? order by id`,
-    [accountId, rowId],
-  );
+  return harness()
+    .orm.em.getConnection()
+    .execute(`select type, payload from outbox_events where account_id = ? and payload->>'rowId' = ? order by id`, [accountId, rowId]);
 }
 
 async function fieldId(key: string, object: string, name: string): Promise<number> {
@@ -84,7 +83,10 @@ describe('relations between records', () => {
     expect(rows.body.agentry.map((r: { data: { Name: string } }) => r.data.Name).sort()).to.deep.equal(['One', 'Two']);
     const back = await call('GET', `/objects/projects/relations/Partners/target/${c2.id}`, { key });
     expect(back.body.agentry.map((r: { id: string }) => r.id)).to.deep.equal([p.body.id]);
-    const filtered = await call('POST', '/objects/projects/rows/count', { key, body: { filter: { field: 'Partners', operator: 'hasAny', value: [c2.id] } } });
+    const filtered = await call('POST', '/objects/projects/rows/count', {
+      key,
+      body: { filter: { field: 'Partners', operator: 'hasAny', value: [c2.id] } },
+    });
     expect(filtered.body.count).to.equal(1);
     await call('POST', `/objects/projects/rows/${p.body.id}/relations/Partners/unlink`, { key, body: { targetIds: [c1.id] } });
     expect((await call('GET', `/objects/projects/rows/${p.body.id}`, { key })).body.data.Partners).to.deep.equal([c2.id]);
@@ -131,9 +133,13 @@ describe('row events in the outbox', () => {
     expect((await events(a.account.id, row.id)).map((e) => e.type)).to.deep.equal(['TABLE_ROW_CREATED']);
     await call('PATCH', `/tables/log/rows/${row.id}`, { key, body: { Line: 'two' } });
     expect((await events(a.account.id, row.id)).map((e) => e.type)).to.deep.equal(['TABLE_ROW_CREATED', 'TABLE_ROW_UPDATED']);
-    const before: { n: number }[] = await harness().orm.em.getConnection().execute('select count(*)::int as n from outbox_events where account_id = ?', [a.account.id]);
+    const before: { n: number }[] = await harness()
+      .orm.em.getConnection()
+      .execute('select count(*)::int as n from outbox_events where account_id = ?', [a.account.id]);
     expect((await call('POST', '/tables/log/rows/bulk', { key, body: { rows: [{ Line: 'ok' }, { Line: null }] } })).status).to.equal(400);
-    const after: { n: number }[] = await harness().orm.em.getConnection().execute('select count(*)::int as n from outbox_events where account_id = ?', [a.account.id]);
+    const after: { n: number }[] = await harness()
+      .orm.em.getConnection()
+      .execute('select count(*)::int as n from outbox_events where account_id = ?', [a.account.id]);
     expect(after[0]!.n).to.equal(before[0]!.n);
   });
 });

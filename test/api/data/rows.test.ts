@@ -24,8 +24,10 @@ async function dealsTable(a: Account, name = `deals_${Math.random().toString(36)
   });
   expect(created.status, created.text).to.equal(201);
   const field = (n: string) => created.body.fields.find((f: { name: string }) => f.name === n);
-  for (const option of ['Lead', 'Won', 'Lost']) await call('POST', `/tables/${name}/fields/${field('Stage').id}/tags`, { key, body: { name: option } });
-  for (const option of ['hot', 'cold', 'vip']) await call('POST', `/tables/${name}/fields/${field('Labels').id}/tags`, { key, body: { name: option } });
+  for (const option of ['Lead', 'Won', 'Lost'])
+    await call('POST', `/tables/${name}/fields/${field('Stage').id}/tags`, { key, body: { name: option } });
+  for (const option of ['hot', 'cold', 'vip'])
+    await call('POST', `/tables/${name}/fields/${field('Labels').id}/tags`, { key, body: { name: option } });
   return { name, key, tableId: created.body.id as number };
 }
 
@@ -40,14 +42,28 @@ describe('rows of Tables', () => {
   it('creates a row from flat or nested values and returns every field converted', async () => {
     const flat = await call('POST', `/tables/${t.name}/rows`, {
       key: t.key,
-      body: { Title: 'Acme', Contact: 'ops@acme.test', Seats: 12, Won: true, 'Closed at': '2024-07-01T09:30:00', Due: '2024-07-15', Stage: 'Lead', Labels: ['hot', 'vip'] },
+      body: {
+        Title: 'Acme',
+        Contact: 'ops@acme.test',
+        Seats: 12,
+        Won: true,
+        'Closed at': '2024-07-01T09:30:00',
+        Due: '2024-07-15',
+        Stage: 'Lead',
+        Labels: ['hot', 'vip'],
+      },
     });
     expect(flat.status, flat.text).to.equal(201);
     expect(flat.body.id).to.match(/^[0-9a-f]{24}$/);
     expect(flat.body.data).to.deep.equal({
-      Title: 'Acme', Contact: 'ops@acme.test', Seats: 12, Won: true,
+      Title: 'Acme',
+      Contact: 'ops@acme.test',
+      Seats: 12,
+      Won: true,
       'Closed at': '2024-07-01T07:30:00.000Z', // wall time in Europe/Paris (UTC+2 in July)
-      Due: '2024-07-15', Stage: 'Lead', Labels: ['hot', 'vip'],
+      Due: '2024-07-15',
+      Stage: 'Lead',
+      Labels: ['hot', 'vip'],
     });
     const nested = await call('POST', `/tables/${t.name}/rows`, { key: t.key, body: { data: { title: 'Nested', seats: 1 } } });
     expect(nested.status).to.equal(201);
@@ -99,7 +115,16 @@ describe('rows of Tables', () => {
 
   it('stores file id lists and avatar URLs and reads them back unchanged', async () => {
     const name = `media_${Math.random().toString(36).slice(2, 8)}`;
-    await call('POST', '/tables', { key: t.key, body: { name, columns: [{ name: 'Files', type: 'file' }, { name: 'Face', type: 'avatar' }] } });
+    await call('POST', '/tables', {
+      key: t.key,
+      body: {
+        name,
+        columns: [
+          { name: 'Files', type: 'file' },
+          { name: 'Face', type: 'avatar' },
+        ],
+      },
+    });
     const created = await call('POST', `/tables/${name}/rows`, { key: t.key, body: { Files: ['f1', 'f2'], Face: 'https://img.example.test/a.png' } });
     expect(created.status, created.text).to.equal(201);
     expect(created.body.data).to.deep.equal({ Files: ['f1', 'f2'], Face: 'https://img.example.test/a.png' });
@@ -114,7 +139,10 @@ describe('rows of Tables', () => {
     const evil = `'); drop table users; --`;
     const row = await call('POST', `/tables/${t.name}/rows`, { key: t.key, body: { Title: evil } });
     expect(row.body.data.Title).to.equal(evil);
-    const found = await call('POST', `/tables/${t.name}/rows/list`, { key: t.key, body: { filter: { field: 'Title', operator: 'eq', value: evil } } });
+    const found = await call('POST', `/tables/${t.name}/rows/list`, {
+      key: t.key,
+      body: { filter: { field: 'Title', operator: 'eq', value: evil } },
+    });
     expect(found.body.agentry.map((r: { id: string }) => r.id)).to.deep.equal([row.body.id]);
     expect((await call('GET', '/me', { key: t.key })).status).to.equal(200);
   });
@@ -174,7 +202,12 @@ describe('rows/list and rows/count', () => {
     const filter = {
       and: [
         { field: 'Stage', operator: 'in', value: ['Won', 'Lost'] },
-        { or: [{ field: 'Labels', operator: 'hasAny', value: ['vip'] }, { field: 'Seats', operator: 'gte', value: 5 }] },
+        {
+          or: [
+            { field: 'Labels', operator: 'hasAny', value: ['vip'] },
+            { field: 'Seats', operator: 'gte', value: 5 },
+          ],
+        },
       ],
     };
     const rows = await all({ filter });
@@ -194,10 +227,16 @@ describe('rows/list and rows/count', () => {
   });
 
   it('answers 400 naming the problem for a bad filter, sort or cursor', async () => {
-    const badField = await call('POST', `/tables/${t.name}/rows/list`, { key: t.key, body: { filter: { and: [{ field: 'Nope', operator: 'eq', value: 1 }] } } });
+    const badField = await call('POST', `/tables/${t.name}/rows/list`, {
+      key: t.key,
+      body: { filter: { and: [{ field: 'Nope', operator: 'eq', value: 1 }] } },
+    });
     expect(badField.status).to.equal(400);
     expect(badField.body.details.issues[0].path).to.match(/^filter\.and\[0\]/);
-    const badOperator = await call('POST', `/tables/${t.name}/rows/list`, { key: t.key, body: { filter: { field: 'Won', operator: 'contains', value: 'x' } } });
+    const badOperator = await call('POST', `/tables/${t.name}/rows/list`, {
+      key: t.key,
+      body: { filter: { field: 'Won', operator: 'contains', value: 'x' } },
+    });
     expect(badOperator.status).to.equal(400);
     const badSort = await call('POST', `/tables/${t.name}/rows/list`, { key: t.key, body: { sort: [{ field: 'Labels' }] } });
     expect(badSort.status).to.equal(400);

@@ -7,7 +7,16 @@ describe('data smoke', () => {
     const key = a.userKey;
     const objects = await call('GET', '/objects', { key });
     expect(objects.status, objects.text).to.equal(200);
-    const t = await call('POST', '/tables', { key, body: { name: 'Leads', columns: [{ name: 'Email', type: 'string', metadata: { format: 'email' } }, { name: 'Score', type: 'number' }] } });
+    const t = await call('POST', '/tables', {
+      key,
+      body: {
+        name: 'Leads',
+        columns: [
+          { name: 'Email', type: 'string', metadata: { format: 'email' } },
+          { name: 'Score', type: 'number' },
+        ],
+      },
+    });
     expect(t.status, t.text).to.equal(201);
     const stage = await call('POST', '/tables/leads/fields', { key, body: { name: 'Stage', type: 'select', metadata: { mode: 'singleSelect' } } });
     expect(stage.status, stage.text).to.equal(201);
@@ -17,10 +26,21 @@ describe('data smoke', () => {
     expect(row.status, row.text).to.equal(201);
     const bulk = await call('POST', '/tables/leads/rows/bulk', { key, body: { rows: [{ data: { Email: 'c@d.co', Score: 5 } }, { Score: 1 }] } });
     expect(bulk.status, bulk.text).to.equal(201);
-    const list = await call('POST', '/tables/leads/rows/list', { key, body: { filter: { field: 'Score', operator: 'gte', value: 2 }, sort: [{ field: 'Score', direction: 'desc' }], limit: 1 } });
+    const list = await call('POST', '/tables/leads/rows/list', {
+      key,
+      body: { filter: { field: 'Score', operator: 'gte', value: 2 }, sort: [{ field: 'Score', direction: 'desc' }], limit: 1 },
+    });
     expect(list.status, list.text).to.equal(200);
     expect(list.body.agentry[0].data.Score).to.equal(5);
-    const next = await call('POST', '/tables/leads/rows/list', { key, body: { filter: { field: 'Score', operator: 'gte', value: 2 }, sort: [{ field: 'Score', direction: 'desc' }], limit: 1, cursor: list.body.nextCursor } });
+    const next = await call('POST', '/tables/leads/rows/list', {
+      key,
+      body: {
+        filter: { field: 'Score', operator: 'gte', value: 2 },
+        sort: [{ field: 'Score', direction: 'desc' }],
+        limit: 1,
+        cursor: list.body.nextCursor,
+      },
+    });
     expect(next.body.agentry[0].data.Score, next.text).to.equal(3);
     const count = await call('POST', '/tables/leads/rows/count', { key, body: { search: 'a@b.co' } });
     expect(count.body, count.text).to.deep.equal({ count: 1 });

@@ -107,7 +107,7 @@ describe('Objects and Tables: keys, accounts and names', () => {
     expect(res.body.message).to.be.a('string');
   });
 
-  it('keeps another account\'s Objects and Tables out of reach (404)', async () => {
+  it("keeps another account's Objects and Tables out of reach (404)", async () => {
     const other = client((await account()).key);
     const theirs = ok(await other.post('/tables', { name: 'Secret', columns: [{ name: 'Code', type: 'string' }] }), 201);
     const theirPeople = ok(await other.get('/objects/people'));
@@ -131,7 +131,9 @@ describe('Objects and Tables: keys, accounts and names', () => {
     expect(table.name).to.equal('x_drop_table_users');
     expect(table.displayName).to.equal(evil);
     const row = ok(await api.post(`/tables/${table.name}/rows`, { "a'); delete from data_fields; --": 'Robert"); DROP TABLE students;--' }), 201);
-    expect(ok(await api.get(`/tables/${table.id}/rows/${row.id}`)).data).to.deep.equal({ "a'); delete from data_fields; --": 'Robert"); DROP TABLE students;--' });
+    expect(ok(await api.get(`/tables/${table.id}/rows/${row.id}`)).data).to.deep.equal({
+      "a'); delete from data_fields; --": 'Robert"); DROP TABLE students;--',
+    });
     const me = ok(await api.get('/me'));
     expect(me.user).to.not.equal(null);
     ok(await api.get('/objects/people'));
@@ -139,7 +141,16 @@ describe('Objects and Tables: keys, accounts and names', () => {
   });
 
   it('handles question marks and backslashes in names and values (no binding placeholders)', async () => {
-    const t = ok(await api.post('/tables', { name: 'Why? Because\\', columns: [{ name: 'Why?', type: 'string' }, { name: '??', type: 'select' }] }), 201);
+    const t = ok(
+      await api.post('/tables', {
+        name: 'Why? Because\\',
+        columns: [
+          { name: 'Why?', type: 'string' },
+          { name: '??', type: 'select' },
+        ],
+      }),
+      201,
+    );
     const select = t.fields.find((f: any) => f.name === '??');
     ok(await api.post(`/tables/${t.id}/fields/${select.id}/tags`, { name: 'Maybe?' }), 201);
     const row = ok(await api.post(`/tables/${t.id}/rows`, { 'Why?': '? and ?? and \\?', '??': 'Maybe?' }), 201);

@@ -15,21 +15,31 @@ describe('view aggregations', () => {
     api = client(a.key);
     general = client(a.general);
     other = client((await account()).key);
-    ok(await api.post('/objects', {
-      name: 'projects',
-      columns: [{ name: 'Budget', type: 'number' }, { name: 'Status', type: 'string' }, { name: 'Due', type: 'dateOnly' }],
-    }), 201);
+    ok(
+      await api.post('/objects', {
+        name: 'projects',
+        columns: [
+          { name: 'Budget', type: 'number' },
+          { name: 'Status', type: 'string' },
+          { name: 'Due', type: 'dateOnly' },
+        ],
+      }),
+      201,
+    );
     await addField(api, base, formula('Double', op('multiply', field('[Budget]'), constant(2))));
     ids = Object.fromEntries((await fieldsOf(api, base)).map((f) => [f.name, f.id]));
-    ok(await api.post(`${base}/rows/bulk`, {
-      rows: [
-        { Budget: 10, Status: 'a', Due: '2024-05-01' },
-        { Budget: 20, Status: '', Due: '2024-03-01' },
-        { Status: null },
-        { Budget: 40, Status: 'b', Due: '2024-09-30' },
-        { Budget: 20, Status: 'a' },
-      ],
-    }), 201);
+    ok(
+      await api.post(`${base}/rows/bulk`, {
+        rows: [
+          { Budget: 10, Status: 'a', Due: '2024-05-01' },
+          { Budget: 20, Status: '', Due: '2024-03-01' },
+          { Status: null },
+          { Budget: 40, Status: 'b', Due: '2024-09-30' },
+          { Budget: 20, Status: 'a' },
+        ],
+      }),
+      201,
+    );
     viewId = ok(await api.post(`${base}/views`, { name: 'All' }), 201).id;
   });
 
@@ -37,7 +47,10 @@ describe('view aggregations', () => {
 
   it('stores aggregations with the view and computes them in one go, formula columns included', async () => {
     const plan: [string, string][] = [
-      ['Budget', 'sum'], ['Status', 'countEmpty'], ['Due', 'max'], ['Double', 'avg'],
+      ['Budget', 'sum'],
+      ['Status', 'countEmpty'],
+      ['Due', 'max'],
+      ['Double', 'avg'],
     ];
     for (const [name, operation] of plan) ok(await api.post(aggs(), { fieldId: ids[name], operation }), 201);
     const listed = ok(await general.get(aggs())).agentry;
@@ -53,10 +66,18 @@ describe('view aggregations', () => {
       const agg = ok(await api.get(aggs())).agentry.find((a: { fieldId: number }) => a.fieldId === ids[name]);
       return ok(await api.patch(`${aggs()}/${agg.id}`, { operation }));
     };
-    const value = async (body: Record<string, unknown> = {}) => ok(await api.post(`${aggs()}/compute`, body)).agentry.map((a: { value: unknown }) => a.value);
+    const value = async (body: Record<string, unknown> = {}) =>
+      ok(await api.post(`${aggs()}/compute`, body)).agentry.map((a: { value: unknown }) => a.value);
     const expectations: [string, Record<string, unknown>][] = [
-      ['count', { Budget: 5 }], ['countFilled', { Budget: 4 }], ['unique', { Budget: 3 }], ['min', { Budget: 10 }], ['max', { Budget: 40 }],
-      ['avg', { Budget: 22.5 }], ['percentEmpty', { Budget: 20 }], ['percentFilled', { Budget: 80 }], ['percentUnique', { Budget: 60 }],
+      ['count', { Budget: 5 }],
+      ['countFilled', { Budget: 4 }],
+      ['unique', { Budget: 3 }],
+      ['min', { Budget: 10 }],
+      ['max', { Budget: 40 }],
+      ['avg', { Budget: 22.5 }],
+      ['percentEmpty', { Budget: 20 }],
+      ['percentFilled', { Budget: 80 }],
+      ['percentUnique', { Budget: 60 }],
     ];
     for (const [operation, expected] of expectations) {
       await patch('Budget', operation);
@@ -120,17 +141,42 @@ describe('fields/preview-formula', () => {
     const a = await account();
     api = client(a.key);
     general = client(a.general);
-    ok(await api.post('/tables', { name: 'quotes', columns: [{ name: 'Price', type: 'number' }, { name: 'Name', type: 'string' }] }), 201);
-    rowIds = ok(await api.post(`${base}/rows/bulk`, { rows: [{ Price: 3, Name: 'x' }, { Price: 4 }, { Name: 'z' }] }), 201).agentry.map((r: { id: string }) => r.id);
+    ok(
+      await api.post('/tables', {
+        name: 'quotes',
+        columns: [
+          { name: 'Price', type: 'number' },
+          { name: 'Name', type: 'string' },
+        ],
+      }),
+      201,
+    );
+    rowIds = ok(await api.post(`${base}/rows/bulk`, { rows: [{ Price: 3, Name: 'x' }, { Price: 4 }, { Name: 'z' }] }), 201).agentry.map(
+      (r: { id: string }) => r.id,
+    );
   });
 
   it('evaluates an expression on the first rows or on given rows, before the field exists, with a GENERAL key too', async () => {
     const metadata = { expression: op('multiply', field('[Price]'), constant(1.5)) };
     const first = ok(await general.post(`${base}/fields/preview-formula`, { metadata }));
-    expect(first).to.deep.equal({ type: 'number', agentry: [{ id: rowIds[0], value: 4.5 }, { id: rowIds[1], value: 6 }, { id: rowIds[2], value: null }] });
+    expect(first).to.deep.equal({
+      type: 'number',
+      agentry: [
+        { id: rowIds[0], value: 4.5 },
+        { id: rowIds[1], value: 6 },
+        { id: rowIds[2], value: null },
+      ],
+    });
     const some = ok(await api.post(`${base}/fields/preview-formula`, { metadata, rowIds: [rowIds[1]] }));
     expect(some.agentry).to.deep.equal([{ id: rowIds[1], value: 6 }]);
-    const limited = ok(await api.post(`${base}/fields/preview-formula`, { name: 'Total', type: 'formula', metadata: { expression: op('concat', field('[Name]'), constant('!')) }, limit: 1 }));
+    const limited = ok(
+      await api.post(`${base}/fields/preview-formula`, {
+        name: 'Total',
+        type: 'formula',
+        metadata: { expression: op('concat', field('[Name]'), constant('!')) },
+        limit: 1,
+      }),
+    );
     expect(limited).to.deep.equal({ type: 'string', agentry: [{ id: rowIds[0], value: 'x!' }] });
     expect((await fieldsOf(api, base)).map((f) => f.name)).to.deep.equal(['Price', 'Name']);
     ok(await api.post(`/objects/people/fields/preview-formula`, { metadata: { expression: constant(1) } }));
@@ -138,7 +184,11 @@ describe('fields/preview-formula', () => {
 
   it('answers the same 400 as a field create', async () => {
     const expression = op('add', field('[Price]'), field('[Name]'));
-    const preview = expectIssue(await api.post(`${base}/fields/preview-formula`, { metadata: { expression } }), 'metadata.expression.arguments[1]', 'not_numeric');
+    const preview = expectIssue(
+      await api.post(`${base}/fields/preview-formula`, { metadata: { expression } }),
+      'metadata.expression.arguments[1]',
+      'not_numeric',
+    );
     const create = expectIssue(await api.post(`${base}/fields`, formula('Bad', expression)), 'metadata.expression.arguments[1]', 'not_numeric');
     expect(preview).to.deep.equal(create);
     expectIssue(await api.post(`${base}/fields/preview-formula`, { metadata: {} }), 'metadata.expression', 'required');

@@ -22,7 +22,12 @@ describe('Views', () => {
   it('creates a view with filter, sort and visible fields, and lists it', async () => {
     const body = {
       name: 'Big open deals',
-      filter: { and: [{ field: 'Amount', operator: 'gte', value: 1000 }, { field: 'Stage', operator: 'in', value: ['Lead', 'Qualified'] }] },
+      filter: {
+        and: [
+          { field: 'Amount', operator: 'gte', value: 1000 },
+          { field: 'Stage', operator: 'in', value: ['Lead', 'Qualified'] },
+        ],
+      },
       sort: [{ field: 'Amount', direction: 'desc' }],
       visibleFieldIds: [name.id, amount.id],
     };
@@ -31,7 +36,12 @@ describe('Views', () => {
     const stage = await fieldNamed(api, D, 'Stage');
     expect(view).to.deep.include({
       ...body,
-      filter: { and: [{ field: amount.id, operator: 'gte', value: 1000 }, { field: stage.id, operator: 'in', value: ['Lead', 'Qualified'] }] },
+      filter: {
+        and: [
+          { field: amount.id, operator: 'gte', value: 1000 },
+          { field: stage.id, operator: 'in', value: ['Lead', 'Qualified'] },
+        ],
+      },
       sort: [{ field: amount.id, direction: 'desc' }],
       recordTypeId: null,
     });
@@ -47,10 +57,16 @@ describe('Views', () => {
 
   it('refuses an invalid filter with an issue path under filter, and saves nothing', async () => {
     const before = await viewNames();
-    const unknownField = expectIssue(await api.post(`${D}/views`, { name: 'Bad', filter: { field: 'Colour', operator: 'eq', value: 'red' } }), /^(body\.)?filter\.field$/);
+    const unknownField = expectIssue(
+      await api.post(`${D}/views`, { name: 'Bad', filter: { field: 'Colour', operator: 'eq', value: 'red' } }),
+      /^(body\.)?filter\.field$/,
+    );
     expect(unknownField.message).to.include('Colour');
     expectIssue(await api.post(`${D}/views`, { name: 'Bad', filter: { field: 'Name', operator: 'gte', value: 'x' } }), /^(body\.)?filter\.operator$/);
-    expectIssue(await api.post(`${D}/views`, { name: 'Bad', filter: { and: [{ field: 'Amount', operator: 'gt', value: 'lots' }] } }), /^(body\.)?filter\.and\[0\]\.value/);
+    expectIssue(
+      await api.post(`${D}/views`, { name: 'Bad', filter: { and: [{ field: 'Amount', operator: 'gt', value: 'lots' }] } }),
+      /^(body\.)?filter\.and\[0\]\.value/,
+    );
     expectIssue(await api.post(`${D}/views`, { name: 'Bad', filter: { field: 'Amount', operator: 'sometimes', value: 1 } }), /^(body\.)?filter/);
     expectIssue(await api.post(`${D}/views`, { name: 'Bad', sort: [{ field: 'Nope' }] }), /^(body\.)?sort\[0\]\.field$/);
     expectIssue(await api.post(`${D}/views`, { name: 'Bad', visibleFieldIds: [999_999] }), 'visibleFieldIds', 'not_found');
@@ -66,7 +82,10 @@ describe('Views', () => {
     expect(patched).to.deep.include({ name: 'Mine, sorted', filter: { field: amount.id, operator: 'gt', value: 0 }, visibleFieldIds: [amount.id] });
     expect(patched.sort).to.deep.equal([{ field: name.id, direction: 'asc' }]);
     ok(await api.patch(`${D}/views/${view.id}`, { filter: null }));
-    expectIssue(await api.patch(`${D}/views/${view.id}`, { name: 'Broken', filter: { field: 'Ghost', operator: 'eq', value: 1 } }), /^(body\.)?filter\.field$/);
+    expectIssue(
+      await api.patch(`${D}/views/${view.id}`, { name: 'Broken', filter: { field: 'Ghost', operator: 'eq', value: 1 } }),
+      /^(body\.)?filter\.field$/,
+    );
     const stored = ok(await api.get(`${D}/views`)).agentry.find((v: any) => v.id === view.id);
     expect(stored).to.deep.include({ name: 'Mine, sorted', filter: null, visibleFieldIds: [amount.id] });
   });
@@ -85,7 +104,12 @@ describe('Views', () => {
       await api.post(`${D}/views`, {
         name: 'With probability',
         visibleFieldIds: [name.id, extra.id],
-        filter: { or: [{ field: 'Probability', operator: 'gt', value: 50 }, { field: 'Name', operator: 'isNotEmpty' }] },
+        filter: {
+          or: [
+            { field: 'Probability', operator: 'gt', value: 50 },
+            { field: 'Name', operator: 'isNotEmpty' },
+          ],
+        },
         sort: [{ field: 'Probability', direction: 'desc' }, { field: 'Name' }],
       }),
       201,
