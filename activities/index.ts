@@ -5,6 +5,7 @@
 import type { Client } from '@temporalio/client';
 import type { Orm } from '../db/orm.js';
 import { OutboxNotifier } from '../db/outbox-notifier.js';
+import type { FileStore } from '../db/tables/files/file-store.js';
 import { createHeartbeatActivity } from './heartbeat.activity.js';
 import { TemporalAutomationSchedules } from '../lib/schedules/temporal-automation-schedules.js';
 import { createExecuteNode } from './nodes/execute-node.js';
@@ -18,9 +19,11 @@ export interface ActivityDeps {
   /** Identity of the worker process, as Temporal shows it. */
   identity: string;
   taskQueue: string;
+  /** Where the bytes of record files are stored. */
+  files: FileStore;
 }
 
-export function createActivities({ orm, temporal, identity, taskQueue }: ActivityDeps) {
+export function createActivities({ orm, temporal, identity, taskQueue, files }: ActivityDeps) {
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
     executeNode: createExecuteNode({
@@ -29,6 +32,7 @@ export function createActivities({ orm, temporal, identity, taskQueue }: Activit
       schedules: new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf),
       httpTimeoutMs: 30_000,
       outbox: new OutboxNotifier(orm.em.getKnex()),
+      files,
     }),
     ...createRunLedgerActivities(orm),
   };

@@ -4,6 +4,8 @@ import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { Orm } from '../db/orm.js';
+import type { FileStore } from '../db/tables/files/file-store.js';
+import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 
 export interface WorkerDeps {
   orm: Orm;
@@ -12,6 +14,8 @@ export interface WorkerDeps {
   temporal: Client;
   namespace: string;
   taskQueue: string;
+  /** Where the bytes of record files are stored; the local folder `.data/files` when unset (as the API's default). */
+  files?: FileStore;
   /** Optional identity; defaults to pid@host, as Temporal does. */
   identity?: string;
 }
@@ -20,7 +24,7 @@ export interface WorkerDeps {
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 /** Builds a worker that serves every agentry workflow and activity on one task queue. */
-export async function createWorker({ orm, connection, temporal, namespace, taskQueue, identity }: WorkerDeps): Promise<Worker> {
+export async function createWorker({ orm, connection, temporal, namespace, taskQueue, identity, files }: WorkerDeps): Promise<Worker> {
   const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
   return Worker.create({
     connection,
@@ -28,6 +32,6 @@ export async function createWorker({ orm, connection, temporal, namespace, taskQ
     taskQueue,
     identity: workerIdentity,
     workflowsPath,
-    activities: createActivities({ orm, temporal, identity: workerIdentity, taskQueue }),
+    activities: createActivities({ orm, temporal, identity: workerIdentity, taskQueue, files: files ?? new LocalFileStore('.data/files') }),
   });
 }

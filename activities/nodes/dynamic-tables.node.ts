@@ -35,7 +35,7 @@ const checkTable: NodeCheck = async (node, { em, accountId }) => {
   return issues;
 };
 
-const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { orm, once }) => {
+const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { orm, once, files }) => {
   const em = orm.em.fork();
   const table = await em.findOne(DataTable, { id: Number(data.tableId), account: accountId });
   if (!table) throw new NodeError(`Table ${String(data.tableId)} no longer exists`, 'InvalidNode');
@@ -52,8 +52,12 @@ const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { 
       return { output: await once((tx) => updateRow(tx, ctx, rowId, { values })) };
     case 'CHANGE_RECORD_TYPE':
       return { output: await once((tx) => updateRow(tx, ctx, rowId, { values: {}, recordTypeId: data.recordTypeId as number })) };
-    case 'DELETE':
-      return { output: await once(async (tx) => (await deleteRow(tx, ctx, rowId), { deleted: rowId })) };
+    case 'DELETE': {
+      // The file keys are part of what is recorded, so a retry removes the bytes too (removing is idempotent).
+      const { fileKeys } = await once(async (tx) => ({ fileKeys: await deleteRow(tx, ctx, rowId) }));
+      await files.remove(fileKeys);
+      return { output: { deleted: rowId } };
+    }
     case 'SEARCH': {
       const search = data.search === undefined || data.search === null ? undefined : String(data.search);
       const page = await listRows(em, ctx, { filter: data.filter, search, limit: 500 });

@@ -8,6 +8,7 @@ import type { Client } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/orm.js';
 import type { OutboxNotifier } from '../../db/outbox-notifier.js';
+import type { FileStore } from '../../db/tables/files/file-store.js';
 import type { AutomationEvent } from '../../lib/events/event-match.js';
 import type { CaptureKind, ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import type { AutomationSchedules } from '../../lib/schedules/automation-schedules.js';
@@ -31,6 +32,8 @@ export interface ExecutorDeps {
   httpTimeoutMs: number;
   /** Wakes the outbox dispatchers after a node that may have written events (row changes). */
   outbox?: OutboxNotifier;
+  /** Where the bytes of record files are stored (a deleted record's files go with it). */
+  files: FileStore;
 }
 
 /** What an executor gets besides its input: the activity's cancellation and the retry-safety helper. */

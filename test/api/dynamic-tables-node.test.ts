@@ -1,7 +1,9 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { pruneNodeEffects } from '../../db/automations/node-effects.js';
 import { expect } from 'chai';
-import { harness } from '../setup/harness.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { harness, projectRoot } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { executeNodeAttempt } from '../setup/node-executions.js';
 
@@ -99,5 +101,33 @@ describe('DYNAMIC_TABLES and AUTOMATION_STATUS nodes run once per node execution
     expect((await toggle('toggle#2')).output).to.deep.include({ previousStatus: 'ACTIVE', status: 'DRAFT' });
     // Outcomes are kept for retries, then pruned by the worker's housekeeping.
     expect(await pruneNodeEffects(harness().orm.em.getKnex(), new Date(Date.now() + 60_000))).to.be.at.least(2);
+  });
+});
+
+describe('DYNAMIC_TABLES DELETE and record files', function () {
+  this.timeout(30_000);
+
+  it("removes the bytes of the deleted record's files, also when the deletion is retried", async () => {
+    const a = await newAccount();
+    const person = (await call('POST', '/objects/people/rows', { key: a.userKey, body: { 'First name': 'Ada' } })).body.id as string;
+    const form = new FormData();
+    form.append('files', new Blob([new Uint8Array([1, 2, 3])], { type: 'application/octet-stream' }), 'notes.bin');
+    const uploaded = await fetch(`${harness().baseUrl}/objects/people/rows/${person}/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${a.userKey}` },
+      body: form,
+    });
+    expect(uploaded.status).to.equal(201);
+    const knex = harness().orm.em.getKnex();
+    const [{ storage_key: key }] = (await knex.raw('select storage_key from record_files where row_id = ?', [person])).rows;
+    const stored = join(projectRoot, '.data/files', key);
+    expect(existsSync(stored)).to.equal(true);
+    const people = (await call('GET', '/objects/people', { key: a.userKey })).body.id;
+    const remove = { tableId: people, action: 'DELETE', rowId: person };
+    await executeNodeAttempt({ accountId: a.account.id, type: 'DYNAMIC_TABLES', data: remove, executionKey: `files#${person}` });
+    expect(existsSync(stored)).to.equal(false);
+    expect(
+      (await executeNodeAttempt({ accountId: a.account.id, type: 'DYNAMIC_TABLES', data: remove, executionKey: `files#${person}` }, 2)).output,
+    ).to.deep.equal({ deleted: person });
   });
 });

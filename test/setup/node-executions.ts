@@ -9,6 +9,7 @@ import { createExecuteNode } from '../../activities/nodes/execute-node.js';
 import { nodeFactsOf } from '../../activities/nodes/registry.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
+import { LocalFileStore } from '../../db/tables/files/local-file-store.js';
 import { harness } from './harness.js';
 
 // Expected node failures are not worth a warning in the test output.
@@ -30,6 +31,7 @@ export async function executeNodeAttempt(execution: NodeExecution, attempt = 1):
     temporal: h.env.client,
     schedules: new TemporalAutomationSchedules(h.env.client, h.taskQueue, nodeFactsOf),
     httpTimeoutMs: 5_000,
+    files: new LocalFileStore('.data/files'),
   });
   const input: ExecuteNodeInput = {
     accountId: execution.accountId,

@@ -18,9 +18,15 @@ export interface SheetWriter {
 
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
 
+/** Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab or CR first), unless it is just a number. */
+const FORMULA_LIKE = /^[=+\-@\t\r]/;
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
 function csvField(cell: Cell): string {
   if (typeof cell !== 'string') return cell === null ? '' : String(cell);
-  return cell !== '' && NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+  // A cell a spreadsheet would evaluate (CSV injection) is written as text, with a leading apostrophe.
+  const text = FORMULA_LIKE.test(cell) && !NUMBER.test(cell) ? `'${cell}` : cell;
+  return text !== '' && NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvWriter(out: Writable, header: string[]): SheetWriter {

@@ -218,3 +218,16 @@ describe('CSV and XLSX exports', () => {
     expect(await stillOpen()).to.equal(0);
   });
 });
+
+describe('CSV export and spreadsheet formulas', () => {
+  it('writes text a spreadsheet would evaluate with a leading apostrophe, and leaves numbers as they are', async () => {
+    const a = await newAccount();
+    await call('POST', '/tables', { key: a.userKey, body: { name: 'notes', columns: [{ name: 'Text', type: 'string' }] } });
+    for (const text of ['=HYPERLINK("http://x.test")', '@SUM(A1)', '+1', '-5', 'plain']) {
+      expect((await call('POST', '/tables/notes/rows', { key: a.userKey, body: { Text: text } })).status).to.equal(201);
+    }
+    const res = await exportOf(a, '/tables/notes/export/csv', { sort: [{ field: 'createdAt', direction: 'asc' }] });
+    const [, ...cells] = csvRows(res.bytes);
+    expect(cells.map((row) => row[0])).to.deep.equal(['\'=HYPERLINK("http://x.test")', "'@SUM(A1)", '+1', '-5', 'plain']);
+  });
+});
