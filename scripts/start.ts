@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../lib/config.js';
+import { createLogger } from '../lib/logger.js';
 import { connectTemporal } from '../lib/temporal.js';
 import { devServerArgs, projectRoot, temporalCliPath } from '../lib/temporal-cli.js';
 import { ensureDatabase } from '../db/database.js';
@@ -16,7 +17,9 @@ import { Supervisor, waitFor } from './supervisor.js';
 
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
-const step = (message: string) => console.log(`· ${message} (${elapsed()})`);
+const config = loadConfig();
+const logger = createLogger('launcher', { format: config.logFormat, level: config.logLevel.toLowerCase() });
+const step = (message: string) => logger.info(`${message} (${elapsed()})`);
 
 function portAnswers(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -104,8 +107,7 @@ function printSummary(config: Config, firstStart: BootstrapResult | null): void 
 }
 
 async function main(): Promise<number> {
-  const config = loadConfig();
-  const supervisor = new Supervisor(projectRoot);
+  const supervisor = new Supervisor(projectRoot, (message) => logger.error(message));
   const stop = () => {
     console.log('\nstopping...');
     void supervisor.stop(0);
@@ -121,7 +123,7 @@ async function main(): Promise<number> {
     const [, firstStart] = await Promise.all([startTemporal(config, supervisor), prepareDatabase(config)]);
     const node = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
     // Children write through pipes, not a terminal: readable lines when the launcher itself runs in one.
-    const logs = { LOG_FORMAT: process.env.LOG_FORMAT || (process.stdout.isTTY ? 'pretty' : 'json') };
+    const logs = { LOG_FORMAT: config.logFormat };
     const metrics = {
       WORKER_METRICS_PORT: process.env.WORKER_METRICS_PORT || '9464',
       TEMPORAL_SDK_METRICS_PORT: process.env.TEMPORAL_SDK_METRICS_PORT || '9465',
@@ -134,7 +136,7 @@ async function main(): Promise<number> {
     });
     printSummary(config, firstStart);
   } catch (error) {
-    console.error(`agentry could not start: ${(error as Error).message}`);
+    logger.error({ err: error }, `agentry could not start: ${(error as Error).message}`);
     return supervisor.stop(1);
   }
   return supervisor.done;

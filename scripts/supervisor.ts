@@ -18,7 +18,11 @@ export class Supervisor {
   readonly done: Promise<number>;
   private finish!: (code: number) => void;
 
-  constructor(private readonly cwd: string) {
+  constructor(
+    private readonly cwd: string,
+    /** Where the launcher reports a service that died (its logger's error level). */
+    private readonly logError: (message: string) => void,
+  ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
   }
 
@@ -43,7 +47,7 @@ export class Supervisor {
     child.once('exit', (code, signal) => {
       this.children.delete(spec.name);
       if (!this.stopping) {
-        console.error(`${spec.name} exited unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
+        this.logError(`${spec.name} exited unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
         void this.stop(1);
       } else if (this.children.size === 0) {
         this.finish(this.exitCode);
