@@ -1,28 +1,9 @@
 import { expect } from 'chai';
 import { call, newAccount } from '../setup/http.js';
 import { runResult } from '../setup/runs.js';
+import { SPEC_WORKFLOW_NODE_TYPES } from '../setup/node-types.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
-
-const WORKFLOW_NODE_TYPES = [
-  'TRIGGER',
-  'SCHEDULED_TRIGGER',
-  'WEBHOOK',
-  'API',
-  'TOOLS_AI',
-  'CONDITIONAL_ROUTING',
-  'AI_CAPTURE',
-  'DATA_TRANSFORMER',
-  'DYNAMIC_TABLES',
-  'CREATE_RECORD_ACTIVITY',
-  'ITERATION',
-  'BREAK',
-  'AUTOMATION_STATUS',
-  'SEND_MESSAGE',
-  'SEND_MESSAGING_MESSAGE',
-  'TRANSCRIPTION',
-  'FILE_ANALYSIS',
-];
 
 async function addNode(a: Account, workflowId: number, body: Record<string, unknown>): Promise<string> {
   const res = await call('POST', `/workflows/${workflowId}/nodes`, { key: a.userKey, body });
@@ -44,7 +25,7 @@ describe('node types as modules: documented data, declared handles, typed refere
       expect(doc.components.schemas[ref].properties.type.const).to.equal(branch.properties.type.const);
       return branch.properties.type.const;
     });
-    expect(documented.sort()).to.deep.equal([...WORKFLOW_NODE_TYPES].sort());
+    expect(documented.sort()).to.deep.equal([...SPEC_WORKFLOW_NODE_TYPES].sort());
     expect(doc.components.schemas.ApiNodeData.properties.method.enum).to.deep.equal(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
     expect(doc.components.schemas.DynamicTablesNodeData.required).to.deep.equal(['action', 'tableId']);
     const inbound = doc.paths['/webhooks/{webhookId}'];

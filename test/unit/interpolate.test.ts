@@ -1,28 +1,10 @@
 import { expect } from 'chai';
 import { nodeModule, nodeTypesOf } from '../../activities/nodes/registry.js';
 import { interpolate, interpolateFields, lookup, type Scope } from '../../lib/runtime/interpolate.js';
+import { SPEC_WORKFLOW_NODE_TYPES } from '../setup/node-types.js';
 
 /** The interpolated fields a node type's module declares. */
 const fieldsOf = (type: string): readonly string[] => nodeModule(type)?.interpolated ?? [];
-const WORKFLOW_NODE_TYPES = [
-  'TRIGGER',
-  'SCHEDULED_TRIGGER',
-  'WEBHOOK',
-  'API',
-  'TOOLS_AI',
-  'CONDITIONAL_ROUTING',
-  'AI_CAPTURE',
-  'DATA_TRANSFORMER',
-  'DYNAMIC_TABLES',
-  'CREATE_RECORD_ACTIVITY',
-  'ITERATION',
-  'BREAK',
-  'AUTOMATION_STATUS',
-  'SEND_MESSAGE',
-  'SEND_MESSAGING_MESSAGE',
-  'TRANSCRIPTION',
-  'FILE_ANALYSIS',
-];
 
 const LOOP = 'node_11111111-2222-4333-8444-555555555555';
 const API = 'node_aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
@@ -187,8 +169,8 @@ describe('interpolate: fields of node data', () => {
   });
 
   it('the node modules declare the SPEC.md fields per node type, and none for the others', () => {
-    expect(nodeTypesOf('workflow').sort()).to.deep.equal([...WORKFLOW_NODE_TYPES].sort());
-    const declared = Object.fromEntries(WORKFLOW_NODE_TYPES.map((type) => [type, fieldsOf(type)]));
+    expect(nodeTypesOf('workflow').sort()).to.deep.equal([...SPEC_WORKFLOW_NODE_TYPES].sort());
+    const declared = Object.fromEntries(SPEC_WORKFLOW_NODE_TYPES.map((type) => [type, fieldsOf(type)]));
     expect(declared).to.deep.include({
       API: ['url', 'headers[].value', 'parameters[].value', 'body'],
       TOOLS_AI: ['instructions', 'prompt'],

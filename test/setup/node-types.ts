@@ -1,0 +1,20 @@
+/** The workflow node types of SPEC.md ("Workflow node types"), for tests that check the registry covers them all. */
+export const SPEC_WORKFLOW_NODE_TYPES = [
+  'TRIGGER',
+  'SCHEDULED_TRIGGER',
+  'WEBHOOK',
+  'API',
+  'TOOLS_AI',
+  'CONDITIONAL_ROUTING',
+  'AI_CAPTURE',
+  'DATA_TRANSFORMER',
+  'DYNAMIC_TABLES',
+  'CREATE_RECORD_ACTIVITY',
+  'ITERATION',
+  'BREAK',
+  'AUTOMATION_STATUS',
+  'SEND_MESSAGE',
+  'SEND_MESSAGING_MESSAGE',
+  'TRANSCRIPTION',
+  'FILE_ANALYSIS',
+];
