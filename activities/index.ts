@@ -7,6 +7,8 @@ import type { Orm } from '../db/orm.js';
 import { OutboxNotifier } from '../db/outbox-notifier.js';
 import { createHeartbeatActivity } from './heartbeat.activity.js';
 import { TemporalAutomationSchedules } from '../lib/schedules/temporal-automation-schedules.js';
+import { AiGateway } from './ai/ai-gateway.js';
+import type { AiProvider } from './ai/ai-provider.js';
 import { createExecuteNode } from './nodes/execute-node.js';
 import { nodeFactsOf } from './nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
@@ -18,9 +20,11 @@ export interface ActivityDeps {
   /** Identity of the worker process, as Temporal shows it. */
   identity: string;
   taskQueue: string;
+  /** The AI provider of the gateway; absent: AI nodes fail with a message naming the variables to set. */
+  aiProvider?: AiProvider | null;
 }
 
-export function createActivities({ orm, temporal, identity, taskQueue }: ActivityDeps) {
+export function createActivities({ orm, temporal, identity, taskQueue, aiProvider }: ActivityDeps) {
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
     executeNode: createExecuteNode({
@@ -28,6 +32,7 @@ export function createActivities({ orm, temporal, identity, taskQueue }: Activit
       temporal,
       schedules: new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf),
       httpTimeoutMs: 30_000,
+      ai: new AiGateway(aiProvider ?? null),
       outbox: new OutboxNotifier(orm.em.getKnex()),
     }),
     ...createRunLedgerActivities(orm),

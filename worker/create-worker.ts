@@ -4,6 +4,7 @@ import type { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { Orm } from '../db/orm.js';
+import type { AiProvider } from '../activities/ai/ai-provider.js';
 
 export interface WorkerDeps {
   orm: Orm;
@@ -14,13 +15,15 @@ export interface WorkerDeps {
   taskQueue: string;
   /** Optional identity; defaults to pid@host, as Temporal does. */
   identity?: string;
+  /** The AI gateway's provider; absent: AI nodes fail saying it is not configured. */
+  aiProvider?: AiProvider | null;
 }
 
 /** Path of the workflow bundle's entry module. */
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 /** Builds a worker that serves every agentry workflow and activity on one task queue. */
-export async function createWorker({ orm, connection, temporal, namespace, taskQueue, identity }: WorkerDeps): Promise<Worker> {
+export async function createWorker({ orm, connection, temporal, namespace, taskQueue, identity, aiProvider }: WorkerDeps): Promise<Worker> {
   const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
   return Worker.create({
     connection,
@@ -28,6 +31,6 @@ export async function createWorker({ orm, connection, temporal, namespace, taskQ
     taskQueue,
     identity: workerIdentity,
     workflowsPath,
-    activities: createActivities({ orm, temporal, identity: workerIdentity, taskQueue }),
+    activities: createActivities({ orm, temporal, identity: workerIdentity, taskQueue, aiProvider }),
   });
 }

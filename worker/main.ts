@@ -6,6 +6,7 @@ import { temporalLogger } from './temporal-logger.js';
 import { initORM } from '../db/orm.js';
 import { connectTemporal } from '../lib/temporal.js';
 import { createWorker } from './create-worker.js';
+import { aiProviderFrom } from '../activities/ai/openai-compatible-provider.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { sweepRunLedger } from './run-ledger-sweep.js';
 import { serveMetrics } from './metrics-server.js';
@@ -24,7 +25,14 @@ Runtime.install({
 const orm = await initORM({ databaseUrl: config.databaseUrl });
 const connection = await NativeConnection.connect({ address: config.temporal.address });
 const temporal = await connectTemporal(config.temporal);
-const worker = await createWorker({ orm, connection, temporal, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
+const worker = await createWorker({
+  orm,
+  connection,
+  temporal,
+  namespace: config.temporal.namespace,
+  taskQueue: config.temporal.taskQueue,
+  aiProvider: aiProviderFrom(config.ai),
+});
 logger.info(
   { identity: worker.options.identity, taskQueue: config.temporal.taskQueue },
   `worker ${worker.options.identity} polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}`,

@@ -12,6 +12,7 @@ import type { AutomationEvent } from '../../lib/events/event-match.js';
 import type { CaptureKind, ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import type { AutomationSchedules } from '../../lib/schedules/automation-schedules.js';
 import type { NodeCheck } from './checks/check-context.js';
+import type { AiGateway } from '../ai/ai-gateway.js';
 
 export type { NodeCheck, NodeCheckContext } from './checks/check-context.js';
 
@@ -29,6 +30,8 @@ export interface ExecutorDeps {
   schedules: AutomationSchedules;
   /** Timeout of outgoing HTTP calls. */
   httpTimeoutMs: number;
+  /** The AI gateway (its provider is null when none is configured: AI nodes then fail saying so). */
+  ai: AiGateway;
   /** Wakes the outbox dispatchers after a node that may have written events (row changes). */
   outbox?: OutboxNotifier;
 }

@@ -116,11 +116,11 @@ describe('manual workflow runs on Temporal', function () {
     const a = await newAccount();
     const key = a.userKey;
     const id = (await call('POST', '/workflows', { key, body: { name: 'AI' } })).body.id;
-    const transform = await node(key, id, { type: 'DATA_TRANSFORMER', data: { prompt: 'shorten {trigger_payload}' } });
+    const transform = await node(key, id, { type: 'FILE_ANALYSIS', data: { fileUrl: 'https://files.example.test/a.pdf' } });
     const started = await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key, body: { entryNodeId: transform, payload: 'x' } });
     const run = await result(started.body.id);
     expect(run.successful).to.equal(false);
-    expect(run.error!.message).to.equal('DATA_TRANSFORMER nodes are not available yet in this version of agentry');
+    expect(run.error!.message).to.equal('FILE_ANALYSIS nodes are not available yet in this version of agentry');
     const other = await newAccount();
     expect((await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key: other.userKey, body: {} })).status).to.equal(404);
   });

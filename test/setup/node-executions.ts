@@ -9,6 +9,8 @@ import { createExecuteNode } from '../../activities/nodes/execute-node.js';
 import { nodeFactsOf } from '../../activities/nodes/registry.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
+import { AiGateway } from '../../activities/ai/ai-gateway.js';
+import type { AiProvider } from '../../activities/ai/ai-provider.js';
 import { harness } from './harness.js';
 
 // Expected node failures are not worth a warning in the test output.
@@ -21,6 +23,8 @@ export interface NodeExecution {
   /** Names the execution; attempts of one execution share it. */
   executionKey: string;
   automationId?: number;
+  /** The AI provider behind the gateway; the harness's fake one when omitted, null for none configured. */
+  aiProvider?: AiProvider | null;
 }
 
 export async function executeNodeAttempt(execution: NodeExecution, attempt = 1): Promise<NodeOutcome> {
@@ -30,6 +34,7 @@ export async function executeNodeAttempt(execution: NodeExecution, attempt = 1):
     temporal: h.env.client,
     schedules: new TemporalAutomationSchedules(h.env.client, h.taskQueue, nodeFactsOf),
     httpTimeoutMs: 5_000,
+    ai: new AiGateway(execution.aiProvider === undefined ? h.aiProvider : execution.aiProvider),
   });
   const input: ExecuteNodeInput = {
     accountId: execution.accountId,

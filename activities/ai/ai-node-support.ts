@@ -1,0 +1,46 @@
+/** What AI node executors share: a session on the node's model, and the capture schema of `captureVariables`. */
+import type { AiModel, AiModelType } from '../../db/entities/index.js';
+import type { ExecuteNodeInput } from '../../lib/runtime/contract.js';
+import type { ExecutionContext } from '../nodes/node-module.js';
+import type { AiSession } from './ai-gateway.js';
+import { resolveModel } from './model-resolution.js';
+
+/** The AI session of one node execution and the model its data resolves to. */
+export async function aiForNode(
+  input: ExecuteNodeInput,
+  context: ExecutionContext,
+  type: AiModelType,
+): Promise<{ session: AiSession; model: AiModel }> {
+  const em = context.orm.em.fork();
+  const session = context.ai.session(em, input.accountId, context.signal);
+  return { session, model: await resolveModel(em, input.data, type) };
+}
+
+/** A saved capture variable (`{ id, name, description }`). */
+export interface CaptureVariable {
+  name: string;
+  description?: string;
+}
+
+export function captureVariablesOf(data: Record<string, unknown>): CaptureVariable[] {
+  const items = Array.isArray(data.captureVariables) ? data.captureVariables : [];
+  return items.filter((v): v is CaptureVariable => typeof v?.name === 'string' && v.name !== '');
+}
+
+/**
+ * The JSON Schema of captured values: one property per variable, each a string or null (not found). Every property
+ * is required and no other is allowed, as strict structured output demands.
+ */
+export function captureSchema(variables: CaptureVariable[]): Record<string, unknown> {
+  const properties = Object.fromEntries(
+    variables.map((v) => [v.name, { type: ['string', 'number', 'boolean', 'null'], description: v.description || `The value of ${v.name}` }]),
+  );
+  return { type: 'object', properties, required: variables.map((v) => v.name), additionalProperties: false };
+}
+
+/** Captured values without the nulls: a variable the model did not find stays as it was. */
+export function foundCaptures(values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== null && value !== undefined));
+}
+
+export const text = (value: unknown): string => (typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value));
