@@ -9,7 +9,7 @@ import { chargeCredits, refundCredits } from '../../db/automations/run-ledger.js
 import type { AiModel } from '../../db/entities/index.js';
 import { NodeError } from '../nodes/node-module.js';
 import { aiCallDuration, aiTokens } from './ai-metrics.js';
-import type { AiProvider, ChatMessage, ChatRequest, ChatResponse } from './ai-provider.js';
+import type { AiProvider, ChatMessage, ChatRequest, ChatResponse, TranscriptionRequest } from './ai-provider.js';
 
 /** The one message every AI feature gives when no provider is configured. */
 export const AI_NOT_CONFIGURED =
@@ -56,6 +56,20 @@ export class AiSession {
       throw error;
     } finally {
       aiCallDuration.observe({ model: model.externalId, outcome }, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** A transcription of `audio` on a TRANSCRIPTION model, charged like a chat call. */
+  async transcribe(model: AiModel, audio: Omit<TranscriptionRequest, 'model' | 'signal'>): Promise<string> {
+    await this.charge(model);
+    const started = performance.now();
+    try {
+      const { text } = await this.provider.transcribe({ ...audio, model: model.externalId, signal: this.signal });
+      this.record(model, { content: text, toolCalls: [], usage: { promptTokens: 0, completionTokens: 0 } }, started);
+      return text;
+    } catch (error) {
+      await refundCredits(this.em, this.accountId, model.creditsPerMessage);
+      throw error;
     }
   }
 
