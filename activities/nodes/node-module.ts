@@ -49,6 +49,11 @@ export interface ExecutionContext extends ExecutorDeps {
    * recorded under the execution key; a later attempt of the same execution answers the recorded output instead.
    */
   once<T>(effect: (em: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * `once` for a node that makes several side effects (tool calls of TOOLS_AI): each is recorded under the execution
+   * key plus `part`, so a retried attempt that reaches the same part answers its recorded output.
+   */
+  onceFor<T>(part: string, effect: (em: EntityManager) => Promise<T>): Promise<T>;
 }
 
 /** Runs one node. Throw an `AppError` (4xx) or `NodeError` for a permanent failure; anything else is retried. */
