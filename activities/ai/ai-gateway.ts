@@ -123,7 +123,7 @@ export class AiSession {
 }
 
 /** Local models often wrap JSON in a Markdown code fence even when asked for JSON only. */
-function stripFences(text: string): string {
+export function stripFences(text: string): string {
   const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(text);
   return fenced ? fenced[1] : text;
 }

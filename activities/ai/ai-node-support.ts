@@ -2,7 +2,7 @@
 import type { AiModel, AiModelType } from '../../db/entities/index.js';
 import type { ExecuteNodeInput } from '../../lib/runtime/contract.js';
 import type { ExecutionContext } from '../nodes/node-module.js';
-import type { AiSession } from './ai-gateway.js';
+import { stripFences, type AiSession } from './ai-gateway.js';
 import { resolveModel } from './model-resolution.js';
 
 /** The AI session of one node execution and the model its data resolves to. */
@@ -69,3 +69,12 @@ export async function extractCaptures(
 }
 
 export const text = (value: unknown): string => (typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value));
+
+/** JSON when the answer parses (a Markdown code fence around it allowed), else the text as the model wrote it. */
+export function parsedOrText(content: string): unknown {
+  try {
+    return JSON.parse(stripFences(content));
+  } catch {
+    return content.trim();
+  }
+}

@@ -1,5 +1,5 @@
 /** DATA_TRANSFORMER: reshapes data as a prompt says; the output is the model's answer, parsed when it is JSON. */
-import { aiForNode, text } from '../ai/ai-node-support.js';
+import { aiForNode, parsedOrText, text } from '../ai/ai-node-support.js';
 import { modelCheck } from './checks/ai-model.check.js';
 import { DEFAULT_HANDLES, MODEL_FIELDS, type NodeExecutor, type NodeModule } from './node-module.js';
 
@@ -17,16 +17,6 @@ const executeDataTransformer: NodeExecutor = async (input, context) => {
   });
   return { output: parsedOrText(content), aiCredits: session.credits };
 };
-
-/** JSON when the answer parses (a Markdown code fence around it allowed), else the text as the model wrote it. */
-function parsedOrText(content: string): unknown {
-  const inner = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(content)?.[1] ?? content;
-  try {
-    return JSON.parse(inner);
-  } catch {
-    return content.trim();
-  }
-}
 
 export const dataTransformerNode: NodeModule = {
   type: 'DATA_TRANSFORMER',

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { addMessagingTemplate, connectMessagingNumber } from '../../db/catalogs/channels.service.js';
 import { harness } from '../setup/harness.js';
 import { runResult as result } from '../setup/runs.js';
 import { call, newAccount } from '../setup/http.js';
@@ -116,11 +117,21 @@ describe('manual workflow runs on Temporal', function () {
     const a = await newAccount();
     const key = a.userKey;
     const id = (await call('POST', '/workflows', { key, body: { name: 'AI' } })).body.id;
-    const transform = await node(key, id, { type: 'FILE_ANALYSIS', data: { fileUrl: 'https://files.example.test/a.pdf' } });
+    const em = harness().orm.em.fork();
+    await connectMessagingNumber(em, a.account.id, {
+      phoneNumber: '+14155550100',
+      phoneNumberId: 'pn-1',
+      assistantId: '3b241101-e2bb-4255-8caf-4136c566a962',
+    });
+    await addMessagingTemplate(em, a.account.id, { name: 'hello', language: 'en' });
+    const transform = await node(key, id, {
+      type: 'SEND_MESSAGING_MESSAGE',
+      data: { phoneNumberId: 'pn-1', template: 'hello', personName: 'Ada', phoneNumber: '+14155550123' },
+    });
     const started = await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key, body: { entryNodeId: transform, payload: 'x' } });
     const run = await result(started.body.id);
     expect(run.successful).to.equal(false);
-    expect(run.error!.message).to.equal('FILE_ANALYSIS nodes are not available yet in this version of agentry');
+    expect(run.error!.message).to.equal('SEND_MESSAGING_MESSAGE nodes are not available yet in this version of agentry');
     const other = await newAccount();
     expect((await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key: other.userKey, body: {} })).status).to.equal(404);
   });
