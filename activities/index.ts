@@ -9,6 +9,7 @@ import { createHeartbeatActivity } from './heartbeat.activity.js';
 import { TemporalAutomationSchedules } from '../lib/schedules/temporal-automation-schedules.js';
 import { AiGateway } from './ai/ai-gateway.js';
 import type { AiProvider } from './ai/ai-provider.js';
+import type { MessagingConfig } from './messaging/cloud-api-messaging.js';
 import { createExecuteNode } from './nodes/execute-node.js';
 import { nodeFactsOf } from './nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
@@ -22,9 +23,11 @@ export interface ActivityDeps {
   taskQueue: string;
   /** The AI provider of the gateway; absent: AI nodes fail with a message naming the variables to set. */
   aiProvider?: AiProvider | null;
+  /** The messaging Cloud API; absent: SEND_MESSAGING_MESSAGE nodes fail saying it is not configured. */
+  messaging?: MessagingConfig | null;
 }
 
-export function createActivities({ orm, temporal, identity, taskQueue, aiProvider }: ActivityDeps) {
+export function createActivities({ orm, temporal, identity, taskQueue, aiProvider, messaging }: ActivityDeps) {
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
     executeNode: createExecuteNode({
@@ -33,6 +36,7 @@ export function createActivities({ orm, temporal, identity, taskQueue, aiProvide
       schedules: new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf),
       httpTimeoutMs: 30_000,
       ai: new AiGateway(aiProvider ?? null),
+      messaging: messaging ?? null,
       outbox: new OutboxNotifier(orm.em.getKnex()),
     }),
     ...createRunLedgerActivities(orm),

@@ -5,6 +5,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.js';
 import type { Orm } from '../db/orm.js';
 import type { AiProvider } from '../activities/ai/ai-provider.js';
+import type { MessagingConfig } from '../activities/messaging/cloud-api-messaging.js';
 
 export interface WorkerDeps {
   orm: Orm;
@@ -17,13 +18,24 @@ export interface WorkerDeps {
   identity?: string;
   /** The AI gateway's provider; absent: AI nodes fail saying it is not configured. */
   aiProvider?: AiProvider | null;
+  /** The messaging Cloud API; absent: SEND_MESSAGING_MESSAGE nodes fail saying it is not configured. */
+  messaging?: MessagingConfig | null;
 }
 
 /** Path of the workflow bundle's entry module. */
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 /** Builds a worker that serves every agentry workflow and activity on one task queue. */
-export async function createWorker({ orm, connection, temporal, namespace, taskQueue, identity, aiProvider }: WorkerDeps): Promise<Worker> {
+export async function createWorker({
+  orm,
+  connection,
+  temporal,
+  namespace,
+  taskQueue,
+  identity,
+  aiProvider,
+  messaging,
+}: WorkerDeps): Promise<Worker> {
   const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
   return Worker.create({
     connection,
@@ -31,6 +43,6 @@ export async function createWorker({ orm, connection, temporal, namespace, taskQ
     taskQueue,
     identity: workerIdentity,
     workflowsPath,
-    activities: createActivities({ orm, temporal, identity: workerIdentity, taskQueue, aiProvider }),
+    activities: createActivities({ orm, temporal, identity: workerIdentity, taskQueue, aiProvider, messaging }),
   });
 }

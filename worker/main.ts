@@ -32,6 +32,7 @@ const worker = await createWorker({
   namespace: config.temporal.namespace,
   taskQueue: config.temporal.taskQueue,
   aiProvider: aiProviderFrom(config.ai),
+  messaging: config.messaging,
 });
 logger.info(
   { identity: worker.options.identity, taskQueue: config.temporal.taskQueue },

@@ -38,13 +38,13 @@ export const fileAnalysisNode: NodeModule = {
   summary: 'Reads a file from a URL (PDF text, OCR of images) and analyses it with an AI model; the output is { analysis, text }',
   data: {
     properties: {
-      fileUrl: { type: ['string', 'null'], maxLength: 8192, description: 'Interpolable' },
-      prompt: { type: ['string', 'null'], maxLength: 20000, description: 'Interpolable' },
+      // SPEC.md lists no interpolable field for FILE_ANALYSIS: fileUrl and prompt are used as written.
+      fileUrl: { type: ['string', 'null'], maxLength: 8192 },
+      prompt: { type: ['string', 'null'], maxLength: 20000 },
       ...MODEL_FIELDS,
     },
   },
   handles: DEFAULT_HANDLES,
-  interpolated: ['fileUrl', 'prompt'],
   checks: [modelCheck('FILE_ANALYSIS')],
   execute: executeFileAnalysis,
 };

@@ -13,6 +13,7 @@ import type { CaptureKind, ExecuteNodeInput, NodeOutcome } from '../../lib/runti
 import type { AutomationSchedules } from '../../lib/schedules/automation-schedules.js';
 import type { NodeCheck } from './checks/check-context.js';
 import type { AiGateway } from '../ai/ai-gateway.js';
+import type { MessagingConfig } from '../messaging/cloud-api-messaging.js';
 
 export type { NodeCheck, NodeCheckContext } from './checks/check-context.js';
 
@@ -32,6 +33,8 @@ export interface ExecutorDeps {
   httpTimeoutMs: number;
   /** The AI gateway (its provider is null when none is configured: AI nodes then fail saying so). */
   ai: AiGateway;
+  /** The messaging product's Cloud API (SEND_MESSAGING_MESSAGE); null when not configured. */
+  messaging?: MessagingConfig | null;
   /** Wakes the outbox dispatchers after a node that may have written events (row changes). */
   outbox?: OutboxNotifier;
 }

@@ -22,9 +22,9 @@ describe('FILE_ANALYSIS nodes', function () {
   it('reads PDF text locally and has the FILE_ANALYSIS model answer the prompt about it', async () => {
     const { userKey: key } = await newAccount();
     const wf = await aiWorkflow(key);
-    const node = await wf.node('FILE_ANALYSIS', { fileUrl: `${files.origin}/docs/{trigger_payload}`, prompt: 'What is the total? JSON please' });
+    const node = await wf.node('FILE_ANALYSIS', { fileUrl: `${files.origin}/docs/invoice.pdf`, prompt: 'What is the total? JSON please' });
     harness().ai.script({ content: '{"total":420,"currency":"EUR"}' });
-    const run = await wf.run(node, 'invoice.pdf');
+    const run = await wf.run(node);
     expect(run.successful, JSON.stringify(run)).to.equal(true);
     expect(run.nodeResults[0].output).to.deep.equal({ analysis: { total: 420, currency: 'EUR' }, text: 'Invoice 1234 total 420 EUR' });
     expect(run.aiCredits).to.equal(5);

@@ -17,6 +17,7 @@ import { createWorker } from '../../worker/create-worker.js';
 import { OutboxDispatcher } from '../../worker/outbox-dispatcher.js';
 import { OpenAiCompatibleProvider } from '../../activities/ai/openai-compatible-provider.js';
 import { FakeAiServer } from './fake-ai-server.js';
+import { FakeMessagingServer } from './fake-messaging-server.js';
 
 export { projectRoot };
 
@@ -37,6 +38,8 @@ export interface Harness {
   ai: FakeAiServer;
   /** The provider the worker and API use, speaking to `ai` with short retry delays. */
   aiProvider: OpenAiCompatibleProvider;
+  /** The local Cloud API behind the worker's messaging adapter (token `test-messaging-token`). */
+  messaging: FakeMessagingServer;
 }
 
 let current: Harness | undefined;
@@ -102,8 +105,11 @@ export async function startHarness(): Promise<Harness> {
     baseDelayMs: 50,
     maxDelayMs: 2_000,
   });
+  const messaging = new FakeMessagingServer();
+  await messaging.start();
   const worker = await createWorker({
     aiProvider,
+    messaging: { baseUrl: messaging.baseUrl, token: 'test-messaging-token' },
     orm,
     connection: env.nativeConnection,
     temporal: env.client,
@@ -120,7 +126,20 @@ export async function startHarness(): Promise<Harness> {
     retry: { maxAttempts: 3, baseMs: 200, maxMs: 1_000 },
   });
   dispatcher.start();
-  current = { databaseUrl, orm, env, taskQueue, worker, dispatcher, server: undefined as unknown as Server, origin: '', baseUrl: '', ai, aiProvider };
+  current = {
+    databaseUrl,
+    orm,
+    env,
+    taskQueue,
+    worker,
+    dispatcher,
+    server: undefined as unknown as Server,
+    origin: '',
+    baseUrl: '',
+    ai,
+    aiProvider,
+    messaging,
+  };
   const { server, origin } = await listen();
   Object.assign(current, { server, origin, baseUrl: `${origin}/public/v1` });
   return current;
@@ -137,5 +156,6 @@ export async function stopHarness(): Promise<void> {
   await h.env.teardown();
   await h.orm.close();
   await h.ai.stop();
+  await h.messaging.stop();
   await dropDatabase(h.databaseUrl);
 }

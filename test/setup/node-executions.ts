@@ -35,6 +35,7 @@ export async function executeNodeAttempt(execution: NodeExecution, attempt = 1):
     schedules: new TemporalAutomationSchedules(h.env.client, h.taskQueue, nodeFactsOf),
     httpTimeoutMs: 5_000,
     ai: new AiGateway(execution.aiProvider === undefined ? h.aiProvider : execution.aiProvider),
+    messaging: { baseUrl: h.messaging.baseUrl, token: 'test-messaging-token' },
   });
   const input: ExecuteNodeInput = {
     accountId: execution.accountId,
