@@ -8,6 +8,9 @@ import { OutboxNotifier } from '../db/outbox-notifier.js';
 import type { FileStore } from '../db/tables/files/file-store.js';
 import { createHeartbeatActivity } from './heartbeat.activity.js';
 import { TemporalAutomationSchedules } from '../lib/schedules/temporal-automation-schedules.js';
+import { AiGateway } from './ai/ai-gateway.js';
+import type { AiProvider } from './ai/ai-provider.js';
+import type { MessagingConfig } from './messaging/cloud-api-messaging.js';
 import { createExecuteNode } from './nodes/execute-node.js';
 import { nodeFactsOf } from './nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
@@ -21,9 +24,13 @@ export interface ActivityDeps {
   taskQueue: string;
   /** Where the bytes of record files are stored. */
   files: FileStore;
+  /** The AI provider of the gateway; absent: AI nodes fail with a message naming the variables to set. */
+  aiProvider?: AiProvider | null;
+  /** The messaging Cloud API; absent: SEND_MESSAGING_MESSAGE nodes fail saying it is not configured. */
+  messaging?: MessagingConfig | null;
 }
 
-export function createActivities({ orm, temporal, identity, taskQueue, files }: ActivityDeps) {
+export function createActivities({ orm, temporal, identity, taskQueue, files, aiProvider, messaging }: ActivityDeps) {
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
     executeNode: createExecuteNode({
@@ -31,6 +38,8 @@ export function createActivities({ orm, temporal, identity, taskQueue, files }: 
       temporal,
       schedules: new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf),
       httpTimeoutMs: 30_000,
+      ai: new AiGateway(aiProvider ?? null),
+      messaging: messaging ?? null,
       outbox: new OutboxNotifier(orm.em.getKnex()),
       files,
     }),

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
+import type { AiProvider } from '../activities/ai/ai-provider.js';
 import Koa from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
 import type { TriggerProvider } from '../lib/triggers/trigger-provider.js';
@@ -69,12 +70,14 @@ export interface AppDeps {
   outbox?: OutboxNotifier;
   /** Where the bytes of record files are stored; the local folder `.data/files` when unset. */
   files?: FileStore;
+  /** The AI gateway's provider (intent phrase suggestions, `/healthz`); unset: AI_BASE_URL is not configured. */
+  ai?: AiProvider | null;
   /** Extra route declarations under `/public/v1` (used by tests to exercise the shared route machinery). */
   extraRoutes?: (api: RouteRegistry) => void;
 }
 
 /** Every `/public/v1` route declaration; the OpenAPI document is built from this list. */
-export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal' | 'files'>): RouteRegistry {
+export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal' | 'files' | 'ai'>): RouteRegistry {
   const api = new RouteRegistry();
   meRoutes(api);
   dataRoutes(api, deps.files ?? new LocalFileStore('.data/files'));
@@ -85,7 +88,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   workflowRunRoutes(api, deps.temporal, deps.config.taskQueue);
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
-  agentFeatureRoutes(api);
+  agentFeatureRoutes(api, deps.ai ?? null);
   deps.extraRoutes?.(api);
   return api;
 }
@@ -110,7 +113,7 @@ export function createApp(deps: AppDeps): Koa {
   const docsPage = renderDocsPage(openApi);
 
   const root = new RouteRegistry();
-  healthRoutes(root, { getEm, temporal, taskQueue: config.taskQueue, timeoutMs: 3000 });
+  healthRoutes(root, { getEm, temporal, taskQueue: config.taskQueue, timeoutMs: 3000, ai: deps.ai ?? null });
   inboundWebhookRoutes(root);
 
   const publicRouter = new Router({ prefix: API_PREFIX });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { HeartbeatResult } from '../activities/heartbeat.activity.js';
+import type { AiProvider } from '../activities/ai/ai-provider.js';
 
 export interface ProbeResult {
   ok: boolean;
@@ -15,6 +16,11 @@ export interface HealthReport {
   database: ProbeResult;
   temporal: ProbeResult & { namespace: string };
   worker?: ProbeResult & { identity?: string; taskQueue: string; workflowId: string };
+  /**
+   * The AI gateway's provider: `not configured` without AI_BASE_URL, else `up` or `down`. It does not change `ok`:
+   * without AI the API and every node without AI still work, so a load balancer should keep the process.
+   */
+  ai: { status: 'not configured' } | (ProbeResult & { status: 'up' | 'down' });
 }
 
 export interface HealthDeps {
@@ -22,6 +28,7 @@ export interface HealthDeps {
   temporal: Client;
   taskQueue: string;
   timeoutMs: number;
+  ai: AiProvider | null;
 }
 
 async function probe<T>(timeoutMs: number, run: () => Promise<T>): Promise<ProbeResult & { value?: T }> {
@@ -43,14 +50,18 @@ async function probe<T>(timeoutMs: number, run: () => Promise<T>): Promise<Probe
 export async function checkHealth(deps: HealthDeps, { worker = false } = {}): Promise<HealthReport> {
   const { temporal, timeoutMs } = deps;
   const namespace = temporal.options.namespace;
-  const [database, temporalProbe] = await Promise.all([
+  const [database, temporalProbe, aiProbe] = await Promise.all([
     probe(timeoutMs, () => deps.getEm().getConnection().execute('select 1')),
     probe(timeoutMs, () => temporal.withDeadline(Date.now() + timeoutMs, () => temporal.workflowService.describeNamespace({ namespace }))),
+    deps.ai ? probe(timeoutMs, () => deps.ai!.ping(AbortSignal.timeout(timeoutMs))) : undefined,
   ]);
   const report: HealthReport = {
     ok: database.ok && temporalProbe.ok,
     database: { ok: database.ok, latencyMs: database.latencyMs, ...(database.error && { error: database.error }) },
     temporal: { ok: temporalProbe.ok, latencyMs: temporalProbe.latencyMs, namespace, ...(temporalProbe.error && { error: temporalProbe.error }) },
+    ai: aiProbe
+      ? { status: aiProbe.ok ? 'up' : 'down', ok: aiProbe.ok, latencyMs: aiProbe.latencyMs, ...(aiProbe.error && { error: aiProbe.error }) }
+      : { status: 'not configured' },
   };
   if (worker) {
     const workflowId = `health-check:${randomUUID()}`;

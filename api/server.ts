@@ -6,6 +6,7 @@ import { HttpTriggerProvider } from '../activities/triggers/http-trigger-provide
 import { initORM } from '../db/orm.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import { createApp } from './app.js';
+import { aiProviderFrom } from '../activities/ai/openai-compatible-provider.js';
 
 const config = loadConfig();
 const logger = createLogger('api', { format: config.logFormat, level: config.logLevel.toLowerCase() });
@@ -22,6 +23,7 @@ const app = createApp({
     rateLimits: config.rateLimits,
   },
   files: new LocalFileStore(config.filesDir),
+  ai: aiProviderFrom(config.ai),
   logger,
   triggers: config.triggerProvider
     ? new HttpTriggerProvider({ baseUrl: config.triggerProvider.url, apiKey: config.triggerProvider.apiKey })

@@ -37,6 +37,10 @@ export interface Config {
   filesDir: string;
   /** The third-party trigger provider (EXTERNAL_TRIGGER subscriptions); null when TRIGGER_PROVIDER_URL is unset. */
   triggerProvider: { url: string; apiKey: string } | null;
+  /** The OpenAI-compatible AI provider of the AI gateway; null when AI_BASE_URL is unset (AI nodes fail, saying so). */
+  ai: { baseUrl: string; apiKey: string } | null;
+  /** The messaging product's Cloud API (SEND_MESSAGING_MESSAGE); null when MESSAGING_API_URL is unset. */
+  messaging: { baseUrl: string; token: string } | null;
   /** Port of the worker's Prometheus metrics (`/metrics`); 0: not served. */
   workerMetricsPort: number;
   /** Port of the Temporal SDK's own Prometheus metrics in the worker; 0: not exported. */
@@ -78,6 +82,11 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   TEST_DATABASE_URL: 'PostgreSQL server the tests create their per-run database on (default: the DATABASE_URL server)',
   TRIGGER_PROVIDER_URL: 'base URL of the third-party trigger provider (EXTERNAL_TRIGGER nodes); unset: third-party triggers are off',
   TRIGGER_PROVIDER_API_KEY: 'key sent as Bearer token to the trigger provider; required when TRIGGER_PROVIDER_URL is set (no default)',
+  AI_BASE_URL:
+    'base URL of an OpenAI-compatible API (OpenAI, Ollama, vLLM, llama.cpp), e.g. http://127.0.0.1:11434/v1; unset: AI nodes fail saying so',
+  AI_API_KEY: 'key sent as Bearer token to the AI provider; required when AI_BASE_URL is set (no default; any value for servers without keys)',
+  MESSAGING_API_URL: "base URL of the messaging product's Cloud API (SEND_MESSAGING_MESSAGE); unset: those nodes fail saying so",
+  MESSAGING_API_TOKEN: 'token sent as Bearer to the messaging Cloud API; required when MESSAGING_API_URL is set (no default)',
   WORKER_METRICS_PORT: "port of the worker's Prometheus metrics at /metrics (default 0: off; npm start uses 9464)",
   TEMPORAL_SDK_METRICS_PORT: "port of the Temporal SDK's own Prometheus metrics in the worker (default 0: off; npm start uses 9465)",
   RATE_LIMIT_PER_SECOND: 'requests per second one API key may make to one API process, sustained (default 50; 0: no limit)',
@@ -136,6 +145,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!apiKey) throw new ConfigError('TRIGGER_PROVIDER_API_KEY must be set when TRIGGER_PROVIDER_URL is set');
     triggerProvider = { url: urlVar(env, 'TRIGGER_PROVIDER_URL', '', ['http:', 'https:']), apiKey };
   }
+  let ai: Config['ai'] = null;
+  if (env.AI_BASE_URL) {
+    const apiKey = env.AI_API_KEY?.trim();
+    if (!apiKey) throw new ConfigError('AI_API_KEY must be set when AI_BASE_URL is set (any value for a local server without keys)');
+    ai = { baseUrl: urlVar(env, 'AI_BASE_URL', '', ['http:', 'https:']), apiKey };
+  }
+  let messaging: Config['messaging'] = null;
+  if (env.MESSAGING_API_URL) {
+    const token = env.MESSAGING_API_TOKEN?.trim();
+    if (!token) throw new ConfigError('MESSAGING_API_TOKEN must be set when MESSAGING_API_URL is set');
+    messaging = { baseUrl: urlVar(env, 'MESSAGING_API_URL', '', ['http:', 'https:']), token };
+  }
   return {
     host,
     port,
@@ -155,6 +176,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.AGENTRY_DATA_DIR || '.data',
     filesDir: env.FILES_DIR || `${env.AGENTRY_DATA_DIR || '.data'}/files`,
     triggerProvider,
+    ai,
+    messaging,
     workerMetricsPort: intVar(env, 'WORKER_METRICS_PORT', 0, 0, 65535),
     temporalSdkMetricsPort: intVar(env, 'TEMPORAL_SDK_METRICS_PORT', 0, 0, 65535),
     rateLimits: { perKey: rateLimitVar(env, 'RATE_LIMIT', 50, 200), perWebhook: rateLimitVar(env, 'WEBHOOK_RATE_LIMIT', 1000, 2000) },

@@ -11,6 +11,7 @@ import {
   messagingTemplateView,
   socialAccountView,
 } from '../db/catalogs/channels.service.js';
+import { aiModelView, pointAiModel } from '../db/catalogs/ai-models.service.js';
 import { connectAccount, connectedAccountView } from '../db/catalogs/integrations.service.js';
 
 type Options = Record<string, string | boolean | undefined>;
@@ -32,7 +33,10 @@ export const CATALOG_USAGE = `
   add-template    --account ID --name NAME --language en [--status APPROVED] [--body-params N]
                                                add a message template (only APPROVED ones are listed and sendable)
   add-social      --account ID --platform NAME --name TEXT [--external-id ID]
-                                               connect a social account (INSTAGRAM, FACEBOOK, …)`;
+                                               connect a social account (INSTAGRAM, FACEBOOK, …)
+  ai-model        --model=ID [--external-id NAME] [--make-default]   (catalog ids are negative: --model=-1)
+                                               point a catalog AI model (GET /ai-models) at a provider-side model name,
+                                               e.g. a local Ollama or vLLM model, and/or make it its type's default`;
 
 /** Options of the verbs above, merged into the command line's `parseArgs` options. */
 export const CATALOG_OPTIONS = {
@@ -48,6 +52,8 @@ export const CATALOG_OPTIONS = {
   status: { type: 'string' },
   'body-params': { type: 'string' },
   platform: { type: 'string' },
+  model: { type: 'string' },
+  'make-default': { type: 'boolean', default: false },
 } as const;
 
 const optional = (options: Options, name: string): string | undefined => (typeof options[name] === 'string' ? (options[name] as string) : undefined);
@@ -95,6 +101,18 @@ export function catalogVerbs({ required, id, usage }: ArgReaders): Record<string
         }),
       );
       return { json: { template }, text: `template ${template.id} ${template.name} (${template.language}, ${template.status})` };
+    },
+    async 'ai-model'(em, o) {
+      const raw = required(o, 'model');
+      if (!/^-?\d+$/.test(raw)) throw usage('--model must be the numeric id of an AI model (GET /ai-models)');
+      const externalId = optional(o, 'external-id')?.trim();
+      if (externalId === '') throw usage('--external-id must not be empty');
+      if (externalId === undefined && o['make-default'] !== true) throw usage('give --external-id, --make-default or both');
+      const model = aiModelView(await pointAiModel(em, Number(raw), { externalId, makeDefault: o['make-default'] === true }));
+      return {
+        json: { aiModel: model },
+        text: `AI model ${model.id} "${model.name}" (${model.type}) → ${model.externalId}${model.isDefault ? ', default' : ''}`,
+      };
     },
     async 'add-social'(em, o) {
       const social = socialAccountView(

@@ -6,6 +6,8 @@ import { createActivities } from '../activities/index.js';
 import type { Orm } from '../db/orm.js';
 import type { FileStore } from '../db/tables/files/file-store.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
+import type { AiProvider } from '../activities/ai/ai-provider.js';
+import type { MessagingConfig } from '../activities/messaging/cloud-api-messaging.js';
 
 export interface WorkerDeps {
   orm: Orm;
@@ -18,13 +20,27 @@ export interface WorkerDeps {
   files?: FileStore;
   /** Optional identity; defaults to pid@host, as Temporal does. */
   identity?: string;
+  /** The AI gateway's provider; absent: AI nodes fail saying it is not configured. */
+  aiProvider?: AiProvider | null;
+  /** The messaging Cloud API; absent: SEND_MESSAGING_MESSAGE nodes fail saying it is not configured. */
+  messaging?: MessagingConfig | null;
 }
 
 /** Path of the workflow bundle's entry module. */
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
 
 /** Builds a worker that serves every agentry workflow and activity on one task queue. */
-export async function createWorker({ orm, connection, temporal, namespace, taskQueue, identity, files }: WorkerDeps): Promise<Worker> {
+export async function createWorker({
+  orm,
+  connection,
+  temporal,
+  namespace,
+  taskQueue,
+  identity,
+  files,
+  aiProvider,
+  messaging,
+}: WorkerDeps): Promise<Worker> {
   const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
   return Worker.create({
     connection,
@@ -32,6 +48,14 @@ export async function createWorker({ orm, connection, temporal, namespace, taskQ
     taskQueue,
     identity: workerIdentity,
     workflowsPath,
-    activities: createActivities({ orm, temporal, identity: workerIdentity, taskQueue, files: files ?? new LocalFileStore('.data/files') }),
+    activities: createActivities({
+      orm,
+      temporal,
+      identity: workerIdentity,
+      taskQueue,
+      files: files ?? new LocalFileStore('.data/files'),
+      aiProvider,
+      messaging,
+    }),
   });
 }

@@ -7,6 +7,7 @@ import { initORM } from '../db/orm.js';
 import { connectTemporal } from '../lib/temporal.js';
 import { createWorker } from './create-worker.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
+import { aiProviderFrom } from '../activities/ai/openai-compatible-provider.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { sweepRunLedger } from './run-ledger-sweep.js';
 import { serveMetrics } from './metrics-server.js';
@@ -32,6 +33,8 @@ const worker = await createWorker({
   namespace: config.temporal.namespace,
   taskQueue: config.temporal.taskQueue,
   files: new LocalFileStore(config.filesDir),
+  aiProvider: aiProviderFrom(config.ai),
+  messaging: config.messaging,
 });
 logger.info(
   { identity: worker.options.identity, taskQueue: config.temporal.taskQueue },

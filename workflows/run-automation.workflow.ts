@@ -51,6 +51,8 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
   const chain = [...(input.chain ?? []), input.automationId];
   let run: RunResult;
   let executed = 0;
+  // An AI node refused for lack of credits (the balance would go below zero) stops the run like an empty balance.
+  let creditsRanOut = false;
   if (input.preventedLoop || insufficientCredits) {
     const message = input.preventedLoop
       ? `Loop prevented: workflow ${input.automationId} was triggered again by an event its own run caused (automations ${chain.join(' → ')})`
@@ -61,7 +63,11 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
       run = await interpret(
         input.graph,
         input.entryNodeId,
-        (node, { interpolatedData, step }) => runNode(input, chain, node, interpolatedData, step),
+        (node, { interpolatedData, step }) =>
+          runNode(input, chain, node, interpolatedData, step).catch((error: unknown) => {
+            if (error instanceof InsufficientCreditsFailure) creditsRanOut = true;
+            throw error;
+          }),
         {
           triggerPayload: input.triggerPayload,
           nodeFacts: input.nodeFacts,
@@ -86,7 +92,7 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
   const result: AutomationRunResult = boundedResult({
     ...run,
     aiCredits: run.nodeResults.reduce((sum, r) => sum + (r.aiCredits ?? 0), 0),
-    insufficientCredits: !input.preventedLoop && insufficientCredits,
+    insufficientCredits: !input.preventedLoop && (insufficientCredits || creditsRanOut),
     preventedLoop: !!input.preventedLoop,
   });
   const memo: RunMemo = {
@@ -128,10 +134,17 @@ async function runNode(input: RunAutomationInput, chain: number[], node: GraphNo
     return await (facts?.local ? local.executeNode(args) : executeNode(args));
   } catch (error) {
     // The node's own message (the activity's failure cause) is what a run log should show.
-    if (!isCancellation(error) && error instanceof ActivityFailure && error.cause) throw new Error(error.cause.message);
+    if (!isCancellation(error) && error instanceof ActivityFailure && error.cause) {
+      const insufficient = error.cause instanceof ApplicationFailure && error.cause.type === 'InsufficientCredits';
+      // Out of credits ends the run (fatal), even inside a loop that continues on errors.
+      throw insufficient ? new InsufficientCreditsFailure(node.nodeId, error.cause.message, true) : new Error(error.cause.message);
+    }
     throw error;
   }
 }
+
+/** A node refused because the account's credits could not pay for its AI call. */
+class InsufficientCreditsFailure extends RunFailure {}
 
 async function end(runId: string, memo: RunMemo, status: 'successful' | 'failed' | 'cancelled'): Promise<void> {
   upsertMemo({ ...memo });

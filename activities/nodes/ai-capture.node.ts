@@ -1,7 +1,19 @@
-/** AI_CAPTURE: extracts structured data from text with an LLM into variables. Runs once the AI gateway lands. */
+/**
+ * AI_CAPTURE: extracts structured data from text with an LLM into variables. The model answers JSON with one
+ * property per capture variable (structured output); the output is `{ captures }`, values it did not find left out.
+ */
+import { aiForNode, captureVariablesOf, extractCaptures, text } from '../ai/ai-node-support.js';
 import { modelCheck } from './checks/ai-model.check.js';
 import { checkCaptureVariables } from './checks/capture-variables.check.js';
-import { CAPTURE_VARIABLES, DEFAULT_HANDLES, MODEL_FIELDS, type NodeModule } from './node-module.js';
+import { CAPTURE_VARIABLES, DEFAULT_HANDLES, MODEL_FIELDS, NodeError, type NodeExecutor, type NodeModule } from './node-module.js';
+
+const executeAiCapture: NodeExecutor = async (input, context) => {
+  const variables = captureVariablesOf(input.data);
+  if (!variables.length) throw new NodeError('AI_CAPTURE needs at least one capture variable (captureVariables)');
+  const { session, model } = await aiForNode(input, context, 'TEXT');
+  const captures = await extractCaptures(session, model, variables, text(input.data.instructions), text(input.data.prompt));
+  return { output: { captures }, aiCredits: session.credits };
+};
 
 export const aiCaptureNode: NodeModule = {
   type: 'AI_CAPTURE',
@@ -19,4 +31,5 @@ export const aiCaptureNode: NodeModule = {
   interpolated: ['prompt', 'instructions'],
   captures: 'captureVariables',
   checks: [modelCheck('TEXT'), checkCaptureVariables],
+  execute: executeAiCapture,
 };

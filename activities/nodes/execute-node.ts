@@ -85,6 +85,7 @@ export function createExecuteNode(deps: ExecutorDeps) {
         attempt: context.info.attempt,
         temporalWorkflowId: context.info.workflowExecution?.workflowId ?? '',
         once: (effect) => once(deps.orm.em, input.executionKey, effect),
+        onceFor: (part, effect) => once(deps.orm.em, `${input.executionKey}/${part}`, effect),
       });
       deps.outbox?.poke();
       const checked = checkOutputSize(input, outcome);

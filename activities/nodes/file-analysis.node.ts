@@ -1,13 +1,44 @@
-/** FILE_ANALYSIS: OCR plus AI analysis of a file from a URL. Runs once the AI gateway lands. */
+/**
+ * FILE_ANALYSIS: downloads `fileUrl` (at most 20 MB), reads its text locally (PDF text, OCR of images, plain text;
+ * `activities/ai/document-text.ts`) and has the node's FILE_ANALYSIS model answer `prompt` about it. The output is
+ * `{ analysis, text }`: the model's answer (parsed when JSON) and the text it read (its first 20,000 characters).
+ */
+import { aiForNode, parsedOrText, text } from '../ai/ai-node-support.js';
+import { documentText } from '../ai/document-text.js';
+import { downloadFile } from '../ai/download.js';
 import { modelCheck } from './checks/ai-model.check.js';
-import { DEFAULT_HANDLES, MODEL_FIELDS, type NodeModule } from './node-module.js';
+import { DEFAULT_HANDLES, MODEL_FIELDS, NodeError, type NodeExecutor, type NodeModule } from './node-module.js';
+
+export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+/** The document text sent to the model is cut here, to stay within usual context windows. */
+const MAX_TEXT_CHARS = 100_000;
+
+const SYSTEM = 'You analyse a document for an automation. Answer what the user asks about the document text below, briefly.';
+
+const executeFileAnalysis: NodeExecutor = async (input, context) => {
+  const fileUrl = text(input.data.fileUrl).trim();
+  if (!fileUrl) throw new NodeError('FILE_ANALYSIS needs a fileUrl');
+  const { session, model } = await aiForNode(input, context, 'FILE_ANALYSIS');
+  const file = await downloadFile(fileUrl, MAX_FILE_BYTES, context.signal, context.httpTimeoutMs);
+  const read = await documentText(file);
+  if (!read.text) throw new NodeError(`No text could be read from ${file.fileName} (${read.kind})`, 'UnreadableFile');
+  const ask = text(input.data.prompt) || 'Summarize the document.';
+  const { content } = await session.chat(model, {
+    messages: [
+      { role: 'system', content: SYSTEM },
+      { role: 'user', content: `${ask}\n\nDocument (${file.fileName}, ${read.kind}):\n${read.text.slice(0, MAX_TEXT_CHARS)}` },
+    ],
+  });
+  return { output: { analysis: parsedOrText(content), text: read.text.slice(0, 20_000) }, aiCredits: session.credits };
+};
 
 export const fileAnalysisNode: NodeModule = {
   type: 'FILE_ANALYSIS',
   scopes: ['workflow'],
-  summary: 'OCR plus AI analysis of a file from a URL',
+  summary: 'Reads a file from a URL (PDF text, OCR of images) and analyses it with an AI model; the output is { analysis, text }',
   data: {
     properties: {
+      // SPEC.md lists no interpolable field for FILE_ANALYSIS: fileUrl and prompt are used as written.
       fileUrl: { type: ['string', 'null'], maxLength: 8192 },
       prompt: { type: ['string', 'null'], maxLength: 20000 },
       ...MODEL_FIELDS,
@@ -15,4 +46,5 @@ export const fileAnalysisNode: NodeModule = {
   },
   handles: DEFAULT_HANDLES,
   checks: [modelCheck('FILE_ANALYSIS')],
+  execute: executeFileAnalysis,
 };

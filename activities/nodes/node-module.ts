@@ -13,6 +13,8 @@ import type { AutomationEvent } from '../../lib/events/event-match.js';
 import type { CaptureKind, ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import type { AutomationSchedules } from '../../lib/schedules/automation-schedules.js';
 import type { NodeCheck } from './checks/check-context.js';
+import type { AiGateway } from '../ai/ai-gateway.js';
+import type { MessagingConfig } from '../messaging/cloud-api-messaging.js';
 
 export type { NodeCheck, NodeCheckContext } from './checks/check-context.js';
 
@@ -30,6 +32,10 @@ export interface ExecutorDeps {
   schedules: AutomationSchedules;
   /** Timeout of outgoing HTTP calls. */
   httpTimeoutMs: number;
+  /** The AI gateway (its provider is null when none is configured: AI nodes then fail saying so). */
+  ai: AiGateway;
+  /** The messaging product's Cloud API (SEND_MESSAGING_MESSAGE); null when not configured. */
+  messaging?: MessagingConfig | null;
   /** Wakes the outbox dispatchers after a node that may have written events (row changes). */
   outbox?: OutboxNotifier;
   /** Where the bytes of record files are stored (a deleted record's files go with it). */
@@ -49,6 +55,11 @@ export interface ExecutionContext extends ExecutorDeps {
    * recorded under the execution key; a later attempt of the same execution answers the recorded output instead.
    */
   once<T>(effect: (em: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * `once` for a node that makes several side effects (tool calls of TOOLS_AI): each is recorded under the execution
+   * key plus `part`, so a retried attempt that reaches the same part answers its recorded output.
+   */
+  onceFor<T>(part: string, effect: (em: EntityManager) => Promise<T>): Promise<T>;
 }
 
 /** Runs one node. Throw an `AppError` (4xx) or `NodeError` for a permanent failure; anything else is retried. */

@@ -1,7 +1,8 @@
 /**
  * SEND_MESSAGING_MESSAGE (SPEC.md): sends an approved messaging template from a business number to a phone number
- * or a People record. Runs once the messaging providers land.
+ * or a People record, through the messaging adapter (`activities/messaging/`).
  */
+import { executeSendMessagingMessage } from '../messaging/send-template.js';
 import { findApprovedTemplate, findMessagingNumber } from '../../db/catalogs/index.js';
 import type { Issue } from '../../lib/errors.js';
 import { invalid, missing, notFound, type NodeCheck, type NodeCheckContext } from './checks/check-context.js';
@@ -89,4 +90,5 @@ export const sendMessagingMessageNode: NodeModule = {
   handles: DEFAULT_HANDLES,
   interpolated: ['personName', 'phoneNumber', 'peopleRowId', 'templateVariables.header', 'templateVariables.body', 'templateVariables.buttons'],
   checks: [checkSendMessagingMessage],
+  execute: executeSendMessagingMessage,
 };

@@ -13,7 +13,7 @@ export function healthRoutes(api: RouteRegistry, deps: HealthDeps): void {
     path: '/healthz',
     scope: 'public',
     tag: 'Operations',
-    summary: 'Database and Temporal reachability; with worker=true also runs a workflow on a worker',
+    summary: 'Database and Temporal reachability (and the AI gateway: not configured, up or down); with worker=true also runs a workflow on a worker',
     query: {
       type: 'object',
       additionalProperties: false,

@@ -1,7 +1,6 @@
 /**
  * Intents of an agent: a name and training phrases that TRIGGER_INTENT nodes enter flows by. An intent a
- * TRIGGER_INTENT node lists cannot be deleted. Suggested phrases come from the AI gateway, which this version does not
- * include yet: asking for them answers 503 naming the settings the gateway will read, never invented phrases.
+ * TRIGGER_INTENT node lists cannot be deleted. Suggested phrases come from the AI gateway (`phrase-generation.service.ts`).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -79,12 +78,4 @@ export async function deleteIntent(em: EntityManager, intent: Intent): Promise<v
   if (users.length) throw new ConflictError(`Intent "${intent.name}" is used by ${users.join(', ')}: change those nodes first`, { nodes: users });
   em.remove(intent);
   await em.flush();
-}
-
-/** No AI gateway is part of this version: say what to configure instead of making phrases up. */
-export function generatePhrases(): never {
-  throw new AiGatewayUnavailableError(
-    'Generating training phrases needs the AI gateway, which is not configured: set AI_BASE_URL (an OpenAI-compatible API) and AI_API_KEY. ' +
-      'Until then, write the phrases yourself.',
-  );
 }

@@ -1,6 +1,8 @@
 /**
  * The run ledger: one row per automation run, written by the run itself (idempotently, since activities may be
  * retried). A run counts in `runsCount` and `lastRunDate` when it begins and in `runsFailedCount` when it fails.
+ * Credits leave the account's balance per AI call, when the call is made (`chargeCredits`), not when the run ends,
+ * so a run whose next call would overdraw the balance is stopped before that call.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WorkflowRunStatus } from '../entities/index.js';
@@ -68,14 +70,28 @@ export async function finishRun(em: EntityManager, run: RunEnd): Promise<string 
     if (workflowId !== undefined && run.status === 'failed') {
       await knex.raw(`update workflows set runs_failed_count = runs_failed_count + 1 where id = ?`, [workflowId]);
     }
-    if (workflowId !== undefined && run.aiCredits > 0) {
-      await knex.raw(
-        `update accounts set credit_balance = credit_balance - ? where id = (select account_id from workflows where id = ?) and credit_balance is not null`,
-        [run.aiCredits, workflowId],
-      );
-    }
     return workflowId === undefined ? null : (updated.rows[0].trigger_type as string);
   });
+}
+
+/**
+ * Takes `credits` from the account's balance for one AI call, before the call is made, unless that would take the
+ * balance below zero: answers false then, and nothing changes. One statement, so concurrent runs of the account
+ * cannot overdraw it together. Accounts without a balance (unlimited) always pay.
+ */
+export async function chargeCredits(em: EntityManager, accountId: number, credits: number): Promise<boolean> {
+  const charged = await sqlOf(em).raw(
+    `update accounts set credit_balance = credit_balance - ? where id = ? and credit_balance is not null and credit_balance - ? >= 0 returning id`,
+    [credits, accountId, credits],
+  );
+  if (charged.rows.length) return true;
+  const account = await sqlOf(em).raw(`select credit_balance from accounts where id = ?`, [accountId]);
+  return account.rows[0]?.credit_balance == null;
+}
+
+/** Gives back what `chargeCredits` took for a call that failed. */
+export async function refundCredits(em: EntityManager, accountId: number, credits: number): Promise<void> {
+  await sqlOf(em).raw(`update accounts set credit_balance = credit_balance + ? where id = ? and credit_balance is not null`, [credits, accountId]);
 }
 
 /** Runs still `running` in the ledger that started before `before` (candidates for the sweep of ended executions). */

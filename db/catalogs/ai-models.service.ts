@@ -1,6 +1,6 @@
 /** The global, read-only AI model catalog (seeded by migrations), and the lookups node validation uses. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotFoundError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { AI_MODEL_TYPES, AiModel, type AiModelType } from '../entities/index.js';
 
 const INT32_MAX = 2147483647;
@@ -73,4 +73,29 @@ export async function findModelByExternalId(em: EntityManager, vendor: string, e
   const models = await em.find(AiModel, { aiVendor: vendor.trim().toUpperCase(), externalId, ...(type && { type }) });
   models.sort((a, b) => AI_MODEL_TYPES.indexOf(a.type) - AI_MODEL_TYPES.indexOf(b.type));
   return models[0] ?? null;
+}
+
+/**
+ * Points a catalog model at another provider-side model name (`externalId`), e.g. a local Ollama or vLLM model, and
+ * optionally makes it the default of its type. The admin command line's `ai-model` verb; the API stays read-only.
+ */
+export async function pointAiModel(em: EntityManager, id: number, change: { externalId?: string; makeDefault?: boolean }): Promise<AiModel> {
+  return em.transactional(async (tx) => {
+    const model = await getAiModel(tx, id);
+    if (change.externalId !== undefined) {
+      const taken = await tx.findOne(AiModel, { aiVendor: model.aiVendor, externalId: change.externalId, type: model.type, id: { $ne: id } });
+      if (taken)
+        throw new ConflictError(
+          `AI model ${taken.id} "${taken.name}" already has externalId "${change.externalId}" for ${model.aiVendor} ${model.type}`,
+        );
+      model.externalId = change.externalId;
+    }
+    if (change.makeDefault && !model.isDefault) {
+      if (model.deprecated) throw new ConflictError(`AI model ${id} is deprecated and cannot be the default`);
+      await tx.nativeUpdate(AiModel, { type: model.type, isDefault: true }, { isDefault: false });
+      model.isDefault = true;
+    }
+    await tx.flush();
+    return model;
+  });
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { executeNodeAttempt } from '../setup/node-executions.js';
 import { harness } from '../setup/harness.js';
 import { runResult as result } from '../setup/runs.js';
 import { call, newAccount } from '../setup/http.js';
@@ -112,15 +113,18 @@ describe('manual workflow runs on Temporal', function () {
     expect(service.hits.filter((h) => h === 'GET /missing')).to.have.length(1);
   });
 
-  it('fails nodes whose providers are not available yet with a clear message, and hides other accounts', async () => {
+  it('fails a node type without an executor in this version with a clear message, and hides other accounts', async () => {
     const a = await newAccount();
     const key = a.userKey;
     const id = (await call('POST', '/workflows', { key, body: { name: 'AI' } })).body.id;
-    const transform = await node(key, id, { type: 'DATA_TRANSFORMER', data: { prompt: 'shorten {trigger_payload}' } });
-    const started = await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key, body: { entryNodeId: transform, payload: 'x' } });
-    const run = await result(started.body.id);
-    expect(run.successful).to.equal(false);
-    expect(run.error!.message).to.equal('DATA_TRANSFORMER nodes are not available yet in this version of agentry');
+    // SAY_AI runs in conversation turns only: as a workflow node execution it has no executor.
+    const attempt = executeNodeAttempt({ accountId: a.account.id, type: 'SAY_AI', data: { message: 'hi' }, executionKey: 'say-ai-1' });
+    expect(
+      await attempt.then(
+        () => '',
+        (e: Error) => e.message,
+      ),
+    ).to.equal('SAY_AI nodes are not available yet in this version of agentry');
     const other = await newAccount();
     expect((await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key: other.userKey, body: {} })).status).to.equal(404);
   });

@@ -15,6 +15,9 @@ import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
 import { DEV_SERVER_DYNAMIC_CONFIG, projectRoot, temporalCliPath } from '../../lib/temporal-cli.js';
 import { createWorker } from '../../worker/create-worker.js';
 import { OutboxDispatcher } from '../../worker/outbox-dispatcher.js';
+import { OpenAiCompatibleProvider } from '../../activities/ai/openai-compatible-provider.js';
+import { FakeAiServer } from './fake-ai-server.js';
+import { FakeMessagingServer } from './fake-messaging-server.js';
 
 export { projectRoot };
 
@@ -31,6 +34,12 @@ export interface Harness {
   origin: string;
   /** `${origin}/public/v1` */
   baseUrl: string;
+  /** The local OpenAI-compatible server behind the worker's (and the API's) AI gateway. */
+  ai: FakeAiServer;
+  /** The provider the worker and API use, speaking to `ai` with short retry delays. */
+  aiProvider: OpenAiCompatibleProvider;
+  /** The local Cloud API behind the worker's messaging adapter (token `test-messaging-token`). */
+  messaging: FakeMessagingServer;
 }
 
 let current: Harness | undefined;
@@ -85,7 +94,22 @@ export async function startHarness(): Promise<Harness> {
     },
   });
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
+  const ai = new FakeAiServer();
+  await ai.start();
+  // Retry delays are short so retry tests stay fast; a Retry-After of up to 2 s is still honoured.
+  const aiProvider = new OpenAiCompatibleProvider({
+    baseUrl: ai.baseUrl,
+    apiKey: 'test-ai-key',
+    timeoutMs: 3_000,
+    maxAttempts: 3,
+    baseDelayMs: 50,
+    maxDelayMs: 2_000,
+  });
+  const messaging = new FakeMessagingServer();
+  await messaging.start();
   const worker = await createWorker({
+    aiProvider,
+    messaging: { baseUrl: messaging.baseUrl, token: 'test-messaging-token' },
     orm,
     connection: env.nativeConnection,
     temporal: env.client,
@@ -102,7 +126,20 @@ export async function startHarness(): Promise<Harness> {
     retry: { maxAttempts: 3, baseMs: 200, maxMs: 1_000 },
   });
   dispatcher.start();
-  current = { databaseUrl, orm, env, taskQueue, worker, dispatcher, server: undefined as unknown as Server, origin: '', baseUrl: '' };
+  current = {
+    databaseUrl,
+    orm,
+    env,
+    taskQueue,
+    worker,
+    dispatcher,
+    server: undefined as unknown as Server,
+    origin: '',
+    baseUrl: '',
+    ai,
+    aiProvider,
+    messaging,
+  };
   const { server, origin } = await listen();
   Object.assign(current, { server, origin, baseUrl: `${origin}/public/v1` });
   return current;
@@ -118,5 +155,7 @@ export async function stopHarness(): Promise<void> {
   await workerRun;
   await h.env.teardown();
   await h.orm.close();
+  await h.ai.stop();
+  await h.messaging.stop();
   await dropDatabase(h.databaseUrl);
 }

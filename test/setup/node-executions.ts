@@ -10,6 +10,8 @@ import { nodeFactsOf } from '../../activities/nodes/registry.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
 import { LocalFileStore } from '../../db/tables/files/local-file-store.js';
+import { AiGateway } from '../../activities/ai/ai-gateway.js';
+import type { AiProvider } from '../../activities/ai/ai-provider.js';
 import { harness } from './harness.js';
 
 // Expected node failures are not worth a warning in the test output.
@@ -22,6 +24,8 @@ export interface NodeExecution {
   /** Names the execution; attempts of one execution share it. */
   executionKey: string;
   automationId?: number;
+  /** The AI provider behind the gateway; the harness's fake one when omitted, null for none configured. */
+  aiProvider?: AiProvider | null;
 }
 
 export async function executeNodeAttempt(execution: NodeExecution, attempt = 1): Promise<NodeOutcome> {
@@ -32,6 +36,8 @@ export async function executeNodeAttempt(execution: NodeExecution, attempt = 1):
     schedules: new TemporalAutomationSchedules(h.env.client, h.taskQueue, nodeFactsOf),
     httpTimeoutMs: 5_000,
     files: new LocalFileStore('.data/files'),
+    ai: new AiGateway(execution.aiProvider === undefined ? h.aiProvider : execution.aiProvider),
+    messaging: { baseUrl: h.messaging.baseUrl, token: 'test-messaging-token' },
   });
   const input: ExecuteNodeInput = {
     accountId: execution.accountId,

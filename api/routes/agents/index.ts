@@ -1,4 +1,5 @@
 /** Every route of the agents feature: agents and their settings, flows, variables, intents, analytics, and the account's tools, playbooks and knowledge bases. */
+import type { AiProvider } from '../../../activities/ai/ai-provider.js';
 import type { RouteRegistry } from '../../routes.js';
 import { agentResourceRoutes } from './agent-resources.routes.js';
 import { agentVariableRoutes } from './agent-variables.routes.js';
@@ -7,10 +8,10 @@ import { conversationRoutes } from './conversations.routes.js';
 import { flowRoutes } from './flows.routes.js';
 import { intentRoutes } from './intents.routes.js';
 
-export function agentFeatureRoutes(api: RouteRegistry): void {
+export function agentFeatureRoutes(api: RouteRegistry, ai: AiProvider | null): void {
   agentRoutes(api);
   agentVariableRoutes(api);
-  intentRoutes(api);
+  intentRoutes(api, ai);
   flowRoutes(api);
   conversationRoutes(api);
   agentResourceRoutes(api);

@@ -1,10 +1,11 @@
-/** `/agents/{agentId}/intents` (USER keys): intents and their training phrases. */
+/** `/agents/{agentId}/intents` (USER keys): intents and their training phrases; suggestions from the AI gateway. */
+import type { AiProvider } from '../../../activities/ai/ai-provider.js';
 import { findAgent } from '../../../db/agents/agents.service.js';
+import { generatePhrases, type PhraseRequest } from '../../../db/agents/phrase-generation.service.js';
 import {
   createIntent,
   deleteIntent,
   findIntent,
-  generatePhrases,
   intentView,
   listIntents,
   updateIntent,
@@ -22,8 +23,14 @@ const params = agentParams();
 const intentParams = agentParams(['intentId']);
 type IntentId = AgentId & { intentId: number };
 const intent = { description: 'Intent', schema: IntentSchema };
+const PhrasesSchema = {
+  type: 'object',
+  required: ['phrases'],
+  additionalProperties: false,
+  properties: { phrases: { type: 'array', items: { type: 'string' } } },
+};
 
-export function intentRoutes(api: RouteRegistry): void {
+export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
   api.add<unknown, { limit: number; cursor?: string }, AgentId>({
     method: 'get',
     path: base,
@@ -61,7 +68,7 @@ export function intentRoutes(api: RouteRegistry): void {
       nextCursor: null,
     }),
   });
-  api.add<Record<string, unknown>, unknown, AgentId>({
+  api.add<PhraseRequest, unknown, AgentId>({
     method: 'post',
     path: `${base}/generate-phrases`,
     scope: 'U',
@@ -69,11 +76,12 @@ export function intentRoutes(api: RouteRegistry): void {
     summary: 'Suggests training phrases through the AI gateway; without one configured (AI_BASE_URL, AI_API_KEY) answers 503 and suggests nothing',
     params,
     body: GeneratePhrasesSchema,
-    responses: { 200: { description: '{ phrases }' }, 503: { description: 'No AI gateway is configured: the message names the variables to set' } },
-    handler: async ({ auth, em, params }) => {
-      await findAgent(em, auth.account.id, params.agentId);
-      return generatePhrases();
+    responses: {
+      200: { description: '{ phrases }: new phrases, none repeating the given ones', schema: PhrasesSchema },
+      402: { description: 'The account has not enough credits for the AI call' },
+      503: { description: 'No AI gateway is configured (the message names the variables to set), or the provider failed' },
     },
+    handler: async ({ auth, em, params, body }) => generatePhrases(em, ai, await findAgent(em, auth.account.id, params.agentId), body),
   });
   api.add<unknown, unknown, IntentId>({
     method: 'get',

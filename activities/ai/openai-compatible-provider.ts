@@ -1,0 +1,156 @@
+/**
+ * The OpenAI-compatible HTTP API (`POST /chat/completions`, `POST /audio/transcriptions`), which OpenAI, Ollama,
+ * vLLM and llama.cpp servers all speak. Rate limits (429) and server errors (5xx) are retried with exponential
+ * backoff, waiting at least what `Retry-After` asks; other 4xx answers are permanent (`NodeError`).
+ */
+import { NodeError } from '../nodes/node-module.js';
+import type { AiProvider, ChatMessage, ChatRequest, ChatResponse, ToolCall, TranscriptionRequest } from './ai-provider.js';
+
+export interface OpenAiCompatibleOptions {
+  /** Base URL up to the version segment, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Timeout of one HTTP call. */
+  timeoutMs: number;
+  /** Attempts per call, the first included. */
+  maxAttempts: number;
+  /** First backoff delay; it doubles per attempt. */
+  baseDelayMs: number;
+  /** Longest wait between attempts, `Retry-After` included. */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_PROVIDER_OPTIONS = { timeoutMs: 60_000, maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
+
+/** A transient provider failure (429, 5xx, network): Temporal retries the activity once the provider's own retries are spent. */
+export class AiProviderUnavailableError extends Error {}
+
+/** Seconds or an HTTP date, as `Retry-After` may say; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+
+function wireMessage(m: ChatMessage): Record<string, unknown> {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+  const toolCalls = m.toolCalls?.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+  return { role: m.role, content: m.content, ...(toolCalls?.length && { tool_calls: toolCalls }) };
+}
+
+interface WireChoice {
+  message?: { content?: string | null; tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[] };
+}
+
+export class OpenAiCompatibleProvider implements AiProvider {
+  constructor(private readonly options: OpenAiCompatibleOptions) {}
+
+  async chat(request: ChatRequest): Promise<ChatResponse> {
+    const body = {
+      model: request.model,
+      messages: request.messages.map(wireMessage),
+      ...(request.jsonSchema && { response_format: { type: 'json_schema', json_schema: { ...request.jsonSchema, strict: true } } }),
+      ...(request.tools?.length && {
+        tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })),
+      }),
+    };
+    const answer = (await this.call('/chat/completions', () => JSON.stringify(body), 'application/json', request.signal)) as {
+      choices?: WireChoice[];
+      usage?: { prompt_tokens?: number; completion_tokens?: number };
+    };
+    const message = answer.choices?.[0]?.message;
+    if (!message) throw new AiProviderUnavailableError('The AI provider answered without a choice');
+    const toolCalls: ToolCall[] = (message.tool_calls ?? []).map((c, i) => ({
+      id: c.id ?? `call_${i}`,
+      name: c.function?.name ?? '',
+      arguments: c.function?.arguments ?? '{}',
+    }));
+    return {
+      content: message.content ?? '',
+      toolCalls,
+      usage: { promptTokens: answer.usage?.prompt_tokens ?? 0, completionTokens: answer.usage?.completion_tokens ?? 0 },
+    };
+  }
+
+  async transcribe(request: TranscriptionRequest): Promise<{ text: string }> {
+    const form = () => {
+      const data = new FormData();
+      data.set('model', request.model);
+      data.set('file', new Blob([request.audio], { type: request.contentType }), request.fileName);
+      return data;
+    };
+    const answer = (await this.call('/audio/transcriptions', form, undefined, request.signal)) as { text?: string };
+    return { text: answer.text ?? '' };
+  }
+
+  /** `GET /models`: listed by every OpenAI-compatible server, free, and it checks the key. */
+  async ping(signal: AbortSignal): Promise<void> {
+    const response = await fetch(`${this.options.baseUrl}/models`, { headers: { authorization: `Bearer ${this.options.apiKey}` }, signal });
+    await response.body?.cancel();
+    if (!response.ok) throw new Error(`GET /models answered ${response.status}`);
+  }
+
+  /** One API call with the retry policy; answers the parsed JSON body. */
+  private async call(path: string, body: () => string | FormData, contentType: string | undefined, signal?: AbortSignal): Promise<unknown> {
+    const { baseUrl, apiKey, timeoutMs, maxAttempts, baseDelayMs, maxDelayMs } = this.options;
+    let lastError = '';
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      let response: Response;
+      try {
+        const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
+        response = await fetch(`${baseUrl}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, ...(contentType && { 'content-type': contentType }) },
+          body: body(),
+          signal: AbortSignal.any(signals),
+        });
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        lastError = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error as Error).message;
+        if (attempt < maxAttempts) await sleep(Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)), signal);
+        continue;
+      }
+      const text = await response.text();
+      if (response.ok) {
+        try {
+          return JSON.parse(text);
+        } catch {
+          throw new AiProviderUnavailableError(`The AI provider answered ${path} with a body that is not JSON`);
+        }
+      }
+      const detail = providerMessage(text);
+      if (response.status !== 429 && response.status < 500) {
+        throw new NodeError(`The AI provider refused the request (${response.status}): ${detail}`, 'AiRequestRefused');
+      }
+      lastError = `${response.status}: ${detail}`;
+      const backoff = baseDelayMs * 2 ** (attempt - 1);
+      if (attempt < maxAttempts) await sleep(Math.min(maxDelayMs, Math.max(backoff, retryAfterMs(response.headers.get('retry-after')) ?? 0)), signal);
+    }
+    throw new AiProviderUnavailableError(`The AI provider did not answer after ${maxAttempts} attempts (last: ${lastError})`);
+  }
+}
+
+/** The `error.message` of an OpenAI-style error body, else the start of the body. */
+function providerMessage(text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: { message?: string } | string };
+    const message = typeof parsed.error === 'string' ? parsed.error : parsed.error?.message;
+    if (message) return message.slice(0, 500);
+  } catch {
+    // not JSON: show the text itself
+  }
+  return text.slice(0, 500) || '(empty body)';
+}
+
+/** The provider `AI_BASE_URL` and `AI_API_KEY` configure, or null when they are unset. */
+export function aiProviderFrom(ai: { baseUrl: string; apiKey: string } | null): AiProvider | null {
+  return ai ? new OpenAiCompatibleProvider({ ...DEFAULT_PROVIDER_OPTIONS, ...ai }) : null;
+}

@@ -1,0 +1,103 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { harness } from '../setup/harness.js';
+import { call, newAccount } from '../setup/http.js';
+import { aiWorkflow } from './ai-nodes.helpers.js';
+
+/** A local service a custom tool calls: records each call, answers the order's status. */
+async function startOrders(): Promise<{ server: Server; origin: string; hits: { method: string; url: string; body: string; auth?: string }[] }> {
+  const hits: { method: string; url: string; body: string; auth?: string }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      hits.push({ method: req.method!, url: req.url!, body, auth: req.headers['x-api-key'] as string | undefined });
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ order: new URL(req.url!, 'http://x').searchParams.get('id'), status: 'shipped' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+}
+
+describe('TOOLS_AI nodes in workflows', function () {
+  this.timeout(60_000);
+  let orders: Awaited<ReturnType<typeof startOrders>>;
+  before(async () => {
+    orders = await startOrders();
+  });
+  after(() => orders.server.close());
+
+  it('runs the tools the model calls (a custom tool over HTTP, a table write), feeds results back, follows playbooks, and captures', async () => {
+    const { userKey: key } = await newAccount();
+    const tool = await call('POST', '/custom-tools', {
+      key,
+      body: {
+        name: 'order status',
+        description: 'Status of an order',
+        method: 'GET',
+        url: `${orders.origin}/orders`,
+        headers: [{ key: 'x-api-key', value: 'secret-1' }],
+        parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      },
+    });
+    expect(tool.status, tool.text).to.equal(201);
+    const playbook = await call('POST', '/playbooks', { key, body: { name: 'Tone', instructions: 'Always log the contact in People.' } });
+    expect(playbook.status, playbook.text).to.equal(201);
+    const people = (await call('GET', '/objects/people', { key })).body;
+    const recordTypeId = people.recordTypes[0].id as number;
+    const wf = await aiWorkflow(key, ['status']);
+    const node = await wf.node('TOOLS_AI', {
+      prompt: 'Customer {trigger_payload} asks about order 77',
+      customToolIds: [tool.body.id],
+      playbookIds: [playbook.body.id],
+      selectedRecordTypes: [{ id: recordTypeId }],
+      captureVariables: [{ name: 'status' }],
+    });
+    const toolName = `tool_${tool.body.id}_order_status`;
+    const createName = `create_${recordTypeId}_People`;
+    harness().ai.script(
+      { toolCalls: [{ name: toolName, arguments: { id: '77' } }] },
+      { toolCalls: [{ name: createName, arguments: { values: { 'First name': 'Ada', Email: 'ada@example.test' } } }] },
+      { content: 'Order 77 has shipped; Ada is logged.' },
+      { content: '{"status":"shipped"}' },
+    );
+    const run = await wf.run(node, 'Ada');
+    expect(run.successful, JSON.stringify(run)).to.equal(true);
+    expect(orders.hits).to.deep.equal([{ method: 'GET', url: '/orders?id=77', body: '', auth: 'secret-1' }]);
+    const output = run.nodeResults[0].output as { answer: string; toolCalls: { name: string; result: any }[]; captures: unknown };
+    expect(output.answer).to.equal('Order 77 has shipped; Ada is logged.');
+    expect(output.toolCalls.map((c) => c.name)).to.deep.equal([toolName, createName]);
+    expect(output.toolCalls[0].result).to.deep.equal({ status: 200, body: { order: '77', status: 'shipped' } });
+    expect(run.variables.status).to.equal('shipped');
+    expect(run.aiCredits).to.equal(4 * 5);
+
+    const [first, second] = harness().ai.chats;
+    expect((first.body.tools as { function: { name: string } }[]).map((t) => t.function.name)).to.include.members([toolName, createName]);
+    expect((first.body.messages as { content: string }[])[0].content).to.contain('Always log the contact in People.');
+    const fed = (second.body.messages as { role: string; content: string; tool_call_id?: string }[]).at(-1)!;
+    expect(fed).to.deep.include({ role: 'tool', tool_call_id: 'call_0' });
+    expect(JSON.parse(fed.content)).to.deep.equal({ status: 200, body: { order: '77', status: 'shipped' } });
+    const rows = await call('POST', '/objects/people/rows/list', { key, body: { search: 'ada@example.test' } });
+    expect(rows.body.agentry.map((r: { data: Record<string, unknown> }) => r.data['First name'])).to.deep.equal(['Ada']);
+  });
+
+  it('tells the model about refused tool calls, and fails after too many tool rounds', async () => {
+    const { userKey: key } = await newAccount();
+    const people = (await call('GET', '/objects/people', { key })).body;
+    const recordTypeId = people.recordTypes[0].id as number;
+    const wf = await aiWorkflow(key);
+    const node = await wf.node('TOOLS_AI', { prompt: 'go', selectedRecordTypes: [{ id: recordTypeId }] });
+    const bad = { toolCalls: [{ name: `create_${recordTypeId}_People`, arguments: { values: { Nope: 1 } } }] };
+    harness().ai.script(bad, { toolCalls: [{ name: 'made_up', arguments: {} }] }, bad, bad, bad);
+    const run = await wf.run(node);
+    expect(run.successful).to.equal(false);
+    expect(run.error!.message).to.equal('The AI model was still calling tools after 5 rounds');
+    const fed = (harness().ai.chats[1].body.messages as { role: string; content: string }[]).at(-1)!;
+    expect(JSON.parse(fed.content).error).to.match(/Nope/);
+    const unknown = (harness().ai.chats[2].body.messages as { role: string; content: string }[]).at(-1)!;
+    expect(JSON.parse(unknown.content)).to.deep.equal({ error: 'there is no tool made_up' });
+  });
+});
