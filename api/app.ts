@@ -14,7 +14,7 @@ import { OutboxNotifier } from '../db/outbox-notifier.js';
 import type { FileStore } from '../db/tables/files/file-store.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import { BadRequestError, PayloadTooLargeError } from '../lib/errors.js';
-import { renderDocsPage } from './docs-page.js';
+import { apiReferenceRoutes } from './api-reference.js';
 import { errorHandler, type ErrorLogger } from './error-handler.js';
 import type { Config } from '../lib/config.js';
 import { buildOpenApi } from './openapi.js';
@@ -107,7 +107,6 @@ export function createApp(deps: AppDeps): Koa {
   const inbound = new RouteRegistry();
   inboundWebhookRoutes(inbound);
   const openApi = buildOpenApi(api, `${config.publicBaseUrl}${API_PREFIX}`, { registry: inbound, serverUrl: config.publicBaseUrl });
-  const docsPage = renderDocsPage(openApi);
 
   const root = new RouteRegistry();
   healthRoutes(root, { getEm, temporal, taskQueue: config.taskQueue, timeoutMs: 3000 });
@@ -131,10 +130,7 @@ export function createApp(deps: AppDeps): Koa {
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   });
-  rootRouter.get('/docs', (ctx) => {
-    ctx.type = 'html';
-    ctx.body = docsPage;
-  });
+  apiReferenceRoutes(rootRouter, `${API_PREFIX}/openapi.json`);
 
   app.use(async (ctx, next) => {
     // A caller's (or a proxy's) request id is kept, so one id follows a request through every log.

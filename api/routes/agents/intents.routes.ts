@@ -69,7 +69,18 @@ export function intentRoutes(api: RouteRegistry): void {
     summary: 'Suggests training phrases through the AI gateway; without one configured (AI_BASE_URL, AI_API_KEY) answers 503 and suggests nothing',
     params,
     body: GeneratePhrasesSchema,
-    responses: { 200: { description: '{ phrases }' }, 503: { description: 'No AI gateway is configured: the message names the variables to set' } },
+    responses: {
+      200: {
+        description: '{ phrases }: suggested training phrases',
+        schema: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['phrases'],
+          properties: { phrases: { type: 'array', items: { type: 'string' } } },
+        },
+      },
+      503: { description: 'No AI gateway is configured: the message names the variables to set' },
+    },
     handler: async ({ auth, em, params }) => {
       await findAgent(em, auth.account.id, params.agentId);
       return generatePhrases();

@@ -86,7 +86,7 @@ export function recordFileRoutes(api: RouteRegistry, store: FileStore): void {
     params: paramsWith('id'),
     responses: {
       200: { description: 'The file', contentTypes: ['application/octet-stream'] },
-      206: { description: 'The range asked for' },
+      206: { description: 'The range asked for', contentTypes: ['application/octet-stream'] },
       416: { description: 'Range beyond the end' },
     },
     handler: async ({ auth, em, params, headers }) => {
