@@ -15,6 +15,7 @@ import type { FileStore } from '../db/tables/files/file-store.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import { BadRequestError, PayloadTooLargeError } from '../lib/errors.js';
 import { apiReferenceRoutes } from './api-reference.js';
+import { corsFor, securityHeaders } from './browser-headers.js';
 import { errorHandler, type ErrorLogger } from './error-handler.js';
 import type { Config } from '../lib/config.js';
 import { buildOpenApi } from './openapi.js';
@@ -55,6 +56,8 @@ export interface AppDeps {
     temporalUiUrl?: string;
     /** Requests per API key, and calls per incoming webhook; unset: not limited. */
     rateLimits?: Config['rateLimits'];
+    /** Browser origins allowed to call the API (`['*']`: any); unset or empty: none. */
+    corsOrigins?: string[];
   };
   /**
    * The third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through and trigger resources come from;
@@ -161,6 +164,8 @@ export function createApp(deps: AppDeps): Koa {
       );
     }
   });
+  app.use(securityHeaders);
+  app.use(corsFor(config.corsOrigins ?? []));
   app.use(errorHandler(logError));
   // Webhook calls and record changes commit outbox events: wake the dispatchers once the answer is ready.
   const outbox = deps.outbox ?? new OutboxNotifier(orm.em.getKnex(), (e) => logger.warn({ err: e }, 'outbox notify failed'));

@@ -20,6 +20,7 @@ const app = createApp({
     taskQueue: config.temporal.taskQueue,
     temporalUiUrl: config.temporal.uiUrl,
     rateLimits: config.rateLimits,
+    corsOrigins: config.corsOrigins,
   },
   files: new LocalFileStore(config.filesDir),
   logger,
