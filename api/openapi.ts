@@ -86,10 +86,14 @@ function operation(spec: RouteSpec<any, any, any>, components: ComponentCollecto
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(spec.responses)) {
     // A failure a route lists answers the error envelope like any other.
-    const schema = response.schema ?? (Number(status) >= 400 && !response.contentTypes ? { $ref: '#/components/schemas/Error' } : undefined);
+    const schema = response.schema
+      ? components.ref(response.schema)
+      : Number(status) >= 400 && !response.contentTypes
+        ? { $ref: '#/components/schemas/Error' }
+        : undefined;
     responses[status] = {
       description: response.description,
-      ...(schema && { content: { 'application/json': { schema: schema.$ref ? schema : components.ref(schema) } } }),
+      ...(schema && { content: { 'application/json': { schema } } }),
       ...(response.contentTypes && {
         content: Object.fromEntries(response.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
       }),

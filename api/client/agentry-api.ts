@@ -9373,13 +9373,13 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The file */
+      /** @description The file, in the content type it was uploaded with */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/octet-stream': string;
+          '*/*': string;
         };
       };
       /** @description The range asked for */
@@ -9388,7 +9388,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/octet-stream': string;
+          '*/*': string;
         };
       };
       /** @description Invalid input; `details.issues` lists each problem */

@@ -71,7 +71,14 @@ describe('API description', () => {
       }
     };
     walk(doc);
-    for (const ref of refs) expect(doc.components.schemas[ref.split('/').pop()!], ref).to.be.an('object');
+    // A JSON pointer into the document: components, and a component's own $defs (QueryFilter's).
+    const resolve = (ref: string) =>
+      ref
+        .slice(2)
+        .split('/')
+        .reduce((node: any, part: string) => node?.[part], doc);
+    for (const ref of refs) expect(resolve(ref), ref).to.be.an('object');
+    expect(refs).to.include('#/components/schemas/QueryFilter/$defs/Filter');
     expect(doc.paths['/objects/{name}/rows/list'].post.requestBody.content['application/json'].schema).to.deep.equal({
       $ref: '#/components/schemas/RowsListQuery',
     });

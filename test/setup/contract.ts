@@ -31,7 +31,7 @@ export interface Contract {
 
 let contract: Contract | undefined;
 
-/** Compiles the served document for `checkResponse`; called by the root hooks once the API listens. */
+/** Compiles the served document for `contractViolations`; called by the root hooks once the API listens. */
 export function loadContract(doc: Record<string, any>): void {
   // OpenAPI 3.1 schemas are JSON Schema; `example` and the document's own keywords are annotations here.
   const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, discriminator: true, validateSchema: false });
