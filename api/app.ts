@@ -15,7 +15,8 @@ import { OutboxNotifier } from '../db/outbox-notifier.js';
 import type { FileStore } from '../db/tables/files/file-store.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import { BadRequestError, PayloadTooLargeError } from '../lib/errors.js';
-import { renderDocsPage } from './docs-page.js';
+import { apiReferenceRoutes } from './api-reference.js';
+import { corsFor, securityHeaders } from './browser-headers.js';
 import { errorHandler, type ErrorLogger } from './error-handler.js';
 import type { Config } from '../lib/config.js';
 import { buildOpenApi } from './openapi.js';
@@ -56,6 +57,8 @@ export interface AppDeps {
     temporalUiUrl?: string;
     /** Requests per API key, and calls per incoming webhook; unset: not limited. */
     rateLimits?: Config['rateLimits'];
+    /** Browser origins allowed to call the API (`['*']`: any); unset or empty: none. */
+    corsOrigins?: string[];
   };
   /**
    * The third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through and trigger resources come from;
@@ -110,7 +113,6 @@ export function createApp(deps: AppDeps): Koa {
   const inbound = new RouteRegistry();
   inboundWebhookRoutes(inbound);
   const openApi = buildOpenApi(api, `${config.publicBaseUrl}${API_PREFIX}`, { registry: inbound, serverUrl: config.publicBaseUrl });
-  const docsPage = renderDocsPage(openApi);
 
   const root = new RouteRegistry();
   healthRoutes(root, { getEm, temporal, taskQueue: config.taskQueue, timeoutMs: 3000, ai: deps.ai ?? null });
@@ -134,10 +136,7 @@ export function createApp(deps: AppDeps): Koa {
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   });
-  rootRouter.get('/docs', (ctx) => {
-    ctx.type = 'html';
-    ctx.body = docsPage;
-  });
+  apiReferenceRoutes(rootRouter, `${API_PREFIX}/openapi.json`);
 
   app.use(async (ctx, next) => {
     // A caller's (or a proxy's) request id is kept, so one id follows a request through every log.
@@ -168,6 +167,8 @@ export function createApp(deps: AppDeps): Koa {
       );
     }
   });
+  app.use(securityHeaders);
+  app.use(corsFor(config.corsOrigins ?? []));
   app.use(errorHandler(logError));
   // Webhook calls and record changes commit outbox events: wake the dispatchers once the answer is ready.
   const outbox = deps.outbox ?? new OutboxNotifier(orm.em.getKnex(), (e) => logger.warn({ err: e }, 'outbox notify failed'));

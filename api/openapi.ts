@@ -12,25 +12,42 @@ class ComponentCollector {
   readonly schemas: Record<string, JsonSchema> = { Error: withoutId(ErrorSchema) };
 
   constructor() {
-    for (const schema of sharedSchemas) this.schemas[schema.$id as string] = rewriteRefs(schema) as JsonSchema;
+    for (const schema of sharedSchemas) {
+      const id = schema.$id as string;
+      this.schemas[id] = rewriteRefs(withoutId(schema), `#/components/schemas/${id}`) as JsonSchema;
+    }
   }
 
+  /** The schema, or a reference to it when it has an `$id`; schemas with an `$id` nested in it are lifted the same way. */
   ref(schema: JsonSchema): JsonSchema {
     const id = schema.$id;
-    if (typeof id !== 'string') return rewriteRefs(schema) as JsonSchema;
-    this.schemas[id] ??= rewriteRefs(withoutId(schema)) as JsonSchema;
+    if (typeof id !== 'string') return this.lift(rewriteRefs(schema)) as JsonSchema;
+    // `#/$defs/...` inside a schema means its own definitions; in the document `#` is the document itself.
+    this.schemas[id] ??= this.lift(rewriteRefs(withoutId(schema), `#/components/schemas/${id}`)) as JsonSchema;
     return { $ref: `#/components/schemas/${id}` };
+  }
+
+  private lift(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map((v) => this.lift(v));
+    if (!value || typeof value !== 'object') return value;
+    if (typeof (value as JsonSchema).$id === 'string') return this.ref(value as JsonSchema);
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'example' ? v : this.lift(v)]));
   }
 }
 
-/** `{ $ref: 'QueryFilter' }` (an ajv id) → `{ $ref: '#/components/schemas/QueryFilter' }`; local `#/...` refs stay. */
-function rewriteRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewriteRefs);
+/**
+ * `{ $ref: 'QueryFilter' }` (an ajv id) → `{ $ref: '#/components/schemas/QueryFilter' }`; a component's references
+ * to its own `$defs` are rooted at `base`, the component.
+ */
+function rewriteRefs(value: unknown, base?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => rewriteRefs(v, base));
   if (!value || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, v]) =>
-      key === '$ref' && typeof v === 'string' && sharedSchemas.some((s) => s.$id === v) ? [key, `#/components/schemas/${v}`] : [key, rewriteRefs(v)],
-    ),
+    Object.entries(value).map(([key, v]) => {
+      if (key !== '$ref' || typeof v !== 'string') return [key, rewriteRefs(v, base)];
+      if (sharedSchemas.some((s) => s.$id === v)) return [key, `#/components/schemas/${v}`];
+      return [key, base && v.startsWith('#/$defs/') ? `${base}${v.slice(1)}` : v];
+    }),
   );
 }
 
@@ -68,18 +85,27 @@ function parameters(spec: RouteSpec<any, any, any>): unknown[] {
 function operation(spec: RouteSpec<any, any, any>, components: ComponentCollector): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(spec.responses)) {
+    // A failure a route lists answers the error envelope like any other.
+    const schema = response.schema
+      ? components.ref(response.schema)
+      : Number(status) >= 400 && !response.contentTypes
+        ? { $ref: '#/components/schemas/Error' }
+        : undefined;
     responses[status] = {
       description: response.description,
-      ...(response.schema && { content: { 'application/json': { schema: components.ref(response.schema) } } }),
+      ...(schema && { content: { 'application/json': { schema } } }),
       ...(response.contentTypes && {
         content: Object.fromEntries(response.contentTypes.map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
       }),
     };
   }
-  const errors: Record<number, { description: string }> = {};
+  const errors: Partial<Record<number | 'default', { description: string }>> = {};
   if (spec.body || spec.query || spec.params) errors[400] = { description: 'Invalid input; `details.issues` lists each problem' };
   if (spec.scope !== 'public') errors[401] = AUTH_RESPONSES[401];
   if (spec.scope === 'U') errors[403] = AUTH_RESPONSES[403];
+  // Other failures (404, 409, 413, 415, 429, 503...) are listed where a route declares them; any of them has the
+  // error envelope, which `default` says for the rest.
+  errors.default = { description: 'Any other error: `{ code, message, details? }`' };
   for (const [status, response] of Object.entries(errors)) {
     responses[status] ??= { ...response, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }

@@ -21,6 +21,7 @@ const app = createApp({
     taskQueue: config.temporal.taskQueue,
     temporalUiUrl: config.temporal.uiUrl,
     rateLimits: config.rateLimits,
+    corsOrigins: config.corsOrigins,
   },
   files: new LocalFileStore(config.filesDir),
   ai: aiProviderFrom(config.ai),

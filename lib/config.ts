@@ -47,6 +47,8 @@ export interface Config {
   temporalSdkMetricsPort: number;
   /** Request rate limits of each API process (null: not limited). */
   rateLimits: { perKey: RateLimitSetting | null; perWebhook: RateLimitSetting | null };
+  /** Browser origins allowed to call the API (CORS); `['*']`: any; empty: none. */
+  corsOrigins: string[];
 }
 
 /** A token bucket: sustained requests per second, and how many may come at once. */
@@ -93,7 +95,29 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   RATE_LIMIT_BURST: 'requests one API key may make at once (default 200)',
   WEBHOOK_RATE_LIMIT_PER_SECOND: 'calls per second one incoming webhook accepts per API process, sustained (default 1000; 0: no limit)',
   WEBHOOK_RATE_LIMIT_BURST: 'calls one incoming webhook accepts at once (default 2000)',
+  CORS_ORIGINS: 'comma-separated browser origins allowed to call the API (https://app.example.com), or * for any; default none',
 };
+
+/** `https://app.example.com,http://localhost:5173` → the origins, each checked to be a bare http(s) origin. */
+function originsVar(env: NodeJS.ProcessEnv, name: string): string[] {
+  const list = (env[name] ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (list.includes('*')) return ['*'];
+  for (const item of list) {
+    let url: URL | undefined;
+    try {
+      url = new URL(item);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== item.replace(/\/$/, '')) {
+      throw new ConfigError(`${name} must list origins such as https://app.example.com (scheme, host, optional port), got "${item}"`);
+    }
+  }
+  return list.map((item) => new URL(item).origin);
+}
 
 function rateLimitVar(env: NodeJS.ProcessEnv, prefix: string, perSecond: number, burst: number): RateLimitSetting | null {
   const rate = intVar(env, `${prefix}_PER_SECOND`, perSecond, 0, 1_000_000);
@@ -181,5 +205,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerMetricsPort: intVar(env, 'WORKER_METRICS_PORT', 0, 0, 65535),
     temporalSdkMetricsPort: intVar(env, 'TEMPORAL_SDK_METRICS_PORT', 0, 0, 65535),
     rateLimits: { perKey: rateLimitVar(env, 'RATE_LIMIT', 50, 200), perWebhook: rateLimitVar(env, 'WEBHOOK_RATE_LIMIT', 1000, 2000) },
+    corsOrigins: originsVar(env, 'CORS_ORIGINS'),
   };
 }

@@ -12,7 +12,7 @@ import {
 } from '../../db/services/incoming-webhooks.service.js';
 import { paginate } from '../pagination.js';
 import type { RouteRegistry } from '../routes.js';
-import { PageQuerySchema } from '../schemas/common.schema.js';
+import { PageQuerySchema, pageSchema } from '../schemas/common.schema.js';
 import {
   IncomingWebhookCreateSchema,
   IncomingWebhookSchema,
@@ -49,7 +49,7 @@ export function incomingWebhookRoutes(api: RouteRegistry, publicBaseUrl: string)
     tag,
     summary: "The account's incoming webhooks, oldest first (extension)",
     query: PageQuerySchema,
-    responses: { 200: { description: '{ agentry: [incoming webhook], nextCursor }' } },
+    responses: { 200: { description: '{ agentry: [incoming webhook], nextCursor }', schema: pageSchema(IncomingWebhookSchema) } },
     handler: async ({ auth, em, query }) =>
       paginate(
         (await listIncomingWebhooks(em, auth.account.id)).map((w) => webhookView(w, publicBaseUrl)),

@@ -3,6 +3,7 @@ import { findWorkflow } from '../../db/automations/workflows.service.js';
 import { startManualRun } from '../runs.service.js';
 import type { RouteRegistry } from '../routes.js';
 import { ManualRunSchema } from '../schemas/workflow.schema.js';
+import { ManualRunStartedSchema } from '../schemas/workflow-responses.schema.js';
 
 const params = { type: 'object', required: ['workflowId'], properties: { workflowId: { type: 'integer', minimum: 1 } } };
 
@@ -17,7 +18,7 @@ export function workflowRunRoutes(api: RouteRegistry, temporal: Client, taskQueu
     query: { type: 'object', additionalProperties: false, properties: { snapshot: { type: 'string', enum: ['live', 'draft'], default: 'live' } } },
     body: ManualRunSchema,
     status: 202,
-    responses: { 202: { description: '{ id: the Temporal workflow id, runId, snapshotId, entryNodeId }' } },
+    responses: { 202: { description: '{ id: the Temporal workflow id, runId, snapshotId, entryNodeId }', schema: ManualRunStartedSchema } },
     handler: async ({ auth, em, params, query, body }) =>
       startManualRun(em, temporal, taskQueue, await findWorkflow(em, auth.account.id, params.workflowId), { ...body, snapshot: query.snapshot }),
   });

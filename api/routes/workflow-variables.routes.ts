@@ -13,6 +13,12 @@ import { paginate } from '../pagination.js';
 import type { RouteRegistry } from '../routes.js';
 import { PageQuerySchema } from '../schemas/data.schema.js';
 import { VariableCreateSchema, VariableUpdateSchema } from '../schemas/workflow.schema.js';
+import {
+  NameExistsSchema,
+  WorkflowVariableAllSchema,
+  WorkflowVariablePageSchema,
+  WorkflowVariableSchema,
+} from '../schemas/workflow-responses.schema.js';
 
 const tag = 'Workflow variables';
 const base = '/workflows/:workflowId/variables';
@@ -34,7 +40,7 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
     summary: 'Declared variables of a workflow',
     params: idParams,
     query: PageQuerySchema,
-    responses: { 200: { description: '{ agentry: [variable], nextCursor }' } },
+    responses: { 200: { description: '{ agentry: [variable], nextCursor }', schema: WorkflowVariablePageSchema } },
     handler: async ({ auth, em, params, query }) =>
       paginate((await listVariables(em, await findWorkflow(em, auth.account.id, params.workflowId))).map(variableView), query.limit, query.cursor),
   });
@@ -47,7 +53,7 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
     params: idParams,
     body: VariableCreateSchema,
     status: 201,
-    responses: { 201: { description: 'Variable' } },
+    responses: { 201: { description: 'Variable', schema: WorkflowVariableSchema } },
     handler: async ({ auth, em, params, body }) =>
       variableView(await createVariable(em, await findWorkflow(em, auth.account.id, params.workflowId), body)),
   });
@@ -58,7 +64,7 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
     tag,
     summary: 'Declared variables plus the built-in ones (trigger_payload, one per node)',
     params: idParams,
-    responses: { 200: { description: '{ agentry: [variable] }' } },
+    responses: { 200: { description: '{ agentry: [variable] }: declared and built-in', schema: WorkflowVariableAllSchema } },
     handler: async ({ auth, em, params }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
       const declared = (await listVariables(em, workflow)).map((v) => ({ ...variableView(v), builtIn: false }));
@@ -83,7 +89,7 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
       required: ['name'],
       properties: { name: { type: 'string', minLength: 1, maxLength: 100 } },
     },
-    responses: { 200: { description: '{ exists }' } },
+    responses: { 200: { description: '{ exists }', schema: NameExistsSchema } },
     handler: async ({ auth, em, params, query }) => ({
       exists: await nameExists(em, await findWorkflow(em, auth.account.id, params.workflowId), query.name),
     }),
@@ -95,7 +101,7 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
     tag,
     summary: 'One variable',
     params: variableParams,
-    responses: { 200: { description: 'Variable' } },
+    responses: { 200: { description: 'Variable', schema: WorkflowVariableSchema } },
     handler: async ({ auth, em, params }) =>
       variableView(await findVariable(em, await findWorkflow(em, auth.account.id, params.workflowId), params.variableId)),
   });
@@ -107,7 +113,7 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
     summary: 'Renames or describes a variable',
     params: variableParams,
     body: VariableUpdateSchema,
-    responses: { 200: { description: 'Variable' } },
+    responses: { 200: { description: 'Variable', schema: WorkflowVariableSchema } },
     handler: async ({ auth, em, params, body }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
       return variableView(await updateVariable(em, await findVariable(em, workflow, params.variableId), body));

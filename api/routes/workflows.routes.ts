@@ -36,6 +36,8 @@ import {
   WorkflowUpdateSchema,
 } from '../schemas/workflow.schema.js';
 import { registerSharedSchema } from '../validation.js';
+import { WorkflowPageSchema, WorkflowSchema } from '../schemas/workflow-responses.schema.js';
+import { GraphSchema, SnapshotListSchema } from '../schemas/flow.schema.js';
 
 const tag = 'Workflows';
 const idParams = { type: 'object', required: ['workflowId'], properties: { workflowId: { type: 'integer', minimum: 1 } } };
@@ -72,7 +74,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     tag,
     summary: 'Workflows; `status` filters ACTIVE, DELETED or DRAFT',
     query: WorkflowListQuerySchema,
-    responses: { 200: { description: '{ agentry: [workflow list item], nextCursor }' } },
+    responses: { 200: { description: '{ agentry: [workflow list item], nextCursor }', schema: WorkflowPageSchema } },
     handler: async ({ auth, em, query }) =>
       paginate((await listWorkflows(em, auth.account.id, query.status)).map(workflowListItem), query.limit, query.cursor),
   });
@@ -84,7 +86,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     summary: 'Creates a workflow with an empty draft graph',
     body: WorkflowCreateSchema,
     status: 201,
-    responses: { 201: { description: 'Workflow' } },
+    responses: { 201: { description: 'Workflow', schema: WorkflowSchema } },
     handler: async ({ auth, em, body }) => workflowDetail(await createWorkflow(em, auth.account.id, body)),
   });
   api.add<unknown, { includeNodes?: boolean }, Id>({
@@ -95,7 +97,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     summary: 'A workflow; includeNodes=true adds the draft nodes; staleReferences lists the ids of deleted agents its nodes still name',
     params: idParams,
     query: { type: 'object', additionalProperties: false, properties: { includeNodes: { type: 'boolean' } } },
-    responses: { 200: { description: 'Workflow' } },
+    responses: { 200: { description: 'Workflow', schema: WorkflowSchema } },
     handler: async ({ auth, em, params, query }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
       const { graph } = await draftGraph(em, workflow);
@@ -115,7 +117,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
       'and runs each SCHEDULED_TRIGGER node of the live graph on a Temporal Schedule; DRAFT, PAUSED or ARCHIVED pause those schedules',
     params: idParams,
     body: WorkflowUpdateSchema,
-    responses: { 200: { description: 'Workflow' }, 503: unavailable },
+    responses: { 200: { description: 'Workflow', schema: WorkflowSchema }, 503: unavailable },
     handler: async ({ auth, em, params, body }) =>
       workflowDetail(await updateWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), body, schedules, { publishDraft: true })),
   });
@@ -137,7 +139,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     tag,
     summary: 'Nodes and edges of the draft graph',
     params: idParams,
-    responses: { 200: { description: '{ nodes, edges }' } },
+    responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
     handler: async ({ auth, em, params }) => (await draftGraph(em, await findWorkflow(em, auth.account.id, params.workflowId))).graph,
   });
   api.add<NodeInput, unknown, Id>({
@@ -149,7 +151,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     params: idParams,
     body: NodeSchema,
     status: 201,
-    responses: { 201: { description: '{ nodes, edges }' } },
+    responses: { 201: { description: '{ nodes, edges }', schema: GraphSchema } },
     handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => createNode(em, w, body, deps)),
   });
   api.add<NodeInput, unknown, Id & { nodeId: string }>({
@@ -160,7 +162,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     summary: 'Updates a node (live at once on an ACTIVE workflow); returns the graph',
     params: nodeParams,
     body: NodeSchema,
-    responses: { 200: { description: '{ nodes, edges }' } },
+    responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
     handler: async ({ auth, em, params, body }) =>
       edit(em, auth.account.id, params.workflowId, (w, deps) => updateNode(em, w, params.nodeId, body, deps)),
   });
@@ -171,7 +173,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     tag,
     summary: 'Deletes a node and its edges (live at once on an ACTIVE workflow); returns the graph',
     params: nodeParams,
-    responses: { 200: { description: '{ nodes, edges }' } },
+    responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
     handler: async ({ auth, em, params }) => edit(em, auth.account.id, params.workflowId, (w, deps) => deleteNode(em, w, params.nodeId, deps)),
   });
   api.add<GraphEdge, unknown, Id>({
@@ -183,7 +185,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     params: idParams,
     body: EdgeSchema,
     status: 201,
-    responses: { 201: { description: '{ nodes, edges }' } },
+    responses: { 201: { description: '{ nodes, edges }', schema: GraphSchema } },
     handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => addEdge(em, w, body, deps)),
   });
   api.add<{ source: string; handle: string }, unknown, Id>({
@@ -194,7 +196,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     summary: 'Removes the edge leaving `source` by `handle`',
     params: idParams,
     body: EdgeDeleteSchema,
-    responses: { 200: { description: '{ nodes, edges }' } },
+    responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
     handler: async ({ auth, em, params, body }) =>
       edit(em, auth.account.id, params.workflowId, (w, deps) => removeEdge(em, w, body.source, body.handle, deps)),
   });
@@ -206,7 +208,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     summary: "Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph",
     params: idParams,
     status: 201,
-    responses: { 201: { description: 'Workflow with its new liveSnapshotId' }, 503: unavailable },
+    responses: { 201: { description: 'Workflow with its new liveSnapshotId', schema: WorkflowSchema }, 503: unavailable },
     handler: async ({ auth, em, params }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
       await publishWorkflow(em, workflow, schedules);
@@ -220,7 +222,7 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     tag,
     summary: 'Draft and live snapshots, newest first',
     params: idParams,
-    responses: { 200: { description: '{ agentry: [snapshot] }' } },
+    responses: { 200: { description: '{ agentry: [snapshot] }', schema: SnapshotListSchema } },
     handler: async ({ auth, em, params }) => ({
       agentry: await listWorkflowSnapshots(em, await findWorkflow(em, auth.account.id, params.workflowId)),
       nextCursor: null,

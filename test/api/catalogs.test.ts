@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { compileSchema } from '../../api/validation.js';
 import { findAiModel, findModelByExternalId } from '../../db/catalogs/ai-models.service.js';
 import {
   addMessagingTemplate,
@@ -47,10 +46,6 @@ describe('catalogs: AI models', () => {
     expect(models.some((m) => m.deprecated === true && m.type === 'TEXT')).to.equal(true);
     expect(models.find((m) => m.externalId === 'o3-mini')).to.include({ aiVendor: 'OPENAI', reasoningModel: true, deprecated: false });
     expect(new Set(models.filter((m) => m.type === 'TEXT').map((m) => m.aiVendor))).to.include.all.keys('OPENAI', 'ANTHROPIC', 'GOOGLE');
-
-    const doc = (await call('GET', '/openapi.json')).body;
-    const validatePage = compileSchema({ ...doc.components.schemas.AiModelPage });
-    expect(validatePage(res.body), JSON.stringify(validatePage.errors)).to.equal(true);
 
     const paged = await call('GET', '/ai-models?limit=3', { key: acct.userKey });
     expect(paged.body.agentry.map((m: { id: number }) => m.id)).to.deep.equal(models.slice(0, 3).map((m) => m.id));
@@ -141,10 +136,6 @@ describe('catalogs: channels', () => {
     expect(res.body.agentry.socialAccounts[0]).to.include({ platform: 'INSTAGRAM', name: 'Acme IG', externalId: '1784' });
     expect(res.body.agentry.socialAccounts[0].pages).to.deep.equal([{ id: 'p1', name: 'Acme' }]);
 
-    const doc = (await call('GET', '/openapi.json')).body;
-    const validate = compileSchema({ ...doc.components.schemas.Channels });
-    expect(validate(res.body), JSON.stringify(validate.errors)).to.equal(true);
-
     const other = await call('GET', '/channels', { key: b.userKey });
     expect(other.body.agentry.numbers.map((n: { phoneNumberId: string }) => n.phoneNumberId)).to.deep.equal(['2090001']);
     expect(other.body.agentry.socialAccounts).to.deep.equal([]);
@@ -177,9 +168,6 @@ describe('catalogs: channels', () => {
     const order = res.body.agentry[1];
     expect(order).to.include({ language: 'en', status: 'APPROVED', category: 'UTILITY' });
     expect(order.components.body.parameters).to.deep.equal([{ id: '1' }, { id: '2' }]);
-    const doc = (await call('GET', '/openapi.json')).body;
-    const validate = compileSchema({ ...doc.components.schemas.MessagingTemplatePage });
-    expect(validate(res.body), JSON.stringify(validate.errors)).to.equal(true);
 
     const first = await call('GET', '/channels/messaging/templates?limit=1', { key: a.userKey });
     expect(first.body.agentry).to.have.length(1);
@@ -208,9 +196,6 @@ describe('catalogs: integrations', () => {
     expect(res.body.agentry.map((c: { id: number }) => c.id)).to.deep.equal([gmail.id, github.id]);
     expect(res.body.agentry[0]).to.include({ toolkit: 'GMAIL', label: 'support@acme.test', externalId: 'ca_gmail_1', status: 'ACTIVE' });
     expect(res.body.agentry[1].externalId).to.match(/^ca_/);
-    const doc = (await call('GET', '/openapi.json')).body;
-    const validate = compileSchema({ ...doc.components.schemas.IntegrationPage });
-    expect(validate(res.body), JSON.stringify(validate.errors)).to.equal(true);
 
     const filtered = await call('GET', '/integrations?toolkit=github', { key: a.userKey });
     expect(filtered.body.agentry.map((c: { id: number }) => c.id)).to.deep.equal([github.id]);
@@ -237,9 +222,6 @@ describe('catalogs: integrations', () => {
     expect(all.status).to.equal(200);
     const toolkits = new Set(all.body.agentry.map((t: { toolkit: string }) => t.toolkit));
     expect([...toolkits]).to.include.members(['GMAIL', 'GITHUB', 'SLACK', 'HUBSPOT', 'GOOGLE_CALENDAR']);
-    const doc = (await call('GET', '/openapi.json')).body;
-    const validate = compileSchema({ ...doc.components.schemas.TriggerTypePage });
-    expect(validate(all.body), JSON.stringify(validate.errors)).to.equal(true);
 
     const github = await call('GET', '/integrations/trigger-types?toolkit=github', { key: acct.userKey });
     expect(github.body.agentry.length).to.be.greaterThan(0);

@@ -76,7 +76,17 @@ export function conversationRoutes(api: RouteRegistry): void {
     tag,
     summary: 'A conversation with its message transcript',
     params: agentParams([], ['conversationId']),
-    responses: { 200: { description: 'Conversation with messages' }, 404: { description: 'No such conversation' } },
+    responses: {
+      200: {
+        description: 'Conversation with messages (recorded by the conversation runtime, a later version)',
+        schema: {
+          type: 'object',
+          required: ['id', 'messages'],
+          properties: { id: { type: 'string' }, messages: { type: 'array', items: { type: 'object' } } },
+        },
+      },
+      404: { description: 'No such conversation' },
+    },
     handler: async ({ auth, em, params }) => {
       await findAgent(em, auth.account.id, params.agentId);
       throw new NotFoundError(`Conversation ${params.conversationId} not found: this agent has no conversations yet`);

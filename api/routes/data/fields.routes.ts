@@ -25,6 +25,7 @@ import {
   PageQuerySchema,
 } from '../../schemas/data.schema.js';
 import { nameParam, paramsWith, type DataSurface } from './surface.js';
+import { FieldPageSchema, FieldSchema, FormulaPreviewResultSchema, OptionListSchema, OptionSchema } from '../../schemas/data-responses.schema.js';
 
 async function describeField(em: EntityManager, table: DataTable, field: DataField) {
   const { entities, models } = await loadFields(em, table);
@@ -42,7 +43,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     summary: 'Fields in display order',
     params: nameParam,
     query: PageQuerySchema,
-    responses: { 200: { description: '{ agentry: [Field], nextCursor }' } },
+    responses: { 200: { description: '{ agentry: [Field], nextCursor }', schema: FieldPageSchema } },
     handler: async ({ auth, em, params, query }) => {
       const { entities, models } = await loadFields(em, await table(em, auth.account.id, params.name));
       return paginate(
@@ -61,7 +62,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     params: nameParam,
     body: FieldCreateSchema,
     status: 201,
-    responses: { 201: { description: 'Field' } },
+    responses: { 201: { description: 'Field', schema: FieldSchema } },
     handler: async ({ auth, em, params, body }) => {
       const t = await table(em, auth.account.id, params.name);
       const field = await em.transactional((tx) => addField(tx, t, body));
@@ -76,7 +77,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     summary: 'Evaluates a formula on existing rows (the first ones, or rowIds) before creating the field; same checks as a create',
     params: nameParam,
     body: FormulaPreviewSchema,
-    responses: { 200: { description: '{ type, agentry: [{ id, value }] }' } },
+    responses: { 200: { description: '{ type, agentry: [{ id, value }] }', schema: FormulaPreviewResultSchema } },
     handler: async ({ auth, em, params, body }) => previewFormula(em, await table(em, auth.account.id, params.name), body),
   });
   api.add<FieldPatch, unknown, { name: string; fieldId: number }>({
@@ -87,7 +88,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     summary: 'Changes name, metadata, default, order, required, unique, type; `tags` replaces the options',
     params: paramsWith('fieldId'),
     body: FieldPatchSchema,
-    responses: { 200: { description: 'Field' } },
+    responses: { 200: { description: 'Field', schema: FieldSchema } },
     handler: async ({ auth, em, params, body }) => {
       const t = await table(em, auth.account.id, params.name);
       return describeField(em, t, await updateField(em, t, await findField(em, t, params.fieldId), body));
@@ -115,7 +116,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     tag: s.tag,
     summary: 'Options of a select field',
     params: paramsWith('fieldId'),
-    responses: { 200: { description: '{ agentry: [Option] }' } },
+    responses: { 200: { description: '{ agentry: [Option] }', schema: OptionListSchema } },
     handler: async ({ auth, em, params }) => {
       const t = await table(em, auth.account.id, params.name);
       return { agentry: await listOptions(em, await findField(em, t, params.fieldId)), nextCursor: null };
@@ -130,7 +131,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     params: paramsWith('fieldId'),
     body: OptionCreateSchema,
     status: 201,
-    responses: { 201: { description: 'Option' } },
+    responses: { 201: { description: 'Option', schema: OptionSchema } },
     handler: async ({ auth, em, params, body }) => {
       const t = await table(em, auth.account.id, params.name);
       return createOption(em, await findField(em, t, params.fieldId), body);
@@ -144,7 +145,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     summary: 'Changes an option: name, color, order',
     params: paramsWith('tagId'),
     body: OptionPatchSchema,
-    responses: { 200: { description: 'Option' } },
+    responses: { 200: { description: 'Option', schema: OptionSchema } },
     handler: async ({ auth, em, params, body }) =>
       updateOption(em, await findOption(em, await table(em, auth.account.id, params.name), params.tagId), body),
   });

@@ -85,8 +85,8 @@ export function recordFileRoutes(api: RouteRegistry, store: FileStore): void {
     summary: 'The bytes of a file (not JSON); honours a single `Range: bytes=` range with 206, 416 beyond the end',
     params: paramsWith('id'),
     responses: {
-      200: { description: 'The file', contentTypes: ['application/octet-stream'] },
-      206: { description: 'The range asked for' },
+      200: { description: 'The file, in the content type it was uploaded with', contentTypes: ['*/*'] },
+      206: { description: 'The range asked for', contentTypes: ['*/*'] },
       416: { description: 'Range beyond the end' },
     },
     handler: async ({ auth, em, params, headers }) => {

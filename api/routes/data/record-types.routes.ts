@@ -15,6 +15,7 @@ import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
 import { PageQuerySchema, RecordTypeCreateSchema, RecordTypePatchSchema, ViewCreateSchema, ViewPatchSchema } from '../../schemas/data.schema.js';
 import { OBJECTS, nameParam, paramsWith } from './surface.js';
+import { RecordTypePageSchema, RecordTypeSchema, ViewSchema } from '../../schemas/data-responses.schema.js';
 
 type Page = { limit: number; cursor?: string };
 
@@ -44,7 +45,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     summary: 'Record types of an Object',
     params: nameParam,
     query: PageQuerySchema,
-    responses: { 200: { description: '{ agentry: [RecordType], nextCursor }' } },
+    responses: { 200: { description: '{ agentry: [RecordType], nextCursor }', schema: RecordTypePageSchema } },
     handler: async ({ auth, em, params, query }) =>
       paginate(await listRecordTypes(em, await object(em, auth.account.id, params.name)), query.limit, query.cursor),
   });
@@ -57,7 +58,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     params: nameParam,
     body: RecordTypeCreateSchema,
     status: 201,
-    responses: { 201: { description: 'RecordType' } },
+    responses: { 201: { description: 'RecordType', schema: RecordTypeSchema } },
     handler: async ({ auth, em, params, body }) => createRecordType(em, await object(em, auth.account.id, params.name), body),
   });
   api.add<RecordTypePatch, unknown, { name: string; recordTypeId: number }>({
@@ -68,7 +69,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     summary: 'Renames, reorders or promotes a record type; the default one cannot be renamed',
     params: paramsWith('recordTypeId'),
     body: RecordTypePatchSchema,
-    responses: { 200: { description: 'RecordType' } },
+    responses: { 200: { description: 'RecordType', schema: RecordTypeSchema } },
     handler: async ({ auth, em, params, body }) => {
       const table = await object(em, auth.account.id, params.name);
       return updateRecordType(em, table, await findRecordType(em, table, params.recordTypeId), body);
@@ -98,7 +99,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     params: recordTypeParams,
     body: ViewCreateSchema,
     status: 201,
-    responses: { 201: { description: 'View' } },
+    responses: { 201: { description: 'View', schema: ViewSchema } },
     handler: async ({ auth, em, params, body }) => {
       const recordType = await recordTypeOfAccount(em, auth.account.id, params.recordTypeId);
       return createView(em, recordType.table, body, recordType);
@@ -112,7 +113,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     summary: 'Changes a record-type view',
     params: recordTypeViewParams,
     body: ViewPatchSchema,
-    responses: { 200: { description: 'View' } },
+    responses: { 200: { description: 'View', schema: ViewSchema } },
     handler: async ({ auth, em, params, body }) => {
       const recordType = await recordTypeOfAccount(em, auth.account.id, params.recordTypeId);
       return updateView(em, recordType.table, await findView(em, recordType.table, params.viewId, recordType), body);

@@ -4,6 +4,7 @@ import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
 import { LinkSchema, PageQuerySchema } from '../../schemas/data.schema.js';
 import { OBJECTS } from './surface.js';
+import { RowPageSchema, RowSchema } from '../../schemas/data-responses.schema.js';
 
 const str = { type: 'string', minLength: 1, maxLength: 255 };
 const rowRelationParams = { type: 'object', required: ['name', 'id', 'relation'], properties: { name: str, id: str, relation: str } };
@@ -21,7 +22,7 @@ export function relationRoutes(api: RouteRegistry): void {
     summary: 'Records linked from this record through the relation field (id or name)',
     params: rowRelationParams,
     query: PageQuerySchema,
-    responses: { 200: { description: '{ agentry: [Row], nextCursor }' } },
+    responses: { 200: { description: '{ agentry: [Row], nextCursor }', schema: RowPageSchema } },
     handler: async ({ auth, em, params, query }) =>
       paginate(
         await linkedRows(em, await tableContext(em, auth.account.id, kind, params.name), params.id, params.relation),
@@ -37,7 +38,7 @@ export function relationRoutes(api: RouteRegistry): void {
     summary: 'Records of this Object that link to the target record through the relation',
     params: targetParams,
     query: PageQuerySchema,
-    responses: { 200: { description: '{ agentry: [Row], nextCursor }' } },
+    responses: { 200: { description: '{ agentry: [Row], nextCursor }', schema: RowPageSchema } },
     handler: async ({ auth, em, params, query }) =>
       paginate(
         await sourceRows(em, await tableContext(em, auth.account.id, kind, params.name), params.relation, params.targetId),
@@ -54,7 +55,7 @@ export function relationRoutes(api: RouteRegistry): void {
       summary: link ? 'Links target records (they must exist in the related Object)' : 'Unlinks target records',
       params: rowRelationParams,
       body: LinkSchema,
-      responses: { 200: { description: 'The record after the change' } },
+      responses: { 200: { description: 'The record after the change', schema: RowSchema } },
       handler: async ({ auth, em, params, body }) =>
         changeLinks(em, await tableContext(em, auth.account.id, kind, params.name), params.id, params.relation, body.targetIds, link),
     });

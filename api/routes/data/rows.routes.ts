@@ -4,6 +4,7 @@ import { createRows, deleteRow, getRow, rowInputOf, tableContext, updateRow } fr
 import type { RouteRegistry } from '../../routes.js';
 import { RowBodySchema, RowsBulkSchema, RowsCountSchema, RowsListSchema } from '../../schemas/data.schema.js';
 import { nameParam, type DataSurface } from './surface.js';
+import { RowCountSchema, RowListSchema, RowPageSchema, RowSchema } from '../../schemas/data-responses.schema.js';
 
 const rowParams = {
   type: 'object',
@@ -21,7 +22,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
     summary: `Lists ${noun}s: filter, sort, full-text search, record type, cursor pagination`,
     params: nameParam,
     body: RowsListSchema,
-    responses: { 200: { description: '{ agentry: [Row], nextCursor }' } },
+    responses: { 200: { description: '{ agentry: [Row], nextCursor }', schema: RowPageSchema } },
     handler: async ({ auth, em, params, body }) => listRows(em, await tableContext(em, auth.account.id, s.kind, params.name), body),
   });
   api.add<RowQuery>({
@@ -32,7 +33,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
     summary: `Counts ${noun}s matching the same query as rows/list`,
     params: nameParam,
     body: RowsCountSchema,
-    responses: { 200: { description: '{ count }' } },
+    responses: { 200: { description: '{ count }', schema: RowCountSchema } },
     handler: async ({ auth, em, params, body }) => ({
       count: await countRows(em, await tableContext(em, auth.account.id, s.kind, params.name), body),
     }),
@@ -46,7 +47,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
     params: nameParam,
     body: RowBodySchema,
     status: 201,
-    responses: { 201: { description: 'Row' } },
+    responses: { 201: { description: 'Row', schema: RowSchema } },
     handler: async ({ auth, em, params, body }) => {
       const [row] = await createRows(em, await tableContext(em, auth.account.id, s.kind, params.name), [rowInputOf(body)]);
       return row;
@@ -61,7 +62,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
     params: nameParam,
     body: RowsBulkSchema,
     status: 201,
-    responses: { 201: { description: '{ agentry: [Row] }' } },
+    responses: { 201: { description: '{ agentry: [Row] }', schema: RowListSchema } },
     handler: async ({ auth, em, params, body }) => ({
       agentry: await createRows(em, await tableContext(em, auth.account.id, s.kind, params.name), body.rows.map(rowInputOf)),
     }),
@@ -73,7 +74,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
     tag: s.tag,
     summary: `One ${noun}`,
     params: rowParams,
-    responses: { 200: { description: 'Row' } },
+    responses: { 200: { description: 'Row', schema: RowSchema } },
     handler: async ({ auth, em, params }) => getRow(em, await tableContext(em, auth.account.id, s.kind, params.name), params.id),
   });
   api.add<Record<string, unknown>, unknown, { name: string; id: string }>({
@@ -84,7 +85,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
     summary: `Changes the given fields of a ${noun} (flat or under data; recordTypeId changes the record type)`,
     params: rowParams,
     body: RowBodySchema,
-    responses: { 200: { description: 'Row' } },
+    responses: { 200: { description: 'Row', schema: RowSchema } },
     handler: async ({ auth, em, params, body }) =>
       updateRow(em, await tableContext(em, auth.account.id, s.kind, params.name), params.id, rowInputOf(body)),
   });

@@ -14,6 +14,7 @@ import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
 import { PageQuerySchema, TableCreateSchema, TablePatchSchema } from '../../schemas/data.schema.js';
 import { nameParam, type DataSurface } from './surface.js';
+import { TableDetailSchema, TablePageSchema, TableSchemaSchema } from '../../schemas/data-responses.schema.js';
 
 export function tableRoutes(api: RouteRegistry, s: DataSurface): void {
   const what = s.kind === 'OBJECT' ? 'Object' : 'Table';
@@ -24,7 +25,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface): void {
     tag: s.tag,
     summary: s.kind === 'OBJECT' ? 'All standard and custom Objects' : 'All Tables',
     query: PageQuerySchema,
-    responses: { 200: { description: `{ agentry: [${what}], nextCursor }` } },
+    responses: { 200: { description: `{ agentry: [${what}], nextCursor }`, schema: TablePageSchema } },
     handler: async ({ auth, em, query }) => {
       if (s.kind === 'OBJECT') await seedStandardObjects(em, auth.account.id);
       return paginate(await listTables(em, auth.account.id, s.kind), query.limit, query.cursor);
@@ -38,7 +39,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface): void {
     summary: s.kind === 'OBJECT' ? 'Creates a custom Object (at least one column)' : 'Creates a Table (columns optional)',
     body: TableCreateSchema,
     status: 201,
-    responses: { 201: { description: `The new ${what} with its fields` } },
+    responses: { 201: { description: `The new ${what} with its fields`, schema: TableDetailSchema } },
     handler: async ({ auth, em, body }) => describeTable(em, await createTable(em, auth.account.id, s.kind, body)),
   });
   api.add({
@@ -48,7 +49,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface): void {
     tag: s.tag,
     summary: s.kind === 'OBJECT' ? 'The Object with its fields, views and record types' : 'The Table with its fields and views',
     params: nameParam,
-    responses: { 200: { description: what } },
+    responses: { 200: { description: what, schema: TableDetailSchema } },
     handler: async ({ auth, em, params }) => describeTable(em, await findTable(em, auth.account.id, s.kind, params.name)),
   });
   api.add<TablePatch>({
@@ -59,7 +60,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface): void {
     summary: 'Changes display name, emoji, color or description',
     params: nameParam,
     body: TablePatchSchema,
-    responses: { 200: { description: what } },
+    responses: { 200: { description: what, schema: TableDetailSchema } },
     handler: async ({ auth, em, params, body }) => describeTable(em, await updateTable(em, auth.account.id, s.kind, params.name, body)),
   });
   api.add({
@@ -82,7 +83,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface): void {
     tag: s.tag,
     summary: 'Fields, types and formats only',
     params: nameParam,
-    responses: { 200: { description: 'Schema' } },
+    responses: { 200: { description: 'Schema', schema: TableSchemaSchema } },
     handler: async ({ auth, em, params }) => tableSchema(em, await findTable(em, auth.account.id, s.kind, params.name)),
   });
 }

@@ -16,6 +16,7 @@ import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
 import { AggregationComputeSchema, AggregationCreateSchema, AggregationPatchSchema, PageQuerySchema } from '../../schemas/data.schema.js';
 import { paramsWith, type DataSurface } from './surface.js';
+import { AggregationPageSchema, AggregationResultSchema, AggregationSchema } from '../../schemas/data-responses.schema.js';
 
 export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void {
   const { tag } = s;
@@ -32,7 +33,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
     summary: 'Aggregations of a view',
     params: paramsWith('viewId'),
     query: PageQuerySchema,
-    responses: { 200: { description: '{ agentry: [Aggregation], nextCursor }' } },
+    responses: { 200: { description: '{ agentry: [Aggregation], nextCursor }', schema: AggregationPageSchema } },
     handler: async ({ auth, em, params, query }) => {
       const { view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       return paginate(await listAggregations(em, view), query.limit, query.cursor);
@@ -47,7 +48,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
     params: paramsWith('viewId'),
     body: AggregationCreateSchema,
     status: 201,
-    responses: { 201: { description: 'Aggregation' } },
+    responses: { 201: { description: 'Aggregation', schema: AggregationSchema } },
     handler: async ({ auth, em, params, body }) => {
       const { table, view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       return createAggregation(em, table, view, body);
@@ -61,7 +62,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
     summary: 'Computes the aggregations over the rows matching the view (or the given filter and search), in one statement',
     params: paramsWith('viewId'),
     body: AggregationComputeSchema,
-    responses: { 200: { description: '{ rows, agentry: [Aggregation with value] }' } },
+    responses: { 200: { description: '{ rows, agentry: [Aggregation with value] }', schema: AggregationResultSchema } },
     handler: async ({ auth, em, params, body }) => {
       const { table, view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       return computeAggregations(em, table, view, body);
@@ -75,7 +76,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
     summary: 'Changes the operation of an aggregation',
     params: paramsWith('viewId', 'aggId'),
     body: AggregationPatchSchema,
-    responses: { 200: { description: 'Aggregation' } },
+    responses: { 200: { description: 'Aggregation', schema: AggregationSchema } },
     handler: async ({ auth, em, params, body }) => {
       const { table, view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       return updateAggregation(em, table, await findAggregation(em, view, params.aggId), body);

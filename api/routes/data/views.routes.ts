@@ -7,6 +7,7 @@ import type { RouteRegistry } from '../../routes.js';
 import { PageQuerySchema, ViewCreateSchema, ViewPatchSchema } from '../../schemas/data.schema.js';
 import { nameParam, paramsWith, type DataSurface } from './surface.js';
 import { viewAggregationRoutes } from './view-aggregations.routes.js';
+import { ViewPageSchema, ViewSchema } from '../../schemas/data-responses.schema.js';
 
 type Page = { limit: number; cursor?: string };
 
@@ -22,7 +23,7 @@ export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
     summary: `Saved views of ${s.kind === 'OBJECT' ? 'an Object' : 'a Table'}`,
     params: nameParam,
     query: PageQuerySchema,
-    responses: { 200: { description: '{ agentry: [View], nextCursor }' } },
+    responses: { 200: { description: '{ agentry: [View], nextCursor }', schema: ViewPageSchema } },
     handler: async ({ auth, em, params, query }) =>
       paginate(await listViews(em, await table(em, auth.account.id, params.name)), query.limit, query.cursor),
   });
@@ -35,7 +36,7 @@ export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
     params: nameParam,
     body: ViewCreateSchema,
     status: 201,
-    responses: { 201: { description: 'View' } },
+    responses: { 201: { description: 'View', schema: ViewSchema } },
     handler: async ({ auth, em, params, body }) => createView(em, await table(em, auth.account.id, params.name), body),
   });
   api.add<ViewPatch, unknown, { name: string; viewId: number }>({
@@ -46,7 +47,7 @@ export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
     summary: 'Changes a view',
     params: paramsWith('viewId'),
     body: ViewPatchSchema,
-    responses: { 200: { description: 'View' } },
+    responses: { 200: { description: 'View', schema: ViewSchema } },
     handler: async ({ auth, em, params, body }) => {
       const t = await table(em, auth.account.id, params.name);
       return updateView(em, t, await findView(em, t, params.viewId), body);

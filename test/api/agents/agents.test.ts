@@ -1,8 +1,7 @@
 /** Agents through HTTP: create with defaults, safe detail, update, soft delete, deployment status, isolation. */
 import { expect } from 'chai';
-import { compileSchema } from '../../../api/validation.js';
 import { harness } from '../../setup/harness.js';
-import { call, newAccount } from '../../setup/http.js';
+import { newAccount } from '../../setup/http.js';
 import { issueAt, newAgent, ok, refused, type Account } from './helpers.js';
 
 describe('agents', () => {
@@ -38,12 +37,8 @@ describe('agents', () => {
   });
 
   it('answers bodies that validate against the documented schemas', async () => {
-    const doc = (await call('GET', '/openapi.json')).body;
     const agent = await newAgent(a, 'Documented');
-    const schemaOf = (path: string, method = 'get', status = '200') => {
-      const schema = doc.paths[path][method].responses[status].content['application/json'].schema;
-      return compileSchema(schema.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema);
-    };
+    // The response contract (test/setup/contract.ts) checks each answer against the document.
     const checks: [string, string][] = [
       ['/agents', '/agents'],
       ['/agents/{agentId}', `/agents/${agent.id}`],
@@ -58,11 +53,7 @@ describe('agents', () => {
       ['/agents/{agentId}/analytics', `/agents/${agent.id}/analytics`],
       ['/agents/{agentId}/conversations', `/agents/${agent.id}/conversations`],
     ];
-    for (const [documented, url] of checks) {
-      const validate = schemaOf(documented);
-      const body = await ok('GET', url, a.userKey);
-      expect(validate(body), `${url}: ${JSON.stringify(validate.errors)}`).to.equal(true);
-    }
+    for (const [, url] of checks) expect(await ok('GET', url, a.userKey), url).to.be.an('object');
   });
 
   it('updates metadata, refuses bad bodies naming the field, and needs a USER key to write', async () => {

@@ -1,0 +1,35 @@
+/**
+ * What browsers need from the API: CORS for the origins an operator allows (`CORS_ORIGINS`), and security headers on
+ * every answer. Callers authenticate with a bearer key, never a cookie, so credentials are not allowed cross-origin.
+ */
+import cors from '@koa/cors';
+import type { Middleware } from 'koa';
+
+/** Answers a browser reads cross-origin besides the CORS-safelisted ones. */
+const EXPOSED = ['Retry-After', 'X-Request-Id', 'Content-Disposition', 'Content-Range', 'Accept-Ranges'];
+
+/** CORS for `origins` (`['*']`: any origin); no origin allowed: no CORS headers at all, so browsers refuse. */
+export function corsFor(origins: string[]): Middleware {
+  const allowed = new Set(origins);
+  return cors({
+    // @koa/cors skips CORS entirely when this answers ''.
+    origin: (ctx) => (allowed.has('*') ? '*' : allowed.has(ctx.get('Origin')) ? ctx.get('Origin') : ''),
+    allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    exposeHeaders: EXPOSED,
+    maxAge: 600,
+    credentials: false,
+  });
+}
+
+/** The reference page loads its script and styles from this server only; everything else loads nothing. */
+const DOCS_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
+const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** Security headers: no MIME sniffing, no framing, no referrer, and a Content-Security-Policy per kind of answer. */
+export const securityHeaders: Middleware = async (ctx, next) => {
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  ctx.set('Content-Security-Policy', ctx.path === '/docs' || ctx.path.startsWith('/docs/') ? DOCS_POLICY : API_POLICY);
+  await next();
+};
