@@ -9,7 +9,7 @@ import type Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, Middleware } from 'koa';
 import type { KeyIdentity } from '../db/services/api-keys.service.js';
-import { BadRequestError, UnsupportedMediaTypeError } from '../lib/errors.js';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../lib/errors.js';
 import { authenticate, requireScope, type Scope } from './auth.js';
 import { guardInput } from './input-guard.js';
 import { compileSchema, validate, type JsonSchema, type Validator } from './validation.js';
@@ -56,6 +56,11 @@ export interface RouteSpec<Body = unknown, Query = Record<string, unknown>, Para
    * where the schema wants an object is a 400.
    */
   jsonBody?: 'any';
+  /**
+   * The body carries user data (rows, a run's payload): it may be as large as the process's body limit
+   * (`BODY_LIMIT_BYTES`). Other bodies are configuration, held to `CONFIG_BODY_LIMIT_BYTES` (413 past it).
+   */
+  largeBody?: true;
   /** The body is `multipart/form-data` with these parts (documented only; the handler reads `stream`). */
   multipart?: JsonSchema;
   /** Success status; 200 unless given. */
@@ -115,7 +120,7 @@ export class RouteRegistry {
 function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compiled, getEm: () => EntityManager): RouteInput<any, any, any> {
   const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
   const query = { ...ctx.query };
-  const body = spec.jsonBody === 'any' ? anyJsonBody(ctx) : spec.body ? schemaBody(ctx) : {};
+  const body = spec.jsonBody === 'any' ? anyJsonBody(ctx) : spec.body ? schemaBody(ctx, spec) : {};
   guardInput(params, 'params');
   guardInput(query, 'query');
   guardInput(body, 'body');
@@ -135,12 +140,17 @@ function hasBody(ctx: Context): boolean {
   return (ctx.request.length ?? 0) > 0 || !!ctx.get('transfer-encoding');
 }
 
+/** Largest body of a configuration route (not `largeBody`): names, graphs, fields, settings. */
+export const CONFIG_BODY_LIMIT_BYTES = 256 * 1024;
+
 /**
  * The body of a route with a body schema: `{}` when none is sent (operations without required fields), else the
- * parsed JSON as sent. A body of another Content-Type is refused with 415 rather than read as empty.
+ * parsed JSON as sent. A body of another Content-Type is refused with 415 rather than read as empty, and a
+ * configuration body over `CONFIG_BODY_LIMIT_BYTES` with 413.
  */
-function schemaBody(ctx: Context): unknown {
+function schemaBody(ctx: Context, spec: RouteSpec<any, any, any>): unknown {
   if (!hasBody(ctx)) return {};
+  if (!spec.largeBody && (ctx.request.length ?? 0) > CONFIG_BODY_LIMIT_BYTES) throw new PayloadTooLargeError(CONFIG_BODY_LIMIT_BYTES);
   if (!ctx.request.is('json', '+json')) {
     throw new UnsupportedMediaTypeError(
       `Content-Type "${ctx.request.type || '(none)'}" is not accepted: send JSON with Content-Type: application/json`,

@@ -17,6 +17,7 @@ export function workflowRunRoutes(api: RouteRegistry, temporal: Client, taskQueu
     params,
     query: { type: 'object', additionalProperties: false, properties: { snapshot: { type: 'string', enum: ['live', 'draft'], default: 'live' } } },
     body: ManualRunSchema,
+    largeBody: true,
     status: 202,
     responses: { 202: { description: '{ id: the Temporal workflow id, runId, snapshotId, entryNodeId }', schema: ManualRunStartedSchema } },
     handler: async ({ auth, em, params, query, body }) =>

@@ -73,3 +73,27 @@ describe('structural input limits, for every route', function () {
     expect(logs.body.agentry).to.deep.equal([]);
   });
 });
+
+describe('body size limits per route family', function () {
+  this.timeout(30_000);
+
+  it('holds configuration bodies to 256 KiB (413 naming the limit) while row and run bodies may use the whole process limit', async () => {
+    const { userKey: key } = await newAccount();
+    const big = await listen({ config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 2 * 1024 * 1024, taskQueue: harness().taskQueue } });
+    try {
+      const v1 = `${big.origin}/public/v1`;
+      await call('POST', '/tables', {
+        key,
+        baseUrl: v1,
+        body: { name: 'notes', columns: [{ name: 'Text', type: 'string', metadata: { format: 'text', extendedField: true } }] },
+      });
+      const text = 'x'.repeat(300 * 1024);
+      const config = await call('POST', '/workflows', { key, baseUrl: v1, body: { name: 'Big', description: text } });
+      expect(config.status).to.equal(413);
+      expect(config.body.message).to.include(String(256 * 1024));
+      expect((await call('POST', '/tables/notes/rows', { key, baseUrl: v1, body: { Text: text } })).status).to.equal(201);
+    } finally {
+      big.server.close();
+    }
+  });
+});

@@ -46,6 +46,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
     summary: `Creates one ${noun} (values flat or under data)`,
     params: nameParam,
     body: RowBodySchema,
+    largeBody: true,
     status: 201,
     responses: { 201: { description: 'Row', schema: RowSchema } },
     handler: async ({ auth, em, params, body }) => {
@@ -61,6 +62,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
     summary: `Creates up to 5000 ${noun}s, all or nothing`,
     params: nameParam,
     body: RowsBulkSchema,
+    largeBody: true,
     status: 201,
     responses: { 201: { description: '{ agentry: [Row] }', schema: RowListSchema } },
     handler: async ({ auth, em, params, body }) => ({
@@ -85,6 +87,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
     summary: `Changes the given fields of a ${noun} (flat or under data; recordTypeId changes the record type)`,
     params: rowParams,
     body: RowBodySchema,
+    largeBody: true,
     responses: { 200: { description: 'Row', schema: RowSchema } },
     handler: async ({ auth, em, params, body }) =>
       updateRow(em, await tableContext(em, auth.account.id, s.kind, params.name), params.id, rowInputOf(body)),
