@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
 const processRandom = randomBytes(5).toString('hex');
 let counter = randomBytes(3).readUIntBE(0, 3);
@@ -16,15 +16,3 @@ export function newObjectId(now: Date = new Date()): string {
 }
 
 export const OBJECT_ID_PATTERN = /^[0-9a-f]{24}$/;
-
-/**
- * An object identifier derived from `key` (the same key gives the same id): the seconds of `at`, then 8 bytes of
- * the key's SHA-256. A node that creates a record derives its id from its own execution, so a retry of that
- * execution finds the record its earlier attempt made instead of creating another.
- */
-export function derivedObjectId(key: string, at: Date): string {
-  const seconds = Math.floor(at.getTime() / 1000)
-    .toString(16)
-    .padStart(8, '0');
-  return `${seconds}${createHash('sha256').update(key).digest('hex').slice(0, 16)}`;
-}

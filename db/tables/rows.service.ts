@@ -20,8 +20,6 @@ export const MAX_BULK_ROWS = 5000;
 export interface RowInput {
   values: Record<string, unknown>;
   recordTypeId?: number | null;
-  /** The new row's id when the caller derives it (idempotent creates by workflow nodes); a new one otherwise. */
-  id?: string;
 }
 
 export interface TableContext {
@@ -163,7 +161,7 @@ export async function createRows(em: EntityManager, { table, chain }: TableConte
       recordTypes.push(resolved.get(input.recordTypeId)!);
     }
     await checkReferences(trx, table, fields, prepared);
-    const ids = inputs.map((input) => input.id ?? newObjectId(now));
+    const ids = inputs.map(() => newObjectId(now));
     const stamp = now.toISOString();
     const records = prepared.map((p, i) => ({ id: ids[i], record_type_id: recordTypes[i], created_at: stamp, updated_at: stamp, ...p.columns }));
     await insertRows(trx, table.id, fields, records);
