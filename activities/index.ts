@@ -14,6 +14,7 @@ import type { MessagingConfig } from './messaging/cloud-api-messaging.js';
 import { createExecuteNode } from './nodes/execute-node.js';
 import { nodeFactsOf } from './nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
+import { createTurnActivities } from './conversation/turn.activities.js';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -28,9 +29,12 @@ export interface ActivityDeps {
   aiProvider?: AiProvider | null;
   /** The messaging Cloud API; absent: SEND_MESSAGING_MESSAGE nodes fail saying it is not configured. */
   messaging?: MessagingConfig | null;
+  /** What agents say when a turn has no message and no AI provider can write one. */
+  conversationFallbackMessage?: string | null;
 }
 
-export function createActivities({ orm, temporal, identity, taskQueue, files, aiProvider, messaging }: ActivityDeps) {
+export function createActivities({ orm, temporal, identity, taskQueue, files, aiProvider, messaging, conversationFallbackMessage }: ActivityDeps) {
+  const outbox = new OutboxNotifier(orm.em.getKnex());
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
     executeNode: createExecuteNode({
@@ -40,10 +44,15 @@ export function createActivities({ orm, temporal, identity, taskQueue, files, ai
       httpTimeoutMs: 30_000,
       ai: new AiGateway(aiProvider ?? null),
       messaging: messaging ?? null,
-      outbox: new OutboxNotifier(orm.em.getKnex()),
+      outbox,
       files,
     }),
     ...createRunLedgerActivities(orm),
+    ...createTurnActivities(orm, {
+      outbox,
+      aiAvailable: !!aiProvider,
+      ...(conversationFallbackMessage ? { fallbackMessage: conversationFallbackMessage } : {}),
+    }),
   };
 }
 

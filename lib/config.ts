@@ -49,6 +49,8 @@ export interface Config {
   rateLimits: { perKey: RateLimitSetting | null; perWebhook: RateLimitSetting | null };
   /** Browser origins allowed to call the API (CORS); `['*']`: any; empty: none. */
   corsOrigins: string[];
+  /** What an agent says when a turn has no message and no AI provider can write one; null: the built-in text. */
+  conversationFallbackMessage: string | null;
 }
 
 /** A token bucket: sustained requests per second, and how many may come at once. */
@@ -88,6 +90,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
     'base URL of an OpenAI-compatible API (OpenAI, Ollama, vLLM, llama.cpp), e.g. http://127.0.0.1:11434/v1; unset: AI nodes fail saying so',
   AI_API_KEY: 'key sent as Bearer token to the AI provider; required when AI_BASE_URL is set (no default; any value for servers without keys)',
   MESSAGING_API_URL: "base URL of the messaging product's Cloud API (SEND_MESSAGING_MESSAGE); unset: those nodes fail saying so",
+  CONVERSATION_FALLBACK_MESSAGE:
+    'what an agent says when a turn ends without a message and no AI provider can write one (default: a short apology asking the user to rephrase)',
   MESSAGING_API_TOKEN: 'token sent as Bearer to the messaging Cloud API; required when MESSAGING_API_URL is set (no default)',
   WORKER_METRICS_PORT: "port of the worker's Prometheus metrics at /metrics (default 0: off; npm start uses 9464)",
   TEMPORAL_SDK_METRICS_PORT: "port of the Temporal SDK's own Prometheus metrics in the worker (default 0: off; npm start uses 9465)",
@@ -206,5 +210,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     temporalSdkMetricsPort: intVar(env, 'TEMPORAL_SDK_METRICS_PORT', 0, 0, 65535),
     rateLimits: { perKey: rateLimitVar(env, 'RATE_LIMIT', 50, 200), perWebhook: rateLimitVar(env, 'WEBHOOK_RATE_LIMIT', 1000, 2000) },
     corsOrigins: originsVar(env, 'CORS_ORIGINS'),
+    conversationFallbackMessage: env.CONVERSATION_FALLBACK_MESSAGE?.trim() || null,
   };
 }

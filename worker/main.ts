@@ -35,6 +35,7 @@ const worker = await createWorker({
   files: new LocalFileStore(config.filesDir),
   aiProvider: aiProviderFrom(config.ai),
   messaging: config.messaging,
+  conversationFallbackMessage: config.conversationFallbackMessage,
 });
 logger.info(
   { identity: worker.options.identity, taskQueue: config.temporal.taskQueue },

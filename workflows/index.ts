@@ -1,3 +1,4 @@
 /** Entry point of the workflow bundle: every workflow type the worker serves. */
 export { checkWorkerHealth } from './check-worker-health.workflow.js';
 export { runAutomation } from './run-automation.workflow.js';
+export { conversation } from './conversation.workflow.js';

@@ -14,6 +14,8 @@
  *   then follows `completed`; no items follows `empty`; more than `maxLoopItems` fails the run before the body.
  *   An edge from inside the body back to the loop node ends that item (the usual way editors draw loops). BREAK
  *   ends the innermost loop and continues on its `completed` path; outside a loop it fails the run.
+ * - A node answering `suspend` pauses the walk there (a conversation waiting for the user's answer): the result
+ *   names it in `suspendedAt`, with the variables so far; the caller resumes later from that node's next edge.
  * - A failed node is recorded in `nodeResults` and fails the run, unless it ran inside the body of a loop with
  *   `continueOnError: true`, which records the item in its output (`failed[]`) and goes on with the next item.
  *   Run limits (steps, loop size) and a broken graph fail the run even there.
@@ -43,6 +45,11 @@ export interface LoopSummary {
 
 /** How a path inside a loop body ended: at its end (or back at the loop node), or at a BREAK. */
 type PathEnd = 'ended' | 'break';
+
+/** Leaves the walk when a node answers `suspend`, through any loop, to `interpret`. */
+class Suspended {
+  constructor(readonly nodeId: string) {}
+}
 
 class Interpreter {
   constructor(
@@ -85,6 +92,7 @@ class Interpreter {
       if (state.options.propagate?.(error)) throw error;
       throw state.fail(node, errorMessage(error), error instanceof RunFailure && error.fatal);
     }
+    if (outcome.suspend) throw new Suspended(node.nodeId);
     state.outputs[node.nodeId] = outcome.output;
     state.record(node, {
       success: true,
@@ -137,9 +145,10 @@ class Interpreter {
  */
 export async function interpret(graph: Graph, entryNodeId: string, executeNode: ExecuteNode, options: InterpretOptions = {}): Promise<RunResult> {
   const state = new RunState(graph, options);
-  const finish = (error?: RunFailure): RunResult => ({
+  const finish = (error?: RunFailure, suspendedAt?: string): RunResult => ({
     successful: !error,
     ...(error ? { error: { nodeId: error.nodeId, message: error.message } } : {}),
+    ...(suspendedAt ? { suspendedAt } : {}),
     steps: state.steps,
     nodeResults: state.results,
     variables: { ...state.variables },
@@ -149,6 +158,7 @@ export async function interpret(graph: Graph, entryNodeId: string, executeNode: 
     return finish();
   } catch (error) {
     if (error instanceof RunFailure) return finish(error);
+    if (error instanceof Suspended) return finish(undefined, error.nodeId);
     throw error;
   }
 }

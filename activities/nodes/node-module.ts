@@ -83,6 +83,10 @@ export interface NodeModule {
   captures?: CaptureKind;
   /** Short and without external I/O: runs as a Temporal local activity. */
   local?: boolean;
+  /** Runs as a local activity unless this data field is filled (SAY_AI: a static message is local, a prompt is not). */
+  localUnless?: string;
+  /** A conversation pauses at this node until the user answers; the answer's turn runs it (RESPONSE_AI). */
+  awaitsAnswer?: boolean;
   /** An entry node: its output is the delivered trigger payload; it has no executor. */
   entry?: boolean;
   /** The executor reads the trigger payload itself (`ExecuteNodeInput.triggerPayload`). */

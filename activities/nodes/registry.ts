@@ -35,6 +35,7 @@ import { startNode } from './start.node.js';
 import { triggerIntentNode } from './trigger-intent.node.js';
 import { sayAiNode } from './say-ai.node.js';
 import { responseAiNode } from './response-ai.node.js';
+import { routeFlowNode } from './route-flow.node.js';
 
 export const NODE_MODULES: readonly NodeModule[] = [
   triggerNode,
@@ -58,6 +59,7 @@ export const NODE_MODULES: readonly NodeModule[] = [
   triggerIntentNode,
   sayAiNode,
   responseAiNode,
+  routeFlowNode,
 ];
 
 const BY_TYPE = new Map(NODE_MODULES.map((module) => [module.type, module]));
@@ -89,6 +91,8 @@ function factsOf(module: NodeModule): NodeFacts {
     ...(module.local ? { local: true } : {}),
     ...(module.entry ? { entry: true } : {}),
     ...(module.readsTriggerPayload ? { readsTriggerPayload: true } : {}),
+    ...(module.localUnless ? { localUnless: module.localUnless } : {}),
+    ...(module.awaitsAnswer ? { awaitsAnswer: true } : {}),
   };
 }
 

@@ -1,8 +1,14 @@
 /**
  * SEND_MESSAGE pushes a message to a conversation of an agent: its own `conversationId`, else the conversation of
- * the trigger event. Conversations arrive with the conversation runtime of agents; until then the node fails at
- * once, naming the conversation it would have written to.
+ * the trigger event (conversation triggers carry it). The message joins the transcript as the agent's and reaches
+ * the user on the conversation's channel (livechat clients see it on the stream endpoint). `isDynamic`: the AI
+ * writes the message from `message` as a prompt. Written once per node execution, whatever Temporal retries.
  */
+import { Conversation } from '../../db/entities/index.js';
+import { appendMessage } from '../../db/agents/conversations.service.js';
+import { toVariableString } from '../../lib/runtime/path.js';
+import { aiForNode } from '../ai/ai-node-support.js';
+import { recentTranscript } from '../conversation/conversation-io.js';
 import { modelCheck, sendsDynamicMessage } from './checks/ai-model.check.js';
 import { DEFAULT_HANDLES, MODEL_FIELDS, NodeError, type NodeExecutor, type NodeModule } from './node-module.js';
 
@@ -15,15 +21,40 @@ function conversationOf(data: Record<string, unknown>, triggerPayload: unknown):
   return typeof fromEvent === 'string' && fromEvent ? fromEvent : undefined;
 }
 
-const executeSendMessage: NodeExecutor = async ({ data, triggerPayload }) => {
-  const conversationId = conversationOf(data, triggerPayload);
-  const target = conversationId
-    ? `conversation "${conversationId}"`
-    : 'a conversation (none given: set data.conversationId, or start the run from a conversation trigger whose payload carries conversationId)';
-  throw new NodeError(
-    `SEND_MESSAGE cannot push a message to ${target}: conversations arrive with the conversation runtime of agents, which this version of agentry does not include yet`,
-    'NotAvailable',
-  );
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const executeSendMessage: NodeExecutor = async (input, context) => {
+  const { data, accountId } = input;
+  const conversationId = conversationOf(data, input.triggerPayload);
+  if (!conversationId)
+    throw new NodeError('SEND_MESSAGE has no conversation: set data.conversationId, or start the run from a conversation trigger', 'InvalidNode');
+  const em = context.orm.em.fork();
+  const conversation = UUID.test(conversationId) ? await em.findOne(Conversation, { id: conversationId, account: accountId }) : null;
+  if (!conversation) throw new NodeError(`Conversation ${conversationId} not found in this account`, 'NotFound');
+  let text = (toVariableString(data.message) ?? '').trim();
+  let credits = 0;
+  if (data.isDynamic === true && text) {
+    const { session, model } = await aiForNode(input, context, 'TEXT');
+    const reply = await session.chat(model, {
+      messages: [
+        { role: 'system', content: `Write the agent's next message to the user of this conversation, following this instruction:\n${text}` },
+        ...(await recentTranscript(context, conversationId)),
+      ],
+    });
+    text = reply.content.trim();
+    credits = session.credits;
+  }
+  if (!text) throw new NodeError('SEND_MESSAGE has no message to send', 'InvalidNode');
+  const sent = await appendMessage(em, {
+    accountId,
+    conversationId,
+    key: `${input.executionKey}/send`,
+    author: 'agent',
+    text,
+    turn: conversation.turns,
+    credits,
+  });
+  return { output: { conversationId, message: sent }, aiCredits: credits };
 };
 
 export const sendMessageNode: NodeModule = {
@@ -39,6 +70,7 @@ export const sendMessageNode: NodeModule = {
     },
   },
   handles: DEFAULT_HANDLES,
+  interpolated: ['message', 'conversationId'],
   readsTriggerPayload: true,
   checks: [modelCheck('TEXT', sendsDynamicMessage)],
   execute: executeSendMessage,

@@ -66,7 +66,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Credit usage, conversation counts and a breakdown by channel (default: the last 30 days) */
+    /** Credit usage, conversation counts and a breakdown by channel of conversations started in the range (default: the last 30 days) */
     get: operations['getAgentsAgentIdAnalytics'];
     put?: never;
     post?: never;
@@ -83,10 +83,11 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Conversations of the agent, newest first */
+    /** Conversations of the agent, newest first; filters: start date range, channel, status */
     get: operations['getAgentsAgentIdConversations'];
     put?: never;
-    post?: never;
+    /** Starts a conversation (livechat unless `channel` says otherwise); answers it with the greeting messages */
+    post: operations['postAgentsAgentIdConversations'];
     delete?: never;
     options?: never;
     head?: never;
@@ -100,8 +101,76 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A conversation with its message transcript */
+    /** A conversation with its transcript: every message with author, time, flow, node and credits */
     get: operations['getAgentsAgentIdConversationsConversationId'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/conversations/{conversationId}/end': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ends the conversation (fires CONVERSATION_ENDED once); an ended one is answered as it is */
+    post: operations['postAgentsAgentIdConversationsConversationIdEnd'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/conversations/{conversationId}/feedback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Records the user's feedback (a 1-5 rating and/or a comment) and fires FEEDBACK_CAPTURED */
+    post: operations['postAgentsAgentIdConversationsConversationIdFeedback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/conversations/{conversationId}/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sends the user's message: runs one turn and answers the agent's messages (a resent messageId answers the same turn) */
+    post: operations['postAgentsAgentIdConversationsConversationIdMessages'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/conversations/{conversationId}/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The messages of the conversation as server-sent events (`message` events; `end` when it ends), after `after` (a message id) */
+    get: operations['getAgentsAgentIdConversationsConversationIdStream'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3668,6 +3737,8 @@ export interface components {
       aiModelId?: number | null;
       /** @description Vendor code such as OPENAI, with model */
       aiVendor?: string | null;
+      /** @description Said instead of the AI-written message when no AI provider is configured (agentry extension) */
+      fallbackMessage?: string | null;
       /** @description Interpolable */
       message?: string | null;
       /** @description Provider's model id (externalId), with aiVendor */
@@ -4816,8 +4887,12 @@ export interface operations {
   getAgentsAgentIdConversations: {
     parameters: {
       query?: {
+        channel?: 'livechat' | 'messaging' | 'instagram' | 'facebook';
         cursor?: string;
+        endDate?: string | null;
         limit?: number;
+        startDate?: string | null;
+        status?: 'ACTIVE' | 'ENDED';
       };
       header?: never;
       path: {
@@ -4834,8 +4909,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            agentry: unknown[];
-            nextCursor: null;
+            agentry: {
+              assistantId: string;
+              channel: string;
+              creditsUsed: number;
+              endedAt: string | null;
+              endReason: string | null;
+              feedback: Record<string, never> | null;
+              id: string;
+              lastMessageAt: string;
+              messageCount: number;
+              startedAt: string;
+              /** @enum {unknown} */
+              status: 'ACTIVE' | 'ENDED';
+              /** @description Open it in the Temporal UI: every turn is an update of this workflow */
+              temporalWorkflowId: string;
+              turns: number;
+            }[];
+            /** @description Pass as `cursor` for the next page */
+            nextCursor: string | null;
           };
         };
       };
@@ -4877,6 +4969,102 @@ export interface operations {
       };
     };
   };
+  postAgentsAgentIdConversations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @enum {unknown} */
+          channel?: 'livechat' | 'messaging' | 'instagram' | 'facebook';
+        };
+      };
+    };
+    responses: {
+      /** @description The conversation and the agent greeting */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assistantId: string;
+            channel: string;
+            creditsUsed: number;
+            endedAt: string | null;
+            endReason: string | null;
+            feedback: Record<string, never> | null;
+            id: string;
+            lastMessageAt: string;
+            messageCount: number;
+            messages: {
+              /** @enum {unknown} */
+              author: 'user' | 'agent';
+              createdAt: string;
+              credits: number;
+              flowId: number | null;
+              id: string;
+              nodeId: string | null;
+              text: string;
+              turn: number;
+            }[];
+            startedAt: string;
+            /** @enum {unknown} */
+            status: 'ACTIVE' | 'ENDED';
+            temporal: {
+              runId: string;
+              workflowId: string;
+            };
+            /** @description Open it in the Temporal UI: every turn is an update of this workflow */
+            temporalWorkflowId: string;
+            turns: number;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The agent is offline, or the channel is turned off */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getAgentsAgentIdConversationsConversationId: {
     parameters: {
       query?: never;
@@ -4889,15 +5077,39 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Conversation with messages (recorded by the conversation runtime, a later version) */
+      /** @description Conversation with messages */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
           'application/json': {
+            assistantId: string;
+            channel: string;
+            creditsUsed: number;
+            endedAt: string | null;
+            endReason: string | null;
+            feedback: Record<string, never> | null;
             id: string;
-            messages: Record<string, never>[];
+            lastMessageAt: string;
+            messageCount: number;
+            messages: {
+              /** @enum {unknown} */
+              author: 'user' | 'agent';
+              createdAt: string;
+              credits: number;
+              flowId: number | null;
+              id: string;
+              nodeId: string | null;
+              text: string;
+              turn: number;
+            }[];
+            startedAt: string;
+            /** @enum {unknown} */
+            status: 'ACTIVE' | 'ENDED';
+            /** @description Open it in the Temporal UI: every turn is an update of this workflow */
+            temporalWorkflowId: string;
+            turns: number;
           };
         };
       };
@@ -4930,6 +5142,285 @@ export interface operations {
       };
       /** @description No such conversation */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postAgentsAgentIdConversationsConversationIdEnd: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The conversation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assistantId: string;
+            channel: string;
+            creditsUsed: number;
+            endedAt: string | null;
+            endReason: string | null;
+            feedback: Record<string, never> | null;
+            id: string;
+            lastMessageAt: string;
+            messageCount: number;
+            startedAt: string;
+            /** @enum {unknown} */
+            status: 'ACTIVE' | 'ENDED';
+            /** @description Open it in the Temporal UI: every turn is an update of this workflow */
+            temporalWorkflowId: string;
+            turns: number;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postAgentsAgentIdConversationsConversationIdFeedback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          comment?: string | null;
+          rating?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The conversation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assistantId: string;
+            channel: string;
+            creditsUsed: number;
+            endedAt: string | null;
+            endReason: string | null;
+            feedback: Record<string, never> | null;
+            id: string;
+            lastMessageAt: string;
+            messageCount: number;
+            startedAt: string;
+            /** @enum {unknown} */
+            status: 'ACTIVE' | 'ENDED';
+            /** @description Open it in the Temporal UI: every turn is an update of this workflow */
+            temporalWorkflowId: string;
+            turns: number;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postAgentsAgentIdConversationsConversationIdMessages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          messageId?: string;
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The turn */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            conversationId: string;
+            error?: {
+              message: string;
+              nodeId: string;
+            };
+            messages: {
+              /** @enum {unknown} */
+              author: 'user' | 'agent';
+              createdAt: string;
+              credits: number;
+              flowId: number | null;
+              id: string;
+              nodeId: string | null;
+              text: string;
+              turn: number;
+            }[];
+            temporal: {
+              runId: string;
+              workflowId: string;
+            };
+            turn: number;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The conversation has ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getAgentsAgentIdConversationsConversationIdStream: {
+    parameters: {
+      query?: {
+        after?: string;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An event stream */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
         headers: {
           [name: string]: unknown;
         };

@@ -43,7 +43,10 @@ export const WorkflowListQuerySchema: JsonSchema = {
 const dataSchemaId = (type: string) => `${type.toLowerCase().replace(/(^|_)([a-z])/g, (_, _sep, c: string) => c.toUpperCase())}NodeData`;
 
 /** The data schema of each node type, as shared schemas (`components.schemas` of the OpenAPI document). */
-export const NodeDataSchemas: JsonSchema[] = NODE_MODULES.map((m) => ({ $id: dataSchemaId(m.type), ...nodeDataSchema(m) }));
+export const NodeDataSchemas: JsonSchema[] = NODE_MODULES.filter((m) => m.scopes.length).map((m) => ({
+  $id: dataSchemaId(m.type),
+  ...nodeDataSchema(m),
+}));
 
 const typeOf = (schema: JsonSchema) => (schema.properties as { type: { const: string } }).type.const;
 

@@ -29,6 +29,8 @@ import { FlowSchema } from './flow.entity.js';
 import { AgentVariableSchema } from './agent-variable.entity.js';
 import { IntentSchema } from './intent.entity.js';
 import { AgentResourceSchema } from './agent-resource.entity.js';
+import { ConversationSchema } from './conversation.entity.js';
+import { ConversationMessageSchema } from './conversation-message.entity.js';
 
 export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
@@ -67,6 +69,8 @@ export { Flow, type FlowStatus } from './flow.entity.js';
 export { AgentVariable } from './agent-variable.entity.js';
 export { Intent } from './intent.entity.js';
 export { AgentResource, AGENT_RESOURCE_KINDS, type AgentResourceKind } from './agent-resource.entity.js';
+export { Conversation, type ConversationStatus, type ConversationFeedback } from './conversation.entity.js';
+export { ConversationMessage } from './conversation-message.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
 export const entities = [
@@ -101,4 +105,6 @@ export const entities = [
   AgentVariableSchema,
   IntentSchema,
   AgentResourceSchema,
+  ConversationSchema,
+  ConversationMessageSchema,
 ];

@@ -26,6 +26,10 @@ export interface NodeFacts {
   entry?: boolean;
   /** Its executor reads `{trigger_payload}` itself (not only through interpolated fields). */
   readsTriggerPayload?: boolean;
+  /** Runs as a local activity unless this data field is filled (a SAY_AI with a prompt calls the AI; one without does not). */
+  localUnless?: string;
+  /** In a conversation, the walk pauses at this node until the user's next message, which it then handles (RESPONSE_AI). */
+  awaitsAnswer?: boolean;
 }
 
 /** Facts by node type, for the types a graph uses. */
@@ -69,11 +73,39 @@ export interface ExecuteNodeInput {
   executionKey: string;
   /** The trigger payload, only for node types that read it (`readsTriggerPayload`). */
   triggerPayload?: unknown;
+  /** The conversation a flow node runs in (flow nodes only; absent in automation runs). */
+  conversation?: ConversationNodeContext;
   /**
    * The automations whose runs led to this node, this one last. Events the node causes (row writes) carry it, so
    * the dispatcher can stop a run that would close a loop.
    */
   chain?: number[];
+}
+
+/** What a flow node knows of its conversation. */
+export interface ConversationNodeContext {
+  conversationId: string;
+  agentId: string;
+  /** The turn the node runs in (0: the greeting at the start). */
+  turn: number;
+  /** The flow the node belongs to; null for the agent's own default reply. */
+  flowId: number | null;
+  /** The user's message of this turn (what RESPONSE_AI captures from); absent in the greeting. */
+  message?: string;
+  /** The run of the conversation workflow, which the transcript links to. */
+  temporalRunId: string;
+}
+
+/** A message a flow node sent to the conversation's user, as the transcript holds it. */
+export interface SentMessage {
+  id: string;
+  author: 'user' | 'agent';
+  text: string;
+  turn: number;
+  flowId: number | null;
+  nodeId: string | null;
+  credits: number;
+  createdAt: string;
 }
 
 /**
@@ -86,6 +118,13 @@ export interface NodeOutcome {
   handle?: string;
   /** AI credits the node spent (AI nodes); 0 when omitted. */
   aiCredits?: number;
+  /** Messages the node sent to the conversation's user (SAY_AI), in order. */
+  messages?: SentMessage[];
+  /**
+   * The walk pauses at this node (a conversation's RESPONSE_AI waiting for the user's answer): the interpreter
+   * records nothing for it and answers `suspendedAt`, so the next turn can resume there.
+   */
+  suspend?: boolean;
 }
 
 /** One executed node, in execution order. */
@@ -120,6 +159,8 @@ export interface RunResult {
   nodeResults: NodeResult[];
   /** Declared workflow variables at the end of the run (initial values and captures). */
   variables: Record<string, unknown>;
+  /** The node where the walk paused (a node answered `suspend`); absent when it ran to an end. */
+  suspendedAt?: string;
 }
 
 /** What a run log lists besides Temporal's own status and times; set as the execution's memo when the run ends. */

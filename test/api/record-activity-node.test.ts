@@ -93,15 +93,15 @@ describe('CREATE_RECORD_ACTIVITY and SEND_MESSAGE nodes', function () {
     expect((await call('GET', `/objects/people/rows/${rowId}/activities`, { key: a.userKey })).body.agentry).to.have.length(2);
   });
 
-  it('fails SEND_MESSAGE with a message naming the conversation it would need', async () => {
+  it('fails SEND_MESSAGE at once when its conversation is not one of the account, or none is given', async () => {
     const a = await newAccount();
     const id = (await call('POST', '/workflows', { key: a.userKey, body: { name: 'Reply' } })).body.id as number;
     const send = await node(a, id, { type: 'SEND_MESSAGE', data: { message: 'Thanks for reaching out' } });
     const withConversation = await runResult(await startRun(a, id, { entryNodeId: send, payload: { conversationId: 'conv_42' } }, '?snapshot=draft'));
     expect(withConversation.successful).to.equal(false);
     expect(withConversation.error!.nodeId).to.equal(send);
-    expect(withConversation.error!.message).to.match(/conversation "conv_42".*conversations arrive with the conversation runtime/);
+    expect(withConversation.error!.message).to.equal('Conversation conv_42 not found in this account');
     const without = await runResult(await startRun(a, id, { entryNodeId: send, payload: 'hello' }, '?snapshot=draft'));
-    expect(without.error!.message).to.match(/none given: set data\.conversationId/);
+    expect(without.error!.message).to.match(/has no conversation: set data\.conversationId/);
   });
 });

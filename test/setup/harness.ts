@@ -7,13 +7,13 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createApp, type AppDeps } from '../../api/app.js';
 import { ensureDatabase, dropDatabase } from '../../db/database.js';
 import { initORM, migrate, type Orm } from '../../db/orm.js';
 import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
 import { DEV_SERVER_DYNAMIC_CONFIG, projectRoot, temporalCliPath } from '../../lib/temporal-cli.js';
-import { createWorker } from '../../worker/create-worker.js';
+import { type AgentryWorker, createWorker } from '../../worker/create-worker.js';
 import { OutboxDispatcher } from '../../worker/outbox-dispatcher.js';
 import { OpenAiCompatibleProvider } from '../../activities/ai/openai-compatible-provider.js';
 import { FakeAiServer } from './fake-ai-server.js';
@@ -26,7 +26,7 @@ export interface Harness {
   orm: Orm;
   env: TestWorkflowEnvironment;
   taskQueue: string;
-  worker: Worker;
+  worker: AgentryWorker;
   /** Hands outbox events (webhook calls, row events) to Temporal, as the worker process does. */
   dispatcher: OutboxDispatcher;
   server: Server;

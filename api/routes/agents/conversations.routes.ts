@@ -1,95 +1,196 @@
 /**
- * Analytics and conversations of an agent. Conversations are recorded by the conversation runtime, which a later
- * version adds; until then these answer from no data: zero counts, empty lists, and no conversation to show.
+ * Conversations of an agent (DESIGN.md, Conversations): start one (the greeting runs), send a user message (one turn,
+ * answered with the agent's messages), follow its messages as server-sent events, end it, give feedback; and the
+ * transcripts: the list (date range, channel, status filters) and one conversation with every message.
  */
+import type { Client } from '@temporalio/client';
+import { endConversation, sendUserMessage, startConversation } from '../../conversations.service.js';
 import { findAgent } from '../../../db/agents/agents.service.js';
 import { AGENT_CHANNELS } from '../../../db/agents/agent-defaults.js';
-import { NotFoundError } from '../../../lib/errors.js';
+import { conversationView, findConversation, listConversations, listMessages, recordFeedback } from '../../../db/agents/conversations.service.js';
 import type { RouteRegistry } from '../../routes.js';
-import { strictObject } from '../../schemas/common.schema.js';
+import { Reply } from '../../routes.js';
+import { pageSchema, strictObject } from '../../schemas/common.schema.js';
 import { agentParams, type AgentId } from './agent-params.js';
+import { messageStream } from './conversation-stream.js';
 
-const tag = 'Agent analytics and conversations';
+const tag = 'Agent conversations';
 const date = { type: ['string', 'null'], pattern: '^\\d{4}-\\d{2}-\\d{2}', maxLength: 40 };
-const counts = { conversations: { type: 'integer' }, messages: { type: 'integer' }, credits: { type: 'number' } };
+type ConversationParams = AgentId & { conversationId: string };
+const conversationParams = agentParams([], ['conversationId']);
 
-const AnalyticsSchema = strictObject({
-  startDate: { type: 'string' },
-  endDate: { type: 'string' },
-  creditsUsed: { type: 'number' },
-  conversations: strictObject({ total: { type: 'integer' }, ended: { type: 'integer' }, withFeedback: { type: 'integer' } }),
-  byChannel: { type: 'array', items: strictObject({ channel: { type: 'string' }, ...counts }) },
+const MessageSchema = strictObject({
+  id: { type: 'string' },
+  author: { enum: ['user', 'agent'] },
+  text: { type: 'string' },
+  turn: { type: 'integer' },
+  flowId: { type: ['integer', 'null'] },
+  nodeId: { type: ['string', 'null'] },
+  credits: { type: 'number' },
+  createdAt: { type: 'string' },
 });
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
+const conversationProperties = {
+  id: { type: 'string' },
+  assistantId: { type: 'string' },
+  channel: { type: 'string' },
+  status: { enum: ['ACTIVE', 'ENDED'] },
+  turns: { type: 'integer' },
+  messageCount: { type: 'integer' },
+  creditsUsed: { type: 'number' },
+  feedback: { type: ['object', 'null'] },
+  endReason: { type: ['string', 'null'] },
+  startedAt: { type: 'string' },
+  lastMessageAt: { type: 'string' },
+  endedAt: { type: ['string', 'null'] },
+  temporalWorkflowId: { type: 'string', description: 'Open it in the Temporal UI: every turn is an update of this workflow' },
+};
+const ConversationSchema = strictObject(conversationProperties);
+const temporalRef = strictObject({ workflowId: { type: 'string' }, runId: { type: 'string' } });
+const TurnSchema = {
+  type: 'object',
+  required: ['conversationId', 'turn', 'messages', 'temporal'],
+  additionalProperties: false,
+  properties: {
+    conversationId: { type: 'string' },
+    turn: { type: 'integer' },
+    messages: { type: 'array', items: MessageSchema },
+    temporal: temporalRef,
+    error: strictObject({ nodeId: { type: 'string' }, message: { type: 'string' } }),
+  },
+};
 
-export function conversationRoutes(api: RouteRegistry): void {
-  api.add<unknown, { startDate?: string | null; endDate?: string | null }, AgentId>({
-    method: 'get',
-    path: '/agents/:agentId/analytics',
+export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQueue: string): void {
+  api.add<{ channel?: string }, unknown, AgentId>({
+    method: 'post',
+    path: '/agents/:agentId/conversations',
     scope: 'any',
     tag,
-    summary: 'Credit usage, conversation counts and a breakdown by channel (default: the last 30 days)',
+    status: 201,
+    summary: 'Starts a conversation (livechat unless `channel` says otherwise); answers it with the greeting messages',
     params: agentParams(),
-    query: { type: 'object', additionalProperties: false, properties: { startDate: date, endDate: date } },
-    responses: { 200: { description: 'Analytics', schema: AnalyticsSchema } },
+    body: { type: 'object', additionalProperties: false, properties: { channel: { enum: [...AGENT_CHANNELS] } } },
+    responses: {
+      201: {
+        description: 'The conversation and the agent greeting',
+        schema: strictObject({ ...conversationProperties, messages: { type: 'array', items: MessageSchema }, temporal: temporalRef }),
+      },
+      409: { description: 'The agent is offline, or the channel is turned off' },
+    },
+    handler: async ({ auth, em, params, body }) =>
+      startConversation(em, temporal, taskQueue, await findAgent(em, auth.account.id, params.agentId), body.channel ?? 'livechat'),
+  });
+  api.add<{ text: string; messageId?: string }, unknown, ConversationParams>({
+    method: 'post',
+    path: '/agents/:agentId/conversations/:conversationId/messages',
+    scope: 'any',
+    tag,
+    summary: "Sends the user's message: runs one turn and answers the agent's messages (a resent messageId answers the same turn)",
+    params: conversationParams,
+    body: {
+      type: 'object',
+      required: ['text'],
+      additionalProperties: false,
+      properties: {
+        text: { type: 'string', minLength: 1, maxLength: 20000, pattern: '\\S' },
+        messageId: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$' },
+      },
+    },
+    responses: { 200: { description: 'The turn', schema: TurnSchema }, 409: { description: 'The conversation has ended' } },
+    handler: async ({ auth, em, params, body }) =>
+      sendUserMessage(em, temporal, await findAgent(em, auth.account.id, params.agentId), params.conversationId, body),
+  });
+  api.add<unknown, { after?: string }, ConversationParams>({
+    method: 'get',
+    path: '/agents/:agentId/conversations/:conversationId/stream',
+    scope: 'any',
+    tag,
+    summary: 'The messages of the conversation as server-sent events (`message` events; `end` when it ends), after `after` (a message id)',
+    params: conversationParams,
+    query: { type: 'object', additionalProperties: false, properties: { after: { type: 'string', pattern: '^\\d{1,19}$' } } },
+    responses: { 200: { description: 'An event stream', contentTypes: ['text/event-stream'] } },
     handler: async ({ auth, em, params, query }) => {
-      await findAgent(em, auth.account.id, params.agentId);
-      const end = query.endDate?.slice(0, 10) ?? day(new Date());
-      const start = query.startDate?.slice(0, 10) ?? day(new Date(Date.now() - 29 * 86_400_000));
-      return {
-        startDate: start,
-        endDate: end,
-        creditsUsed: 0,
-        conversations: { total: 0, ended: 0, withFeedback: 0 },
-        byChannel: AGENT_CHANNELS.map((channel) => ({ channel, conversations: 0, messages: 0, credits: 0 })),
-      };
+      const conversation = await findConversation(em, await findAgent(em, auth.account.id, params.agentId), params.conversationId);
+      return new Reply(200, messageStream(em, conversation.id, query.after), {
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no',
+      });
     },
   });
-  api.add<unknown, { limit: number; cursor?: string }, AgentId>({
+  api.add<unknown, unknown, ConversationParams>({
+    method: 'post',
+    path: '/agents/:agentId/conversations/:conversationId/end',
+    scope: 'any',
+    tag,
+    summary: 'Ends the conversation (fires CONVERSATION_ENDED once); an ended one is answered as it is',
+    params: conversationParams,
+    responses: { 200: { description: 'The conversation', schema: ConversationSchema } },
+    handler: async ({ auth, em, params }) =>
+      endConversation(em, temporal, await findAgent(em, auth.account.id, params.agentId), params.conversationId),
+  });
+  api.add<{ rating?: number | null; comment?: string | null }, unknown, ConversationParams>({
+    method: 'post',
+    path: '/agents/:agentId/conversations/:conversationId/feedback',
+    scope: 'any',
+    tag,
+    summary: "Records the user's feedback (a 1-5 rating and/or a comment) and fires FEEDBACK_CAPTURED",
+    params: conversationParams,
+    body: {
+      type: 'object',
+      additionalProperties: false,
+      minProperties: 1,
+      properties: { rating: { type: ['integer', 'null'], minimum: 1, maximum: 5 }, comment: { type: ['string', 'null'], maxLength: 5000 } },
+    },
+    responses: { 200: { description: 'The conversation', schema: ConversationSchema } },
+    handler: async ({ auth, em, params, body }) => {
+      const conversation = await findConversation(em, await findAgent(em, auth.account.id, params.agentId), params.conversationId);
+      return conversationView(await recordFeedback(em, conversation, { rating: body.rating ?? null, comment: body.comment ?? null }));
+    },
+  });
+  api.add<
+    unknown,
+    { limit: number; cursor?: string; startDate?: string | null; endDate?: string | null; channel?: string; status?: string },
+    AgentId
+  >({
     method: 'get',
     path: '/agents/:agentId/conversations',
     scope: 'U',
     tag,
-    summary: 'Conversations of the agent, newest first',
+    summary: 'Conversations of the agent, newest first; filters: start date range, channel, status',
     params: agentParams(),
     query: {
       type: 'object',
       additionalProperties: false,
-      properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 }, cursor: { type: 'string', maxLength: 200 } },
-    },
-    responses: {
-      200: {
-        description: '{ agentry: [conversation], nextCursor }',
-        schema: strictObject({ agentry: { type: 'array', maxItems: 0 }, nextCursor: { type: 'null' } }),
+      properties: {
+        limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+        cursor: { type: 'string', maxLength: 200 },
+        startDate: date,
+        endDate: date,
+        channel: { enum: [...AGENT_CHANNELS] },
+        status: { enum: ['ACTIVE', 'ENDED'] },
       },
     },
-    handler: async ({ auth, em, params }) => {
-      await findAgent(em, auth.account.id, params.agentId);
-      return { agentry: [], nextCursor: null };
-    },
+    responses: { 200: { description: '{ agentry: [conversation], nextCursor }', schema: pageSchema(ConversationSchema) } },
+    handler: async ({ auth, em, params, query }) => listConversations(em, await findAgent(em, auth.account.id, params.agentId), query),
   });
-  api.add<unknown, unknown, AgentId & { conversationId: string }>({
+  api.add<unknown, unknown, ConversationParams>({
     method: 'get',
     path: '/agents/:agentId/conversations/:conversationId',
     scope: 'U',
     tag,
-    summary: 'A conversation with its message transcript',
-    params: agentParams([], ['conversationId']),
+    summary: 'A conversation with its transcript: every message with author, time, flow, node and credits',
+    params: conversationParams,
     responses: {
       200: {
-        description: 'Conversation with messages (recorded by the conversation runtime, a later version)',
-        schema: {
-          type: 'object',
-          required: ['id', 'messages'],
-          properties: { id: { type: 'string' }, messages: { type: 'array', items: { type: 'object' } } },
-        },
+        description: 'Conversation with messages',
+        schema: strictObject({ ...conversationProperties, messages: { type: 'array', items: MessageSchema } }),
       },
       404: { description: 'No such conversation' },
     },
     handler: async ({ auth, em, params }) => {
-      await findAgent(em, auth.account.id, params.agentId);
-      throw new NotFoundError(`Conversation ${params.conversationId} not found: this agent has no conversations yet`);
+      const conversation = await findConversation(em, await findAgent(em, auth.account.id, params.agentId), params.conversationId);
+      return { ...conversationView(conversation), messages: await listMessages(em, conversation.id) };
     },
   });
 }

@@ -1,6 +1,8 @@
-/** Every route of the agents feature: agents and their settings, flows, variables, intents, analytics, and the account's tools, playbooks and knowledge bases. */
+/** Every route of the agents feature: agents and their settings, flows, variables, intents, conversations, analytics, and the account's tools, playbooks and knowledge bases. */
+import type { Client } from '@temporalio/client';
 import type { AiProvider } from '../../../activities/ai/ai-provider.js';
 import type { RouteRegistry } from '../../routes.js';
+import { agentAnalyticsRoutes } from './agent-analytics.routes.js';
 import { agentResourceRoutes } from './agent-resources.routes.js';
 import { agentVariableRoutes } from './agent-variables.routes.js';
 import { agentRoutes } from './agents.routes.js';
@@ -8,11 +10,13 @@ import { conversationRoutes } from './conversations.routes.js';
 import { flowRoutes } from './flows.routes.js';
 import { intentRoutes } from './intents.routes.js';
 
-export function agentFeatureRoutes(api: RouteRegistry, ai: AiProvider | null): void {
+/** `temporal` and `taskQueue`: where conversations run (their workflows use the turns queue derived from it). */
+export function agentFeatureRoutes(api: RouteRegistry, ai: AiProvider | null, temporal: Client, taskQueue: string): void {
   agentRoutes(api);
   agentVariableRoutes(api);
   intentRoutes(api, ai);
   flowRoutes(api);
-  conversationRoutes(api);
+  agentAnalyticsRoutes(api);
+  conversationRoutes(api, temporal, taskQueue);
   agentResourceRoutes(api);
 }

@@ -94,6 +94,6 @@ describe('agent settings, theme and channels', () => {
     expect(analytics.byChannel.map((c: { channel: string }) => c.channel)).to.deep.equal(['livechat', 'messaging', 'instagram', 'facebook']);
     expect(await ok('GET', `/agents/${agent.id}/conversations`, a.userKey)).to.deep.equal({ agentry: [], nextCursor: null });
     await refused('GET', `/agents/${agent.id}/conversations`, a.generalKey, 403);
-    expect((await refused('GET', `/agents/${agent.id}/conversations/c1`, a.userKey, 404)).message).to.match(/no conversations yet/);
+    expect((await refused('GET', `/agents/${agent.id}/conversations/c1`, a.userKey, 404)).message).to.equal('Conversation c1 not found');
   });
 });

@@ -1,0 +1,198 @@
+/**
+ * The bookkeeping activities of the conversation workflow (its flow nodes run through `executeNode`): the start of
+ * a turn (the user's message into the transcript, the agent's live flows, where the message enters them), the end
+ * of a turn (flow run counts), and the conversation events (idle, ended). Each is safe to run twice: messages are
+ * keyed, counts and events are recorded once per key in `node_effects`.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AgentConfig, Conversation, Flow, GraphSnapshot } from '../../db/entities/index.js';
+import { appendMessage } from '../../db/agents/conversations.service.js';
+import { CONFIG_KIND } from '../../db/agents/agent-defaults.js';
+import { loadIntentPhrases } from '../../db/agents/intent-phrases.js';
+import { recordConversationEvent } from '../../db/automations/events.service.js';
+import type { Orm } from '../../db/orm.js';
+import type { OutboxNotifier } from '../../db/outbox-notifier.js';
+import { matchIntents } from '../../lib/intents/intent-match.js';
+import type { Graph } from '../../lib/graph/graph.js';
+import type { FlowRoute, LiveFlow, TurnContext } from '../../lib/runtime/conversation-contract.js';
+import type { NodeFacts } from '../../lib/runtime/contract.js';
+import { once } from '../nodes/execute-node.js';
+import { nodeFactsOf } from '../nodes/registry.js';
+
+export interface BeginTurnInput {
+  accountId: number;
+  agentId: string;
+  conversationId: string;
+  channel: string;
+  turn: number;
+  /** The user's message (absent for the greeting), keyed so a repeated turn writes it once. */
+  message?: { text: string; key: string };
+  /** Live snapshots the workflow already holds: their graphs are not sent again. */
+  knownSnapshots: string[];
+  temporalRunId: string;
+}
+
+/** Said when a turn has no message and no AI provider can write one (`CONVERSATION_FALLBACK_MESSAGE`). */
+export const DEFAULT_FALLBACK = "Sorry, I can't help with that right now. Could you put it another way?";
+
+/** Flows that serve conversations: published, and neither paused nor archived. */
+async function liveFlows(em: EntityManager, agentId: string, known: Set<string>): Promise<LiveFlow[]> {
+  const flows = await em.find(
+    Flow,
+    { agent: agentId, deletedAt: null, liveSnapshotId: { $ne: null }, status: { $nin: ['PAUSED', 'ARCHIVED'] } },
+    { orderBy: { id: 'asc' } },
+  );
+  const missing = flows.map((f) => f.liveSnapshotId!).filter((id) => !known.has(id));
+  const snapshots = missing.length ? await em.find(GraphSnapshot, { id: { $in: missing } }) : [];
+  const graphs = new Map(snapshots.map((s) => [s.id, { nodes: s.nodes, edges: s.edges } as Graph]));
+  return flows.map((f) => ({
+    flowId: f.id,
+    isDefault: f.isDefault,
+    snapshotId: f.liveSnapshotId!,
+    ...(graphs.has(f.liveSnapshotId!) ? { graph: graphs.get(f.liveSnapshotId!) } : {}),
+  }));
+}
+
+/** The TRIGGER_INTENT entries of the non-default flows, with their graphs (sent now or held by the workflow). */
+async function routeMessage(
+  em: EntityManager,
+  input: BeginTurnInput,
+  flows: LiveFlow[],
+  graphOf: (flow: LiveFlow) => Graph | undefined,
+): Promise<{ route: FlowRoute | null; askAi: TurnContext['askAi'] }> {
+  const entries = flows.flatMap((flow) => {
+    if (flow.isDefault) return [];
+    const entry = graphOf(flow)?.nodes.find((n) => n.type === 'TRIGGER_INTENT');
+    return entry ? [{ flow, entry }] : [];
+  });
+  if (!input.message || !entries.length) return { route: null, askAi: [] };
+  const intentIds = [...new Set(entries.flatMap(({ entry }) => (Array.isArray(entry.data.intentIds) ? entry.data.intentIds.map(Number) : [])))];
+  const intents = intentIds.length ? await loadIntentPhrases(em, input.accountId, input.agentId, intentIds) : [];
+  const match = matchIntents(input.message.text, intents);
+  const flowOfIntent = (intentId: number) =>
+    entries.find(({ entry }) => Array.isArray(entry.data.intentIds) && entry.data.intentIds.map(Number).includes(intentId));
+  const agentic = entries.filter(({ entry }) => typeof entry.data.agenticRouting === 'string' && entry.data.agenticRouting.trim());
+  if (match.best && !match.ambiguous) {
+    const found = flowOfIntent(match.best.intentId);
+    if (found)
+      return {
+        route: { flowId: found.flow.flowId, nodeId: found.entry.nodeId, by: 'intent', intentId: match.best.intentId, score: match.best.score },
+        askAi: [],
+      };
+  }
+  // A tie of local matches, or flows entered by agentic routing: the AI judges them (when there is one).
+  const tied = match.ambiguous ? match.candidates.flatMap((c) => flowOfIntent(c.intentId) ?? []) : [];
+  const judged = [...new Map([...tied, ...agentic].map((e) => [e.flow.flowId, e])).values()];
+  const askAi = judged.map(({ flow, entry }) => ({
+    flowId: flow.flowId,
+    nodeId: entry.nodeId,
+    instruction: String(entry.data.agenticRouting ?? '') || `The user's message matches the intents of flow ${flow.flowId}`,
+  }));
+  if (!askAi.length && match.best) {
+    const found = flowOfIntent(match.best.intentId);
+    if (found)
+      return {
+        route: { flowId: found.flow.flowId, nodeId: found.entry.nodeId, by: 'intent', intentId: match.best.intentId, score: match.best.score },
+        askAi: [],
+      };
+  }
+  return { route: null, askAi };
+}
+
+export function createTurnActivities(orm: Orm, options: { fallbackMessage?: string; outbox?: OutboxNotifier; aiAvailable?: boolean } = {}) {
+  return {
+    /** Starts a turn: the user's message into the transcript, the live flows, the route of the message. */
+    async beginTurn(input: BeginTurnInput): Promise<TurnContext> {
+      const em = orm.em.fork();
+      if (input.message) {
+        await appendMessage(em, {
+          accountId: input.accountId,
+          conversationId: input.conversationId,
+          key: input.message.key,
+          author: 'user',
+          text: input.message.text,
+          turn: input.turn,
+          temporalRunId: input.temporalRunId,
+        });
+      }
+      const conversation = await em.findOneOrFail(Conversation, { id: input.conversationId }, { populate: ['agent'] });
+      const flows = await liveFlows(em, input.agentId, new Set(input.knownSnapshots));
+      // The workflow holds the graphs it was sent before; routing needs them here too, so load the ones it holds.
+      const held = flows.filter((f) => !f.graph).map((f) => f.snapshotId);
+      const heldGraphs = held.length ? await em.find(GraphSnapshot, { id: { $in: held } }) : [];
+      const graphOf = (flow: LiveFlow) => flow.graph ?? (heldGraphs.find((s) => s.id === flow.snapshotId) as Graph | undefined);
+      const facts: Record<string, NodeFacts> = {};
+      for (const flow of flows) {
+        const graph = graphOf(flow);
+        if (graph) Object.assign(facts, nodeFactsOf(graph));
+      }
+      Object.assign(facts, nodeFactsOf({ nodes: [{ type: 'SAY_AI' }], edges: [] } as unknown as Graph));
+      const { route, askAi } = await routeMessage(em, input, flows, graphOf);
+      const theme = input.turn === 0 ? await em.findOne(AgentConfig, { agent: input.agentId, kind: CONFIG_KIND.theme }) : null;
+      const welcome = typeof theme?.values.welcomeMessage === 'string' ? theme.values.welcomeMessage.trim() : '';
+      return {
+        flows,
+        nodeFacts: facts,
+        builtIns: {
+          conversation_id: input.conversationId,
+          channel: input.channel,
+          agent_name: conversation.agent.name,
+          current_date: new Date().toISOString(),
+          ...(input.message ? { last_user_message: input.message.text } : {}),
+        },
+        route,
+        askAi,
+        fallbackText: welcome || options.fallbackMessage || DEFAULT_FALLBACK,
+        agentName: conversation.agent.name,
+        aiAvailable: options.aiAvailable ?? false,
+      };
+    },
+
+    /** Ends a turn: each flow it ran counts one run (once per turn, whatever the retries). */
+    async finishTurn(input: { conversationId: string; turn: number; flowIds: number[] }): Promise<void> {
+      if (!input.flowIds.length) return;
+      await once(orm.em, `conversation:${input.conversationId}/turn-${input.turn}/finish`, async (tx) => {
+        const marks = input.flowIds.map(() => '?').join(', ');
+        await tx
+          .getConnection()
+          .execute(`update flows set run_count = run_count + 1 where id in (${marks})`, input.flowIds, 'run', tx.getTransactionContext());
+        return null;
+      });
+    },
+
+    /** CONVERSATION_IDLE: no user message for the channel's idle time (once per quiet period). */
+    async conversationIdle(input: { accountId: number; agentId: string; conversationId: string; turns: number; idleMinutes: number }): Promise<void> {
+      await once(orm.em, `conversation:${input.conversationId}/idle-${input.turns}`, async (tx) => {
+        await recordConversationEvent(tx, input.accountId, {
+          type: 'CONVERSATION_IDLE',
+          agentId: input.agentId,
+          conversationId: input.conversationId,
+          details: { idleMinutes: input.idleMinutes, turns: input.turns },
+        });
+        return null;
+      });
+      options.outbox?.poke();
+    },
+
+    /** Ends the conversation: status, end time, reason, and CONVERSATION_ENDED, in one transaction, once. */
+    async closeConversation(input: { accountId: number; agentId: string; conversationId: string; reason: string }): Promise<void> {
+      await once(orm.em, `conversation:${input.conversationId}/end`, async (tx) => {
+        const conversation = await tx.findOneOrFail(Conversation, { id: input.conversationId });
+        conversation.status = 'ENDED';
+        conversation.endedAt = new Date();
+        conversation.endReason = input.reason;
+        await recordConversationEvent(tx, input.accountId, {
+          type: 'CONVERSATION_ENDED',
+          agentId: input.agentId,
+          conversationId: input.conversationId,
+          details: { reason: input.reason, channel: conversation.channel, turns: conversation.turns, messageCount: conversation.messageCount },
+        });
+        await tx.flush();
+        return null;
+      });
+      options.outbox?.poke();
+    },
+  };
+}
+
+export type TurnActivities = ReturnType<typeof createTurnActivities>;

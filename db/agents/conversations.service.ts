@@ -1,0 +1,196 @@
+/**
+ * Conversations of an agent as the database holds them: the row the API creates before the conversation workflow
+ * starts, the transcript its activities append to (each message once, by its key), the list and detail of the
+ * transcript endpoints, and feedback. Where a conversation stands between turns is its workflow's state, not here.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import type { TranscriptMessage } from '../../lib/runtime/conversation-contract.js';
+import { recordConversationEvent } from '../automations/events.service.js';
+import { Conversation, ConversationMessage, type Agent, type ConversationFeedback } from '../entities/index.js';
+import { channelOf, readConfig } from './agent-configs.service.js';
+import { CONFIG_KIND, IDLE_MINUTES } from './agent-defaults.js';
+
+export function messageView(m: ConversationMessage): TranscriptMessage {
+  return {
+    id: String(m.id),
+    author: m.author,
+    text: m.text,
+    turn: m.turn,
+    flowId: m.flowId ?? null,
+    nodeId: m.nodeId ?? null,
+    credits: m.credits,
+    createdAt: m.createdAt.toISOString(),
+  };
+}
+
+export function conversationView(c: Conversation) {
+  return {
+    id: c.id,
+    assistantId: c.agent.id,
+    channel: c.channel,
+    status: c.status,
+    turns: c.turns,
+    messageCount: c.messageCount,
+    creditsUsed: c.creditsUsed,
+    feedback: c.feedback ?? null,
+    endReason: c.endReason ?? null,
+    startedAt: c.startedAt.toISOString(),
+    lastMessageAt: c.lastMessageAt.toISOString(),
+    endedAt: c.endedAt?.toISOString() ?? null,
+    temporalWorkflowId: `conversation:${c.id}`,
+  };
+}
+
+/** The settings a new conversation takes from its channel: whether it is on, and the idle time. */
+export async function channelSettings(em: EntityManager, agent: Agent, channel: string): Promise<{ idleMinutes?: number }> {
+  const values = await readConfig(em, agent, CONFIG_KIND.channel(channelOf(channel)));
+  if (values.enabled === false) throw new ConflictError(`The ${channel} channel of agent "${agent.name}" is turned off`);
+  const idle = values.idleSettings as { idleMinutes?: number } | undefined;
+  const minutes = Number(idle?.idleMinutes);
+  return values.enableIdle === true && Number.isFinite(minutes)
+    ? { idleMinutes: Math.min(IDLE_MINUTES.max, Math.max(IDLE_MINUTES.min, minutes)) }
+    : {};
+}
+
+/** A new conversation row; an offline agent refuses it (409). */
+export async function createConversation(em: EntityManager, agent: Agent, channel: string): Promise<Conversation> {
+  if (agent.isOffline) throw new ConflictError(`Agent "${agent.name}" is offline: put it online (PUT /agents/{agentId}/deployment-status) first`);
+  const conversation = em.create(Conversation, { id: randomUUID(), account: agent.account, agent, channel });
+  await em.flush();
+  return conversation;
+}
+
+export async function findConversation(em: EntityManager, agent: Agent, id: string): Promise<Conversation> {
+  const found = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Conversation, { id, agent }) : null;
+  if (!found) throw new NotFoundError(`Conversation ${id} not found`);
+  return found;
+}
+
+export interface MessageInput {
+  accountId: number;
+  conversationId: string;
+  /** Names the message by what produced it; a second append with the same key answers the first message. */
+  key: string;
+  author: 'user' | 'agent';
+  text: string;
+  turn: number;
+  flowId?: number | null;
+  nodeId?: string | null;
+  credits?: number;
+  temporalRunId?: string | null;
+}
+
+/**
+ * Appends a message once: a repeated key (an activity run again) answers the message already there. The
+ * conversation's counters move with the insert, in the same statement, so they never count a message twice.
+ */
+export async function appendMessage(em: EntityManager, input: MessageInput): Promise<TranscriptMessage> {
+  const knex = em.getKnex();
+  const inserted = await knex.raw(
+    `with added as (
+       insert into conversation_messages (account_id, conversation_id, key, author, text, turn, flow_id, node_id, credits, temporal_run_id, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+       on conflict (key) do nothing
+       returning *
+     ), counted as (
+       update conversations set message_count = message_count + 1, credits_used = credits_used + (select credits from added),
+         last_message_at = now(), turns = turns + (case when (select author from added) = 'user' then 1 else 0 end)
+       where id = ? and exists (select 1 from added)
+     )
+     select * from added`,
+    [
+      input.accountId,
+      input.conversationId,
+      input.key,
+      input.author,
+      input.text,
+      input.turn,
+      input.flowId ?? null,
+      input.nodeId ?? null,
+      input.credits ?? 0,
+      input.temporalRunId ?? null,
+      input.conversationId,
+    ],
+  );
+  const row = (inserted.rows[0] as Record<string, unknown> | undefined) ?? (await knex('conversation_messages').where({ key: input.key }).first());
+  await knex.raw(`select pg_notify('conversation_messages', ?)`, [input.conversationId]);
+  return {
+    id: String(row.id),
+    author: row.author as 'user' | 'agent',
+    text: row.text as string,
+    turn: row.turn as number,
+    flowId: (row.flow_id as number | null) ?? null,
+    nodeId: (row.node_id as string | null) ?? null,
+    credits: Number(row.credits),
+    createdAt: new Date(row.created_at as string).toISOString(),
+  };
+}
+
+/** Messages of a conversation in order, after the message `afterId` when given. */
+export async function listMessages(em: EntityManager, conversationId: string, afterId?: string): Promise<TranscriptMessage[]> {
+  const found = await em.find(
+    ConversationMessage,
+    { conversation: conversationId, ...(afterId ? { id: { $gt: afterId } } : {}) },
+    { orderBy: { id: 'asc' }, limit: 5000 },
+  );
+  return found.map(messageView);
+}
+
+export interface ConversationFilter {
+  limit: number;
+  cursor?: string;
+  startDate?: string | null;
+  endDate?: string | null;
+  channel?: string;
+  status?: string;
+}
+
+const encodeCursor = (c: Conversation) => Buffer.from(`c:${c.startedAt.toISOString()}|${c.id}`).toString('base64url');
+
+function decodeCursor(cursor: string): { startedAt: Date; id: string } {
+  const match = /^c:([^|]+)\|([0-9a-f-]{36})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  const startedAt = match ? new Date(match[1]!) : new Date(NaN);
+  if (!match || Number.isNaN(startedAt.getTime()))
+    throw new BadRequestError('Invalid cursor', [{ code: 'invalid', path: 'query.cursor', message: 'is not a nextCursor of this list' }]);
+  return { startedAt, id: match[2]! };
+}
+
+/** Conversations of the agent, newest first, filtered by start date range, channel and status; keyset paginated. */
+export async function listConversations(em: EntityManager, agent: Agent, filter: ConversationFilter) {
+  const after = filter.cursor ? decodeCursor(filter.cursor) : undefined;
+  const range = {
+    ...(filter.startDate ? { $gte: new Date(`${filter.startDate.slice(0, 10)}T00:00:00Z`) } : {}),
+    ...(filter.endDate ? { $lt: new Date(new Date(`${filter.endDate.slice(0, 10)}T00:00:00Z`).getTime() + 86_400_000) } : {}),
+  };
+  const found = await em.find(
+    Conversation,
+    {
+      agent,
+      ...(filter.channel ? { channel: filter.channel } : {}),
+      ...(filter.status ? { status: filter.status as Conversation['status'] } : {}),
+      ...(Object.keys(range).length ? { startedAt: range } : {}),
+      ...(after ? { $or: [{ startedAt: { $lt: after.startedAt } }, { startedAt: after.startedAt, id: { $lt: after.id } }] } : {}),
+    },
+    { orderBy: [{ startedAt: 'desc' }, { id: 'desc' }], limit: filter.limit + 1 },
+  );
+  const items = found.slice(0, filter.limit);
+  return { agentry: items.map(conversationView), nextCursor: found.length > filter.limit ? encodeCursor(items.at(-1)!) : null };
+}
+
+/** Records the user's feedback and fires FEEDBACK_CAPTURED, in one transaction. */
+export async function recordFeedback(em: EntityManager, conversation: Conversation, feedback: ConversationFeedback) {
+  return em.transactional(async (tx) => {
+    const row = await tx.findOneOrFail(Conversation, { id: conversation.id }, { populate: ['agent'] });
+    row.feedback = feedback;
+    await recordConversationEvent(tx, row.account.id, {
+      type: 'FEEDBACK_CAPTURED',
+      agentId: row.agent.id,
+      conversationId: row.id,
+      details: { rating: feedback.rating, comment: feedback.comment, channel: row.channel },
+    });
+    await tx.flush();
+    return row;
+  });
+}

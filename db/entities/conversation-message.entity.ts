@@ -1,0 +1,45 @@
+import { EntitySchema, type Opt } from '@mikro-orm/core';
+import { Account } from './account.entity.js';
+import { Conversation } from './conversation.entity.js';
+
+/**
+ * One message of a conversation's transcript. Messages are written by activities, which Temporal may run again:
+ * `key` names the message by what produced it (the user message's update, the node execution that said it), so a
+ * repeated write finds the row instead of adding a second message.
+ */
+export class ConversationMessage {
+  id!: string;
+  account!: Account;
+  conversation!: Conversation;
+  key!: string;
+  author!: 'user' | 'agent';
+  text!: string;
+  turn!: number;
+  flowId?: number | null;
+  nodeId?: string | null;
+  credits: Opt<number> = 0;
+  /** The run of the conversation workflow that ran the turn (with `conversation:<id>`, its Temporal execution). */
+  temporalRunId?: string | null;
+  createdAt: Opt<Date> = new Date();
+}
+
+export const ConversationMessageSchema = new EntitySchema<ConversationMessage>({
+  class: ConversationMessage,
+  tableName: 'conversation_messages',
+  uniques: [{ name: 'conversation_messages_key_unique', properties: ['key'] }],
+  indexes: [{ name: 'conversation_messages_conversation_index', properties: ['conversation', 'id'] }],
+  properties: {
+    id: { type: 'bigint', primary: true, autoincrement: true },
+    account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },
+    conversation: { kind: 'm:1', entity: () => Conversation, deleteRule: 'cascade' },
+    key: { type: 'text' },
+    author: { type: 'text' },
+    text: { type: 'text' },
+    turn: { type: 'integer' },
+    flowId: { type: 'integer', nullable: true },
+    nodeId: { type: 'text', nullable: true },
+    credits: { type: 'double', default: 0 },
+    temporalRunId: { type: 'text', nullable: true },
+    createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
+  },
+});

@@ -1,0 +1,55 @@
+import { EntitySchema, type Opt } from '@mikro-orm/core';
+import { Account } from './account.entity.js';
+import { Agent } from './agent.entity.js';
+
+export type ConversationStatus = 'ACTIVE' | 'ENDED';
+
+/** What a user said of a conversation (`POST .../feedback`). */
+export interface ConversationFeedback {
+  rating: number | null;
+  comment: string | null;
+}
+
+/**
+ * A conversation of an agent on a channel. Its state between turns lives in its Temporal workflow
+ * (`conversation:<id>`); this row and its messages are the transcript and the figures analytics read.
+ */
+export class Conversation {
+  /** UUID. */
+  id!: string;
+  account!: Account;
+  agent!: Agent;
+  channel!: string;
+  status: Opt<ConversationStatus> = 'ACTIVE';
+  /** User turns answered (the greeting is not one). */
+  turns: Opt<number> = 0;
+  messageCount: Opt<number> = 0;
+  creditsUsed: Opt<number> = 0;
+  feedback?: ConversationFeedback | null;
+  /** Who ended it: USER (the end endpoint), AGENT (a flow), or IDLE. */
+  endReason?: string | null;
+  startedAt: Opt<Date> = new Date();
+  lastMessageAt: Opt<Date> = new Date();
+  endedAt?: Date | null;
+}
+
+export const ConversationSchema = new EntitySchema<Conversation>({
+  class: Conversation,
+  tableName: 'conversations',
+  indexes: [{ name: 'conversations_agent_started_index', properties: ['agent', 'startedAt'] }],
+  properties: {
+    id: { type: 'uuid', primary: true },
+    account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },
+    agent: { kind: 'm:1', entity: () => Agent, deleteRule: 'cascade' },
+    channel: { type: 'text' },
+    status: { type: 'text', default: 'ACTIVE' },
+    turns: { type: 'integer', default: 0 },
+    messageCount: { type: 'integer', default: 0 },
+    creditsUsed: { type: 'double', default: 0 },
+    feedback: { type: 'json', columnType: 'jsonb', nullable: true },
+    endReason: { type: 'text', nullable: true },
+    startedAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
+    lastMessageAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
+    endedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+  },
+});

@@ -1,0 +1,122 @@
+/**
+ * A conversation: one long-lived workflow, `conversation:<id>`, on the turns task queue. It holds where the
+ * conversation stands (variables, a RESPONSE_AI waiting for an answer) and runs one turn per update — `begin` (the
+ * greeting: the default flow from START), `message` (a user message) — one at a time, in arrival order. Each turn
+ * walks the agent's live flows with the pure interpreter, every executed node an activity (`workflows/conversation/
+ * turn.ts`). Between turns it keeps a durable idle timer (CONVERSATION_IDLE) that a new message resets, and it
+ * continues as new before its history grows long. `end` closes it (CONVERSATION_ENDED).
+ */
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineUpdate,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import {
+  CONVERSATION_UPDATES,
+  type ConversationInput,
+  type ConversationState,
+  type TurnReply,
+  type UserMessage,
+} from '../lib/runtime/conversation-contract.js';
+import { TurnRunner } from './conversation/turn.js';
+
+export const beginUpdate = defineUpdate<TurnReply>(CONVERSATION_UPDATES.begin);
+export const messageUpdate = defineUpdate<TurnReply, [UserMessage]>(CONVERSATION_UPDATES.message);
+export const endUpdate = defineUpdate<ConversationState, [{ reason?: string }]>(CONVERSATION_UPDATES.end);
+export const stateQuery = defineQuery<ConversationState>('state');
+
+const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+});
+
+/** Continue as new after this many turns in one run (and whenever Temporal suggests it), before history limits. */
+const TURNS_PER_RUN = 200;
+
+/** Replies kept for resent messages (the same `messageId` answers the same turn). */
+const REMEMBERED_REPLIES = 20;
+
+export async function conversation(input: ConversationInput): Promise<ConversationState> {
+  const state: ConversationState = input.state ?? { turns: 0, variables: {}, waiting: null, ended: false, idleFired: false };
+  const runner = new TurnRunner(input, state);
+  const replies = new Map<string, TurnReply>();
+  const firstTurn = state.turns;
+  let greeting: TurnReply | undefined;
+  let busy = false;
+  let messagesSeen = 0;
+
+  /** Turns run one at a time, in the order their updates arrived. */
+  const serialized = async <T>(work: () => Promise<T>): Promise<T> => {
+    await condition(() => !busy);
+    busy = true;
+    try {
+      return await work();
+    } finally {
+      busy = false;
+    }
+  };
+  const open = () => {
+    if (state.ended) throw new Error('The conversation has ended');
+  };
+
+  setHandler(beginUpdate, () => serialized(async () => (greeting ??= await runner.run(0))), { validator: open });
+  setHandler(
+    messageUpdate,
+    (message) =>
+      serialized(async () => {
+        const known = message.messageId ? replies.get(message.messageId) : undefined;
+        if (known) return known;
+        state.turns += 1;
+        messagesSeen += 1;
+        state.idleFired = false;
+        const reply = await runner.run(state.turns, message);
+        if (message.messageId) {
+          replies.set(message.messageId, reply);
+          if (replies.size > REMEMBERED_REPLIES) replies.delete(replies.keys().next().value!);
+        }
+        return reply;
+      }),
+    {
+      validator: (message) => {
+        open();
+        if (typeof message?.text !== 'string' || !message.text.trim()) throw new Error('text must be a non-empty string');
+      },
+    },
+  );
+  setHandler(endUpdate, (request) =>
+    serialized(async () => {
+      if (!state.ended) {
+        state.ended = true;
+        await local.closeConversation({ ...ids(input), reason: request?.reason ?? 'USER' });
+      }
+      return state;
+    }),
+  );
+  setHandler(stateQuery, () => state);
+
+  const shouldContinue = () => workflowInfo().continueAsNewSuggested || state.turns - firstTurn >= TURNS_PER_RUN;
+  while (!state.ended) {
+    const seen = messagesSeen;
+    const woken = (() => state.ended || messagesSeen !== seen || (shouldContinue() && !busy)) as () => boolean;
+    const idleMs = input.idleMinutes && !state.idleFired ? input.idleMinutes * 60_000 : undefined;
+    const stirred = idleMs === undefined ? (await condition(woken), true) : await condition(woken, idleMs);
+    if (!stirred && !busy) {
+      state.idleFired = true;
+      await local.conversationIdle({ ...ids(input), turns: state.turns, idleMinutes: input.idleMinutes! });
+    }
+    if (!state.ended && shouldContinue()) {
+      await condition(() => !busy && allHandlersFinished());
+      if (!state.ended) await continueAsNew<typeof conversation>({ ...input, state });
+    }
+  }
+  await condition(allHandlersFinished);
+  return state;
+}
+
+const ids = (input: ConversationInput) => ({ accountId: input.accountId, agentId: input.agentId, conversationId: input.conversationId });
