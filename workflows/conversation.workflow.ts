@@ -100,7 +100,7 @@ export async function conversation(input: ConversationInput): Promise<Conversati
   );
   setHandler(stateQuery, () => state);
 
-  const shouldContinue = () => workflowInfo().continueAsNewSuggested || state.turns - firstTurn >= TURNS_PER_RUN;
+  const shouldContinue = () => workflowInfo().continueAsNewSuggested || state.turns - firstTurn >= (input.turnsPerRun ?? TURNS_PER_RUN);
   while (!state.ended) {
     const seen = messagesSeen;
     const woken = (() => state.ended || messagesSeen !== seen || (shouldContinue() && !busy)) as () => boolean;

@@ -1,7 +1,7 @@
 /**
  * The bookkeeping activities of the conversation workflow (its flow nodes run through `executeNode`): the start of
  * a turn (the user's message into the transcript, the agent's live flows, where the message enters them), the end
- * of a turn (flow run counts), and the conversation events (idle, ended). Each is safe to run twice: messages are
+ * of a flow entered by the AI (run counts), and the conversation events (idle, ended). Each is safe to run twice: messages are
  * keyed, counts and events are recorded once per key in `node_effects`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -14,7 +14,7 @@ import type { Orm } from '../../db/orm.js';
 import type { OutboxNotifier } from '../../db/outbox-notifier.js';
 import { matchIntents } from '../../lib/intents/intent-match.js';
 import type { Graph } from '../../lib/graph/graph.js';
-import type { FlowRoute, LiveFlow, TurnContext } from '../../lib/runtime/conversation-contract.js';
+import type { FlowPosition, FlowRoute, LiveFlow, TurnContext } from '../../lib/runtime/conversation-contract.js';
 import type { NodeFacts } from '../../lib/runtime/contract.js';
 import { once } from '../nodes/execute-node.js';
 import { nodeFactsOf } from '../nodes/registry.js';
@@ -29,40 +29,73 @@ export interface BeginTurnInput {
   message?: { text: string; key: string };
   /** Live snapshots the workflow already holds: their graphs are not sent again. */
   knownSnapshots: string[];
+  /** A RESPONSE_AI waiting for this message: the turn resumes there instead of routing (when its flow is still live). */
+  waiting?: FlowPosition | null;
   temporalRunId: string;
+}
+
+/**
+ * Live snapshots are immutable, so their graphs are kept in memory by id: a turn reads its flows' graphs without a
+ * query once they have been read (least recently used ones dropped past `SNAPSHOT_CACHE_SIZE`).
+ */
+const SNAPSHOT_CACHE_SIZE = 1000;
+const snapshotCache = new Map<string, Graph>();
+
+async function graphsOf(em: EntityManager, ids: string[]): Promise<Map<string, Graph>> {
+  const missing = ids.filter((id) => !snapshotCache.has(id));
+  if (missing.length) {
+    for (const s of await em.find(GraphSnapshot, { id: { $in: missing }, kind: 'LIVE' })) snapshotCache.set(s.id, { nodes: s.nodes, edges: s.edges });
+  }
+  const found = new Map<string, Graph>();
+  for (const id of ids) {
+    const graph = snapshotCache.get(id);
+    if (!graph) continue;
+    snapshotCache.delete(id);
+    snapshotCache.set(id, graph);
+    found.set(id, graph);
+  }
+  while (snapshotCache.size > SNAPSHOT_CACHE_SIZE) snapshotCache.delete(snapshotCache.keys().next().value!);
+  return found;
+}
+
+/** Counts one run of a flow, once per key (a repeated activity finds its key and counts nothing), in one statement. */
+async function countFlowRun(em: EntityManager, key: string, flowId: number): Promise<void> {
+  await em.getKnex().raw(
+    `with claimed as (insert into node_effects (execution_key, created_at) values (?, now()) on conflict do nothing returning 1)
+     update flows set run_count = run_count + 1 where id = ? and exists (select 1 from claimed)`,
+    [key, flowId],
+  );
 }
 
 /** Said when a turn has no message and no AI provider can write one (`CONVERSATION_FALLBACK_MESSAGE`). */
 export const DEFAULT_FALLBACK = "Sorry, I can't help with that right now. Could you put it another way?";
 
-/** Flows that serve conversations: published, and neither paused nor archived. */
-async function liveFlows(em: EntityManager, agentId: string, known: Set<string>): Promise<LiveFlow[]> {
+/** Flows that serve conversations (published, neither paused nor archived), with their graphs. */
+async function liveFlows(em: EntityManager, agentId: string): Promise<(LiveFlow & { graph: Graph })[]> {
   const flows = await em.find(
     Flow,
     { agent: agentId, deletedAt: null, liveSnapshotId: { $ne: null }, status: { $nin: ['PAUSED', 'ARCHIVED'] } },
-    { orderBy: { id: 'asc' } },
+    { orderBy: { id: 'asc' }, fields: ['id', 'isDefault', 'liveSnapshotId'] },
   );
-  const missing = flows.map((f) => f.liveSnapshotId!).filter((id) => !known.has(id));
-  const snapshots = missing.length ? await em.find(GraphSnapshot, { id: { $in: missing } }) : [];
-  const graphs = new Map(snapshots.map((s) => [s.id, { nodes: s.nodes, edges: s.edges } as Graph]));
-  return flows.map((f) => ({
-    flowId: f.id,
-    isDefault: f.isDefault,
-    snapshotId: f.liveSnapshotId!,
-    ...(graphs.has(f.liveSnapshotId!) ? { graph: graphs.get(f.liveSnapshotId!) } : {}),
-  }));
+  const graphs = await graphsOf(
+    em,
+    flows.map((f) => f.liveSnapshotId!),
+  );
+  return flows.flatMap((f) => {
+    const graph = graphs.get(f.liveSnapshotId!);
+    return graph ? [{ flowId: f.id, isDefault: f.isDefault, snapshotId: f.liveSnapshotId!, graph }] : [];
+  });
 }
 
 /** The TRIGGER_INTENT entries of the non-default flows, with their graphs (sent now or held by the workflow). */
 async function routeMessage(
   em: EntityManager,
   input: BeginTurnInput,
-  flows: LiveFlow[],
-  graphOf: (flow: LiveFlow) => Graph | undefined,
+  flows: (LiveFlow & { graph: Graph })[],
 ): Promise<{ route: FlowRoute | null; askAi: TurnContext['askAi'] }> {
   const entries = flows.flatMap((flow) => {
     if (flow.isDefault) return [];
-    const entry = graphOf(flow)?.nodes.find((n) => n.type === 'TRIGGER_INTENT');
+    const entry = flow.graph.nodes.find((n) => n.type === 'TRIGGER_INTENT');
     return entry ? [{ flow, entry }] : [];
   });
   if (!input.message || !entries.length) return { route: null, askAi: [] };
@@ -116,22 +149,21 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
         });
       }
       const conversation = await em.findOneOrFail(Conversation, { id: input.conversationId }, { populate: ['agent'] });
-      const flows = await liveFlows(em, input.agentId, new Set(input.knownSnapshots));
-      // The workflow holds the graphs it was sent before; routing needs them here too, so load the ones it holds.
-      const held = flows.filter((f) => !f.graph).map((f) => f.snapshotId);
-      const heldGraphs = held.length ? await em.find(GraphSnapshot, { id: { $in: held } }) : [];
-      const graphOf = (flow: LiveFlow) => flow.graph ?? (heldGraphs.find((s) => s.id === flow.snapshotId) as Graph | undefined);
+      const flows = await liveFlows(em, input.agentId);
       const facts: Record<string, NodeFacts> = {};
-      for (const flow of flows) {
-        const graph = graphOf(flow);
-        if (graph) Object.assign(facts, nodeFactsOf(graph));
-      }
+      for (const flow of flows) Object.assign(facts, nodeFactsOf(flow.graph));
       Object.assign(facts, nodeFactsOf({ nodes: [{ type: 'SAY_AI' }], edges: [] } as unknown as Graph));
-      const { route, askAi } = await routeMessage(em, input, flows, graphOf);
+      const waiting = input.waiting;
+      const resumes = !!waiting && flows.some((f) => f.flowId === waiting.flowId && f.snapshotId === waiting.snapshotId);
+      const { route, askAi } = resumes ? { route: null, askAi: [] } : await routeMessage(em, input, flows);
+      // A flow entered now counts one run: the default flow at the greeting, the flow the message routes to.
+      const entered = input.turn === 0 ? flows.find((f) => f.isDefault)?.flowId : route?.flowId;
+      if (entered !== undefined) await countFlowRun(em, `conversation:${input.conversationId}/turn-${input.turn}/count`, entered);
+      const known = new Set(input.knownSnapshots);
       const theme = input.turn === 0 ? await em.findOne(AgentConfig, { agent: input.agentId, kind: CONFIG_KIND.theme }) : null;
       const welcome = typeof theme?.values.welcomeMessage === 'string' ? theme.values.welcomeMessage.trim() : '';
       return {
-        flows,
+        flows: flows.map(({ graph, ...flow }) => (known.has(flow.snapshotId) ? flow : { ...flow, graph })),
         nodeFacts: facts,
         builtIns: {
           conversation_id: input.conversationId,
@@ -148,16 +180,9 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
       };
     },
 
-    /** Ends a turn: each flow it ran counts one run (once per turn, whatever the retries). */
-    async finishTurn(input: { conversationId: string; turn: number; flowIds: number[] }): Promise<void> {
-      if (!input.flowIds.length) return;
-      await once(orm.em, `conversation:${input.conversationId}/turn-${input.turn}/finish`, async (tx) => {
-        const marks = input.flowIds.map(() => '?').join(', ');
-        await tx
-          .getConnection()
-          .execute(`update flows set run_count = run_count + 1 where id in (${marks})`, input.flowIds, 'run', tx.getTransactionContext());
-        return null;
-      });
+    /** Counts the run of a flow the AI routed the message to (the other entries are counted by `beginTurn`). */
+    async countRoutedRun(input: { conversationId: string; turn: number; flowId: number }): Promise<void> {
+      await countFlowRun(orm.em.fork(), `conversation:${input.conversationId}/turn-${input.turn}/count`, input.flowId);
     },
 
     /** CONVERSATION_IDLE: no user message for the channel's idle time (once per quiet period). */

@@ -115,7 +115,6 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
     ],
   );
   const row = (inserted.rows[0] as Record<string, unknown> | undefined) ?? (await knex('conversation_messages').where({ key: input.key }).first());
-  await knex.raw(`select pg_notify('conversation_messages', ?)`, [input.conversationId]);
   return {
     id: String(row.id),
     author: row.author as 'user' | 'agent',

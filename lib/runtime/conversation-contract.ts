@@ -28,6 +28,8 @@ export interface ConversationInput {
   idleMinutes?: number;
   /** Carried over by continue-as-new: where the conversation stood. */
   state?: ConversationState;
+  /** Turns per workflow run before it continues as new (default 200; Temporal may suggest it earlier). */
+  turnsPerRun?: number;
 }
 
 /** Where a conversation stands between turns; all of it survives continue-as-new. */

@@ -60,16 +60,15 @@ export class TurnRunner {
           }
         : {}),
       knownSnapshots: [...this.graphs.keys()],
+      waiting: message ? state.waiting : null,
       temporalRunId: info.runId,
     });
     for (const flow of context.flows) if (flow.graph) this.graphs.set(flow.snapshotId, flow.graph);
     const messages: SentMessage[] = [];
-    const flowIds: number[] = [];
     let error: TurnReply['error'];
     const start = await this.startOf(context, turn, message);
     state.waiting = null;
     if (start) {
-      flowIds.push(start.flowId);
       const variables = { ...state.variables, ...context.builtIns };
       let resumeAt = start.resume ? start.nodeId : undefined;
       const result = await interpret(
@@ -94,7 +93,6 @@ export class TurnRunner {
       const reply = await this.defaultReply(context, turn, message);
       messages.push(...(reply.messages ?? []));
     }
-    await local.finishTurn({ conversationId: input.conversationId, turn, flowIds });
     return {
       conversationId: input.conversationId,
       turn,
@@ -123,7 +121,10 @@ export class TurnRunner {
         { turn, step: 0, flowId: null, message },
       );
       const chosen = outcome.output as { flowId?: number; nodeId?: string } | null;
-      if (chosen?.flowId && chosen.nodeId) route = { flowId: chosen.flowId, nodeId: chosen.nodeId, by: 'ai' };
+      if (chosen?.flowId && chosen.nodeId) {
+        route = { flowId: chosen.flowId, nodeId: chosen.nodeId, by: 'ai' };
+        await local.countRoutedRun({ conversationId: this.input.conversationId, turn, flowId: chosen.flowId });
+      }
     }
     const flow = route && live(route.flowId);
     return flow && route

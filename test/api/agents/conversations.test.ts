@@ -314,3 +314,77 @@ describe('conversation flows follow what is published', function () {
     expect(texts(await say(a, agent, conversation.id, 'when are you open'))).to.deep.equal(['We open at 8 now.', 'Anything else?']);
   });
 });
+
+describe('conversation routing by the AI, and long conversations', function () {
+  this.timeout(60_000);
+  let a: Account;
+  before(async () => {
+    a = await newAccount();
+  });
+
+  it('a tie between intents, and flows entered by agenticRouting, are decided by the AI', async () => {
+    const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
+    const invoices = await intent(a, agent, 'invoices', ['billing question']);
+    const plans = await intent(a, agent, 'plans', ['billing question']);
+    await intentFlow(a, agent, 'Invoices', [invoices], [{ type: 'SAY_AI', data: { message: 'Invoices are under Settings.' } }]);
+    await intentFlow(a, agent, 'Plans', [plans], [{ type: 'SAY_AI', data: { message: 'We have three plans.' } }]);
+    const refunds = await ok('POST', `${agent.base}/flows`, a.generalKey, { name: 'Refunds' });
+    await chain(a, agent, refunds.id, [
+      { type: 'TRIGGER_INTENT', data: { agenticRouting: 'When the user wants their money back' } },
+      { type: 'SAY_AI', data: { message: 'I will start your refund.' } },
+    ]);
+    await publish(a, agent, refunds.id);
+    const conversation = await startConversation(a, agent);
+
+    ai().script({ content: JSON.stringify({ choice: 2 }) });
+    expect(texts(await say(a, agent, conversation.id, 'I have a billing question'))).to.deep.equal(['We have three plans.']);
+    const asked = JSON.stringify(ai().chats[0]!.body.messages);
+    expect(asked).to.contain('money back').and.to.contain('billing question');
+
+    ai().script({ content: JSON.stringify({ choice: 1 }) });
+    expect(texts(await say(a, agent, conversation.id, 'This charge is wrong, I want to be reimbursed'))).to.deep.equal(['I will start your refund.']);
+    expect((await ok('GET', `${agent.base}/flows/${refunds.id}`, a.generalKey)).runCount).to.equal(1);
+
+    // The AI finds no flow: the default reply (AI-written) answers.
+    ai().script({ content: JSON.stringify({ choice: 0 }) }, { content: 'How can I help you today?' });
+    expect(texts(await say(a, agent, conversation.id, 'nice weather'))).to.deep.equal(['How can I help you today?']);
+  });
+
+  it('continues as new after its turns per run, keeping variables and a RESPONSE_AI waiting for its answer', async () => {
+    const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
+    await ok('POST', `${agent.base}/variables`, a.userKey, { name: 'city' });
+    const weather = await intent(a, agent, 'weather', ['what is the weather']);
+    await intentFlow(
+      a,
+      agent,
+      'Weather',
+      [weather],
+      [
+        { type: 'SAY_AI', data: { message: 'Which city?' } },
+        { type: 'RESPONSE_AI', data: { captureVariables: [{ name: 'city' }] } },
+        { type: 'SAY_AI', data: { message: 'Sunny in {city}.' } },
+      ],
+    );
+    const started = await startConversation(a, agent);
+    const client = harness().env.client;
+    await client.workflow.getHandle(started.temporalWorkflowId).terminate('restarted with a short run length for the test');
+    const input = { accountId: a.account.id, agentId: agent.id, conversationId: started.id, channel: 'livechat', turnsPerRun: 1 };
+    const first = await client.workflow.start('conversation', {
+      taskQueue: `${harness().taskQueue}-turns`,
+      workflowId: started.temporalWorkflowId,
+      args: [{ ...input, state: { turns: 0, variables: {}, waiting: null, ended: false, idleFired: false } }],
+    });
+    expect(texts(await say(a, agent, started.id, 'what is the weather'))).to.deep.equal(['Which city?']);
+    await eventually(
+      async () => ((await client.workflow.getHandle(started.temporalWorkflowId).describe()).runId !== first.firstExecutionRunId ? true : undefined),
+      'a new run',
+    );
+    ai().script({ content: JSON.stringify({ city: 'Lisbon' }) });
+    const answered = await say(a, agent, started.id, 'Lisbon');
+    expect(texts(answered)).to.deep.equal(['Sunny in Lisbon.']);
+    expect(answered.temporal.runId).to.not.equal(first.firstExecutionRunId);
+    const state = await client.workflow.getHandle(started.temporalWorkflowId).query<{ variables: Record<string, unknown>; turns: number }>('state');
+    expect(state.variables.city).to.equal('Lisbon');
+    expect(state.turns).to.equal(2);
+  });
+});

@@ -187,7 +187,15 @@ describe('flows', () => {
       'CREATE_RECORD_ACTIVITY',
       'DYNAMIC_TABLES',
     ]);
-    expect(doc.components.schemas.SayAiNodeData.properties).to.have.keys('type', 'message', 'prompt', 'fallbackMessage', 'aiModelId', 'model', 'aiVendor');
+    expect(doc.components.schemas.SayAiNodeData.properties).to.have.keys(
+      'type',
+      'message',
+      'prompt',
+      'fallbackMessage',
+      'aiModelId',
+      'model',
+      'aiVendor',
+    );
     expect(doc.paths['/agents/{agentId}/flows/{flowId}/nodes'].post.requestBody.content['application/json'].schema).to.deep.equal({
       $ref: '#/components/schemas/FlowNode',
     });

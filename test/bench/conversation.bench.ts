@@ -1,0 +1,172 @@
+/**
+ * Benchmark of the conversation runtime (issue 13). Run: `node --import tsx test/bench/conversation.bench.ts`
+ * (env TURNS, default 100; CONVERSATIONS, default 20; TURNS_EACH, default 20; BACKLOG, default 5000).
+ *
+ * Embedded Temporal dev server, a fresh database, the API and the worker in processes of their own, as `npm start`
+ * runs them; no AI provider (the flows say static messages). It prints:
+ *  - turn latency p50/p95 (user message in, agent messages out, over HTTP) of a flow without AI calls, one turn at a time;
+ *  - turns per second with CONVERSATIONS conversations talking at once (each one turn at a time);
+ *  - turn latency p50 while BACKLOG automation runs are queued (webhooks of a WEBHOOK → API → API workflow sent just
+ *    before), with the backlog still pending when the measurement ended, and the ratio to the idle p50.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { dropDatabase, ensureDatabase } from '../../db/database.js';
+import { initORM, migrate } from '../../db/orm.js';
+import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
+import { DEV_SERVER_DYNAMIC_CONFIG, temporalCliPath } from '../../lib/temporal-cli.js';
+import { benchApi, percentile, startProcess, stopProcesses } from './bench-processes.js';
+
+const TURNS = Number(process.env.TURNS ?? 100);
+const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 20);
+const TURNS_EACH = Number(process.env.TURNS_EACH ?? 20);
+const BACKLOG = Number(process.env.BACKLOG ?? 5000);
+
+const dbServer = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+dbServer.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
+const databaseUrl = dbServer.toString();
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: temporalCliPath() },
+      ip: '127.0.0.1',
+      searchAttributes: SEARCH_ATTRIBUTES,
+      extraArgs: DEV_SERVER_DYNAMIC_CONFIG,
+    },
+  });
+  await ensureDatabase(databaseUrl);
+  const orm = await initORM({ databaseUrl });
+  await migrate(orm);
+  const account = await bootstrapAccount(orm.em.fork(), 'Bench', 'bench@example.test');
+  const queue = `bench-${randomBytes(3).toString('hex')}`;
+  const common = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'ERROR', TEMPORAL_TASK_QUEUE: queue };
+  const [[, port]] = await Promise.all([
+    startProcess('test/bench/api-process.ts', common, /port (\d+)/),
+    startProcess('worker/main.ts', { ...common, LOG_LEVEL: 'INFO' }, /polling task queue/),
+  ]);
+  const api = benchApi(port!, account.userKey);
+
+  // An agent whose default flow greets and whose "hours" flow answers, with no AI call anywhere.
+  const agent = await api('POST', '/agents', { name: 'Bench agent' });
+  const base = `/agents/${agent.id}`;
+  const chain = async (flowId: number, nodes: object[], after?: string) => {
+    let previous = after;
+    for (const node of nodes) {
+      const nodeId = (await api('POST', `${base}/flows/${flowId}/nodes`, node)).nodes.at(-1).nodeId;
+      if (previous) await api('POST', `${base}/flows/${flowId}/edges`, { source: previous, handle: 'default', targetEdge: nodeId });
+      previous = nodeId;
+    }
+    await api('POST', `${base}/flows/${flowId}/publish`);
+  };
+  await chain(agent.defaultFlowId, [{ type: 'SAY_AI', data: { message: 'Hello! Ask me about our opening hours.' } }], 'start_1');
+  const hours = await api('POST', `${base}/intents`, { name: 'hours', trainingPhrases: ['when are you open', 'what are your opening hours'] });
+  const flow = await api('POST', `${base}/flows`, { name: 'Hours' });
+  await chain(flow.id, [
+    { type: 'TRIGGER_INTENT', data: { intentIds: [hours.id] } },
+    { type: 'SAY_AI', data: { message: 'We are open from 9 to 5.' } },
+  ]);
+  await api('PUT', `${base}/deployment-status`, { isOffline: false });
+
+  const turn = async (conversationId: string) => {
+    const started = performance.now();
+    const reply = await api('POST', `${base}/conversations/${conversationId}/messages`, { text: 'When are you open?' });
+    if (reply.messages[0]?.text !== 'We are open from 9 to 5.') throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
+    return performance.now() - started;
+  };
+  const latencies = async (count: number) => {
+    const { id } = await api('POST', `${base}/conversations`, {});
+    for (let i = 0; i < 5; i += 1) await turn(id);
+    const samples: number[] = [];
+    for (let i = 0; i < count; i += 1) samples.push(await turn(id));
+    return samples;
+  };
+
+  const idle = await latencies(TURNS);
+
+  const conversations = await Promise.all(
+    Array.from({ length: CONVERSATIONS }, async () => (await api('POST', `${base}/conversations`, {})).id as string),
+  );
+  const t0 = performance.now();
+  await Promise.all(
+    conversations.map(async (id) => {
+      for (let i = 0; i < TURNS_EACH; i += 1) await turn(id);
+    }),
+  );
+  const concurrentSeconds = (performance.now() - t0) / 1000;
+
+  // The backlog: BACKLOG webhooks of a workflow that calls a local service twice, accepted into the outbox.
+  const service = createServer((_req, res) => res.setHeader('content-type', 'application/json').end('{"ok":true}'));
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}/x`;
+  const hook = await api('POST', '/incoming-webhooks', { name: 'backlog', useAuthentication: false });
+  const { id: workflowId } = await api('POST', '/workflows', { name: 'Backlog' });
+  let previous: string | undefined;
+  for (const node of [
+    { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/b', triggerByWebhookIds: [hook.id] } },
+    { type: 'API', data: { url: serviceUrl, method: 'GET' } },
+    { type: 'API', data: { url: serviceUrl, method: 'POST', body: '{trigger_payload}' } },
+  ]) {
+    const nodeId = (await api('POST', `/workflows/${workflowId}/nodes`, node)).nodes.at(-1).nodeId;
+    if (previous) await api('POST', `/workflows/${workflowId}/edges`, { source: previous, handle: 'default', targetEdge: nodeId });
+    previous = nodeId;
+  }
+  await api('POST', `/workflows/${workflowId}/publish`);
+  await api('PUT', `/workflows/${workflowId}`, { status: 'ACTIVE' });
+  let sent = 0;
+  const b0 = performance.now();
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (sent < BACKLOG) {
+        sent += 1;
+        const res = await fetch(`http://127.0.0.1:${port}/webhooks/${hook.id}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"n":1}',
+        });
+        if (res.status !== 202) throw new Error(`webhook answered ${res.status}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  const acceptSeconds = (performance.now() - b0) / 1000;
+  const pending = async () => {
+    const knex = orm.em.getKnex();
+    const outbox = (await knex.raw('select count(*)::int as n from outbox_events where dispatched_at is null')).rows[0].n as number;
+    const done = (await knex.raw("select count(*)::int as n from workflow_runs where status <> 'running'")).rows[0].n as number;
+    return { outbox, unfinished: BACKLOG - done };
+  };
+  const before = await pending();
+  const loaded = await latencies(Math.min(TURNS, 50));
+  const after = await pending();
+
+  const p = (samples: number[], q: number) => percentile(samples, q);
+  console.log(`conversation runtime benchmark — ${cpus().length} cores, ${(totalmem() / 1e9).toFixed(1)} GB, load ${loadavg()[0]!.toFixed(2)}`);
+  console.log(`embedded Temporal dev server, API and worker processes, no AI provider; flow: TRIGGER_INTENT → SAY_AI (static)`);
+  console.log(`turn latency, one at a time (${idle.length} turns): p50 ${fmt(p(idle, 50))}, p95 ${fmt(p(idle, 95))}`);
+  console.log(
+    `throughput: ${CONVERSATIONS} conversations × ${TURNS_EACH} turns in ${concurrentSeconds.toFixed(1)} s = ${((CONVERSATIONS * TURNS_EACH) / concurrentSeconds).toFixed(1)} turns/s`,
+  );
+  console.log(
+    `backlog: ${BACKLOG} webhooks accepted in ${acceptSeconds.toFixed(1)} s; unfinished runs ${before.unfinished} (outbox ${before.outbox}) → ${after.unfinished} (outbox ${after.outbox}) during the measurement`,
+  );
+  console.log(
+    `turn latency with the backlog (${loaded.length} turns): p50 ${fmt(p(loaded, 50))}, p95 ${fmt(p(loaded, 95))}; p50 ratio to idle ${(p(loaded, 50) / p(idle, 50)).toFixed(2)}x`,
+  );
+  service.close();
+  stopProcesses();
+  await orm.close();
+  await env.teardown();
+  await dropDatabase(databaseUrl);
+}
+
+main().catch((error) => {
+  console.error(error);
+  stopProcesses();
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { listen } from '../setup/harness.js';
+import { call } from '../setup/http.js';
+import { eventually } from '../setup/runs.js';
+import { killWorker, newPlant, startWorker, stopWorker, type Plant, type WorkerProcess } from './processes.js';
+
+/** A local service whose first call hangs (the worker making it is killed); later calls answer at once. */
+function slowService(): Promise<{ server: Server; origin: string; hits: () => number }> {
+  let hits = 0;
+  const server = createServer((_req, res) => {
+    hits += 1;
+    if (hits === 1) return;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ status: 'shipped' }));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits })),
+  );
+}
+
+describe('conversation turns survive worker crashes (real worker processes)', function () {
+  this.timeout(180_000);
+  let plant: Plant;
+  let api: { server: Server; origin: string };
+  let service: Awaited<ReturnType<typeof slowService>>;
+  let key: string;
+  let worker: WorkerProcess | undefined;
+
+  before(async () => {
+    plant = await newPlant();
+    api = await listen({ orm: plant.orm, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 65536, taskQueue: plant.taskQueue } });
+    service = await slowService();
+    key = (await bootstrapAccount(plant.orm.em.fork(), 'Reliability', 'ops@example.test')).userKey;
+  });
+  after(async () => {
+    if (worker) await stopWorker(worker);
+    service.server.closeAllConnections();
+    service.server.close();
+    await new Promise((resolve) => api.server.close(resolve));
+    await plant.close();
+  });
+
+  const v1 = (method: string, path: string, body?: unknown) => call(method, path, { key, baseUrl: `${api.origin}/public/v1`, body });
+  async function created(method: string, path: string, body?: unknown) {
+    const res = await v1(method, path, body);
+    expect(res.status, `${method} ${path}: ${res.text}`).to.be.within(200, 201);
+    return res.body;
+  }
+  async function chain(base: string, flowId: number, nodes: object[], after?: string) {
+    let previous = after;
+    for (const node of nodes) {
+      const nodeId = (await created('POST', `${base}/flows/${flowId}/nodes`, node)).nodes.at(-1).nodeId;
+      if (previous) await created('POST', `${base}/flows/${flowId}/edges`, { source: previous, handle: 'default', targetEdge: nodeId });
+      previous = nodeId;
+    }
+    await created('POST', `${base}/flows/${flowId}/publish`);
+  }
+
+  it('a worker killed in the middle of a turn: a new worker completes the turn once, and no message is said twice', async () => {
+    const agent = await created('POST', '/agents', { name: 'Steady' });
+    const base = `/agents/${agent.id}`;
+    await chain(base, agent.defaultFlowId, [{ type: 'SAY_AI', data: { message: 'Hello!' } }], 'start_1');
+    const orders = await created('POST', `${base}/intents`, { name: 'orders', trainingPhrases: ['where is my order'] });
+    const flow = await created('POST', `${base}/flows`, { name: 'Orders' });
+    await chain(base, flow.id, [
+      { type: 'TRIGGER_INTENT', data: { intentIds: [orders.id] } },
+      { type: 'SAY_AI', data: { message: 'Let me check.' } },
+      { type: 'API', data: { url: `${service.origin}/orders/7` } },
+      { type: 'SAY_AI', data: { message: 'It has shipped.' } },
+    ]);
+    await created('PUT', `${base}/deployment-status`, { isOffline: false });
+    worker = await startWorker(plant);
+    const conversation = await created('POST', `${base}/conversations`, {});
+
+    const answer = v1('POST', `${base}/conversations/${conversation.id}/messages`, { text: 'Where is my order?' });
+    await eventually(async () => (service.hits() >= 1 ? true : undefined), 'the API node to call the service', 60_000);
+    await killWorker(worker);
+    worker = await startWorker(plant);
+    const turn = await answer;
+    expect(turn.status, turn.text).to.equal(200);
+    expect(turn.body.messages.map((m: { text: string }) => m.text)).to.deep.equal(['Let me check.', 'It has shipped.']);
+    expect(service.hits()).to.equal(2); // the call in flight when the worker died was made again, once
+    const transcript = await created('GET', `${base}/conversations/${conversation.id}`);
+    expect(transcript.messages.map((m: { author: string; text: string }) => `${m.author}: ${m.text}`)).to.deep.equal([
+      'agent: Hello!',
+      'user: Where is my order?',
+      'agent: Let me check.',
+      'agent: It has shipped.',
+    ]);
+    // The conversation goes on after the crash.
+    const next = await created('POST', `${base}/conversations/${conversation.id}/messages`, { text: 'where is my order' });
+    expect(next.messages.map((m: { text: string }) => m.text)).to.deep.equal(['Let me check.', 'It has shipped.']);
+  });
+});
