@@ -51,6 +51,8 @@ export interface Config {
   corsOrigins: string[];
   /** What an agent says when a turn has no message and no AI provider can write one; null: the built-in text. */
   conversationFallbackMessage: string | null;
+  /** Task queues a worker process polls: `runs` (automations, and the outbox dispatcher) and/or `turns` (conversations). */
+  workerQueues: ('runs' | 'turns')[];
 }
 
 /** A token bucket: sustained requests per second, and how many may come at once. */
@@ -90,6 +92,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
     'base URL of an OpenAI-compatible API (OpenAI, Ollama, vLLM, llama.cpp), e.g. http://127.0.0.1:11434/v1; unset: AI nodes fail saying so',
   AI_API_KEY: 'key sent as Bearer token to the AI provider; required when AI_BASE_URL is set (no default; any value for servers without keys)',
   MESSAGING_API_URL: "base URL of the messaging product's Cloud API (SEND_MESSAGING_MESSAGE); unset: those nodes fail saying so",
+  WORKER_QUEUES: 'what a worker process serves: runs, turns, or runs,turns (default: both)',
   CONVERSATION_FALLBACK_MESSAGE:
     'what an agent says when a turn ends without a message and no AI provider can write one (default: a short apology asking the user to rephrase)',
   MESSAGING_API_TOKEN: 'token sent as Bearer to the messaging Cloud API; required when MESSAGING_API_URL is set (no default)',
@@ -154,6 +157,14 @@ function urlVar(env: NodeJS.ProcessEnv, name: string, fallback: string, protocol
   return raw.replace(/\/+$/, '');
 }
 
+function workerQueuesVar(raw: string | undefined): ('runs' | 'turns')[] {
+  if (!raw?.trim()) return ['runs', 'turns'];
+  const queues = [...new Set(raw.split(',').map((q) => q.trim()))];
+  const unknown = queues.filter((q) => q !== 'runs' && q !== 'turns');
+  if (unknown.length || !queues.length) throw new ConfigError(`WORKER_QUEUES must be runs, turns or runs,turns, got "${raw}"`);
+  return queues as ('runs' | 'turns')[];
+}
+
 /** Reads and validates the environment once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST || '127.0.0.1';
@@ -211,5 +222,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: { perKey: rateLimitVar(env, 'RATE_LIMIT', 50, 200), perWebhook: rateLimitVar(env, 'WEBHOOK_RATE_LIMIT', 1000, 2000) },
     corsOrigins: originsVar(env, 'CORS_ORIGINS'),
     conversationFallbackMessage: env.CONVERSATION_FALLBACK_MESSAGE?.trim() || null,
+    workerQueues: workerQueuesVar(env.WORKER_QUEUES),
   };
 }

@@ -27,36 +27,39 @@ export interface WorkerDeps {
   messaging?: MessagingConfig | null;
   /** What agents say when a turn has no message and no AI provider can write one. */
   conversationFallbackMessage?: string | null;
+  /** The queues this process polls: automation runs, conversation turns, or both (the default). */
+  queues?: readonly WorkerQueue[];
 }
 
+export type WorkerQueue = 'runs' | 'turns';
+
 /**
- * The two Temporal workers of one process: automation runs on `taskQueue`, conversation turns on its turns queue
- * (`<taskQueue>-turns`) with slots of their own, so a backlog of runs never delays a turn. Same code, same activities.
+ * The Temporal workers of one process: automation runs on `taskQueue`, conversation turns on its turns queue
+ * (`<taskQueue>-turns`) with slots of their own, so a backlog of runs never takes a turn's slot. Same code, same
+ * activities; `WORKER_QUEUES` gives a process one of the two (a turns-only process keeps turns off the event loop
+ * that runs automations).
  */
 export class AgentryWorker {
-  constructor(
-    readonly automations: Worker,
-    readonly turns: Worker,
-  ) {}
+  constructor(readonly workers: readonly Worker[]) {}
 
   get options() {
-    return this.automations.options;
+    return this.workers[0]!.options;
   }
 
-  /** Polls both queues until shutdown; a failure of either stops both. */
+  /** Polls every queue until shutdown; a failure of one stops all. */
   async run(): Promise<void> {
-    const both = [this.automations.run(), this.turns.run()];
+    const all = this.workers.map((worker) => worker.run());
     try {
-      await Promise.all(both);
+      await Promise.all(all);
     } catch (error) {
       this.shutdown();
-      await Promise.allSettled(both);
+      await Promise.allSettled(all);
       throw error;
     }
   }
 
   shutdown(): void {
-    for (const worker of [this.automations, this.turns]) if (worker.getState() === 'RUNNING') worker.shutdown();
+    for (const worker of this.workers) if (worker.getState() === 'RUNNING') worker.shutdown();
   }
 }
 
@@ -75,6 +78,7 @@ export async function createWorker({
   aiProvider,
   messaging,
   conversationFallbackMessage,
+  queues = ['runs', 'turns'],
 }: WorkerDeps): Promise<AgentryWorker> {
   const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
   const activities = createActivities({
@@ -90,9 +94,8 @@ export async function createWorker({
   // Both workers share one workflow bundle (built once) and the same activity functions.
   const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: quietBundler });
   const options = { connection, namespace, identity: workerIdentity, workflowBundle, activities };
-  const automations = await Worker.create({ ...options, taskQueue });
-  const turns = await Worker.create({ ...options, taskQueue: turnsTaskQueue(taskQueue) });
-  return new AgentryWorker(automations, turns);
+  const queueNames: Record<WorkerQueue, string> = { runs: taskQueue, turns: turnsTaskQueue(taskQueue) };
+  return new AgentryWorker(await Promise.all(queues.map((queue) => Worker.create({ ...options, taskQueue: queueNames[queue] }))));
 }
 
 /** The bundler's own progress lines are noise in worker logs. */

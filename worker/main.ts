@@ -36,12 +36,13 @@ const worker = await createWorker({
   aiProvider: aiProviderFrom(config.ai),
   messaging: config.messaging,
   conversationFallbackMessage: config.conversationFallbackMessage,
+  queues: config.workerQueues,
 });
 logger.info(
-  { identity: worker.options.identity, taskQueue: config.temporal.taskQueue },
-  `worker ${worker.options.identity} polling task queue "${config.temporal.taskQueue}" on ${config.temporal.address}`,
+  { identity: worker.options.identity, taskQueues: worker.workers.map((w) => w.options.taskQueue) },
+  `worker ${worker.options.identity} polling task queue ${worker.workers.map((w) => `"${w.options.taskQueue}"`).join(' and ')} on ${config.temporal.address}`,
 );
-// Every worker process also dispatches outbox events to Temporal; they share the work through row locks.
+// Every worker process serving runs also dispatches outbox events to Temporal; they share the work through row locks.
 const dispatcher = new OutboxDispatcher({
   orm,
   temporal,
@@ -49,7 +50,7 @@ const dispatcher = new OutboxDispatcher({
   databaseUrl: config.databaseUrl,
   log: (message) => logger.warn(message),
 });
-dispatcher.start();
+if (config.workerQueues.includes('runs')) dispatcher.start();
 // Runs ended from outside (terminated in the Temporal UI) are closed in the ledger, so counters stay in step; the
 // recorded outcomes of node executions are kept for as long as a retry could want them.
 const sweep = setInterval(() => {

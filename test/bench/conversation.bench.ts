@@ -1,6 +1,7 @@
 /**
  * Benchmark of the conversation runtime (issue 13). Run: `node --import tsx test/bench/conversation.bench.ts`
- * (env TURNS, default 100; CONVERSATIONS, default 20; TURNS_EACH, default 20; BACKLOG, default 5000).
+ * (env TURNS, default 100; CONVERSATIONS, default 20; TURNS_EACH, default 20; BACKLOG, default 5000; SEPARATE=1 for a
+ * worker process per queue).
  *
  * Embedded Temporal dev server, a fresh database, the API and the worker in processes of their own, as `npm start`
  * runs them; no AI provider (the flows say static messages). It prints:
@@ -25,6 +26,8 @@ const TURNS = Number(process.env.TURNS ?? 100);
 const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 20);
 const TURNS_EACH = Number(process.env.TURNS_EACH ?? 20);
 const BACKLOG = Number(process.env.BACKLOG ?? 5000);
+/** SEPARATE=1: runs and turns in two worker processes (WORKER_QUEUES), instead of one process polling both. */
+const SEPARATE = process.env.SEPARATE === '1';
 
 const dbServer = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
 dbServer.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
@@ -46,9 +49,10 @@ async function main(): Promise<void> {
   const account = await bootstrapAccount(orm.em.fork(), 'Bench', 'bench@example.test');
   const queue = `bench-${randomBytes(3).toString('hex')}`;
   const common = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'ERROR', TEMPORAL_TASK_QUEUE: queue };
+  const worker = (queues: string) => startProcess('worker/main.ts', { ...common, LOG_LEVEL: 'INFO', WORKER_QUEUES: queues }, /polling task queue/);
   const [[, port]] = await Promise.all([
     startProcess('test/bench/api-process.ts', common, /port (\d+)/),
-    startProcess('worker/main.ts', { ...common, LOG_LEVEL: 'INFO' }, /polling task queue/),
+    ...(SEPARATE ? [worker('runs'), worker('turns')] : [worker('runs,turns')]),
   ]);
   const api = benchApi(port!, account.userKey);
 
@@ -147,7 +151,9 @@ async function main(): Promise<void> {
 
   const p = (samples: number[], q: number) => percentile(samples, q);
   console.log(`conversation runtime benchmark — ${cpus().length} cores, ${(totalmem() / 1e9).toFixed(1)} GB, load ${loadavg()[0]!.toFixed(2)}`);
-  console.log(`embedded Temporal dev server, API and worker processes, no AI provider; flow: TRIGGER_INTENT → SAY_AI (static)`);
+  console.log(
+    `embedded Temporal dev server, API and ${SEPARATE ? 'two worker processes (runs; turns)' : 'one worker process (runs and turns)'}, no AI provider; flow: TRIGGER_INTENT → SAY_AI (static)`,
+  );
   console.log(`turn latency, one at a time (${idle.length} turns): p50 ${fmt(p(idle, 50))}, p95 ${fmt(p(idle, 95))}`);
   console.log(
     `throughput: ${CONVERSATIONS} conversations × ${TURNS_EACH} turns in ${concurrentSeconds.toFixed(1)} s = ${((CONVERSATIONS * TURNS_EACH) / concurrentSeconds).toFixed(1)} turns/s`,
