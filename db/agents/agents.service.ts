@@ -33,7 +33,7 @@ export function agentDetail(a: Agent, defaultFlowId: number | null) {
 /** A secret nobody sees: 32 random bytes, of which only the SHA-256 is kept. */
 const hashedSecret = () => createHash('sha256').update(randomBytes(32)).digest('hex');
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function listAgents(em: EntityManager, accountId: number): Promise<Agent[]> {
   return em.find(Agent, { account: accountId, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
