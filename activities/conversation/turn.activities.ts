@@ -67,6 +67,9 @@ async function countFlowRun(em: EntityManager, key: string, flowId: number): Pro
   );
 }
 
+/** Characters of a user message matched against training phrases. */
+const MATCHED_CHARACTERS = 2000;
+
 /** Said when a turn has no message and no AI provider can write one (`CONVERSATION_FALLBACK_MESSAGE`). */
 export const DEFAULT_FALLBACK = "Sorry, I can't help with that right now. Could you put it another way?";
 
@@ -101,7 +104,8 @@ async function routeMessage(
   if (!input.message || !entries.length) return { route: null, askAi: [] };
   const intentIds = [...new Set(entries.flatMap(({ entry }) => (Array.isArray(entry.data.intentIds) ? entry.data.intentIds.map(Number) : [])))];
   const intents = intentIds.length ? await loadIntentPhrases(em, input.accountId, input.agentId, intentIds) : [];
-  const match = matchIntents(input.message.text, intents);
+  // The start of a long message says what it is about; matching all of it would only cost time.
+  const match = matchIntents(input.message.text.slice(0, MATCHED_CHARACTERS), intents);
   const flowOfIntent = (intentId: number) =>
     entries.find(({ entry }) => Array.isArray(entry.data.intentIds) && entry.data.intentIds.map(Number).includes(intentId));
   const agentic = entries.filter(({ entry }) => typeof entry.data.agenticRouting === 'string' && entry.data.agenticRouting.trim());
