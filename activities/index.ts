@@ -47,7 +47,7 @@ export function createActivities({ orm, temporal, identity, taskQueue, files, ai
       outbox,
       files,
     }),
-    ...createRunLedgerActivities(orm),
+    ...createRunLedgerActivities(orm, outbox),
     ...createTurnActivities(orm, {
       outbox,
       aiAvailable: !!aiProvider,

@@ -88,7 +88,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   triggerResourceRoutes(api, deps.triggers);
   workflowVariableRoutes(api);
   workflowRoutes(api, deps.temporal, deps.config.taskQueue, deps.triggers);
-  workflowRunRoutes(api, deps.temporal, deps.config.taskQueue);
+  workflowRunRoutes(api, deps.temporal);
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
   agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue);

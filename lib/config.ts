@@ -53,7 +53,11 @@ export interface Config {
   conversationFallbackMessage: string | null;
   /** Task queues a worker process polls: `runs` (automations, and the outbox dispatcher) and/or `turns` (conversations). */
   workerQueues: ('runs' | 'turns')[];
+  /** Admission control of automation runs: a fixed bound of runs in flight (null: derived), or the share per live worker. */
+  admission: { runConcurrency: number | null; slotsPerWorker: number };
 }
+
+export const DEFAULT_SLOTS_PER_WORKER = 16;
 
 /** A token bucket: sustained requests per second, and how many may come at once. */
 export interface RateLimitSetting {
@@ -93,6 +97,9 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   AI_API_KEY: 'key sent as Bearer token to the AI provider; required when AI_BASE_URL is set (no default; any value for servers without keys)',
   MESSAGING_API_URL: "base URL of the messaging product's Cloud API (SEND_MESSAGING_MESSAGE); unset: those nodes fail saying so",
   WORKER_QUEUES: 'what a worker process serves: runs, turns, or runs,turns (default: both)',
+  RUN_CONCURRENCY:
+    'automation runs in flight at once over all workers; further runs wait in the outbox (default: RUN_SLOTS_PER_WORKER times the live worker processes serving runs)',
+  RUN_SLOTS_PER_WORKER: 'runs in flight per live worker process when RUN_CONCURRENCY is unset (default 16)',
   CONVERSATION_FALLBACK_MESSAGE:
     'what an agent says when a turn ends without a message and no AI provider can write one (default: a short apology asking the user to rephrase)',
   MESSAGING_API_TOKEN: 'token sent as Bearer to the messaging Cloud API; required when MESSAGING_API_URL is set (no default)',
@@ -223,5 +230,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: originsVar(env, 'CORS_ORIGINS'),
     conversationFallbackMessage: env.CONVERSATION_FALLBACK_MESSAGE?.trim() || null,
     workerQueues: workerQueuesVar(env.WORKER_QUEUES),
+    admission: {
+      runConcurrency: env.RUN_CONCURRENCY ? intVar(env, 'RUN_CONCURRENCY', 0, 1, 100_000) : null,
+      slotsPerWorker: intVar(env, 'RUN_SLOTS_PER_WORKER', DEFAULT_SLOTS_PER_WORKER, 1, 10_000),
+    },
   };
 }

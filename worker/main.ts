@@ -13,6 +13,7 @@ import { sweepRunLedger } from './run-ledger-sweep.js';
 import { serveMetrics } from './metrics-server.js';
 import { outboxState } from '../db/automations/event-subscribers.js';
 import { readOutboxStateWith } from '../lib/metrics.js';
+import { ADMISSION_RETENTION_MS, pruneAdmissions } from '../db/automations/admission.js';
 import { NODE_EFFECT_RETENTION_DAYS, pruneNodeEffects } from '../db/automations/node-effects.js';
 
 const config = loadConfig();
@@ -49,12 +50,16 @@ const dispatcher = new OutboxDispatcher({
   taskQueue: config.temporal.taskQueue,
   databaseUrl: config.databaseUrl,
   log: (message) => logger.warn(message),
+  admission: { ...config.admission, identity: worker.options.identity },
 });
 if (config.workerQueues.includes('runs')) dispatcher.start();
 // Runs ended from outside (terminated in the Temporal UI) are closed in the ledger, so counters stay in step; the
 // recorded outcomes of node executions are kept for as long as a retry could want them.
 const sweep = setInterval(() => {
   sweepRunLedger(orm, temporal).catch((error) => logger.warn({ err: error }, 'run ledger sweep failed'));
+  pruneAdmissions(orm.em.getKnex(), new Date(Date.now() - ADMISSION_RETENTION_MS)).catch((error) =>
+    logger.warn({ err: error }, 'pruning admissions failed'),
+  );
   pruneNodeEffects(orm.em.getKnex(), new Date(Date.now() - NODE_EFFECT_RETENTION_DAYS * 86_400_000)).catch((error) =>
     logger.warn({ err: error }, 'pruning node effects failed'),
   );

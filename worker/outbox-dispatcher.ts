@@ -5,7 +5,13 @@
  * transaction that locked it. A crash before the commit leaves the event pending and the next pass starts only
  * what is missing; a redelivered event starts nothing twice. It wakes on the NOTIFY that writers send after
  * committing events (db/outbox-notifier.ts) and polls as a safety net. Several dispatchers (one per worker process)
- * share the work through SKIP LOCKED.
+ * take turns through an advisory lock (and SKIP LOCKED).
+ *
+ * Admission control (db/automations/admission.ts, worker/admission-plan.ts): a pass starts runs only while fewer
+ * than the bound are in flight, taking events round-robin by account and holding those of workflows at their
+ * concurrency limit; the rest wait in the outbox, in order. A run that ends frees its slot and wakes the dispatchers
+ * with the same NOTIFY that new events send. Manual runs come through the outbox too (MANUAL_RUN events carrying
+ * their whole input), so they obey the same bound.
  *
  * An event whose dispatch fails (Temporal refuses its run, a bug in matching) fails alone: the rest of its batch is
  * dispatched, and it is retried with backoff, then parked after `retry.maxAttempts` (`npm run admin -- outbox`).
@@ -33,6 +39,10 @@ import { closesLoop, triggerPayloadOf } from '../lib/events/event-match.js';
 import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
 import { automationRunId, runInput, runSearchAttributes, type RunStartRequest } from '../lib/runtime/run-start.js';
+import { MANUAL_RUN_EVENT, type ManualRunEventPayload } from '../lib/runtime/manual-run-event.js';
+import { recordAdmissions, releaseAdmission, runsInFlight, tryLockAdmission, workflowLimits } from '../db/automations/admission.js';
+import { planAdmission } from './admission-plan.js';
+import { AdmissionBound, type AdmissionSettings } from './admission-bound.js';
 
 export interface DispatcherDeps {
   orm: Orm;
@@ -45,6 +55,8 @@ export interface DispatcherDeps {
   /** How failed events are retried and when they are parked (default: 8 attempts, 1 s doubling up to 5 min). */
   retry?: Partial<RetryPolicy>;
   log?: (message: string) => void;
+  /** How many runs may be in flight (default: 16 per live worker process). */
+  admission?: Partial<AdmissionSettings>;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, baseMs: 1_000, maxMs: 300_000 };
@@ -92,6 +104,18 @@ function subscribersOf(event: PendingEvent, candidates: EntryCandidate[]): { sub
   return { subscribers };
 }
 
+/** A run an event starts: its Temporal workflow id and input. */
+interface PlannedRun {
+  workflowId: string;
+  request: RunStartRequest;
+}
+
+/** The run a MANUAL_RUN event asks for, exactly as the API prepared it. */
+function manualRunOf(event: PendingEvent): PlannedRun {
+  const { workflowId, request } = event.payload as unknown as ManualRunEventPayload;
+  return { workflowId, request };
+}
+
 const GRAPH_CACHE_SIZE = 500;
 
 export class OutboxDispatcher {
@@ -102,12 +126,16 @@ export class OutboxDispatcher {
   private loop?: Promise<void>;
   /** Live snapshots are immutable, so their graphs are cached by snapshot id. */
   private readonly graphs = new Map<string, Graph>();
+  readonly bound: AdmissionBound;
 
-  constructor(private readonly deps: DispatcherDeps) {}
+  constructor(private readonly deps: DispatcherDeps) {
+    this.bound = new AdmissionBound(deps.orm.em.getKnex(), deps.taskQueue, deps.admission);
+  }
 
   start(): void {
     if (!this.stopped) return;
     this.stopped = false;
+    this.bound.start();
     void this.listen();
     this.loop = this.run();
   }
@@ -116,25 +144,45 @@ export class OutboxDispatcher {
     this.stopped = true;
     this.wake?.();
     await this.loop;
+    await this.bound.stop();
     await this.listener?.end().catch(() => {});
   }
 
-  /** One pass: starts the runs of up to `batchSize` pending events; answers how many events it handled. */
+  /**
+   * One pass: admits what fits of up to `batchSize` pending events and starts their runs; answers how many events it
+   * dispatched (0 when another dispatcher is admitting, or nothing fits).
+   */
   async dispatchOnce(): Promise<number> {
     return this.deps.orm.em.getKnex().transaction(async (trx) => {
-      const events = await claimPendingEvents(trx, this.deps.batchSize ?? 100);
-      const candidates = await findEntryCandidates(trx, events, EVENT_ENTRY_TYPES);
-      const matched = events.map((event) => attempt(() => subscribersOf(event, candidates)));
-      await this.cacheGraphs(
+      if (!(await tryLockAdmission(trx))) return 0;
+      const inFlight = await runsInFlight(trx);
+      const free = (await this.bound.value()) - inFlight;
+      if (free <= 0) return 0;
+      const claimed = await claimPendingEvents(trx, this.deps.batchSize ?? 100);
+      const planned = await this.runsOf(trx, claimed);
+      const candidates = claimed.flatMap((event, i) => {
+        const runs = planned[i]!;
+        return 'runs' in runs ? [{ eventId: event.id, workflowIds: runs.runs.map((r) => r.request.automationId) }] : [];
+      });
+      const limits = await workflowLimits(trx, [...new Set(candidates.flatMap((c) => c.workflowIds))]);
+      const admitted = planAdmission(candidates, { free, inFlight, limits });
+      // Events whose runs could not even be worked out fail now; the others wait for a later pass.
+      const events = claimed.filter((event, i) => admitted.has(event.id) || !('runs' in planned[i]!));
+      const runsOf = (event: PendingEvent) => {
+        const runs = planned[claimed.indexOf(event)]!;
+        return 'runs' in runs ? runs.runs : [];
+      };
+      // Counted before they start, in this transaction: a run ending before the commit waits for it (releaseAdmission).
+      const starts = events.filter((e) => admitted.has(e.id)).flatMap(runsOf);
+      await recordAdmissions(
         trx,
-        matched.flatMap((m) => ('subscribers' in m ? m.subscribers.map((s) => s.snapshotId) : [])),
+        starts.map((r) => ({ id: r.workflowId, accountId: r.request.accountId, workflowId: r.request.automationId })),
       );
       const outcomes = await Promise.all(
-        events.map(async (event, i) => {
-          const m = matched[i]!;
-          if (!('subscribers' in m)) return m;
-          const { subscribers } = m;
-          return attemptAsync(() => Promise.all(subscribers.map((sub) => this.startRun(event, sub, subscribers))));
+        events.map(async (event) => {
+          const runs = planned[claimed.indexOf(event)]!;
+          if (!('runs' in runs)) return runs;
+          return attemptAsync(() => Promise.all(runs.runs.map((run) => this.startRun(run))));
         }),
       );
       const failures = events.flatMap((event, i) => {
@@ -144,6 +192,7 @@ export class OutboxDispatcher {
       const unreachable = failures.find((f) => temporalUnreachable(f.error));
       if (unreachable) throw unreachable.error;
       const failed = new Set(failures.map((f) => f.event.id));
+      for (const run of failures.flatMap((f) => runsOf(f.event))) await releaseAdmission(trx, run.workflowId);
       const now = Date.now();
       for (const event of events) if (!failed.has(event.id)) dispatchLag.observe((now - event.createdAt.getTime()) / 1000);
       await markDispatched(
@@ -160,6 +209,27 @@ export class OutboxDispatcher {
     });
   }
 
+  /** The runs each event starts (its Temporal workflow id and input), or why they could not be worked out. */
+  private async runsOf(trx: Parameters<typeof loadGraphs>[0], events: PendingEvent[]): Promise<Outcome<{ runs: PlannedRun[] }>[]> {
+    const candidates = await findEntryCandidates(
+      trx,
+      events.filter((e) => e.type !== MANUAL_RUN_EVENT),
+      EVENT_ENTRY_TYPES,
+    );
+    const matched = events.map((event) => (event.type === MANUAL_RUN_EVENT ? { subscribers: [] } : attempt(() => subscribersOf(event, candidates))));
+    await this.cacheGraphs(
+      trx,
+      matched.flatMap((m) => ('subscribers' in m ? m.subscribers.map((s) => s.snapshotId) : [])),
+    );
+    return events.map((event, i) => {
+      const m = matched[i]!;
+      if (!('subscribers' in m)) return m;
+      return attempt(() => ({
+        runs: event.type === MANUAL_RUN_EVENT ? [manualRunOf(event)] : m.subscribers.map((sub) => this.eventRunOf(event, sub, m.subscribers)),
+      }));
+    });
+  }
+
   private async cacheGraphs(trx: Parameters<typeof loadGraphs>[0], snapshotIds: string[]): Promise<void> {
     const missing = [...new Set(snapshotIds)].filter((id) => !this.graphs.has(id));
     for (const [id, graph] of await loadGraphs(trx, missing)) {
@@ -168,7 +238,7 @@ export class OutboxDispatcher {
     }
   }
 
-  private async startRun(event: PendingEvent, sub: Subscriber, all: Subscriber[]): Promise<void> {
+  private eventRunOf(event: PendingEvent, sub: Subscriber, all: Subscriber[]): PlannedRun {
     // One run per (event, workflow); a workflow with several entry nodes for the event gets one per node.
     const several = all.filter((s) => s.automationId === sub.automationId).length > 1;
     const graph = this.graphs.get(sub.snapshotId)!;
@@ -184,10 +254,14 @@ export class OutboxDispatcher {
       chain: event.chain ?? [],
       preventedLoop: closesLoop(event.chain, sub.automationId),
     };
+    return { workflowId: automationRunId(sub.automationId, `event-${event.id}${several ? `-${sub.entry.nodeId}` : ''}`), request };
+  }
+
+  private async startRun({ workflowId, request }: PlannedRun): Promise<void> {
     try {
       await this.deps.temporal.workflow.start('runAutomation', {
         taskQueue: this.deps.taskQueue,
-        workflowId: automationRunId(sub.automationId, `event-${event.id}${several ? `-${sub.entry.nodeId}` : ''}`),
+        workflowId,
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         args: [runInput(request)],
         typedSearchAttributes: runSearchAttributes(request),

@@ -6,6 +6,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { Orm } from '../db/orm.js';
 import { finishRun, staleRuns, type RunEnd } from '../db/automations/run-ledger.js';
+import { staleAdmissions } from '../db/automations/admission.js';
 import { runsTotal } from '../lib/metrics.js';
 
 const ENDED: Record<string, { status: RunEnd['status']; error: string | null }> = {
@@ -17,10 +18,16 @@ const ENDED: Record<string, { status: RunEnd['status']; error: string | null }> 
   CONTINUED_AS_NEW: { status: 'failed', error: 'Continued as new' },
 };
 
-/** Closes the ledger rows of runs that started over `graceMs` ago and whose executions have ended; answers how many. */
+/**
+ * Closes the ledger rows of runs that started over `graceMs` ago and whose executions have ended, and frees the
+ * admission slots of runs admitted that long ago whose executions have ended (or never began: terminated before
+ * their first workflow task); answers how many.
+ */
 export async function sweepRunLedger(orm: Orm, temporal: Client, graceMs = 60_000, limit = 200): Promise<number> {
   let closed = 0;
-  for (const id of await staleRuns(orm.em.fork(), new Date(Date.now() - graceMs), limit)) {
+  const before = new Date(Date.now() - graceMs);
+  const stale = new Set([...(await staleRuns(orm.em.fork(), before, limit)), ...(await staleAdmissions(orm.em.getKnex(), before, limit))]);
+  for (const id of stale) {
     let ended: { status: RunEnd['status']; error: string | null } | undefined;
     let completedAt = new Date();
     try {

@@ -7,7 +7,7 @@ import { ManualRunStartedSchema } from '../schemas/workflow-responses.schema.js'
 
 const params = { type: 'object', required: ['workflowId'], properties: { workflowId: { type: 'integer', minimum: 1 } } };
 
-export function workflowRunRoutes(api: RouteRegistry, temporal: Client, taskQueue: string): void {
+export function workflowRunRoutes(api: RouteRegistry, temporal: Client): void {
   api.add<{ payload?: unknown; entryNodeId?: string }, { snapshot: 'live' | 'draft' }, { workflowId: number }>({
     method: 'post',
     path: '/workflows/:workflowId/runs',
@@ -19,8 +19,8 @@ export function workflowRunRoutes(api: RouteRegistry, temporal: Client, taskQueu
     body: ManualRunSchema,
     largeBody: true,
     status: 202,
-    responses: { 202: { description: '{ id: the Temporal workflow id, runId, snapshotId, entryNodeId }', schema: ManualRunStartedSchema } },
+    responses: { 202: { description: '{ id: the Temporal workflow id, runId (null while the run waits for admission), snapshotId, entryNodeId }', schema: ManualRunStartedSchema } },
     handler: async ({ auth, em, params, query, body }) =>
-      startManualRun(em, temporal, taskQueue, await findWorkflow(em, auth.account.id, params.workflowId), { ...body, snapshot: query.snapshot }),
+      startManualRun(em, temporal, await findWorkflow(em, auth.account.id, params.workflowId), { ...body, snapshot: query.snapshot }),
   });
 }

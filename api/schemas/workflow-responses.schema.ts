@@ -44,11 +44,12 @@ export const WorkflowSchema: JsonSchema = {
   $id: 'Workflow',
   type: 'object',
   additionalProperties: false,
-  required: [...Object.keys(listItemProperties), 'liveSnapshotId', 'draftSnapshotId'],
+  required: [...Object.keys(listItemProperties), 'liveSnapshotId', 'draftSnapshotId', 'concurrencyLimit'],
   properties: {
     ...listItemProperties,
     liveSnapshotId: { type: ['string', 'null'], description: 'The graph runs execute; null until the first publish' },
     draftSnapshotId: { type: 'string' },
+    concurrencyLimit: { type: ['integer', 'null'], description: 'Runs of this workflow in flight at once (null: no limit of its own)' },
     nodes: { type: 'array', items: { type: 'object' }, description: 'With includeNodes=true: the draft nodes' },
     staleReferences: {
       type: 'array',
@@ -102,7 +103,7 @@ export const ManualRunStartedSchema: JsonSchema = {
   $id: 'ManualRunStarted',
   ...strictObject({
     id: { type: 'string', description: 'The Temporal workflow id of the run' },
-    runId: { type: 'string' },
+    runId: { type: ['string', 'null'], description: 'The Temporal run id; null while the run waits for admission (README, admission control)' },
     snapshotId: { type: 'string' },
     entryNodeId: { type: 'string' },
   }),

@@ -5,6 +5,13 @@ import type { JsonSchema } from '../validation.js';
 
 const statuses = ['ACTIVE', 'DRAFT', 'PAUSED', 'ARCHIVED'];
 const nodeId = { type: 'string', minLength: 1, maxLength: 100 };
+/** An extension of SPEC.md's workflow fields (README, Admission control). */
+const concurrencyLimit = {
+  type: ['integer', 'null'],
+  minimum: 1,
+  maximum: 10_000,
+  description: 'Runs of this workflow in flight at once; further runs wait in order. null: no limit but the global bound',
+};
 
 export const WorkflowCreateSchema: JsonSchema = {
   $id: 'WorkflowCreate',
@@ -15,6 +22,7 @@ export const WorkflowCreateSchema: JsonSchema = {
     name: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
     description: { type: ['string', 'null'], maxLength: 5000 },
     status: { type: 'string', enum: statuses },
+    concurrencyLimit,
   },
 };
 
@@ -26,6 +34,7 @@ export const WorkflowUpdateSchema: JsonSchema = {
     name: { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' },
     description: { type: ['string', 'null'], maxLength: 5000 },
     status: { type: 'string', enum: statuses },
+    concurrencyLimit,
   },
 };
 

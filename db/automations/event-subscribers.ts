@@ -26,26 +26,45 @@ export interface Subscriber {
 }
 
 /**
- * Locks up to `limit` undelivered events, oldest first, for the transaction `trx`; others skip them. Parked events
- * and events waiting out the backoff of a failed attempt are left alone.
+ * Locks up to `limit` undelivered events for the transaction `trx`; others skip them. Parked events and events
+ * waiting out the backoff of a failed attempt are left alone. The events come round-robin by account (each account's
+ * oldest first, then each account's second, …), so one account's burst never stands in front of another account's
+ * single event; within an account they keep their order.
  */
 export async function claimPendingEvents(trx: Knex, limit: number): Promise<PendingEvent[]> {
-  const result = await trx.raw(
-    `select id, account_id, type, payload, chain, attempts, created_at from outbox_events
-      where dispatched_at is null and dead_lettered_at is null and (next_attempt_at is null or next_attempt_at <= now())
-      order by id limit ? for update skip locked`,
-    [limit],
+  const due = `dispatched_at is null and dead_lettered_at is null and (next_attempt_at is null or next_attempt_at <= now())`;
+  const picked = await trx.raw(
+    `select e.id from (select distinct account_id from outbox_events where dispatched_at is null and dead_lettered_at is null) a
+       cross join lateral (
+         select id, row_number() over (order by id) as turn from (
+           select id from outbox_events o where o.account_id = a.account_id and ${due} order by id limit ?
+         ) first) e
+      order by e.turn, e.id limit ?`,
+    [limit, limit],
   );
-  type Row = {
-    id: string;
-    account_id: number;
-    type: string;
-    payload: Record<string, unknown>;
-    chain: number[] | null;
-    attempts: number;
-    created_at: Date;
-  };
-  return result.rows.map((r: Row) => ({
+  const ids: string[] = picked.rows.map((r: { id: string }) => String(r.id));
+  if (!ids.length) return [];
+  const result = await trx.raw(
+    `select ${PENDING_EVENT_COLUMNS} from outbox_events where id = any(?::bigint[]) and ${due} for update skip locked`,
+    [ids],
+  );
+  const order = new Map(ids.map((id, i) => [id, i]));
+  return result.rows.map(pendingEventOf).sort((a: PendingEvent, b: PendingEvent) => order.get(a.id)! - order.get(b.id)!);
+}
+
+/** The columns of an outbox row that dispatching reads. */
+export const PENDING_EVENT_COLUMNS = 'id, account_id, type, payload, chain, attempts, created_at';
+
+export function pendingEventOf(r: {
+  id: string;
+  account_id: number;
+  type: string;
+  payload: Record<string, unknown>;
+  chain: number[] | null;
+  attempts: number;
+  created_at: Date;
+}): PendingEvent {
+  return {
     id: String(r.id),
     accountId: r.account_id,
     type: r.type,
@@ -53,7 +72,7 @@ export async function claimPendingEvents(trx: Knex, limit: number): Promise<Pend
     chain: r.chain,
     attempts: r.attempts,
     createdAt: new Date(r.created_at),
-  }));
+  };
 }
 
 export async function markDispatched(trx: Knex, ids: string[]): Promise<void> {

@@ -7,6 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { WorkflowRunStatus } from '../entities/index.js';
 import { sqlOf } from '../tables/catalog.js';
+import { releaseAdmission } from './admission.js';
 
 export interface RunBegin {
   /** The Temporal workflow id of the run. */
@@ -55,12 +56,19 @@ export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insu
 }
 
 /**
- * Records how a run ended (once: a repeated call changes nothing) and counts a failure; answers the trigger type of
- * the run when this call recorded the end, else null.
+ * Records how a run ended (once: a repeated call changes nothing), counts a failure and frees the run's admission
+ * slot (db/automations/admission.ts); answers the trigger type of the run when this call recorded the end, else null,
+ * and whether a slot was freed (then the dispatchers are worth waking).
  */
 export async function finishRun(em: EntityManager, run: RunEnd): Promise<string | null> {
+  return (await finishRunFreeing(em, run)).triggerType;
+}
+
+export async function finishRunFreeing(em: EntityManager, run: RunEnd): Promise<{ triggerType: string | null; freed: boolean }> {
   return em.transactional(async (tx) => {
     const knex = sqlOf(tx);
+    // First, so that waiting for the commit of the run's admission (see releaseAdmission) holds no ledger lock.
+    const freed = await releaseAdmission(knex, run.id);
     const updated = await knex.raw(
       `update workflow_runs set status = ?, operations = ?, ai_credits = ?, error = ?, prevented_loop = ?, insufficient_credits = ?, completed_at = ?
        where id = ? and status = 'running' returning workflow_id, trigger_type`,
@@ -70,7 +78,7 @@ export async function finishRun(em: EntityManager, run: RunEnd): Promise<string 
     if (workflowId !== undefined && run.status === 'failed') {
       await knex.raw(`update workflows set runs_failed_count = runs_failed_count + 1 where id = ?`, [workflowId]);
     }
-    return workflowId === undefined ? null : (updated.rows[0].trigger_type as string);
+    return { triggerType: workflowId === undefined ? null : (updated.rows[0].trigger_type as string), freed };
   });
 }
 

@@ -17,6 +17,8 @@ export interface WorkflowInput {
   name: string;
   description?: string | null;
   status?: WorkflowStatus;
+  /** Runs in flight at once (null: none of its own); README, Admission control. */
+  concurrencyLimit?: number | null;
 }
 
 export type WorkflowPatch = Partial<WorkflowInput>;
@@ -42,6 +44,7 @@ export function workflowDetail(w: Workflow, graph?: Graph) {
     ...workflowListItem(w),
     liveSnapshotId: w.liveSnapshotId ?? null,
     draftSnapshotId: w.draftSnapshotId,
+    concurrencyLimit: w.concurrencyLimit ?? null,
     ...(graph ? { nodes: graph.nodes } : {}),
   };
 }
@@ -72,6 +75,7 @@ export async function createWorkflow(em: EntityManager, accountId: number, input
       name: input.name.trim(),
       description: input.description ?? null,
       status: input.status ?? 'DRAFT',
+      concurrencyLimit: input.concurrencyLimit ?? null,
       draftSnapshotId,
     });
     await tx.flush();
@@ -94,6 +98,7 @@ function applyPatch(workflow: Workflow, patch: WorkflowPatch): void {
   if (patch.name !== undefined) workflow.name = patch.name.trim();
   if (patch.description !== undefined) workflow.description = patch.description;
   if (patch.status !== undefined) workflow.status = patch.status;
+  if (patch.concurrencyLimit !== undefined) workflow.concurrencyLimit = patch.concurrencyLimit;
 }
 
 /**

@@ -31,6 +31,7 @@ import { IntentSchema } from './intent.entity.js';
 import { AgentResourceSchema } from './agent-resource.entity.js';
 import { ConversationSchema } from './conversation.entity.js';
 import { ConversationMessageSchema } from './conversation-message.entity.js';
+import { AdmittedRunSchema } from './admitted-run.entity.js';
 
 export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
@@ -71,6 +72,7 @@ export { Intent } from './intent.entity.js';
 export { AgentResource, AGENT_RESOURCE_KINDS, type AgentResourceKind } from './agent-resource.entity.js';
 export { Conversation, type ConversationStatus, type ConversationFeedback } from './conversation.entity.js';
 export { ConversationMessage } from './conversation-message.entity.js';
+export { AdmittedRun } from './admitted-run.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
 export const entities = [
@@ -78,6 +80,7 @@ export const entities = [
   UserSchema,
   ApiKeySchema,
   WorkerHeartbeatSchema,
+  AdmittedRunSchema,
   NodeEffectSchema,
   DataTableSchema,
   DataFieldSchema,

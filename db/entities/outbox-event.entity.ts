@@ -33,6 +33,12 @@ export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
       expression: 'create index "outbox_events_pending_index" on "outbox_events" ("id") where "dispatched_at" is null and "dead_lettered_at" is null',
     },
     {
+      // Admission picks pending events round-robin by account (db/automations/admission.ts).
+      name: 'outbox_events_pending_account_index',
+      expression:
+        'create index "outbox_events_pending_account_index" on "outbox_events" ("account_id", "id") where "dispatched_at" is null and "dead_lettered_at" is null',
+    },
+    {
       name: 'outbox_events_dead_letter_index',
       expression: 'create index "outbox_events_dead_letter_index" on "outbox_events" ("id") where "dead_lettered_at" is not null',
     },

@@ -17,6 +17,8 @@ export class Workflow {
   lastRunDate?: Date | null;
   draftSnapshotId!: string;
   liveSnapshotId?: string | null;
+  /** Runs of this workflow in flight at once (null: only the global bound); further runs wait in the outbox, in order. */
+  concurrencyLimit?: number | null;
   deletedAt?: Date | null;
   createdAt: Opt<Date> = new Date();
   updatedAt: Opt<Date> = new Date();
@@ -38,6 +40,7 @@ export const WorkflowSchema = new EntitySchema<Workflow>({
     lastRunDate: { type: 'Date', columnType: 'timestamptz', nullable: true },
     draftSnapshotId: { type: 'text' },
     liveSnapshotId: { type: 'text', nullable: true },
+    concurrencyLimit: { type: 'integer', nullable: true },
     deletedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     updatedAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date(), onUpdate: () => new Date() },

@@ -1,0 +1,113 @@
+/**
+ * Admission control of automation runs (README, Processes and scaling out): the outbox is the queue, and the
+ * dispatcher starts a run only while the runs in flight (`admitted_runs` rows not finished) are fewer than the
+ * bound, and fewer than the workflow's `concurrencyLimit` when it has one. Dispatchers take turns admitting under a
+ * transaction-level advisory lock, so two of them never both fill the last free slot; the count itself is in the
+ * database, so it survives any dispatcher or worker dying.
+ */
+import type { Knex } from '@mikro-orm/postgresql';
+
+/** The advisory lock (one key for the whole database) under which one dispatcher at a time admits runs. */
+const ADMISSION_LOCK_KEY = 1_414_001;
+
+/** Takes the admission lock for the transaction `trx`; false when another dispatcher holds it (it is admitting). */
+export async function tryLockAdmission(trx: Knex): Promise<boolean> {
+  const result = await trx.raw(`select pg_try_advisory_xact_lock(?) as locked`, [ADMISSION_LOCK_KEY]);
+  return result.rows[0].locked === true;
+}
+
+/** Runs admitted and not yet finished, over every account. */
+export async function runsInFlight(knex: Knex): Promise<number> {
+  const result = await knex.raw(`select count(*)::int as n from admitted_runs where finished_at is null`);
+  return result.rows[0].n as number;
+}
+
+export interface WorkflowLimit {
+  limit: number;
+  inFlight: number;
+}
+
+/** The workflows among `workflowIds` that set a concurrency limit, with their runs in flight. */
+export async function workflowLimits(knex: Knex, workflowIds: number[]): Promise<Map<number, WorkflowLimit>> {
+  if (!workflowIds.length) return new Map();
+  const result = await knex.raw(
+    `select w.id, w.concurrency_limit,
+            (select count(*)::int from admitted_runs a where a.workflow_id = w.id and a.finished_at is null) as in_flight
+       from workflows w where w.id = any(?::int[]) and w.concurrency_limit is not null`,
+    [workflowIds],
+  );
+  type Row = { id: number; concurrency_limit: number; in_flight: number };
+  return new Map(result.rows.map((r: Row) => [r.id, { limit: r.concurrency_limit, inFlight: r.in_flight }]));
+}
+
+export interface Admission {
+  /** The run's Temporal workflow id. */
+  id: string;
+  accountId: number;
+  workflowId: number;
+}
+
+/**
+ * Counts runs as in flight, before they are started (same transaction). A run already known (an event admitted
+ * again after a crash) keeps its row: finished stays finished.
+ */
+export async function recordAdmissions(trx: Knex, runs: Admission[]): Promise<void> {
+  if (!runs.length) return;
+  await trx.raw(
+    `insert into admitted_runs (id, account_id, workflow_id, admitted_at)
+     select id, account_id, workflow_id, now() from unnest(?::text[], ?::int[], ?::int[]) as r(id, account_id, workflow_id)
+     on conflict (id) do nothing`,
+    [runs.map((r) => r.id), runs.map((r) => r.accountId), runs.map((r) => r.workflowId)],
+  );
+}
+
+/**
+ * Marks a run finished, freeing its slot; answers whether anything changed. An upsert, not an update: a run that
+ * ends before the transaction admitting it has committed waits here for that commit (the primary key) instead of
+ * missing the row, and a run never admitted (one started before admission existed) leaves a finished row.
+ */
+export async function releaseAdmission(knex: Knex, id: string): Promise<boolean> {
+  const result = await knex.raw(
+    `insert into admitted_runs (id, finished_at) values (?, now())
+     on conflict (id) do update set finished_at = excluded.finished_at where admitted_runs.finished_at is null
+     returning id`,
+    [id],
+  );
+  return result.rows.length > 0;
+}
+
+/** Admitted runs still in flight that were admitted before `before` (for the sweep to check against Temporal). */
+export async function staleAdmissions(knex: Knex, before: Date, limit: number): Promise<string[]> {
+  const result = await knex.raw(
+    `select id from admitted_runs where finished_at is null and admitted_at < ? order by admitted_at limit ?`,
+    [before.toISOString(), limit],
+  );
+  return result.rows.map((r: { id: string }) => r.id);
+}
+
+/** Forgets finished runs that ended before `before`; an hour is far longer than any redelivery takes. */
+export async function pruneAdmissions(knex: Knex, before: Date): Promise<number> {
+  const result = await knex.raw(`delete from admitted_runs where finished_at < ?`, [before.toISOString()]);
+  return result.rowCount ?? 0;
+}
+
+/** How long finished admissions are kept. */
+export const ADMISSION_RETENTION_MS = 3_600_000;
+
+/** Records that the worker process `identity` is alive and serves runs on `taskQueue`. */
+export async function markWorkerAlive(knex: Knex, identity: string, taskQueue: string): Promise<void> {
+  await knex.raw(
+    `insert into worker_heartbeats (identity, task_queue, checks, first_seen_at, last_seen_at) values (?, ?, 0, now(), now())
+     on conflict (identity) do update set task_queue = excluded.task_queue, last_seen_at = now()`,
+    [identity, taskQueue],
+  );
+}
+
+/** Worker processes serving runs on `taskQueue` seen in the last `withinMs`. */
+export async function liveWorkers(knex: Knex, taskQueue: string, withinMs: number): Promise<number> {
+  const result = await knex.raw(
+    `select count(*)::int as n from worker_heartbeats where task_queue = ? and last_seen_at > now() - (? * interval '1 millisecond')`,
+    [taskQueue, withinMs],
+  );
+  return result.rows[0].n as number;
+}

@@ -1,0 +1,180 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { harness } from '../setup/harness.js';
+import { call, newAccount } from '../setup/http.js';
+import { activeChain } from './automation-triggers.helpers.js';
+import { waitUntil } from '../setup/runs.js';
+import { OutboxDispatcher } from '../../worker/outbox-dispatcher.js';
+
+/**
+ * A local service for the runs' API node: each POST holds its answer `delayMs`, and the service records the bodies
+ * in arrival order and the most requests it ever held at once (the runs in flight, seen from outside).
+ */
+function slowService(delayMs: number) {
+  const seen: { body: string; at: number }[] = [];
+  const state = { open: 0, maxOpen: 0, seen, origin: '', server: undefined as unknown as Server };
+  state.server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      state.open += 1;
+      state.maxOpen = Math.max(state.maxOpen, state.open);
+      seen.push({ body, at: Date.now() });
+      setTimeout(() => {
+        state.open -= 1;
+        res.setHeader('content-type', 'application/json');
+        res.end('{"ok":true}');
+      }, delayMs);
+    });
+  });
+  return new Promise<typeof state>((resolve) =>
+    state.server.listen(0, '127.0.0.1', () => resolve({ ...state, origin: `http://127.0.0.1:${(state.server.address() as AddressInfo).port}` })),
+  ).then((s) => Object.assign(state, { origin: s.origin }));
+}
+
+const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await harness().orm.em.getKnex().raw(text, params)).rows;
+
+/** The runs in flight as admission counts them. */
+const inFlight = async () => Number((await sql<{ n: string }>(`select count(*) as n from admitted_runs where finished_at is null`))[0]!.n);
+
+describe('admission control of automation runs', function () {
+  this.timeout(90_000);
+  let dispatcher: OutboxDispatcher;
+
+  /** Replaces the harness's dispatcher by one with the bound `runConcurrency` (two, to show they share the bound). */
+  async function withBound(runConcurrency: number): Promise<void> {
+    const h = harness();
+    await h.dispatcher.stop();
+    const deps = { orm: h.orm, temporal: h.env.client, taskQueue: h.taskQueue, databaseUrl: h.databaseUrl, pollIntervalMs: 500 };
+    dispatcher = new OutboxDispatcher({ ...deps, admission: { runConcurrency } });
+    dispatcher.start();
+    extra = new OutboxDispatcher({ ...deps, admission: { runConcurrency } });
+    extra.start();
+  }
+  let extra: OutboxDispatcher;
+
+  afterEach(async () => {
+    await dispatcher?.stop();
+    await extra?.stop();
+    harness().dispatcher.start();
+  });
+
+  async function hookedWorkflow(key: string, origin: string, concurrencyLimit?: number) {
+    const hook = (await call('POST', '/incoming-webhooks', { key, body: { name: 'Burst', useAuthentication: false } })).body;
+    const workflow = await activeChain(key, 'Slow call', [
+      { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
+      { type: 'API', data: { url: `${origin}/slow`, method: 'POST', body: '{trigger_payload}' } },
+    ]);
+    if (concurrencyLimit !== undefined) {
+      const res = await call('PUT', `/workflows/${workflow.id}`, { key, body: { concurrencyLimit } });
+      expect([res.status, res.body.concurrencyLimit], res.text).to.deep.equal([200, concurrencyLimit]);
+    }
+    const send = async (n: number) => {
+      const res = await call('POST', `/webhooks/${hook.id}`, { baseUrl: harness().origin, body: { n } });
+      expect(res.status, res.text).to.equal(202);
+      return res.body.eventId as string;
+    };
+    return { id: workflow.id, send };
+  }
+
+  const endedRuns = async (workflowId: number) =>
+    sql<{ id: string; event_id: string; status: string }>(`select id, event_id, status from workflow_runs where workflow_id = ? and status <> 'running'`, [
+      workflowId,
+    ]);
+
+  it('runs a burst larger than the bound entirely, once per event, never more than the bound at once', async () => {
+    await withBound(3);
+    const service = await slowService(150);
+    try {
+      const { userKey: key } = await newAccount();
+      const wf = await hookedWorkflow(key, service.origin);
+      const eventIds = await Promise.all(Array.from({ length: 24 }, (_, n) => wf.send(n)));
+      const samples: number[] = [];
+      await waitUntil(
+        async () => {
+          samples.push(await inFlight());
+          return (await endedRuns(wf.id)).length;
+        },
+        (ended) => ended >= 24,
+        'every run of the burst ended',
+        60_000,
+      );
+      const runs = await endedRuns(wf.id);
+      expect(runs.map((r) => r.event_id).sort()).to.deep.equal([...eventIds].sort());
+      expect(runs.every((r) => r.status === 'successful')).to.equal(true);
+      expect(service.seen.map((s) => JSON.parse(s.body).n).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 24 }, (_, n) => n));
+      expect(Math.max(...samples)).to.be.at.most(3);
+      expect(service.maxOpen).to.be.within(2, 3);
+      expect(await inFlight()).to.equal(0);
+    } finally {
+      service.server.close();
+    }
+  });
+
+  it("admits another account's event before the first account's backlog drains", async () => {
+    await withBound(2);
+    const service = await slowService(200);
+    try {
+      const first = await hookedWorkflow((await newAccount()).userKey, service.origin);
+      const second = await hookedWorkflow((await newAccount()).userKey, service.origin);
+      await Promise.all(Array.from({ length: 20 }, (_, n) => first.send(n)));
+      await second.send(1000);
+      await waitUntil(() => endedRuns(second.id), (runs) => runs.length === 1, "the second account's run ended");
+      // 20 runs two at a time take about 2 s; the second account's run ended long before the last of them.
+      expect((await endedRuns(first.id)).length).to.be.below(12);
+      await waitUntil(() => endedRuns(first.id), (runs) => runs.length === 20, 'the backlog drained', 60_000);
+    } finally {
+      service.server.close();
+    }
+  });
+
+  it('runs the events of a workflow limited to one run at a time one after the other, in order', async () => {
+    await withBound(10);
+    const service = await slowService(100);
+    try {
+      const wf = await hookedWorkflow((await newAccount()).userKey, service.origin, 1);
+      for (let n = 0; n < 6; n += 1) await wf.send(n);
+      await waitUntil(() => endedRuns(wf.id), (runs) => runs.length === 6, 'the six runs ended', 60_000);
+      expect(service.seen.map((s) => JSON.parse(s.body).n)).to.deep.equal([0, 1, 2, 3, 4, 5]);
+      expect(service.maxOpen).to.equal(1);
+    } finally {
+      service.server.close();
+    }
+  });
+
+  it('admits manual runs under the same bound, and answers their deterministic id at once', async () => {
+    await withBound(2);
+    const service = await slowService(200);
+    try {
+      const { userKey: key } = await newAccount();
+      const wf = await hookedWorkflow(key, service.origin);
+      const started = await Promise.all(
+        Array.from({ length: 8 }, (_, n) => call('POST', `/workflows/${wf.id}/runs`, { key, body: { payload: { n } } })),
+      );
+      expect(started.map((r) => r.status)).to.deep.equal(Array(8).fill(202));
+      const ids = started.map((r) => r.body.id as string);
+      expect(ids.every((id) => id.startsWith(`automation:${wf.id}:manual-`))).to.equal(true);
+      // Some had to wait for a slot: they were answered before they started.
+      expect(started.some((r) => r.body.runId === null)).to.equal(true);
+      const runs = await waitUntil(() => endedRuns(wf.id), (r) => r.length === 8, 'the manual runs ended', 60_000);
+      expect(runs.map((r) => r.id).sort()).to.deep.equal([...ids].sort());
+      expect(service.maxOpen).to.equal(2);
+    } finally {
+      service.server.close();
+    }
+  });
+
+  it('refuses a concurrency limit that is not a positive integer, naming the field', async () => {
+    const { userKey: key } = await newAccount();
+    const id = (await call('POST', '/workflows', { key, body: { name: 'Limited', concurrencyLimit: 3 } })).body.id;
+    expect((await call('GET', `/workflows/${id}`, { key })).body.concurrencyLimit).to.equal(3);
+    for (const concurrencyLimit of [0, 1.5, 'two']) {
+      const res = await call('PUT', `/workflows/${id}`, { key, body: { concurrencyLimit } });
+      expect(res.status, res.text).to.equal(400);
+      expect(res.text).to.contain('concurrencyLimit');
+    }
+    const cleared = await call('PUT', `/workflows/${id}`, { key, body: { concurrencyLimit: null } });
+    expect([cleared.status, cleared.body.concurrencyLimit]).to.deep.equal([200, null]);
+  });
+});
