@@ -19,7 +19,6 @@
  */
 import pg from 'pg';
 import type { Client } from '@temporalio/client';
-import { isGrpcServiceError, ServiceError } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { Orm } from '../db/orm.js';
 import { OUTBOX_CHANNEL } from '../db/outbox-notifier.js';
@@ -29,20 +28,19 @@ import {
   loadGraphs,
   markDispatched,
   markFailed,
-  type EntryCandidate,
   type PendingEvent,
   type RetryPolicy,
-  type Subscriber,
 } from '../db/automations/event-subscribers.js';
-import { EVENT_ENTRY_TYPES, entryMatches, nodeFactsOf } from '../activities/nodes/registry.js';
-import { closesLoop, triggerPayloadOf } from '../lib/events/event-match.js';
+import { EVENT_ENTRY_TYPES } from '../activities/nodes/registry.js';
 import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
-import { automationRunId, runInput, runSearchAttributes, type RunStartRequest } from '../lib/runtime/run-start.js';
-import { MANUAL_RUN_EVENT, type ManualRunEventPayload } from '../lib/runtime/manual-run-event.js';
+import { runInput, runSearchAttributes } from '../lib/runtime/run-start.js';
+import { MANUAL_RUN_EVENT } from '../lib/runtime/manual-run-event.js';
 import { recordAdmissions, releaseAdmission, runsInFlight, tryLockAdmission, workflowLimits } from '../db/automations/admission.js';
 import { planAdmission } from './admission-plan.js';
 import { AdmissionBound, type AdmissionSettings } from './admission-bound.js';
+import { attempt, attemptAsync, messageOf, temporalUnreachable, type Outcome } from './dispatch-outcomes.js';
+import { eventRunOf, manualRunOf, subscribersOf, type PlannedRun } from './event-runs.js';
 
 export interface DispatcherDeps {
   orm: Orm;
@@ -60,61 +58,6 @@ export interface DispatcherDeps {
 }
 
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, baseMs: 1_000, maxMs: 300_000 };
-
-/** gRPC codes that mean Temporal could not be reached or did not answer in time (UNAVAILABLE, DEADLINE_EXCEEDED). */
-const UNREACHABLE = new Set([14, 4]);
-
-/** Whether a start failed because Temporal is unreachable, which no event causes and retrying the pass cures. */
-function temporalUnreachable(error: unknown): boolean {
-  const cause = error instanceof ServiceError ? (error.cause ?? error) : error;
-  return isGrpcServiceError(cause) && UNREACHABLE.has(cause.code);
-}
-
-/** An error's message with the messages of its causes (the Temporal client wraps the server's reason). */
-function messageOf(error: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = error; e && parts.length < 4; e = (e as { cause?: unknown }).cause) parts.push(e instanceof Error ? e.message : String(e));
-  return parts.join(': ');
-}
-
-type Outcome<T> = T | { error: unknown };
-
-function attempt<T extends object>(work: () => T): Outcome<T> {
-  try {
-    return work();
-  } catch (error) {
-    return { error };
-  }
-}
-
-async function attemptAsync(work: () => Promise<unknown>): Promise<Outcome<{ ok: true }>> {
-  try {
-    await work();
-    return { ok: true };
-  } catch (error) {
-    return { error };
-  }
-}
-
-/** The entry nodes among `candidates` that `event` starts. */
-function subscribersOf(event: PendingEvent, candidates: EntryCandidate[]): { subscribers: Subscriber[] } {
-  const subscribers = candidates
-    .filter((c) => c.accountId === event.accountId && entryMatches(c.node, event))
-    .map((c) => ({ automationId: c.automationId, snapshotId: c.snapshotId, entry: c.node }));
-  return { subscribers };
-}
-
-/** A run an event starts: its Temporal workflow id and input. */
-interface PlannedRun {
-  workflowId: string;
-  request: RunStartRequest;
-}
-
-/** The run a MANUAL_RUN event asks for, exactly as the API prepared it. */
-function manualRunOf(event: PendingEvent): PlannedRun {
-  const { workflowId, request } = event.payload as unknown as ManualRunEventPayload;
-  return { workflowId, request };
-}
 
 const GRAPH_CACHE_SIZE = 500;
 
@@ -225,7 +168,10 @@ export class OutboxDispatcher {
       const m = matched[i]!;
       if (!('subscribers' in m)) return m;
       return attempt(() => ({
-        runs: event.type === MANUAL_RUN_EVENT ? [manualRunOf(event)] : m.subscribers.map((sub) => this.eventRunOf(event, sub, m.subscribers)),
+        runs:
+          event.type === MANUAL_RUN_EVENT
+            ? [manualRunOf(event)]
+            : m.subscribers.map((sub) => eventRunOf(event, sub, m.subscribers, this.graphs.get(sub.snapshotId)!)),
       }));
     });
   }
@@ -236,25 +182,6 @@ export class OutboxDispatcher {
       if (this.graphs.size >= GRAPH_CACHE_SIZE) this.graphs.delete(this.graphs.keys().next().value!);
       this.graphs.set(id, graph);
     }
-  }
-
-  private eventRunOf(event: PendingEvent, sub: Subscriber, all: Subscriber[]): PlannedRun {
-    // One run per (event, workflow); a workflow with several entry nodes for the event gets one per node.
-    const several = all.filter((s) => s.automationId === sub.automationId).length > 1;
-    const graph = this.graphs.get(sub.snapshotId)!;
-    const request: RunStartRequest = {
-      accountId: event.accountId,
-      automationId: sub.automationId,
-      snapshotId: sub.snapshotId,
-      graph,
-      nodeFacts: nodeFactsOf(graph),
-      entryNodeId: sub.entry.nodeId,
-      triggerPayload: triggerPayloadOf(event),
-      trigger: { type: event.type, eventId: event.id },
-      chain: event.chain ?? [],
-      preventedLoop: closesLoop(event.chain, sub.automationId),
-    };
-    return { workflowId: automationRunId(sub.automationId, `event-${event.id}${several ? `-${sub.entry.nodeId}` : ''}`), request };
   }
 
   private async startRun({ workflowId, request }: PlannedRun): Promise<void> {

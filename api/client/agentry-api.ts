@@ -3158,7 +3158,8 @@ export interface components {
       entryNodeId: string;
       /** @description The Temporal workflow id of the run */
       id: string;
-      runId: string;
+      /** @description The Temporal run id; null while the run waits for admission (README, admission control) */
+      runId: string | null;
       snapshotId: string;
     };
     MeResponse: {
@@ -4129,6 +4130,8 @@ export interface components {
       url: string;
     };
     Workflow: {
+      /** @description Runs of this workflow in flight at once (null: no limit of its own) */
+      concurrencyLimit: number | null;
       /** Format: date-time */
       createdAt: string;
       description: string | null;
@@ -4181,6 +4184,8 @@ export interface components {
       };
     };
     WorkflowCreate: {
+      /** @description Runs of this workflow in flight at once; further runs wait in order. null: no limit but the global bound */
+      concurrencyLimit?: number | null;
       description?: string | null;
       name: string;
       /** @enum {string} */
@@ -4358,6 +4363,8 @@ export interface components {
       nextCursor: string | null;
     };
     WorkflowUpdate: {
+      /** @description Runs of this workflow in flight at once; further runs wait in order. null: no limit but the global bound */
+      concurrencyLimit?: number | null;
       description?: string | null;
       name?: string;
       /** @enum {string} */
@@ -15610,7 +15617,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description { id: the Temporal workflow id, runId, snapshotId, entryNodeId } */
+      /** @description { id: the Temporal workflow id, runId (null while the run waits for admission), snapshotId, entryNodeId } */
       202: {
         headers: {
           [name: string]: unknown;

@@ -33,7 +33,7 @@ function slowService(delayMs: number) {
   ).then((s) => Object.assign(state, { origin: s.origin }));
 }
 
-const sql = async <T>(text: string, params: unknown[] = []): Promise<T[]> => (await harness().orm.em.getKnex().raw(text, params)).rows;
+const sql = async <T>(text: string, params: (string | number)[] = []): Promise<T[]> => (await harness().orm.em.getKnex().raw(text, params)).rows;
 
 /** The runs in flight as admission counts them. */
 const inFlight = async () => Number((await sql<{ n: string }>(`select count(*) as n from admitted_runs where finished_at is null`))[0]!.n);
@@ -79,9 +79,10 @@ describe('admission control of automation runs', function () {
   }
 
   const endedRuns = async (workflowId: number) =>
-    sql<{ id: string; event_id: string; status: string }>(`select id, event_id, status from workflow_runs where workflow_id = ? and status <> 'running'`, [
-      workflowId,
-    ]);
+    sql<{ id: string; event_id: string; status: string }>(
+      `select id, event_id, status from workflow_runs where workflow_id = ? and status <> 'running'`,
+      [workflowId],
+    );
 
   it('runs a burst larger than the bound entirely, once per event, never more than the bound at once', async () => {
     await withBound(3);
@@ -120,10 +121,19 @@ describe('admission control of automation runs', function () {
       const second = await hookedWorkflow((await newAccount()).userKey, service.origin);
       await Promise.all(Array.from({ length: 20 }, (_, n) => first.send(n)));
       await second.send(1000);
-      await waitUntil(() => endedRuns(second.id), (runs) => runs.length === 1, "the second account's run ended");
+      await waitUntil(
+        () => endedRuns(second.id),
+        (runs) => runs.length === 1,
+        "the second account's run ended",
+      );
       // 20 runs two at a time take about 2 s; the second account's run ended long before the last of them.
       expect((await endedRuns(first.id)).length).to.be.below(12);
-      await waitUntil(() => endedRuns(first.id), (runs) => runs.length === 20, 'the backlog drained', 60_000);
+      await waitUntil(
+        () => endedRuns(first.id),
+        (runs) => runs.length === 20,
+        'the backlog drained',
+        60_000,
+      );
     } finally {
       service.server.close();
     }
@@ -135,7 +145,12 @@ describe('admission control of automation runs', function () {
     try {
       const wf = await hookedWorkflow((await newAccount()).userKey, service.origin, 1);
       for (let n = 0; n < 6; n += 1) await wf.send(n);
-      await waitUntil(() => endedRuns(wf.id), (runs) => runs.length === 6, 'the six runs ended', 60_000);
+      await waitUntil(
+        () => endedRuns(wf.id),
+        (runs) => runs.length === 6,
+        'the six runs ended',
+        60_000,
+      );
       expect(service.seen.map((s) => JSON.parse(s.body).n)).to.deep.equal([0, 1, 2, 3, 4, 5]);
       expect(service.maxOpen).to.equal(1);
     } finally {
@@ -157,7 +172,12 @@ describe('admission control of automation runs', function () {
       expect(ids.every((id) => id.startsWith(`automation:${wf.id}:manual-`))).to.equal(true);
       // Some had to wait for a slot: they were answered before they started.
       expect(started.some((r) => r.body.runId === null)).to.equal(true);
-      const runs = await waitUntil(() => endedRuns(wf.id), (r) => r.length === 8, 'the manual runs ended', 60_000);
+      const runs = await waitUntil(
+        () => endedRuns(wf.id),
+        (r) => r.length === 8,
+        'the manual runs ended',
+        60_000,
+      );
       expect(runs.map((r) => r.id).sort()).to.deep.equal([...ids].sort());
       expect(service.maxOpen).to.equal(2);
     } finally {

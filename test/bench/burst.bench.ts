@@ -1,0 +1,225 @@
+/**
+ * Benchmark of runs under a burst (issue 14). Run: `node --import tsx test/bench/burst.bench.ts`
+ * (env BURST, default 10000; CALLERS, default 50; UNLOADED_RUNS, default 300; RUN_CONCURRENCY / RUN_SLOTS_PER_WORKER
+ * are handed to the worker as set).
+ *
+ * Embedded Temporal dev server, a fresh database, the API and one worker process (runs and turns, with its outbox
+ * dispatcher), as `npm start` runs them; the 3-node workflow WEBHOOK → API lookup → DYNAMIC_TABLES create → API
+ * notify on a local HTTP server. It prints:
+ *  - the unloaded rate: UNLOADED_RUNS webhooks from CALLERS callers that each wait for their run before the next;
+ *  - the burst: BURST webhooks from CALLERS callers as fast as they are answered (acceptance rate), completions per
+ *    10 s until the last run ended, latency (202 answer to the run's end in the ledger) percentiles by arrival
+ *    decile, makespan, and lost or doubled runs (ledger rows and created records against accepted events);
+ *  - a second account sending one webhook a second during the burst: its latency p50/p95.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { dropDatabase, ensureDatabase } from '../../db/database.js';
+import { initORM, migrate } from '../../db/orm.js';
+import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
+import { DEV_SERVER_DYNAMIC_CONFIG, temporalCliPath } from '../../lib/temporal-cli.js';
+import { benchApi, percentile, startProcess, stopProcesses } from './bench-processes.js';
+
+const BURST = Number(process.env.BURST ?? 10_000);
+const CALLERS = Number(process.env.CALLERS ?? 50);
+const UNLOADED_RUNS = Number(process.env.UNLOADED_RUNS ?? 300);
+
+const dbServer = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+dbServer.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
+const databaseUrl = dbServer.toString();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+async function main(): Promise<void> {
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: temporalCliPath() },
+      ip: '127.0.0.1',
+      searchAttributes: SEARCH_ATTRIBUTES,
+      extraArgs: DEV_SERVER_DYNAMIC_CONFIG,
+    },
+  });
+  await ensureDatabase(databaseUrl);
+  const orm = await initORM({ databaseUrl });
+  await migrate(orm);
+  const knex = orm.em.getKnex();
+  const main = await bootstrapAccount(orm.em.fork(), 'Burst', 'burst@example.test');
+  const other = await bootstrapAccount(orm.em.fork(), 'Other', 'other@example.test');
+  const queue = `bench-${randomBytes(3).toString('hex')}`;
+  const admission = Object.fromEntries(['RUN_CONCURRENCY', 'RUN_SLOTS_PER_WORKER'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
+  const common = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'ERROR', TEMPORAL_TASK_QUEUE: queue };
+  const [[, port]] = await Promise.all([
+    startProcess('test/bench/api-process.ts', common, /port (\d+)/),
+    startProcess('worker/main.ts', { ...common, ...admission, LOG_LEVEL: 'INFO' }, /polling task queue/),
+  ]);
+  const service = createServer((_req, res) => res.setHeader('content-type', 'application/json').end('{"tier":"gold"}'));
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}/customer`;
+
+  /** The 3-node workflow of an account behind a webhook; answers the webhook id and the workflow id. */
+  const setUp = async (key: string) => {
+    const api = benchApi(port!, key);
+    await api('POST', '/tables', { name: 'events', columns: ['Payload', 'Answer'].map((name) => ({ name, type: 'string' })) });
+    const tableId = (await api('GET', '/tables/events')).id;
+    const hook = await api('POST', '/incoming-webhooks', { name: 'burst', useAuthentication: false });
+    const { id } = await api('POST', '/workflows', { name: 'Webhook to record' });
+    let previous: string | undefined;
+    for (const node of [
+      { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/bench', triggerByWebhookIds: [hook.id] } },
+      { type: 'API', alias: 'lookup', data: { url: serviceUrl, method: 'GET' } },
+      { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Payload: '{trigger_payload}', Answer: '{lookup}' } } },
+      { type: 'API', alias: 'notify', data: { url: serviceUrl, method: 'POST', body: '{trigger_payload}' } },
+    ]) {
+      const nodeId = (await api('POST', `/workflows/${id}/nodes`, node)).nodes.at(-1).nodeId;
+      if (previous) await api('POST', `/workflows/${id}/edges`, { source: previous, handle: 'default', targetEdge: nodeId });
+      previous = nodeId;
+    }
+    await api('POST', `/workflows/${id}/publish`);
+    await api('PUT', `/workflows/${id}`, { status: 'ACTIVE' });
+    return { hookId: hook.id as string, workflowId: id as number, tableId: tableId as number };
+  };
+  const burstFlow = await setUp(main.userKey);
+  const otherFlow = await setUp(other.userKey);
+
+  /** Posts a webhook; answers its event id and when it was accepted (epoch ms, as the ledger's times). */
+  const post = async (hookId: string, n: number) => {
+    const res = await fetch(`http://127.0.0.1:${port}/webhooks/${hookId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ n }),
+    });
+    if (res.status !== 202) throw new Error(`webhook answered ${res.status}`);
+    return { eventId: ((await res.json()) as { eventId: string }).eventId, acceptedAt: Date.now() };
+  };
+  type Ended = { event_id: string; completed_at: Date; status: string };
+  const endedRuns = async (workflowId: number): Promise<Ended[]> =>
+    (await knex.raw(`select event_id, completed_at, status from workflow_runs where workflow_id = ? and status <> 'running'`, [workflowId])).rows;
+  const endedCount = async (workflowId: number) =>
+    Number((await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'running'`, [workflowId])).rows[0].count);
+
+  // Unloaded: each caller waits for its run to end before sending the next.
+  const unloadedStart = Date.now();
+  let unloadedSent = 0;
+  const unloadedEvents: string[] = [];
+  await Promise.all(
+    Array.from({ length: CALLERS }, async () => {
+      while (unloadedSent < UNLOADED_RUNS) {
+        unloadedSent += 1;
+        const { eventId } = await post(burstFlow.hookId, -unloadedSent);
+        unloadedEvents.push(eventId);
+        const handle = env.client.workflow.getHandle(`automation:${burstFlow.workflowId}:event-${eventId}`);
+        for (;;) {
+          try {
+            await handle.result();
+            break;
+          } catch {
+            await sleep(20);
+          }
+        }
+      }
+    }),
+  );
+  const unloadedRate = (UNLOADED_RUNS * 1000) / (Date.now() - unloadedStart);
+  const base = await endedCount(burstFlow.workflowId);
+
+  // The burst, with the other account's webhook once a second meanwhile.
+  const accepted = new Map<string, number>();
+  const order: string[] = [];
+  let sent = 0;
+  const burstStart = Date.now();
+  let burstDone = false;
+  const otherAccepted = new Map<string, number>();
+  const otherLoop = (async () => {
+    for (let n = 0; !burstDone; n += 1) {
+      const { eventId, acceptedAt } = await post(otherFlow.hookId, n);
+      otherAccepted.set(eventId, acceptedAt);
+      await sleep(1000);
+    }
+  })();
+  await Promise.all(
+    Array.from({ length: CALLERS }, async () => {
+      while (sent < BURST) {
+        sent += 1;
+        const { eventId, acceptedAt } = await post(burstFlow.hookId, sent);
+        accepted.set(eventId, acceptedAt);
+        order.push(eventId);
+      }
+    }),
+  );
+  const acceptedMs = Date.now() - burstStart;
+  const progress: number[] = [];
+  for (let last = Date.now(); (await endedCount(burstFlow.workflowId)) < base + BURST; await sleep(500)) {
+    if (Date.now() - last >= 10_000) {
+      last = Date.now();
+      progress.push(await endedCount(burstFlow.workflowId));
+    }
+    if (Date.now() - burstStart > 3_600_000) throw new Error('the burst did not end within an hour');
+  }
+  burstDone = true;
+  await otherLoop;
+  await sleep(3000);
+
+  const ended = (await endedRuns(burstFlow.workflowId)).filter((r) => accepted.has(r.event_id));
+  const byEvent = new Map<string, Ended[]>();
+  for (const run of ended) byEvent.set(run.event_id, [...(byEvent.get(run.event_id) ?? []), run]);
+  const lost = [...accepted.keys()].filter((id) => !byEvent.has(id)).length;
+  const doubled = [...byEvent.values()].filter((runs) => runs.length > 1).length;
+  const records = Number(
+    (
+      await knex
+        .raw(`select count(*) from rows_${burstFlow.tableId} where created_at >= ?`, [new Date(burstStart)])
+        .catch(() => ({ rows: [{ count: -1 }] }))
+    ).rows[0].count,
+  );
+  const latency = (id: string) => new Date(byEvent.get(id)![0]!.completed_at).getTime() - accepted.get(id)!;
+  const completions = ended.map((r) => new Date(r.completed_at).getTime() - burstStart).sort((a, b) => a - b);
+  const makespan = completions.at(-1)!;
+  const buckets: number[] = [];
+  for (const t of completions) buckets[Math.floor(t / 10_000)] = (buckets[Math.floor(t / 10_000)] ?? 0) + 1;
+  const otherEnded = (await endedRuns(otherFlow.workflowId)).filter((r) => otherAccepted.has(r.event_id));
+  const otherLatencies = otherEnded.map((r) => new Date(r.completed_at).getTime() - otherAccepted.get(r.event_id)!);
+  // Completions per second while the burst ran: from the first 10 s to the last full 10 s.
+  const full = buckets.slice(0, Math.max(1, Math.floor(makespan / 10_000)));
+  const burstRate = full.reduce((a, b) => a + (b ?? 0), 0) / (full.length * 10);
+
+  console.log(
+    `\nburst benchmark — ${cpus().length} CPUs (${cpus()[0]?.model}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `embedded Temporal dev server, API and one worker process; admission ${JSON.stringify(admission) === '{}' ? 'defaults' : JSON.stringify(admission)}; WEBHOOK → API → DYNAMIC_TABLES → API`,
+  );
+  console.log(`unloaded: ${UNLOADED_RUNS} runs, ${CALLERS} callers each waiting for its run → ${unloadedRate.toFixed(1)} runs/s`);
+  console.log(`burst: ${BURST} webhooks from ${CALLERS} callers accepted in ${s(acceptedMs)} → ${((BURST * 1000) / acceptedMs).toFixed(0)}/s`);
+  console.log(`  completions per 10 s: ${buckets.map((b) => b ?? 0).join(' ')}`);
+  console.log(
+    `  completions/s during the burst ${burstRate.toFixed(1)} (${((100 * burstRate) / unloadedRate).toFixed(0)} % of unloaded); makespan ${s(makespan)}`,
+  );
+  for (let d = 0; d < 10; d += 1) {
+    const decile = order.slice(Math.floor((d * order.length) / 10), Math.floor(((d + 1) * order.length) / 10)).filter((id) => byEvent.has(id));
+    const l = decile.map(latency);
+    console.log(`  arrival decile ${d + 1}: latency p50 ${s(percentile(l, 50))}, p95 ${s(percentile(l, 95))}, max ${s(Math.max(...l))}`);
+  }
+  console.log(`  lost ${lost}, doubled ${doubled} (ledger); records created ${records} for ${BURST} accepted`);
+  console.log(
+    `second account, one webhook a second during the burst: ${otherLatencies.length} runs, latency p50 ${s(percentile(otherLatencies, 50))}, p95 ${s(percentile(otherLatencies, 95))}`,
+  );
+
+  service.close();
+  stopProcesses();
+  await sleep(500);
+  await orm.close();
+  await env.teardown();
+  await dropDatabase(databaseUrl);
+}
+
+main().catch(async (error) => {
+  console.error(error);
+  stopProcesses();
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+/** The runs an outbox event starts: for each subscribed entry node of a live graph, or the one a manual run asks for. */
+import { entryMatches, nodeFactsOf } from '../activities/nodes/registry.js';
+import type { EntryCandidate, PendingEvent, Subscriber } from '../db/automations/event-subscribers.js';
+import { closesLoop, triggerPayloadOf } from '../lib/events/event-match.js';
+import type { Graph } from '../lib/graph/graph.js';
+import type { ManualRunEventPayload } from '../lib/runtime/manual-run-event.js';
+import { automationRunId, type RunStartRequest } from '../lib/runtime/run-start.js';
+
+/** The entry nodes among `candidates` that `event` starts. */
+export function subscribersOf(event: PendingEvent, candidates: EntryCandidate[]): { subscribers: Subscriber[] } {
+  const subscribers = candidates
+    .filter((c) => c.accountId === event.accountId && entryMatches(c.node, event))
+    .map((c) => ({ automationId: c.automationId, snapshotId: c.snapshotId, entry: c.node }));
+  return { subscribers };
+}
+
+/** A run an event starts: its Temporal workflow id and input. */
+export interface PlannedRun {
+  workflowId: string;
+  request: RunStartRequest;
+}
+
+/** The run a MANUAL_RUN event asks for, exactly as the API prepared it. */
+export function manualRunOf(event: PendingEvent): PlannedRun {
+  const { workflowId, request } = event.payload as unknown as ManualRunEventPayload;
+  return { workflowId, request };
+}
+
+/** The run that the subscriber `sub` (one of `all`) starts for `event`, on `graph`, its live graph. */
+export function eventRunOf(event: PendingEvent, sub: Subscriber, all: Subscriber[], graph: Graph): PlannedRun {
+  // One run per (event, workflow); a workflow with several entry nodes for the event gets one per node.
+  const several = all.filter((s) => s.automationId === sub.automationId).length > 1;
+  const request: RunStartRequest = {
+    accountId: event.accountId,
+    automationId: sub.automationId,
+    snapshotId: sub.snapshotId,
+    graph,
+    nodeFacts: nodeFactsOf(graph),
+    entryNodeId: sub.entry.nodeId,
+    triggerPayload: triggerPayloadOf(event),
+    trigger: { type: event.type, eventId: event.id },
+    chain: event.chain ?? [],
+    preventedLoop: closesLoop(event.chain, sub.automationId),
+  };
+  return { workflowId: automationRunId(sub.automationId, `event-${event.id}${several ? `-${sub.entry.nodeId}` : ''}`), request };
+}
