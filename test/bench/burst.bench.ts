@@ -22,6 +22,8 @@ import { initORM, migrate } from '../../db/orm.js';
 import { bootstrapAccount } from '../../db/services/accounts.service.js';
 import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
 import { DEV_SERVER_DYNAMIC_CONFIG, temporalCliPath } from '../../lib/temporal-cli.js';
+import { DATA_SCHEMA } from '../../db/tables/types.js';
+import { rowTableName } from '../../db/tables/ddl.js';
 import { benchApi, percentile, startProcess, stopProcesses } from './bench-processes.js';
 
 const BURST = Number(process.env.BURST ?? 10_000);
@@ -168,13 +170,9 @@ async function main(): Promise<void> {
   for (const run of ended) byEvent.set(run.event_id, [...(byEvent.get(run.event_id) ?? []), run]);
   const lost = [...accepted.keys()].filter((id) => !byEvent.has(id)).length;
   const doubled = [...byEvent.values()].filter((runs) => runs.length > 1).length;
-  const records = Number(
-    (
-      await knex
-        .raw(`select count(*) from rows_${burstFlow.tableId} where created_at >= ?`, [new Date(burstStart)])
-        .catch(() => ({ rows: [{ count: -1 }] }))
-    ).rows[0].count,
-  );
+  // The records the runs created: a doubled side effect would show here even if the ledger did not.
+  const rowTable = `"${DATA_SCHEMA}"."${rowTableName(burstFlow.tableId)}"`;
+  const records = Number((await knex.raw(`select count(*) from ${rowTable} where created_at >= ?`, [new Date(burstStart)])).rows[0].count);
   const latency = (id: string) => new Date(byEvent.get(id)![0]!.completed_at).getTime() - accepted.get(id)!;
   const completions = ended.map((r) => new Date(r.completed_at).getTime() - burstStart).sort((a, b) => a - b);
   const makespan = completions.at(-1)!;

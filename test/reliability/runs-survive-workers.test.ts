@@ -94,6 +94,9 @@ describe('runs survive worker crashes and downtime (real worker processes)', fun
     expect(await steps('crash')).to.deep.equal(['after', 'before']);
     expect(await runsOf(id)).to.deep.equal(['successful']);
     expect(service.hits()).to.equal(2); // the call in flight when the worker died was retried once
+    // The run held an admission slot while its worker died: the new worker's end of the run freed it.
+    const slots = await plant.orm.em.getKnex().raw('select finished_at from admitted_runs where id = ?', [temporalId]);
+    expect(slots.rows.map((r: { finished_at: Date | null }) => r.finished_at !== null)).to.deep.equal([true]);
     const workflow = (await call('GET', `/workflows/${id}`, { key, baseUrl: v1() })).body;
     expect([workflow.runsCount, workflow.runsFailedCount]).to.deep.equal([1, 0]);
   });
