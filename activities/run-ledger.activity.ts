@@ -1,6 +1,7 @@
 import type { Orm } from '../db/orm.js';
 import { beginRun, finishRunFreeing, type RunBegin, type RunEnd } from '../db/automations/run-ledger.js';
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
+import { SCHEDULED_RUN_EVENT, type AdmissionRequest } from '../lib/runtime/queued-runs.js';
 import { runsTotal } from '../lib/metrics.js';
 
 /**
@@ -14,6 +15,20 @@ export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier) {
       const { insufficientCredits, recorded } = await beginRun(orm.em.fork(), run);
       if (recorded) runsTotal.inc({ trigger_type: run.triggerType, status: 'started' });
       return { insufficientCredits };
+    },
+    /**
+     * Queues a started run for admission (workflows/await-admission.ts). A retried call may queue it twice; the
+     * second admission finds the run's slot already taken (keyed by its workflow id) and only signals it again.
+     */
+    requestAdmission: async (request: AdmissionRequest) => {
+      await orm.em
+        .getKnex()
+        .raw(`insert into outbox_events (account_id, type, payload, created_at, attempts) values (?, ?, ?::json, now(), 0)`, [
+          request.accountId,
+          SCHEDULED_RUN_EVENT,
+          JSON.stringify(request),
+        ]);
+      outbox?.poke();
     },
     finishRun: async (run: RunEnd) => {
       const { triggerType, freed } = await finishRunFreeing(orm.em.fork(), run);

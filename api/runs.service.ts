@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { Account, GraphSnapshot, OutboxEvent, type Workflow } from '../db/entities/index.js';
 import { OUTBOX_CHANNEL } from '../db/outbox-notifier.js';
-import { MANUAL_RUN_EVENT, type ManualRunEventPayload } from '../lib/runtime/manual-run-event.js';
+import { MANUAL_RUN_EVENT, type ManualRunEventPayload } from '../lib/runtime/queued-runs.js';
 import { BadRequestError } from '../lib/errors.js';
 import { ENTRY_NODE_TYPES, nodeFactsOf } from '../activities/nodes/registry.js';
 import { automationRunId, runInput, type RunStartRequest } from '../lib/runtime/run-start.js';

@@ -57,7 +57,7 @@ export interface Config {
   admission: { runConcurrency: number | null; slotsPerWorker: number };
 }
 
-export const DEFAULT_SLOTS_PER_WORKER = 16;
+export const DEFAULT_SLOTS_PER_WORKER = 8;
 
 /** A token bucket: sustained requests per second, and how many may come at once. */
 export interface RateLimitSetting {
@@ -99,7 +99,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   WORKER_QUEUES: 'what a worker process serves: runs, turns, or runs,turns (default: both)',
   RUN_CONCURRENCY:
     'automation runs in flight at once over all workers; further runs wait in the outbox (default: RUN_SLOTS_PER_WORKER times the live worker processes serving runs)',
-  RUN_SLOTS_PER_WORKER: 'runs in flight per live worker process when RUN_CONCURRENCY is unset (default 16)',
+  RUN_SLOTS_PER_WORKER: 'runs in flight per live worker process when RUN_CONCURRENCY is unset (default 8)',
   CONVERSATION_FALLBACK_MESSAGE:
     'what an agent says when a turn ends without a message and no AI provider can write one (default: a short apology asking the user to rephrase)',
   MESSAGING_API_TOKEN: 'token sent as Bearer to the messaging Cloud API; required when MESSAGING_API_URL is set (no default)',

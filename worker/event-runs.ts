@@ -3,7 +3,7 @@ import { entryMatches, nodeFactsOf } from '../activities/nodes/registry.js';
 import type { EntryCandidate, PendingEvent, Subscriber } from '../db/automations/event-subscribers.js';
 import { closesLoop, triggerPayloadOf } from '../lib/events/event-match.js';
 import type { Graph } from '../lib/graph/graph.js';
-import type { ManualRunEventPayload } from '../lib/runtime/manual-run-event.js';
+import type { AdmissionRequest, ManualRunEventPayload } from '../lib/runtime/queued-runs.js';
 import { automationRunId, type RunStartRequest } from '../lib/runtime/run-start.js';
 
 /** The entry nodes among `candidates` that `event` starts. */
@@ -14,16 +14,21 @@ export function subscribersOf(event: PendingEvent, candidates: EntryCandidate[])
   return { subscribers };
 }
 
-/** A run an event starts: its Temporal workflow id and input. */
-export interface PlannedRun {
-  workflowId: string;
-  request: RunStartRequest;
-}
+/** A run an event starts: its Temporal workflow id and input; or, `admitOnly`, a started run to signal. */
+export type PlannedRun =
+  | { workflowId: string; request: RunStartRequest; admitOnly?: false }
+  | { workflowId: string; request: Pick<RunStartRequest, 'accountId' | 'automationId'>; admitOnly: true };
 
 /** The run a MANUAL_RUN event asks for, exactly as the API prepared it. */
 export function manualRunOf(event: PendingEvent): PlannedRun {
   const { workflowId, request } = event.payload as unknown as ManualRunEventPayload;
   return { workflowId, request };
+}
+
+/** The run a SCHEDULED_RUN event asks to admit: it was started by its schedule and waits for the signal. */
+export function scheduledRunOf(event: PendingEvent): PlannedRun {
+  const { workflowId, accountId, automationId } = event.payload as unknown as AdmissionRequest;
+  return { workflowId, request: { accountId, automationId }, admitOnly: true };
 }
 
 /** The run that the subscriber `sub` (one of `all`) starts for `event`, on `graph`, its live graph. */

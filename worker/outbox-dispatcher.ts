@@ -19,7 +19,7 @@
  */
 import pg from 'pg';
 import type { Client } from '@temporalio/client';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Orm } from '../db/orm.js';
 import { OUTBOX_CHANNEL } from '../db/outbox-notifier.js';
 import {
@@ -35,12 +35,12 @@ import { EVENT_ENTRY_TYPES } from '../activities/nodes/registry.js';
 import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
 import { runInput, runSearchAttributes } from '../lib/runtime/run-start.js';
-import { MANUAL_RUN_EVENT } from '../lib/runtime/manual-run-event.js';
+import { ADMITTED_SIGNAL, MANUAL_RUN_EVENT, SCHEDULED_RUN_EVENT } from '../lib/runtime/queued-runs.js';
 import { recordAdmissions, releaseAdmission, runsInFlight, tryLockAdmission, workflowLimits } from '../db/automations/admission.js';
 import { planAdmission } from './admission-plan.js';
 import { AdmissionBound, type AdmissionSettings } from './admission-bound.js';
 import { attempt, attemptAsync, messageOf, temporalUnreachable, type Outcome } from './dispatch-outcomes.js';
-import { eventRunOf, manualRunOf, subscribersOf, type PlannedRun } from './event-runs.js';
+import { eventRunOf, manualRunOf, scheduledRunOf, subscribersOf, type PlannedRun } from './event-runs.js';
 
 export interface DispatcherDeps {
   orm: Orm;
@@ -53,11 +53,17 @@ export interface DispatcherDeps {
   /** How failed events are retried and when they are parked (default: 8 attempts, 1 s doubling up to 5 min). */
   retry?: Partial<RetryPolicy>;
   log?: (message: string) => void;
-  /** How many runs may be in flight (default: 16 per live worker process). */
+  /** How many runs may be in flight (default: RUN_SLOTS_PER_WORKER per live worker process). */
   admission?: Partial<AdmissionSettings>;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, baseMs: 1_000, maxMs: 300_000 };
+
+/** Outbox events that carry one run of their own instead of being matched against entry nodes. */
+const QUEUED_RUNS: Record<string, ((event: PendingEvent) => PlannedRun) | undefined> = {
+  [MANUAL_RUN_EVENT]: manualRunOf,
+  [SCHEDULED_RUN_EVENT]: scheduledRunOf,
+};
 
 const GRAPH_CACHE_SIZE = 500;
 
@@ -156,10 +162,10 @@ export class OutboxDispatcher {
   private async runsOf(trx: Parameters<typeof loadGraphs>[0], events: PendingEvent[]): Promise<Outcome<{ runs: PlannedRun[] }>[]> {
     const candidates = await findEntryCandidates(
       trx,
-      events.filter((e) => e.type !== MANUAL_RUN_EVENT),
+      events.filter((e) => !QUEUED_RUNS[e.type]),
       EVENT_ENTRY_TYPES,
     );
-    const matched = events.map((event) => (event.type === MANUAL_RUN_EVENT ? { subscribers: [] } : attempt(() => subscribersOf(event, candidates))));
+    const matched = events.map((event) => (QUEUED_RUNS[event.type] ? { subscribers: [] } : attempt(() => subscribersOf(event, candidates))));
     await this.cacheGraphs(
       trx,
       matched.flatMap((m) => ('subscribers' in m ? m.subscribers.map((s) => s.snapshotId) : [])),
@@ -168,10 +174,9 @@ export class OutboxDispatcher {
       const m = matched[i]!;
       if (!('subscribers' in m)) return m;
       return attempt(() => ({
-        runs:
-          event.type === MANUAL_RUN_EVENT
-            ? [manualRunOf(event)]
-            : m.subscribers.map((sub) => eventRunOf(event, sub, m.subscribers, this.graphs.get(sub.snapshotId)!)),
+        runs: QUEUED_RUNS[event.type]
+          ? [QUEUED_RUNS[event.type]!(event)]
+          : m.subscribers.map((sub) => eventRunOf(event, sub, m.subscribers, this.graphs.get(sub.snapshotId)!)),
       }));
     });
   }
@@ -184,7 +189,18 @@ export class OutboxDispatcher {
     }
   }
 
-  private async startRun({ workflowId, request }: PlannedRun): Promise<void> {
+  private async startRun(run: PlannedRun): Promise<void> {
+    if (run.admitOnly) {
+      // A run its schedule started waits for this signal; one that has ended meanwhile needs nothing.
+      await this.deps.temporal.workflow
+        .getHandle(run.workflowId)
+        .signal(ADMITTED_SIGNAL)
+        .catch((error: unknown) => {
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+        });
+      return;
+    }
+    const { workflowId, request } = run;
     try {
       await this.deps.temporal.workflow.start('runAutomation', {
         taskQueue: this.deps.taskQueue,

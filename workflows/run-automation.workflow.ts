@@ -13,6 +13,7 @@ import type { GraphNode } from '../lib/graph/graph.js';
 import type { AutomationRunResult, ExecuteNodeInput, NodeOutcome, RunAutomationInput, RunMemo, RunResult } from '../lib/runtime/contract.js';
 import { interpret, RunFailure } from './interpreter.js';
 import { boundedResult } from './interpreter/bounded-result.js';
+import { awaitAdmission } from './await-admission.js';
 
 export type { AutomationRunResult, RunAutomationInput, RunMemo, RunTrigger } from '../lib/runtime/contract.js';
 
@@ -40,6 +41,7 @@ export const HISTORY_LIMITS = { bytes: 40 * 1024 * 1024, events: 40_000 };
 export async function runAutomation(input: RunAutomationInput): Promise<AutomationRunResult> {
   const info = workflowInfo();
   const runId = info.workflowId; // the Temporal workflow id names the run in the ledger
+  if (input.awaitAdmission) await awaitAdmission({ workflowId: runId, accountId: input.accountId, automationId: input.automationId });
   const { insufficientCredits } = await local.beginRun({
     id: runId,
     accountId: input.accountId,

@@ -57,6 +57,8 @@ export interface RunAutomationInput {
   chain?: number[];
   /** Set by the dispatcher when this run would start its automation again in a cycle: it stops before any node. */
   preventedLoop?: boolean;
+  /** Set on runs Temporal starts by itself (schedules): the run first waits for admission (workflows/await-admission.ts). */
+  awaitAdmission?: boolean;
 }
 
 /** The input of one `executeNode` activity: what that node needs, not the whole run. */

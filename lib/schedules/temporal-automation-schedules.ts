@@ -98,7 +98,7 @@ export class TemporalAutomationSchedules implements AutomationSchedules {
         workflowType: 'runAutomation',
         workflowId: automationRunId(target.workflowId, `schedule-${node.nodeId}`),
         taskQueue: this.taskQueue,
-        args: [runInput(run)],
+        args: [{ ...runInput(run), awaitAdmission: true }],
         typedSearchAttributes: runSearchAttributes(run),
       },
       policies,

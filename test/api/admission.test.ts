@@ -160,7 +160,7 @@ describe('admission control of automation runs', function () {
 
   it('admits manual runs under the same bound, and answers their deterministic id at once', async () => {
     await withBound(2);
-    const service = await slowService(200);
+    const service = await slowService(600);
     try {
       const { userKey: key } = await newAccount();
       const wf = await hookedWorkflow(key, service.origin);
@@ -170,7 +170,8 @@ describe('admission control of automation runs', function () {
       expect(started.map((r) => r.status)).to.deep.equal(Array(8).fill(202));
       const ids = started.map((r) => r.body.id as string);
       expect(ids.every((id) => id.startsWith(`automation:${wf.id}:manual-`))).to.equal(true);
-      // Some had to wait for a slot: they were answered before they started.
+      // 8 runs of 0.6 s, two at a time: the last ones wait for a slot longer than the answer waits, so they are
+      // answered before they start.
       expect(started.some((r) => r.body.runId === null)).to.equal(true);
       const runs = await waitUntil(
         () => endedRuns(wf.id),
