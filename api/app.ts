@@ -91,7 +91,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   workflowRunRoutes(api, deps.temporal, deps.config.taskQueue);
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
-  agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue);
+  agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue, deps.config.temporalUiUrl);
   deps.extraRoutes?.(api);
   return api;
 }

@@ -105,6 +105,8 @@ export interface SentMessage {
   flowId: number | null;
   nodeId: string | null;
   credits: number;
+  /** The run of the conversation workflow that wrote it (with `conversation:<id>`, the turn's Temporal execution). */
+  temporalRunId: string | null;
   createdAt: string;
 }
 

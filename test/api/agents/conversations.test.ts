@@ -106,6 +106,8 @@ describe('conversations', function () {
       ['agent', 1, 'Your order is shipped.'],
     ]);
     expect(transcript).to.include({ turns: 1, messageCount: 3, status: 'ACTIVE' });
+    // Each message links to the Temporal execution of its turn.
+    expect(transcript.messages.map((m: { temporalRunId: string }) => m.temporalRunId)).to.deep.equal(Array(3).fill(turn.temporal.runId));
   });
 
   it('RESPONSE_AI waits for the next message and captures the answer into a variable the flow then uses', async () => {
