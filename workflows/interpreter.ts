@@ -14,15 +14,16 @@
  *   then follows `completed`; no items follows `empty`; more than `maxLoopItems` fails the run before the body.
  *   An edge from inside the body back to the loop node ends that item (the usual way editors draw loops). BREAK
  *   ends the innermost loop and continues on its `completed` path; outside a loop it fails the run.
- * - A failed node is recorded in `nodeResults` and fails the run, unless it ran inside the body of a loop with
- *   `continueOnError: true`, which records the item in its output (`failed[]`) and goes on with the next item.
- *   Run limits (steps, loop size) and a broken graph fail the run even there.
+ * - A failed node is recorded in `nodeResults` (with the AI credits its error says it spent) and fails the run,
+ *   unless it ran inside the body of a loop with `continueOnError: true`, which records the item in its output
+ *   (`failed[]`) and goes on with the next item. Run limits (steps, loop size) and a broken graph fail the run even
+ *   there.
  */
 import type { Graph, GraphNode } from '../lib/graph/graph.js';
 import { interpolateFields } from '../lib/runtime/interpolate.js';
 import { applyCaptures } from './interpreter/captures.js';
 import { loopItems } from './interpreter/loop-items.js';
-import { describe, errorMessage, RunFailure, RunState, type LoopFrame } from './interpreter/run-state.js';
+import { describe, errorMessage, RunFailure, RunState, spentCredits, type LoopFrame } from './interpreter/run-state.js';
 import type { ExecuteNode, InterpretOptions, RunResult } from './interpreter/types.js';
 
 export type { ExecuteNode, InterpretOptions, NodeInput, NodeOutcome, NodeResult, RunResult } from './interpreter/types.js';
@@ -83,7 +84,7 @@ class Interpreter {
       outcome = (await this.executeNode(node, { interpolatedData, scope, step: state.steps })) ?? {};
     } catch (error) {
       if (state.options.propagate?.(error)) throw error;
-      throw state.fail(node, errorMessage(error), error instanceof RunFailure && error.fatal);
+      throw state.fail(node, errorMessage(error), error instanceof RunFailure && error.fatal, spentCredits(error));
     }
     state.outputs[node.nodeId] = outcome.output;
     state.record(node, {

@@ -34,11 +34,15 @@ const { aiCall } = proxyActivities<Activities>({
 /** AI calls one node execution may make (TOOLS_AI: 5 tool rounds and a capture with its one repair need 7). */
 export const MAX_AI_CALLS_PER_NODE = 20;
 
-/** The failure of a node execution: the node's own message, and its failure type (`InsufficientCredits`, …). */
+/**
+ * The failure of a node execution: the node's own message, its failure type (`InsufficientCredits`, …), and the
+ * credits of the AI calls it made before failing (charged all the same).
+ */
 export class NodeExecutionFailure extends Error {
   constructor(
     message: string,
     readonly type?: string,
+    readonly aiCredits = 0,
   ) {
     super(message);
     this.name = 'NodeExecutionFailure';
@@ -62,17 +66,24 @@ export async function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFact
       const outcome = await (facts?.local ? local.executeNode(args) : executeNode(args));
       if (!outcome.aiCall) return outcome;
       if (replies.length >= MAX_AI_CALLS_PER_NODE)
-        throw new NodeExecutionFailure(`The node made ${MAX_AI_CALLS_PER_NODE} AI calls without finishing, the most one node execution may make`);
+        throw new NodeExecutionFailure(
+          `The node made ${MAX_AI_CALLS_PER_NODE} AI calls without finishing, the most one node execution may make`,
+          'TooManyAiCalls',
+          creditsOf(replies),
+        );
       replies.push(await callAi(outcome.aiCall));
     }
   } catch (error) {
     // The node's own message (the activity's failure cause) is what a run log should show.
     if (!isCancellation(error) && error instanceof ActivityFailure && error.cause) {
-      throw new NodeExecutionFailure(error.cause.message, error.cause instanceof ApplicationFailure ? (error.cause.type ?? undefined) : undefined);
+      const type = error.cause instanceof ApplicationFailure ? (error.cause.type ?? undefined) : undefined;
+      throw new NodeExecutionFailure(error.cause.message, type, creditsOf(replies));
     }
     throw error;
   }
 }
+
+const creditsOf = (replies: AiReply[]) => replies.reduce((sum, reply) => sum + reply.record.credits, 0);
 
 /** One AI call; when it finally fails (or is cancelled), what it was charged goes back to the account. */
 async function callAi(request: AiCallRequest): Promise<AiReply> {
