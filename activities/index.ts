@@ -8,6 +8,7 @@ import { OutboxNotifier } from '../db/outbox-notifier.js';
 import type { FileStore } from '../db/tables/files/file-store.js';
 import { createHeartbeatActivity } from './heartbeat.activity.js';
 import { TemporalAutomationSchedules } from '../lib/schedules/temporal-automation-schedules.js';
+import { createAiCallActivities } from './ai/ai-call.activity.js';
 import { AiGateway } from './ai/ai-gateway.js';
 import type { AiProvider } from './ai/ai-provider.js';
 import type { MessagingConfig } from './messaging/cloud-api-messaging.js';
@@ -35,18 +36,20 @@ export interface ActivityDeps {
 
 export function createActivities({ orm, temporal, identity, taskQueue, files, aiProvider, messaging, conversationFallbackMessage }: ActivityDeps) {
   const outbox = new OutboxNotifier(orm.em.getKnex());
+  const httpTimeoutMs = 30_000;
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
     executeNode: createExecuteNode({
       orm,
       temporal,
       schedules: new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf),
-      httpTimeoutMs: 30_000,
+      httpTimeoutMs,
       ai: new AiGateway(aiProvider ?? null),
       messaging: messaging ?? null,
       outbox,
       files,
     }),
+    ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs }),
     ...createRunLedgerActivities(orm),
     ...createTurnActivities(orm, {
       outbox,

@@ -13,7 +13,7 @@ import type { AutomationEvent } from '../../lib/events/event-match.js';
 import type { CaptureKind, ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import type { AutomationSchedules } from '../../lib/schedules/automation-schedules.js';
 import type { NodeCheck } from './checks/check-context.js';
-import type { AiGateway } from '../ai/ai-gateway.js';
+import type { AiGateway, AiSession } from '../ai/ai-gateway.js';
 import type { MessagingConfig } from '../messaging/cloud-api-messaging.js';
 
 export type { NodeCheck, NodeCheckContext } from './checks/check-context.js';
@@ -60,6 +60,13 @@ export interface ExecutionContext extends ExecutorDeps {
    * key plus `part`, so a retried attempt that reaches the same part answers its recorded output.
    */
   onceFor<T>(part: string, effect: (em: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * The AI session of this node execution (one per execution, so its calls are numbered across the execution). Its
+   * calls are answered from the replies of the calls already made; the first new one stops the executor, the
+   * workflow makes it as an `aiCall` activity and executes the node again. So everything an AI node does before
+   * an AI call runs again after it: make it safe to repeat (`once`/`onceFor` for side effects and costly work).
+   */
+  aiSession(): AiSession;
 }
 
 /** Runs one node. Throw an `AppError` (4xx) or `NodeError` for a permanent failure; anything else is retried. */

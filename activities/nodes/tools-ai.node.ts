@@ -26,7 +26,7 @@ const executeToolsAi: NodeExecutor = async (input, context) => {
   const ids = (field: string) => (Array.isArray(data[field]) ? (data[field] as unknown[]) : []);
   const selected = ids('selectedRecordTypes') as { id: number }[];
   const tools: RunnableTool[] = [
-    ...(await customTools(em, input.accountId, ids('customToolIds'), context.httpTimeoutMs, context.signal)),
+    ...(await customTools(em, input.accountId, ids('customToolIds'), context)),
     ...(await tableTools(em, input.accountId, selected, input.chain, context)),
   ];
   const playbooks = ids('playbookIds').length

@@ -7,6 +7,7 @@ import { DefaultLogger } from '@temporalio/worker';
 import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
 import { createExecuteNode } from '../../activities/nodes/execute-node.js';
 import { nodeFactsOf } from '../../activities/nodes/registry.js';
+import type { AiReply } from '../../lib/runtime/ai-call.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
 import { LocalFileStore } from '../../db/tables/files/local-file-store.js';
@@ -26,6 +27,8 @@ export interface NodeExecution {
   automationId?: number;
   /** The AI provider behind the gateway; the harness's fake one when omitted, null for none configured. */
   aiProvider?: AiProvider | null;
+  /** Replies of the AI calls already made for this execution (`ExecuteNodeInput.aiReplies`). */
+  aiReplies?: AiReply[];
 }
 
 export async function executeNodeAttempt(execution: NodeExecution, attempt = 1): Promise<NodeOutcome> {
@@ -46,6 +49,7 @@ export async function executeNodeAttempt(execution: NodeExecution, attempt = 1):
     data: { type: execution.type, ...execution.data },
     executionKey: execution.executionKey,
     chain: [execution.automationId ?? 1],
+    ...(execution.aiReplies && { aiReplies: execution.aiReplies }),
   };
   const workflowExecution = { workflowId: `automation:${input.automationId}:test`, runId: execution.executionKey };
   const env = new MockActivityEnvironment({ ...defaultActivityInfo, workflowExecution, activityId: '1', attempt }, { logger: quiet });
