@@ -300,6 +300,33 @@ describe('conversations', function () {
 
 describe('conversation flows follow what is published', function () {
   this.timeout(60_000);
+  it('messages sent at once are answered one turn after the other, in the order they arrived', async () => {
+    const a = await newAccount();
+    const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Welcome' } }]);
+    const hours = await intent(a, agent, 'opening hours', ['when are you open']);
+    await intentFlow(
+      a,
+      agent,
+      'Hours',
+      [hours],
+      [
+        { type: 'SAY_AI', data: { message: 'We open at 9.' } },
+        { type: 'SAY_AI', data: { message: 'You asked: {last_user_message}' } },
+      ],
+    );
+    const conversation = await startConversation(a, agent);
+    const questions = ['when are you open (1)', 'when are you open (2)', 'when are you open (3)', 'when are you open (4)'];
+    const turns = await Promise.all(questions.map((q) => say(a, agent, conversation.id, q)));
+    expect(turns.map((t) => t.turn).sort()).to.deep.equal([1, 2, 3, 4]);
+    for (const [i, t] of turns.entries()) expect(texts(t)).to.deep.equal(['We open at 9.', `You asked: ${questions[i]}`]);
+    // No interleaving: each turn's user message is followed by that turn's two answers.
+    const transcript = (await ok('GET', `${agent.base}/conversations/${conversation.id}`, a.userKey)).messages as { turn: number; author: string }[];
+    expect(transcript.map((m) => `${m.turn}:${m.author}`)).to.deep.equal([
+      '0:agent',
+      ...[1, 2, 3, 4].flatMap((turn) => [`${turn}:user`, `${turn}:agent`, `${turn}:agent`]),
+    ]);
+  });
+
   it('publishing a flow changes what the next turn runs', async () => {
     const a = await newAccount();
     const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Welcome' } }]);
