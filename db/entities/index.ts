@@ -29,6 +29,7 @@ import { FlowSchema } from './flow.entity.js';
 import { AgentVariableSchema } from './agent-variable.entity.js';
 import { IntentSchema } from './intent.entity.js';
 import { AgentResourceSchema } from './agent-resource.entity.js';
+import { TriggerSubscriptionSchema } from './trigger-subscription.entity.js';
 
 export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
@@ -67,6 +68,7 @@ export { Flow, type FlowStatus } from './flow.entity.js';
 export { AgentVariable } from './agent-variable.entity.js';
 export { Intent } from './intent.entity.js';
 export { AgentResource, AGENT_RESOURCE_KINDS, type AgentResourceKind } from './agent-resource.entity.js';
+export { TriggerSubscription } from './trigger-subscription.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
 export const entities = [
@@ -101,4 +103,5 @@ export const entities = [
   AgentVariableSchema,
   IntentSchema,
   AgentResourceSchema,
+  TriggerSubscriptionSchema,
 ];

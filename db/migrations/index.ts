@@ -11,6 +11,7 @@ import { Migration20261123100000_node_runtime } from './Migration20261123100000_
 import { Migration20261123102214_record_tasks_files } from './Migration20261123102214_record_tasks_files.js';
 import { Migration20261123110000_view_aggregations } from './Migration20261123110000_view_aggregations.js';
 import { Migration20261123110753_agents } from './Migration20261123110753_agents.js';
+import { Migration20261123133017_provider_events } from './Migration20261123133017_provider_events.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
@@ -25,4 +26,5 @@ export const migrationsList = [
   { name: 'Migration20261123102214_record_tasks_files', class: Migration20261123102214_record_tasks_files },
   { name: 'Migration20261123110000_view_aggregations', class: Migration20261123110000_view_aggregations },
   { name: 'Migration20261123110753_agents', class: Migration20261123110753_agents },
+  { name: 'Migration20261123133017_provider_events', class: Migration20261123133017_provider_events },
 ];
