@@ -11,6 +11,7 @@ import { TemporalAutomationSchedules } from '../lib/schedules/temporal-automatio
 import { AiGateway } from './ai/ai-gateway.js';
 import type { AiProvider } from './ai/ai-provider.js';
 import type { MessagingConfig } from './messaging/cloud-api-messaging.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import { createExecuteNode } from './nodes/execute-node.js';
 import { nodeFactsOf } from './nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
@@ -28,9 +29,11 @@ export interface ActivityDeps {
   aiProvider?: AiProvider | null;
   /** The messaging Cloud API; absent: SEND_MESSAGING_MESSAGE nodes fail saying it is not configured. */
   messaging?: MessagingConfig | null;
+  /** Opens stored third-party secrets (numbers' Cloud API tokens); absent: SETTINGS_ENCRYPTION_KEY is unset. */
+  secrets?: SecretBox | null;
 }
 
-export function createActivities({ orm, temporal, identity, taskQueue, files, aiProvider, messaging }: ActivityDeps) {
+export function createActivities({ orm, temporal, identity, taskQueue, files, aiProvider, messaging, secrets }: ActivityDeps) {
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
     executeNode: createExecuteNode({
@@ -40,6 +43,7 @@ export function createActivities({ orm, temporal, identity, taskQueue, files, ai
       httpTimeoutMs: 30_000,
       ai: new AiGateway(aiProvider ?? null),
       messaging: messaging ?? null,
+      secrets: secrets ?? null,
       outbox: new OutboxNotifier(orm.em.getKnex()),
       files,
     }),

@@ -8,6 +8,7 @@ import type { FileStore } from '../db/tables/files/file-store.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import type { AiProvider } from '../activities/ai/ai-provider.js';
 import type { MessagingConfig } from '../activities/messaging/cloud-api-messaging.js';
+import type { SecretBox } from '../lib/secret-box.js';
 
 export interface WorkerDeps {
   orm: Orm;
@@ -24,6 +25,8 @@ export interface WorkerDeps {
   aiProvider?: AiProvider | null;
   /** The messaging Cloud API; absent: SEND_MESSAGING_MESSAGE nodes fail saying it is not configured. */
   messaging?: MessagingConfig | null;
+  /** Opens stored third-party secrets (numbers' Cloud API tokens); absent: SETTINGS_ENCRYPTION_KEY is unset. */
+  secrets?: SecretBox | null;
 }
 
 /** Path of the workflow bundle's entry module. */
@@ -40,6 +43,7 @@ export async function createWorker({
   files,
   aiProvider,
   messaging,
+  secrets,
 }: WorkerDeps): Promise<Worker> {
   const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
   return Worker.create({
@@ -56,6 +60,7 @@ export async function createWorker({
       files: files ?? new LocalFileStore('.data/files'),
       aiProvider,
       messaging,
+      secrets,
     }),
   });
 }

@@ -14,6 +14,7 @@ import { serveMetrics } from './metrics-server.js';
 import { outboxState } from '../db/automations/event-subscribers.js';
 import { readOutboxStateWith } from '../lib/metrics.js';
 import { NODE_EFFECT_RETENTION_DAYS, pruneNodeEffects } from '../db/automations/node-effects.js';
+import { SecretBox } from '../lib/secret-box.js';
 
 const config = loadConfig();
 const logger = createLogger('worker', { format: config.logFormat, level: config.logLevel.toLowerCase() });
@@ -35,6 +36,7 @@ const worker = await createWorker({
   files: new LocalFileStore(config.filesDir),
   aiProvider: aiProviderFrom(config.ai),
   messaging: config.messaging,
+  secrets: config.settingsKey ? SecretBox.fromKey(config.settingsKey) : null,
 });
 logger.info(
   { identity: worker.options.identity, taskQueue: config.temporal.taskQueue },
