@@ -1,11 +1,14 @@
 /**
  * `POST /trigger-deliveries/{subscriptionId}`: a signed delivery of the trigger provider. The signature is checked
  * first (it needs no database: the secret is derived from the id), then the subscription is looked up in the index,
- * then the body is read as JSON and written to the outbox. Nothing is recorded for a refused delivery.
+ * then the body is read as JSON and written to the outbox. Nothing is recorded for a refused delivery. The same
+ * signed delivery sent again while its timestamp is still accepted answers the first event (receipts by signature),
+ * so a provider's retry or a replay inside the window starts nothing twice.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { query, sqlOf } from '../tables/catalog.js';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
-import { deliveryRefusal, type TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
+import { deliveryRefusal, MAX_DELIVERY_AGE_SECONDS, type TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
 import { recordSubscriptionDelivery } from './events.service.js';
 import { findSubscription } from './trigger-subscriptions.js';
 
@@ -39,5 +42,30 @@ export async function acceptTriggerDelivery(
   } catch (error) {
     throw new BadRequestError(`The body is not JSON: ${(error as Error).message}`, 'body');
   }
-  return recordSubscriptionDelivery(em, subscription, data);
+  return em.transactional(async (tx) => {
+    // A concurrent transaction holding the same signature makes this insert wait for it, then skip.
+    const [fresh] = await query(
+      sqlOf(tx),
+      'insert into trigger_delivery_receipts (signature, subscription_id, received_at) values (?, ?, now()) on conflict do nothing returning signature',
+      [signature!.trim(), subscriptionId],
+    );
+    if (!fresh) {
+      const [first] = await query<{ event_id: string }>(sqlOf(tx), 'select event_id from trigger_delivery_receipts where signature = ?', [
+        signature!.trim(),
+      ]);
+      return { eventId: first!.event_id };
+    }
+    const recorded = await recordSubscriptionDelivery(tx, subscription, data);
+    await query(sqlOf(tx), 'update trigger_delivery_receipts set event_id = ? where signature = ?', [recorded.eventId, signature!.trim()]);
+    return recorded;
+  });
+}
+
+/** How long receipts are kept: past the window in which their timestamp could still be accepted (sent up to 5 minutes early). */
+export const RECEIPT_RETENTION_MS = 2 * MAX_DELIVERY_AGE_SECONDS * 1000;
+
+/** Deletes receipts older than the window; answers how many. */
+export async function pruneDeliveryReceipts(knex: Knex, now: Date = new Date()): Promise<number> {
+  const result = await knex.raw('delete from trigger_delivery_receipts where received_at < ?', [new Date(now.getTime() - RECEIPT_RETENTION_MS)]);
+  return result.rowCount ?? 0;
 }

@@ -30,6 +30,7 @@ import { AgentVariableSchema } from './agent-variable.entity.js';
 import { IntentSchema } from './intent.entity.js';
 import { AgentResourceSchema } from './agent-resource.entity.js';
 import { TriggerSubscriptionSchema } from './trigger-subscription.entity.js';
+import { TriggerDeliveryReceiptSchema } from './trigger-delivery-receipt.entity.js';
 
 export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
@@ -69,6 +70,7 @@ export { AgentVariable } from './agent-variable.entity.js';
 export { Intent } from './intent.entity.js';
 export { AgentResource, AGENT_RESOURCE_KINDS, type AgentResourceKind } from './agent-resource.entity.js';
 export { TriggerSubscription } from './trigger-subscription.entity.js';
+export { TriggerDeliveryReceipt } from './trigger-delivery-receipt.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
 export const entities = [
@@ -104,4 +106,5 @@ export const entities = [
   IntentSchema,
   AgentResourceSchema,
   TriggerSubscriptionSchema,
+  TriggerDeliveryReceiptSchema,
 ];

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The index of trigger subscriptions (filled with the EXTERNAL_TRIGGER nodes the drafts of live workflows already
- * hold) and the per-number Cloud API settings of messaging numbers.
+ * hold), the receipts of accepted trigger deliveries, and the per-number Cloud API settings of messaging numbers.
  */
 export class Migration20261123133017_provider_events extends Migration {
   override async up(): Promise<void> {
@@ -18,11 +18,14 @@ export class Migration20261123133017_provider_events extends Migration {
              cross join lateral jsonb_array_elements(s.nodes) as n(node)
        where w.deleted_at is null and n.node->>'type' = 'TRIGGER' and n.node->'data'->>'triggerType' = 'EXTERNAL_TRIGGER'
          and coalesce(n.node->'data'->>'connectedAccountTriggerId', '') <> '';`);
+    this.addSql(`create table "trigger_delivery_receipts" ("signature" text not null, "subscription_id" text not null, "event_id" text null, "received_at" timestamptz not null, constraint "trigger_delivery_receipts_pkey" primary key ("signature"));`);
+    this.addSql(`create index "trigger_delivery_receipts_received_at_index" on "trigger_delivery_receipts" ("received_at");`);
     this.addSql(`alter table "messaging_numbers" add column "cloud_api_url" text null, add column "cloud_api_token_sealed" text null, add column "cloud_api_token_hint" text null;`);
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "trigger_subscriptions" cascade;`);
+    this.addSql(`drop table if exists "trigger_delivery_receipts" cascade;`);
     this.addSql(`alter table "messaging_numbers" drop column "cloud_api_url", drop column "cloud_api_token_sealed", drop column "cloud_api_token_hint";`);
   }
 }

@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
 import { expect } from 'chai';
 import { HttpTriggerProvider } from '../../activities/triggers/http-trigger-provider.js';
+import { pruneDeliveryReceipts } from '../../db/automations/trigger-deliveries.service.js';
 import { connectAccount } from '../../db/catalogs/integrations.service.js';
 import { harness, listen } from '../setup/harness.js';
 import { call, newAccount, type CallOptions } from '../setup/http.js';
@@ -136,7 +137,7 @@ describe('signed trigger deliveries', function () {
     expect(await ledgerRuns(wf.id)).to.deep.equal([]);
   });
 
-  it('refuses missing or wrong signatures, stale or future timestamps (replays), unknown subscriptions and bodies that are not JSON', async () => {
+  it('refuses missing or wrong signatures, stale or future timestamps, unknown subscriptions and bodies that are not JSON; a delivery sent again counts once', async () => {
     const wf = await triggerWorkflow('ACTIVE');
     const before = await outboxCount();
     const body = '{"subject":"Hello"}';
@@ -176,13 +177,29 @@ describe('signed trigger deliveries', function () {
       expect(res.status, res.text).to.equal(status);
       expect(res.body.message).to.match(message);
     }
-    // A delivery captured and sent again later: accepted once, refused once its timestamp is over 5 minutes old.
+    expect(await outboxCount(), 'refused deliveries record nothing').to.equal(before);
+
+    // The same signed delivery sent again inside the window (a provider retry, a replay) answers the first event;
+    // once its timestamp is over 5 minutes old it is refused, and its receipt is pruned after the window.
     const sentAt = now() - 290;
-    const first = await deliver(wf.subscriptionId, body, undefined, sentAt);
+    const headers = { 'x-agentry-timestamp': String(sentAt), 'x-agentry-signature': sign(secretOf(wf.subscriptionId), sentAt, body) };
+    const first = await deliver(wf.subscriptionId, body, headers);
     expect(first.status, first.text).to.equal(202);
-    const replay = await deliver(wf.subscriptionId, body, undefined, sentAt - 20);
-    expect(replay.status, replay.text).to.equal(401);
+    const again = await Promise.all([deliver(wf.subscriptionId, body, headers), deliver(wf.subscriptionId, body, headers)]);
+    expect(again.map((r) => [r.status, r.body.eventId])).to.deep.equal([
+      [202, first.body.eventId],
+      [202, first.body.eventId],
+    ]);
     expect(await outboxCount()).to.equal(before + 1);
+    const later = await deliver(wf.subscriptionId, body, undefined, sentAt - 20);
+    expect(later.status, later.text).to.equal(401);
+    const knex = harness().orm.em.getKnex();
+    const receipts = async () =>
+      Number((await knex.raw('select count(*) from trigger_delivery_receipts where subscription_id = ?', [wf.subscriptionId])).rows[0].count);
+    expect(await receipts()).to.equal(1);
+    expect(await pruneDeliveryReceipts(knex, new Date(Date.now() + 5 * 60_000))).to.equal(0);
+    expect(await pruneDeliveryReceipts(knex, new Date(Date.now() + 11 * 60_000))).to.be.at.least(1);
+    expect(await receipts()).to.equal(0);
   });
 
   it('the index follows node edits, node deletion and workflow deletion', async () => {
