@@ -19,7 +19,8 @@
  *   POST   {callbackUrl}   body: the event as JSON (any JSON value; it becomes the run's `{trigger_payload}.data`)
  *          X-Agentry-Timestamp: <unix seconds>
  *          X-Agentry-Signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>
- *          → 202 { "eventId": "…" }; 401 bad or stale signature (do not retry), 404 subscription gone (stop),
+ *          → 202 { "eventId": "…" } (the same request again within 5 minutes answers the same eventId and records
+ *            nothing more); 401 bad or stale signature (do not retry), 404 subscription gone (stop),
  *            400 body not JSON, 429 rate-limited (retry after Retry-After)
  *
  * (lib/triggers/delivery-signature.ts). Both fields are sent when the server has TRIGGER_SIGNING_KEY.
