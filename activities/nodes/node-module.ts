@@ -15,6 +15,7 @@ import type { AutomationSchedules } from '../../lib/schedules/automation-schedul
 import type { NodeCheck } from './checks/check-context.js';
 import type { AiGateway, AiSession } from '../ai/ai-gateway.js';
 import type { MessagingConfig } from '../messaging/cloud-api-messaging.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 
 export type { NodeCheck, NodeCheckContext } from './checks/check-context.js';
 
@@ -34,8 +35,10 @@ export interface ExecutorDeps {
   httpTimeoutMs: number;
   /** The AI gateway (its provider is null when none is configured: AI nodes then fail saying so). */
   ai: AiGateway;
-  /** The messaging product's Cloud API (SEND_MESSAGING_MESSAGE); null when not configured. */
+  /** The messaging product's Cloud API of numbers without settings of their own (SEND_MESSAGING_MESSAGE); null when not configured. */
   messaging?: MessagingConfig | null;
+  /** Opens the stored third-party secrets (numbers' Cloud API tokens); null when SETTINGS_ENCRYPTION_KEY is unset. */
+  secrets?: SecretBox | null;
   /** Wakes the outbox dispatchers after a node that may have written events (row changes). */
   outbox?: OutboxNotifier;
   /** Where the bytes of record files are stored (a deleted record's files go with it). */

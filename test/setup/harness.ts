@@ -18,8 +18,12 @@ import { OutboxDispatcher } from '../../worker/outbox-dispatcher.js';
 import { OpenAiCompatibleProvider } from '../../activities/ai/openai-compatible-provider.js';
 import { FakeAiServer } from './fake-ai-server.js';
 import { FakeMessagingServer } from './fake-messaging-server.js';
+import { SecretBox } from '../../lib/secret-box.js';
 
 export { projectRoot };
+
+/** SETTINGS_ENCRYPTION_KEY of the test worker and of the admin command line the tests run (32 bytes in hex). */
+export const TEST_SETTINGS_KEY = 'a1'.repeat(32);
 
 export interface Harness {
   databaseUrl: string;
@@ -103,6 +107,7 @@ export async function startHarness(): Promise<Harness> {
   const worker = await createWorker({
     aiProvider,
     messaging: { baseUrl: messaging.baseUrl, token: 'test-messaging-token' },
+    secrets: SecretBox.fromKey(TEST_SETTINGS_KEY),
     orm,
     connection: env.nativeConnection,
     temporal: env.client,
