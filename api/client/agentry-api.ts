@@ -5028,6 +5028,8 @@ export interface operations {
               flowId: number | null;
               id: string;
               nodeId: string | null;
+              /** @description The run of the conversation workflow whose turn wrote it */
+              temporalRunId: string | null;
               text: string;
               turn: number;
             }[];
@@ -5118,12 +5120,16 @@ export interface operations {
               flowId: number | null;
               id: string;
               nodeId: string | null;
+              /** @description The run of the conversation workflow whose turn wrote it */
+              temporalRunId: string | null;
               text: string;
               turn: number;
             }[];
             startedAt: string;
             /** @enum {unknown} */
             status: 'ACTIVE' | 'ENDED';
+            /** @description The conversation workflow in the Temporal UI (TEMPORAL_UI_URL) */
+            temporalUiUrl: string | null;
             /** @description Open it in the Temporal UI: every turn is an update of this workflow */
             temporalWorkflowId: string;
             turns: number;
@@ -5355,6 +5361,8 @@ export interface operations {
               flowId: number | null;
               id: string;
               nodeId: string | null;
+              /** @description The run of the conversation workflow whose turn wrote it */
+              temporalRunId: string | null;
               text: string;
               turn: number;
             }[];
