@@ -8,9 +8,11 @@ import { OutboxNotifier } from '../db/outbox-notifier.js';
 import type { FileStore } from '../db/tables/files/file-store.js';
 import { createHeartbeatActivity } from './heartbeat.activity.js';
 import { TemporalAutomationSchedules } from '../lib/schedules/temporal-automation-schedules.js';
+import { createAiCallActivities } from './ai/ai-call.activity.js';
 import { AiGateway } from './ai/ai-gateway.js';
 import type { AiProvider } from './ai/ai-provider.js';
 import type { MessagingConfig } from './messaging/cloud-api-messaging.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import { createExecuteNode } from './nodes/execute-node.js';
 import { nodeFactsOf } from './nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
@@ -31,22 +33,37 @@ export interface ActivityDeps {
   messaging?: MessagingConfig | null;
   /** What agents say when a turn has no message and no AI provider can write one. */
   conversationFallbackMessage?: string | null;
+  /** Opens stored third-party secrets (numbers' Cloud API tokens); absent: SETTINGS_ENCRYPTION_KEY is unset. */
+  secrets?: SecretBox | null;
 }
 
-export function createActivities({ orm, temporal, identity, taskQueue, files, aiProvider, messaging, conversationFallbackMessage }: ActivityDeps) {
+export function createActivities({
+  orm,
+  temporal,
+  identity,
+  taskQueue,
+  files,
+  aiProvider,
+  messaging,
+  conversationFallbackMessage,
+  secrets,
+}: ActivityDeps) {
   const outbox = new OutboxNotifier(orm.em.getKnex());
+  const httpTimeoutMs = 30_000;
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
     executeNode: createExecuteNode({
       orm,
       temporal,
       schedules: new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf),
-      httpTimeoutMs: 30_000,
+      httpTimeoutMs,
       ai: new AiGateway(aiProvider ?? null),
       messaging: messaging ?? null,
+      secrets: secrets ?? null,
       outbox,
       files,
     }),
+    ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs }),
     ...createRunLedgerActivities(orm, outbox),
     ...createTurnActivities(orm, {
       outbox,

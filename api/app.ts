@@ -28,6 +28,8 @@ import { RouteRegistry } from './routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { inboundWebhookRoutes, incomingWebhookRoutes } from './routes/incoming-webhooks.routes.js';
 import { meRoutes } from './routes/me.routes.js';
+import { inboundTriggerRoutes, TRIGGER_DELIVERY_PATH } from './routes/trigger-deliveries.routes.js';
+import { TriggerDeliveries } from '../lib/triggers/delivery-signature.js';
 import { dataRoutes } from './routes/data/index.js';
 import { catalogRoutes } from './routes/catalogs.routes.js';
 import { triggerResourceRoutes } from './routes/trigger-resources.routes.js';
@@ -59,6 +61,11 @@ export interface AppDeps {
     rateLimits?: Config['rateLimits'];
     /** Browser origins allowed to call the API (`['*']`: any); unset or empty: none. */
     corsOrigins?: string[];
+    /**
+     * TRIGGER_SIGNING_KEY: the per-subscription secrets of trigger deliveries derive from it. Unset: subscriptions
+     * are made without a callback URL and `POST /trigger-deliveries/{id}` answers 404.
+     */
+    triggerSigningKey?: string;
   };
   /**
    * The third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through and trigger resources come from;
@@ -82,18 +89,31 @@ export interface AppDeps {
 /** Every `/public/v1` route declaration; the OpenAPI document is built from this list. */
 export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal' | 'files' | 'ai'>): RouteRegistry {
   const api = new RouteRegistry();
+  const deliveries = triggerDeliveriesOf(deps.config);
   meRoutes(api);
   dataRoutes(api, deps.files ?? new LocalFileStore('.data/files'));
   catalogRoutes(api);
   triggerResourceRoutes(api, deps.triggers);
   workflowVariableRoutes(api);
-  workflowRoutes(api, deps.temporal, deps.config.taskQueue, deps.triggers);
+  workflowRoutes(api, deps.temporal, deps.config.taskQueue, deps.triggers, deliveries);
   workflowRunRoutes(api, deps.temporal);
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
-  agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue);
+  agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue, deps.config.temporalUiUrl);
   deps.extraRoutes?.(api);
   return api;
+}
+
+/** Where trigger deliveries arrive and how they are signed; undefined without a signing key. */
+function triggerDeliveriesOf(config: AppDeps['config']): TriggerDeliveries | undefined {
+  return config.triggerSigningKey ? new TriggerDeliveries(config.triggerSigningKey, config.publicBaseUrl) : undefined;
+}
+
+/** The inbound calls outside /public/v1: webhook calls and trigger deliveries. */
+function inboundRoutes(registry: RouteRegistry, config: AppDeps['config']): RouteRegistry {
+  inboundWebhookRoutes(registry);
+  inboundTriggerRoutes(registry, triggerDeliveriesOf(config), config.bodyLimitBytes);
+  return registry;
 }
 
 export function createApp(deps: AppDeps): Koa {
@@ -109,14 +129,13 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   const api = publicRoutes(deps);
-  // The inbound webhook call lives outside /public/v1 but is part of the public interface, so it is documented too.
-  const inbound = new RouteRegistry();
-  inboundWebhookRoutes(inbound);
+  // The inbound calls live outside /public/v1 but are part of the public interface, so they are documented too.
+  const inbound = inboundRoutes(new RouteRegistry(), config);
   const openApi = buildOpenApi(api, `${config.publicBaseUrl}${API_PREFIX}`, { registry: inbound, serverUrl: config.publicBaseUrl });
 
   const root = new RouteRegistry();
   healthRoutes(root, { getEm, temporal, taskQueue: config.taskQueue, timeoutMs: 3000, ai: deps.ai ?? null });
-  inboundWebhookRoutes(root);
+  inboundRoutes(root, config);
 
   const publicRouter = new Router({ prefix: API_PREFIX });
   const perKey = rateLimited(config.rateLimits?.perKey, (ctx) => String(ctx.state.auth.keyId), 'this API key');
@@ -129,6 +148,10 @@ export function createApp(deps: AppDeps): Koa {
   rootRouter.post(
     '/webhooks/:webhookId',
     rateLimited(config.rateLimits?.perWebhook, (ctx) => ctx.params.webhookId, 'this webhook'),
+  );
+  rootRouter.post(
+    '/trigger-deliveries/:subscriptionId',
+    rateLimited(config.rateLimits?.perWebhook, (ctx) => ctx.params.subscriptionId, 'this trigger subscription'),
   );
   root.mount(rootRouter, getEm);
   // Prometheus metrics of this process (requests, the outbox); serve them to your scraper, not to the internet.
@@ -176,21 +199,21 @@ export function createApp(deps: AppDeps): Koa {
     await next();
     if (!['GET', 'HEAD', 'OPTIONS'].includes(ctx.method) && ctx.status < 400) outbox.poke();
   });
-  app.use(
-    koaBody({
-      json: true,
-      jsonStrict: false,
-      jsonLimit: config.bodyLimitBytes,
-      text: false,
-      urlencoded: false,
-      multipart: false,
-      parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-      onError: (error) => {
-        if ((error as { status?: number }).status === 413) throw new PayloadTooLargeError(config.bodyLimitBytes);
-        throw new BadRequestError(`Malformed JSON body: ${error.message}`, 'body');
-      },
-    }),
-  );
+  const parseBody = koaBody({
+    json: true,
+    jsonStrict: false,
+    jsonLimit: config.bodyLimitBytes,
+    text: false,
+    urlencoded: false,
+    multipart: false,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    onError: (error) => {
+      if ((error as { status?: number }).status === 413) throw new PayloadTooLargeError(config.bodyLimitBytes);
+      throw new BadRequestError(`Malformed JSON body: ${error.message}`, 'body');
+    },
+  });
+  // Signed trigger deliveries read their body as sent (the signature covers the bytes), so the parser skips them.
+  app.use((ctx, next) => (ctx.method === 'POST' && TRIGGER_DELIVERY_PATH.test(ctx.path) ? next() : parseBody(ctx, next)));
   for (const router of [publicRouter, rootRouter]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

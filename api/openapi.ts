@@ -119,6 +119,9 @@ function operation(spec: RouteSpec<any, any, any>, components: ComponentCollecto
     security: spec.scope === 'public' ? [] : spec.scope === 'U' ? [{ userApiKey: [] }] : [{ userApiKey: [] }, { accountApiKey: [] }],
     parameters: parameters(spec),
     ...(spec.body && { requestBody: { required: true, content: { 'application/json': { schema: components.ref(spec.body) } } } }),
+    ...(spec.rawBody && {
+      requestBody: { required: true, description: spec.rawBody.description, content: { 'application/json': { schema: spec.rawBody.schema } } },
+    }),
     ...(spec.multipart && { requestBody: { required: true, content: { 'multipart/form-data': { schema: spec.multipart } } } }),
     responses,
   };

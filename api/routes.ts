@@ -61,6 +61,11 @@ export interface RouteSpec<Body = unknown, Query = Record<string, unknown>, Para
    * (`BODY_LIMIT_BYTES`). Other bodies are configuration, held to `CONFIG_BODY_LIMIT_BYTES` (413 past it).
    */
   largeBody?: true;
+  /**
+   * The body is JSON the handler reads from `stream` exactly as sent, because a signature covers its bytes; the
+   * body parser leaves it alone (see `rawBodyPaths` in app.ts). Documented only, with this schema and description.
+   */
+  rawBody?: { schema: JsonSchema; description: string };
   /** The body is `multipart/form-data` with these parts (documented only; the handler reads `stream`). */
   multipart?: JsonSchema;
   /** Success status; 200 unless given. */
@@ -120,7 +125,7 @@ export class RouteRegistry {
 function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compiled, getEm: () => EntityManager): RouteInput<any, any, any> {
   const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
   const query = { ...ctx.query };
-  const body = spec.jsonBody === 'any' ? anyJsonBody(ctx) : spec.body ? schemaBody(ctx, spec) : {};
+  const body = spec.rawBody ? {} : spec.jsonBody === 'any' ? anyJsonBody(ctx) : spec.body ? schemaBody(ctx, spec) : {};
   guardInput(params, 'params');
   guardInput(query, 'query');
   guardInput(body, 'body');

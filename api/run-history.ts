@@ -114,12 +114,17 @@ type Node = Pick<Graph['nodes'][number], 'nodeId' | 'alias' | 'type'>;
  * Node results from a run's history: the entry node (the workflow produces its output, the trigger payload, when
  * the run starts), then one per finished `executeNode` activity, in the order they finished. Local activities'
  * markers do not record their input: such a node is the one the previous node's handle leads to. ITERATION and
- * BREAK run inside the workflow and have no event, so they are missing here. When `closed`, a node still in flight
- * was interrupted and is listed as failed.
+ * BREAK run inside the workflow and have no event, so they are missing here. An `executeNode` that answered an AI
+ * call has not finished its node: the node stays in flight through its `aiCall` activity (whose failure is the
+ * node's) until an `executeNode` of it answers an output. When `closed`, a node still in flight was interrupted and
+ * is listed as failed.
  */
 export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, interruption = 'Cancelled'): LogNodeResult[] {
   const input = decode<RunAutomationInput>(events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
   const pending = new Map<string, Node>();
+  // The node whose AI call is being made (scheduled `aiCall` activities, by event id, and the node they serve).
+  const calling = new Map<string, Node>();
+  let awaitingAi: Node | undefined;
   const results: LogNodeResult[] = [];
   let previous: { node: Node; handle: string } | undefined;
   const add = (node: Node, at: Date | null, outcome: NodeOutcome | undefined, error: string | null) => {
@@ -143,6 +148,12 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
     if (scheduled?.activityType?.name === 'executeNode') {
       const args = decode<ExecuteNodeInput>(scheduled.input?.payloads?.[0]);
       if (args) pending.set(String(event.eventId), args.node);
+      awaitingAi = undefined;
+      continue;
+    }
+    if (scheduled?.activityType?.name === 'aiCall') {
+      if (awaitingAi) calling.set(String(event.eventId), awaitingAi);
+      awaitingAi = undefined;
       continue;
     }
     const ended =
@@ -150,8 +161,9 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
       event.activityTaskFailedEventAttributes ??
       event.activityTaskTimedOutEventAttributes ??
       event.activityTaskCanceledEventAttributes;
-    const node = ended && pending.get(String(ended.scheduledEventId));
+    const node = ended && (pending.get(String(ended.scheduledEventId)) ?? calling.get(String(ended.scheduledEventId)));
     if (ended && node) {
+      const isCall = calling.delete(String(ended.scheduledEventId));
       pending.delete(String(ended.scheduledEventId));
       const failure = event.activityTaskFailedEventAttributes?.failure ?? event.activityTaskTimedOutEventAttributes?.failure;
       const error = event.activityTaskCompletedEventAttributes
@@ -159,7 +171,10 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
         : event.activityTaskCanceledEventAttributes
           ? interruption
           : failureMessage(failure);
-      add(node, at, decode<NodeOutcome>(event.activityTaskCompletedEventAttributes?.result?.payloads?.[0]), error);
+      const outcome = decode<NodeOutcome>(event.activityTaskCompletedEventAttributes?.result?.payloads?.[0]);
+      // A completed AI call, or a node answering the AI call it needs, leaves the node in flight.
+      if (!error && (isCall || outcome?.aiCall)) awaitingAi = node;
+      else add(node, at, isCall ? undefined : outcome, error);
       continue;
     }
     // A local activity's marker carries JSON like { seq, attempt, activity_type, … } under `data`, its result under `result`.
@@ -167,11 +182,12 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
     const data = marker?.markerName === 'core_local_activity' ? decode<{ activity_type?: string }>(marker.details?.data?.payloads?.[0]) : undefined;
     if (data?.activity_type === 'executeNode' && input) {
       const local = localNode(input, previous);
-      if (local)
-        add(local, at, decode<NodeOutcome>(marker!.details?.result?.payloads?.[0]), marker!.failure ? failureMessage(marker!.failure) : null);
+      const outcome = decode<NodeOutcome>(marker!.details?.result?.payloads?.[0]);
+      if (local && !outcome?.aiCall) add(local, at, outcome, marker!.failure ? failureMessage(marker!.failure) : null);
     }
   }
-  if (closed) for (const node of pending.values()) add(node, null, undefined, interruption);
+  if (closed)
+    for (const node of [...pending.values(), ...calling.values(), ...(awaitingAi ? [awaitingAi] : [])]) add(node, null, undefined, interruption);
   return results;
 }
 

@@ -22,6 +22,7 @@ const app = createApp({
     temporalUiUrl: config.temporal.uiUrl,
     rateLimits: config.rateLimits,
     corsOrigins: config.corsOrigins,
+    triggerSigningKey: config.triggerProvider?.signingKey,
   },
   files: new LocalFileStore(config.filesDir),
   ai: aiProviderFrom(config.ai),

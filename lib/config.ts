@@ -3,6 +3,8 @@
  * call it; everything else receives the values it needs as arguments.
  */
 
+import { SecretBox } from './secret-box.js';
+
 /** Validated runtime configuration of every agentry process. */
 export interface Config {
   /** Interface the API binds to. */
@@ -36,7 +38,9 @@ export interface Config {
   /** Folder of the bytes of uploaded record files (the local file store). */
   filesDir: string;
   /** The third-party trigger provider (EXTERNAL_TRIGGER subscriptions); null when TRIGGER_PROVIDER_URL is unset. */
-  triggerProvider: { url: string; apiKey: string } | null;
+  triggerProvider: { url: string; apiKey: string; signingKey: string } | null;
+  /** Key (64 hex digits or base64 of 32 bytes) sealing stored third-party secrets; null when SETTINGS_ENCRYPTION_KEY is unset. */
+  settingsKey: string | null;
   /** The OpenAI-compatible AI provider of the AI gateway; null when AI_BASE_URL is unset (AI nodes fail, saying so). */
   ai: { baseUrl: string; apiKey: string } | null;
   /** The messaging product's Cloud API (SEND_MESSAGING_MESSAGE); null when MESSAGING_API_URL is unset. */
@@ -92,6 +96,10 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   TEST_DATABASE_URL: 'PostgreSQL server the tests create their per-run database on (default: the DATABASE_URL server)',
   TRIGGER_PROVIDER_URL: 'base URL of the third-party trigger provider (EXTERNAL_TRIGGER nodes); unset: third-party triggers are off',
   TRIGGER_PROVIDER_API_KEY: 'key sent as Bearer token to the trigger provider; required when TRIGGER_PROVIDER_URL is set (no default)',
+  TRIGGER_SIGNING_KEY:
+    'server key (at least 32 characters) the per-subscription secrets of signed trigger deliveries are derived from; required when TRIGGER_PROVIDER_URL is set',
+  SETTINGS_ENCRYPTION_KEY:
+    'AES-256-GCM key (64 hex digits or base64 of 32 bytes) sealing stored third-party secrets (per-number messaging tokens); same value on the worker and the admin CLI',
   AI_BASE_URL:
     'base URL of an OpenAI-compatible API (OpenAI, Ollama, vLLM, llama.cpp), e.g. http://127.0.0.1:11434/v1; unset: AI nodes fail saying so',
   AI_API_KEY: 'key sent as Bearer token to the AI provider; required when AI_BASE_URL is set (no default; any value for servers without keys)',
@@ -189,7 +197,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (env.TRIGGER_PROVIDER_URL) {
     const apiKey = env.TRIGGER_PROVIDER_API_KEY?.trim();
     if (!apiKey) throw new ConfigError('TRIGGER_PROVIDER_API_KEY must be set when TRIGGER_PROVIDER_URL is set');
-    triggerProvider = { url: urlVar(env, 'TRIGGER_PROVIDER_URL', '', ['http:', 'https:']), apiKey };
+    const signingKey = env.TRIGGER_SIGNING_KEY?.trim() ?? '';
+    if (signingKey.length < 32) throw new ConfigError('TRIGGER_SIGNING_KEY must be set (at least 32 characters) when TRIGGER_PROVIDER_URL is set');
+    triggerProvider = { url: urlVar(env, 'TRIGGER_PROVIDER_URL', '', ['http:', 'https:']), apiKey, signingKey };
+  }
+  const settingsKey = env.SETTINGS_ENCRYPTION_KEY?.trim() || null;
+  if (settingsKey && !SecretBox.fromKey(settingsKey)) {
+    throw new ConfigError('SETTINGS_ENCRYPTION_KEY must be 32 bytes: 64 hex digits or base64 (e.g. the output of openssl rand -base64 32)');
   }
   let ai: Config['ai'] = null;
   if (env.AI_BASE_URL) {
@@ -222,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.AGENTRY_DATA_DIR || '.data',
     filesDir: env.FILES_DIR || `${env.AGENTRY_DATA_DIR || '.data'}/files`,
     triggerProvider,
+    settingsKey,
     ai,
     messaging,
     workerMetricsPort: intVar(env, 'WORKER_METRICS_PORT', 0, 0, 65535),

@@ -13,6 +13,8 @@ import {
 } from '../db/catalogs/channels.service.js';
 import { aiModelView, pointAiModel } from '../db/catalogs/ai-models.service.js';
 import { connectAccount, connectedAccountView } from '../db/catalogs/integrations.service.js';
+import { setMessagingSettings } from '../db/catalogs/messaging-settings.service.js';
+import type { SecretBox } from '../lib/secret-box.js';
 
 type Options = Record<string, string | boolean | undefined>;
 type Verb = (em: EntityManager, options: Options) => Promise<{ json: unknown; text: string }>;
@@ -23,11 +25,17 @@ export interface ArgReaders {
   id(options: Options, name: string): number;
   /** A usage error for an option whose value is malformed. */
   usage(message: string): Error;
+  /** Seals stored third-party secrets: SETTINGS_ENCRYPTION_KEY's box, null when it is unset. */
+  secrets(): SecretBox | null;
 }
 
 export const CATALOG_USAGE = `
   connect-number  --account ID --phone +E164 --phone-number-id ID [--assistant UUID] [--display-name TEXT] [--cannot-send]
                                                connect a messaging business number
+  messaging-settings --account ID --phone-number-id ID [--base-url URL] [--token TOKEN|-] [--clear]
+                                               the Cloud API base URL and token this number sends through (instead of
+                                               MESSAGING_API_URL/TOKEN); --token - reads it from stdin; the token is
+                                               stored encrypted with SETTINGS_ENCRYPTION_KEY and shown as …last 4 only
   connect-account --account ID --toolkit NAME --label TEXT [--external-id ID]
                                                connect a third-party account (its id is the nodes' connectedAccountId)
   add-template    --account ID --name NAME --language en [--status APPROVED] [--body-params N]
@@ -54,12 +62,33 @@ export const CATALOG_OPTIONS = {
   platform: { type: 'string' },
   model: { type: 'string' },
   'make-default': { type: 'boolean', default: false },
+  'base-url': { type: 'string' },
+  token: { type: 'string' },
+  clear: { type: 'boolean', default: false },
 } as const;
 
 const optional = (options: Options, name: string): string | undefined => (typeof options[name] === 'string' ? (options[name] as string) : undefined);
 
-export function catalogVerbs({ required, id, usage }: ArgReaders): Record<string, Verb> {
+/** `--token -`: the token from stdin (kept out of the shell history and the process list). */
+async function tokenOption(options: Options): Promise<string | undefined> {
+  const token = optional(options, 'token');
+  if (token !== '-') return token;
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text.trim();
+}
+
+export function catalogVerbs({ required, id, usage, secrets }: ArgReaders): Record<string, Verb> {
   return {
+    async 'messaging-settings'(em, o) {
+      const settings = await setMessagingSettings(em, secrets(), id(o, 'account'), required(o, 'phone-number-id'), {
+        baseUrl: optional(o, 'base-url'),
+        token: await tokenOption(o),
+        clear: o.clear === true,
+      });
+      const via = settings.cloudApiUrl ? `${settings.cloudApiUrl}, token ${settings.tokenHint}` : 'MESSAGING_API_URL (no settings of its own)';
+      return { json: { settings }, text: `number ${settings.phoneNumber} (phoneNumberId ${settings.phoneNumberId}) sends through ${via}` };
+    },
     async 'connect-number'(em, o) {
       const number = messagingNumberView(
         await connectMessagingNumber(em, id(o, 'account'), {

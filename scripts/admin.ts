@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
+import { SecretBox } from '../lib/secret-box.js';
 import { ensureDatabase } from '../db/database.js';
 import { initORM, migrate } from '../db/orm.js';
 import { bootstrapAccount, createUser, creditBalance, userView } from '../db/services/accounts.service.js';
@@ -109,7 +110,15 @@ const verbs: Record<string, Verb> = {
     );
     return { json: { parked }, text: lines.length ? lines.join('\n') : 'no parked events' };
   },
-  ...catalogVerbs({ required, id, usage: (message) => new UsageError(message) }),
+  ...catalogVerbs({
+    required,
+    id,
+    usage: (message) => new UsageError(message),
+    secrets: () => {
+      const key = loadConfig().settingsKey;
+      return key ? SecretBox.fromKey(key) : null;
+    },
+  }),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -9,6 +9,7 @@ import type { FileStore } from '../db/tables/files/file-store.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import type { AiProvider } from '../activities/ai/ai-provider.js';
 import type { MessagingConfig } from '../activities/messaging/cloud-api-messaging.js';
+import type { SecretBox } from '../lib/secret-box.js';
 
 export interface WorkerDeps {
   orm: Orm;
@@ -27,6 +28,8 @@ export interface WorkerDeps {
   messaging?: MessagingConfig | null;
   /** What agents say when a turn has no message and no AI provider can write one. */
   conversationFallbackMessage?: string | null;
+  /** Opens stored third-party secrets (numbers' Cloud API tokens); absent: SETTINGS_ENCRYPTION_KEY is unset. */
+  secrets?: SecretBox | null;
   /** The queues this process polls: automation runs, conversation turns, or both (the default). */
   queues?: readonly WorkerQueue[];
 }
@@ -78,6 +81,7 @@ export async function createWorker({
   aiProvider,
   messaging,
   conversationFallbackMessage,
+  secrets,
   queues = ['runs', 'turns'],
 }: WorkerDeps): Promise<AgentryWorker> {
   const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
@@ -90,6 +94,7 @@ export async function createWorker({
     aiProvider,
     messaging,
     conversationFallbackMessage,
+    secrets,
   });
   // Both workers share one workflow bundle (built once) and the same activity functions.
   const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: quietBundler });

@@ -15,6 +15,8 @@ import { outboxState } from '../db/automations/event-subscribers.js';
 import { readOutboxStateWith } from '../lib/metrics.js';
 import { ADMISSION_RETENTION_MS, pruneAdmissions } from '../db/automations/admission.js';
 import { NODE_EFFECT_RETENTION_DAYS, pruneNodeEffects } from '../db/automations/node-effects.js';
+import { SecretBox } from '../lib/secret-box.js';
+import { pruneDeliveryReceipts } from '../db/automations/trigger-deliveries.service.js';
 
 const config = loadConfig();
 const logger = createLogger('worker', { format: config.logFormat, level: config.logLevel.toLowerCase() });
@@ -38,6 +40,7 @@ const worker = await createWorker({
   messaging: config.messaging,
   conversationFallbackMessage: config.conversationFallbackMessage,
   queues: config.workerQueues,
+  secrets: config.settingsKey ? SecretBox.fromKey(config.settingsKey) : null,
 });
 logger.info(
   { identity: worker.options.identity, taskQueues: worker.workers.map((w) => w.options.taskQueue) },
@@ -54,7 +57,8 @@ const dispatcher = new OutboxDispatcher({
 });
 if (config.workerQueues.includes('runs')) dispatcher.start();
 // Runs ended from outside (terminated in the Temporal UI) are closed in the ledger, so counters stay in step; the
-// recorded outcomes of node executions are kept for as long as a retry could want them.
+// recorded outcomes of node executions are kept for as long as a retry could want them, and the receipts of trigger
+// deliveries until their timestamps can no longer be accepted.
 const sweep = setInterval(() => {
   sweepRunLedger(orm, temporal).catch((error) => logger.warn({ err: error }, 'run ledger sweep failed'));
   pruneAdmissions(orm.em.getKnex(), new Date(Date.now() - ADMISSION_RETENTION_MS)).catch((error) =>
@@ -63,6 +67,7 @@ const sweep = setInterval(() => {
   pruneNodeEffects(orm.em.getKnex(), new Date(Date.now() - NODE_EFFECT_RETENTION_DAYS * 86_400_000)).catch((error) =>
     logger.warn({ err: error }, 'pruning node effects failed'),
   );
+  pruneDeliveryReceipts(orm.em.getKnex()).catch((error) => logger.warn({ err: error }, 'pruning trigger delivery receipts failed'));
 }, 60_000);
 // Prometheus metrics of this worker: runs, node durations, dispatch lag, the outbox.
 readOutboxStateWith(() => outboxState(orm.em.getKnex()));

@@ -48,17 +48,18 @@ export async function conversation(input: ConversationInput): Promise<Conversati
   const replies = new Map<string, TurnReply>();
   const firstTurn = state.turns;
   let greeting: TurnReply | undefined;
-  let busy = false;
   let messagesSeen = 0;
-
-  /** Turns run one at a time, in the order their updates arrived. */
+  // Turns run one at a time, in the order their updates arrived: each takes a ticket and waits for its number.
+  let tickets = 0;
+  let serving = 0;
+  const busy = () => serving !== tickets;
   const serialized = async <T>(work: () => Promise<T>): Promise<T> => {
-    await condition(() => !busy);
-    busy = true;
+    const ticket = tickets++;
+    await condition(() => serving === ticket);
     try {
       return await work();
     } finally {
-      busy = false;
+      serving += 1;
     }
   };
   const open = () => {
@@ -103,15 +104,15 @@ export async function conversation(input: ConversationInput): Promise<Conversati
   const shouldContinue = () => workflowInfo().continueAsNewSuggested || state.turns - firstTurn >= (input.turnsPerRun ?? TURNS_PER_RUN);
   while (!state.ended) {
     const seen = messagesSeen;
-    const woken = (() => state.ended || messagesSeen !== seen || (shouldContinue() && !busy)) as () => boolean;
+    const woken = () => state.ended || messagesSeen !== seen || (shouldContinue() && !busy());
     const idleMs = input.idleMinutes && !state.idleFired ? input.idleMinutes * 60_000 : undefined;
     const stirred = idleMs === undefined ? (await condition(woken), true) : await condition(woken, idleMs);
-    if (!stirred && !busy) {
+    if (!stirred && !busy()) {
       state.idleFired = true;
       await local.conversationIdle({ ...ids(input), turns: state.turns, idleMinutes: input.idleMinutes! });
     }
     if (!state.ended && shouldContinue()) {
-      await condition(() => !busy && allHandlersFinished());
+      await condition(() => !busy() && allHandlersFinished());
       if (!state.ended) await continueAsNew<typeof conversation>({ ...input, state });
     }
   }

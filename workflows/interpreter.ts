@@ -16,15 +16,16 @@
  *   ends the innermost loop and continues on its `completed` path; outside a loop it fails the run.
  * - A node answering `suspend` pauses the walk there (a conversation waiting for the user's answer): the result
  *   names it in `suspendedAt`, with the variables so far; the caller resumes later from that node's next edge.
- * - A failed node is recorded in `nodeResults` and fails the run, unless it ran inside the body of a loop with
- *   `continueOnError: true`, which records the item in its output (`failed[]`) and goes on with the next item.
- *   Run limits (steps, loop size) and a broken graph fail the run even there.
+ * - A failed node is recorded in `nodeResults` (with the AI credits its error says it spent) and fails the run,
+ *   unless it ran inside the body of a loop with `continueOnError: true`, which records the item in its output
+ *   (`failed[]`) and goes on with the next item. Run limits (steps, loop size) and a broken graph fail the run even
+ *   there.
  */
 import type { Graph, GraphNode } from '../lib/graph/graph.js';
 import { interpolateFields } from '../lib/runtime/interpolate.js';
 import { applyCaptures } from './interpreter/captures.js';
 import { loopItems } from './interpreter/loop-items.js';
-import { describe, errorMessage, RunFailure, RunState, type LoopFrame } from './interpreter/run-state.js';
+import { describe, errorMessage, RunFailure, RunState, spentCredits, type LoopFrame } from './interpreter/run-state.js';
 import type { ExecuteNode, InterpretOptions, RunResult } from './interpreter/types.js';
 
 export type { ExecuteNode, InterpretOptions, NodeInput, NodeOutcome, NodeResult, RunResult } from './interpreter/types.js';
@@ -90,7 +91,7 @@ class Interpreter {
       outcome = (await this.executeNode(node, { interpolatedData, scope, step: state.steps })) ?? {};
     } catch (error) {
       if (state.options.propagate?.(error)) throw error;
-      throw state.fail(node, errorMessage(error), error instanceof RunFailure && error.fatal);
+      throw state.fail(node, errorMessage(error), error instanceof RunFailure && error.fatal, spentCredits(error));
     }
     if (outcome.suspend) throw new Suspended(node.nodeId);
     state.outputs[node.nodeId] = outcome.output;

@@ -1,30 +1,15 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  CancellationScope,
-  isCancellation,
-  proxyActivities,
-  proxyLocalActivities,
-  upsertMemo,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyLocalActivities, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { GraphNode } from '../lib/graph/graph.js';
 import type { AutomationRunResult, ExecuteNodeInput, NodeOutcome, RunAutomationInput, RunMemo, RunResult } from '../lib/runtime/contract.js';
 import { interpret, RunFailure } from './interpreter.js';
 import { boundedResult } from './interpreter/bounded-result.js';
+import { NodeExecutionFailure, runNodeExecution } from './node-runner.js';
 import { awaitAdmission } from './await-admission.js';
 
 export type { AutomationRunResult, RunAutomationInput, RunMemo, RunTrigger } from '../lib/runtime/contract.js';
 
 const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 };
-const { executeNode } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  // The node heartbeats while it works: a killed worker's node is retried elsewhere after this, not after 2 minutes.
-  heartbeatTimeout: '10 seconds',
-  // Network errors and 5xx retry with backoff; node executors mark permanent failures non-retryable.
-  retry,
-});
 const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
 
 /**
@@ -35,7 +20,7 @@ export const HISTORY_LIMITS = { bytes: 40 * 1024 * 1024, events: 40_000 };
 
 /**
  * One run of an automation: the pure interpreter, with every executed node as an activity (a local one for nodes
- * without I/O). A run that does not succeed fails the Temporal execution (type RunFailed, PreventedLoop or
+ * without I/O) and every AI call of a node as an activity of its own (`node-runner.ts`). A run that does not succeed fails the Temporal execution (type RunFailed, PreventedLoop or
  * InsufficientCredits) with its result as the failure's details, so the Temporal UI shows it as failed.
  */
 export async function runAutomation(input: RunAutomationInput): Promise<AutomationRunResult> {
@@ -111,7 +96,7 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
   throw ApplicationFailure.create({ message: memo.error ?? 'The run failed', type, nonRetryable: true, details: [result] });
 }
 
-/** One node: an entry node's output is the trigger payload; any other runs as an activity (local when its type says so). */
+/** One node: an entry node's output is the trigger payload; any other runs through `runNodeExecution`. */
 async function runNode(input: RunAutomationInput, chain: number[], node: GraphNode, data: GraphNode['data'], step: number): Promise<NodeOutcome> {
   const facts = input.nodeFacts[node.type];
   if (facts?.entry) return { output: input.triggerPayload ?? null };
@@ -133,14 +118,11 @@ async function runNode(input: RunAutomationInput, chain: number[], node: GraphNo
     ...(facts?.readsTriggerPayload ? { triggerPayload: input.triggerPayload } : {}),
   };
   try {
-    return await (facts?.local ? local.executeNode(args) : executeNode(args));
+    return await runNodeExecution(args, facts);
   } catch (error) {
-    // The node's own message (the activity's failure cause) is what a run log should show.
-    if (!isCancellation(error) && error instanceof ActivityFailure && error.cause) {
-      const insufficient = error.cause instanceof ApplicationFailure && error.cause.type === 'InsufficientCredits';
-      // Out of credits ends the run (fatal), even inside a loop that continues on errors.
-      throw insufficient ? new InsufficientCreditsFailure(node.nodeId, error.cause.message, true) : new Error(error.cause.message);
-    }
+    // Out of credits ends the run (fatal), even inside a loop that continues on errors.
+    if (error instanceof NodeExecutionFailure && error.type === 'InsufficientCredits')
+      throw new InsufficientCreditsFailure(node.nodeId, error.message, true);
     throw error;
   }
 }

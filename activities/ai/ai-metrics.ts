@@ -11,7 +11,7 @@ export const aiTokens = new Counter({
 
 export const aiCallDuration = new Histogram({
   name: 'agentry_ai_call_duration_seconds',
-  help: 'Duration of AI calls (provider retries included), by provider-side model and outcome',
+  help: 'Duration of AI call attempts, by provider-side model and outcome',
   labelNames: ['model', 'outcome'] as const,
   buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
   registers: [registry],

@@ -11,9 +11,8 @@ export async function aiForNode(
   context: ExecutionContext,
   type: AiModelType,
 ): Promise<{ session: AiSession; model: AiModel }> {
-  const em = context.orm.em.fork();
-  const session = context.ai.session(em, input.accountId, context.signal);
-  return { session, model: await resolveModel(em, input.data, type) };
+  const session = context.aiSession();
+  return { session, model: await resolveModel(context.orm.em.fork(), input.data, type) };
 }
 
 /** A saved capture variable (`{ id, name, description }`). */

@@ -3,29 +3,9 @@
  * implementation speaks the OpenAI-compatible HTTP API (`openai-compatible-provider.ts`); another vendor's API is
  * another implementation of this interface.
  */
+import type { ChatMessage, ToolCall, ToolDefinition } from '../../lib/runtime/ai-call.js';
 
-/** One message of a chat. `tool` messages answer the tool call named by `toolCallId`. */
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string;
-  toolCallId?: string;
-  /** Tool calls the assistant asked for (assistant messages only). */
-  toolCalls?: ToolCall[];
-}
-
-/** A function the model may call: its name, what it does, and the JSON Schema of its arguments. */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
-
-/** A call the model asked for; `arguments` is the JSON text the model wrote. */
-export interface ToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
+export type { ChatMessage, ToolCall, ToolDefinition } from '../../lib/runtime/ai-call.js';
 
 export interface ChatRequest {
   /** The provider-side model name (the catalog's `externalId`). */
@@ -58,7 +38,24 @@ export interface TranscriptionRequest {
   signal?: AbortSignal;
 }
 
-/** A model provider. Implementations retry transient failures themselves and throw `NodeError` for permanent ones. */
+/**
+ * A transient provider failure (429, 5xx, a timeout, the network): worth trying again, after `retryAfterMs` when
+ * the provider said how long to wait (`Retry-After`).
+ */
+export class AiProviderUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+    this.name = 'AiProviderUnavailableError';
+  }
+}
+
+/**
+ * A model provider. Each method makes one attempt: it throws `AiProviderUnavailableError` for a transient failure
+ * (the `aiCall` activity's retry policy tries again) and `NodeError` for a permanent one (another 4xx).
+ */
 export interface AiProvider {
   chat(request: ChatRequest): Promise<ChatResponse>;
   transcribe(request: TranscriptionRequest): Promise<{ text: string }>;

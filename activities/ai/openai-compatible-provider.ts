@@ -1,10 +1,19 @@
 /**
  * The OpenAI-compatible HTTP API (`POST /chat/completions`, `POST /audio/transcriptions`), which OpenAI, Ollama,
- * vLLM and llama.cpp servers all speak. Rate limits (429) and server errors (5xx) are retried with exponential
- * backoff, waiting at least what `Retry-After` asks; other 4xx answers are permanent (`NodeError`).
+ * vLLM and llama.cpp servers all speak. One HTTP call per method call: rate limits (429), server errors (5xx),
+ * timeouts and network errors throw `AiProviderUnavailableError` (with what `Retry-After` asks), which the `aiCall`
+ * activity's retry policy retries with backoff; other 4xx answers are permanent (`NodeError`).
  */
 import { NodeError } from '../nodes/node-module.js';
-import type { AiProvider, ChatMessage, ChatRequest, ChatResponse, ToolCall, TranscriptionRequest } from './ai-provider.js';
+import {
+  AiProviderUnavailableError,
+  type AiProvider,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatResponse,
+  type ToolCall,
+  type TranscriptionRequest,
+} from './ai-provider.js';
 
 export interface OpenAiCompatibleOptions {
   /** Base URL up to the version segment, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. */
@@ -12,18 +21,9 @@ export interface OpenAiCompatibleOptions {
   apiKey: string;
   /** Timeout of one HTTP call. */
   timeoutMs: number;
-  /** Attempts per call, the first included. */
-  maxAttempts: number;
-  /** First backoff delay; it doubles per attempt. */
-  baseDelayMs: number;
-  /** Longest wait between attempts, `Retry-After` included. */
-  maxDelayMs: number;
 }
 
-export const DEFAULT_PROVIDER_OPTIONS = { timeoutMs: 60_000, maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 30_000 };
-
-/** A transient provider failure (429, 5xx, network): Temporal retries the activity once the provider's own retries are spent. */
-export class AiProviderUnavailableError extends Error {}
+export const DEFAULT_PROVIDER_OPTIONS = { timeoutMs: 60_000 };
 
 /** Seconds or an HTTP date, as `Retry-After` may say; null when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | null {
@@ -33,12 +33,6 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   const date = Date.parse(header);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
 
 function wireMessage(m: ChatMessage): Record<string, unknown> {
   if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
@@ -98,43 +92,36 @@ export class OpenAiCompatibleProvider implements AiProvider {
     if (!response.ok) throw new Error(`GET /models answered ${response.status}`);
   }
 
-  /** One API call with the retry policy; answers the parsed JSON body. */
+  /** One API call; answers the parsed JSON body. */
   private async call(path: string, body: () => string | FormData, contentType: string | undefined, signal?: AbortSignal): Promise<unknown> {
-    const { baseUrl, apiKey, timeoutMs, maxAttempts, baseDelayMs, maxDelayMs } = this.options;
-    let lastError = '';
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      let response: Response;
-      try {
-        const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
-        response = await fetch(`${baseUrl}${path}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${apiKey}`, ...(contentType && { 'content-type': contentType }) },
-          body: body(),
-          signal: AbortSignal.any(signals),
-        });
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        lastError = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error as Error).message;
-        if (attempt < maxAttempts) await sleep(Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)), signal);
-        continue;
-      }
-      const text = await response.text();
-      if (response.ok) {
-        try {
-          return JSON.parse(text);
-        } catch {
-          throw new AiProviderUnavailableError(`The AI provider answered ${path} with a body that is not JSON`);
-        }
-      }
-      const detail = providerMessage(text);
-      if (response.status !== 429 && response.status < 500) {
-        throw new NodeError(`The AI provider refused the request (${response.status}): ${detail}`, 'AiRequestRefused');
-      }
-      lastError = `${response.status}: ${detail}`;
-      const backoff = baseDelayMs * 2 ** (attempt - 1);
-      if (attempt < maxAttempts) await sleep(Math.min(maxDelayMs, Math.max(backoff, retryAfterMs(response.headers.get('retry-after')) ?? 0)), signal);
+    const { baseUrl, apiKey, timeoutMs } = this.options;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, ...(contentType && { 'content-type': contentType }) },
+        body: body(),
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]),
+      });
+      text = await response.text();
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error as Error).message;
+      throw new AiProviderUnavailableError(`The AI provider did not answer ${path}: ${reason}`);
     }
-    throw new AiProviderUnavailableError(`The AI provider did not answer after ${maxAttempts} attempts (last: ${lastError})`);
+    if (response.ok) {
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new AiProviderUnavailableError(`The AI provider answered ${path} with a body that is not JSON`);
+      }
+    }
+    const detail = providerMessage(text);
+    if (response.status !== 429 && response.status < 500) {
+      throw new NodeError(`The AI provider refused the request (${response.status}): ${detail}`, 'AiRequestRefused');
+    }
+    throw new AiProviderUnavailableError(`The AI provider answered ${response.status}: ${detail}`, retryAfterMs(response.headers.get('retry-after')));
   }
 }
 

@@ -5,14 +5,11 @@
  */
 import { NodeError } from '../nodes/node-module.js';
 
-/** Where the Cloud API is and the token agentry sends it; null when MESSAGING_API_URL is unset. */
+/** Where the Cloud API is and the token agentry sends it (a number's own settings, or MESSAGING_API_URL's). */
 export interface MessagingConfig {
   baseUrl: string;
   token: string;
 }
-
-export const MESSAGING_NOT_CONFIGURED =
-  'Messaging is not configured: set MESSAGING_API_URL (the Cloud API base URL) and MESSAGING_API_TOKEN on the worker';
 
 /** Parameter values of a template's parts, as the node's `templateVariables` holds them (a value or a list). */
 export interface TemplateValues {

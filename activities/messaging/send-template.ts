@@ -1,48 +1,25 @@
 /**
  * SEND_MESSAGING_MESSAGE's executor: resolves the recipient (a phone number, or a People record's Phone), sends the
- * template through the Cloud API adapter, and writes the sent message as an auto-generated MESSAGING activity on
- * the People record. Send and activity run once per node execution (`once`): a retried attempt answers what the
+ * template through the Cloud API the sending number is configured with (messaging-config.ts), and writes the sent
+ * message as an auto-generated MESSAGING activity on the People record: the one named in PEOPLE_RECORD mode, the
+ * one with the recipient's phone number in PHONE_NUMBER mode (none when no record has it; `personRowId` in the
+ * output says which). Send and activity run once per node execution (`once`): a retried attempt answers what the
  * first one recorded instead of sending again.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { findApprovedTemplate } from '../../db/catalogs/index.js';
-import type { DataTable } from '../../db/entities/index.js';
+import { findApprovedTemplate, findMessagingNumber } from '../../db/catalogs/index.js';
 import { createActivity } from '../../db/tables/record-activities.service.js';
-import { getRow, tableContext } from '../../db/tables/rows.service.js';
-import { NotFoundError } from '../../lib/errors.js';
-import { toVariableString } from '../../lib/runtime/path.js';
 import { NodeError, type NodeExecutor } from '../nodes/node-module.js';
-import { MESSAGING_NOT_CONFIGURED, sendTemplateMessage, type TemplateValues } from './cloud-api-messaging.js';
+import { sendTemplateMessage, type TemplateValues } from './cloud-api-messaging.js';
+import { messagingConfigOf } from './messaging-config.js';
+import { recipientOf } from './recipients.js';
 
 const INTERNATIONAL = /^\+[1-9]\d{6,14}$/;
 
-interface Recipient {
-  name: string;
-  phone: string;
-  /** The People record, when the message goes to one. */
-  person?: { table: DataTable; rowId: string };
-}
-
-async function recipientOf(em: EntityManager, accountId: number, data: Record<string, unknown>): Promise<Recipient> {
-  if (data.recipientMode !== 'PEOPLE_RECORD') {
-    return { name: toVariableString(data.personName) ?? '', phone: (toVariableString(data.phoneNumber) ?? '').replace(/[\s()-]/g, '') };
-  }
-  const rowId = (toVariableString(data.peopleRowId) ?? '').trim();
-  const people = await tableContext(em, accountId, 'OBJECT', 'people');
-  const row = await getRow(em, people, rowId).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NodeError(`People record ${rowId} not found`, 'RecipientNotFound') : error;
-  });
-  const phone = String(row.data.Phone ?? '').replace(/[\s()-]/g, '');
-  if (!phone) throw new NodeError(`People record ${rowId} has no Phone`, 'RecipientNotFound');
-  const name = [row.data['First name'], row.data['Last name']].filter(Boolean).join(' ');
-  return { name, phone, person: { table: people.table, rowId } };
-}
-
 export const executeSendMessagingMessage: NodeExecutor = async (input, context) => {
   const { data, accountId, automationId, executionKey } = input;
-  if (!context.messaging) throw new NodeError(MESSAGING_NOT_CONFIGURED, 'MessagingNotConfigured');
-  const config = context.messaging;
   const em = context.orm.em.fork();
+  const phoneNumberId = String(data.phoneNumberId);
+  const config = messagingConfigOf(await findMessagingNumber(em, accountId, phoneNumberId), phoneNumberId, context.secrets, context.messaging);
   const template = await findApprovedTemplate(em, accountId, String(data.template));
   if (!template) throw new NodeError(`No APPROVED template "${String(data.template)}" in this account any more`, 'InvalidNode');
   const recipient = await recipientOf(em, accountId, data);
@@ -52,7 +29,7 @@ export const executeSendMessagingMessage: NodeExecutor = async (input, context) 
   return {
     output: await context.once(async (tx) => {
       const message = {
-        phoneNumberId: String(data.phoneNumberId),
+        phoneNumberId,
         to: recipient.phone,
         template: template.name,
         language: template.language,
@@ -71,7 +48,7 @@ export const executeSendMessagingMessage: NodeExecutor = async (input, context) 
           { source, idempotencyKey: executionKey },
         );
       }
-      return { messageId, to: recipient.phone, name: recipient.name, template: template.name };
+      return { messageId, to: recipient.phone, name: recipient.name, template: template.name, personRowId: recipient.person?.rowId ?? null };
     }),
   };
 };

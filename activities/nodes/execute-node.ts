@@ -1,12 +1,14 @@
 /**
  * The `executeNode` activity: runs one node through its module's executor. This is the one place where a node's
  * failure becomes a Temporal failure (permanent ones non-retryable), where its heartbeats and cancellation are
- * wired, and where its output is checked against Temporal's payload limit.
+ * wired, and where its output is checked against Temporal's payload limit. A node that needs an AI call answers
+ * the call instead of an output (`NodeOutcome.aiCall`); the workflow makes it and executes the node again.
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NodeEffect } from '../../db/entities/index.js';
 import { AppError } from '../../lib/errors.js';
+import { AiCallNeeded, type AiSession } from '../ai/ai-gateway.js';
 import { nodeDuration } from '../../lib/metrics.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import { NodeError, type ExecutorDeps } from './node-module.js';
@@ -21,16 +23,20 @@ export const MAX_OUTPUT_BYTES = 1_500_000;
 const describe = (node: ExecuteNodeInput['node']) => (node.alias ? `${node.nodeId} (${node.alias})` : node.nodeId);
 
 function checkOutputSize(input: ExecuteNodeInput, outcome: NodeOutcome): NodeOutcome {
-  const bytes = outcome.output === undefined ? 0 : Buffer.byteLength(JSON.stringify(outcome.output));
+  const answer = outcome.aiCall ?? outcome.output;
+  const bytes = answer === undefined ? 0 : Buffer.byteLength(JSON.stringify(answer));
   if (bytes <= MAX_OUTPUT_BYTES) return outcome;
+  const size = `${(bytes / 1e6).toFixed(1)} MB`;
   throw ApplicationFailure.nonRetryable(
-    `The output of ${input.node.type} node ${describe(input.node)} is ${(bytes / 1e6).toFixed(1)} MB; a node output may be at most ${MAX_OUTPUT_BYTES / 1e6} MB: narrow it (a filter, fewer fields)`,
+    outcome.aiCall
+      ? `The AI call of ${input.node.type} node ${describe(input.node)} is ${size}; an AI call may be at most ${MAX_OUTPUT_BYTES / 1e6} MB: give the model less text`
+      : `The output of ${input.node.type} node ${describe(input.node)} is ${size}; a node output may be at most ${MAX_OUTPUT_BYTES / 1e6} MB: narrow it (a filter, fewer fields)`,
     'OutputTooLarge',
   );
 }
 
 /** Permanent failures (a `NodeError`, a refused request of the data plane) fail the node at once; others are retried. */
-function toFailure(error: unknown, cancelled: boolean): unknown {
+export function toFailure(error: unknown, cancelled: boolean): unknown {
   if (cancelled || error instanceof ApplicationFailure) return error;
   if (error instanceof NodeError) return ApplicationFailure.nonRetryable(error.message, error.type);
   if (error instanceof AppError && error.status < 500) return ApplicationFailure.nonRetryable(error.message, error.code);
@@ -78,18 +84,26 @@ export function createExecuteNode(deps: ExecutorDeps) {
     // Heartbeats let Temporal notice a dead worker within the heartbeat timeout, and deliver cancellation.
     const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), 2_000);
     const timer = nodeDuration.startTimer({ type: input.node.type });
+    let session: AiSession | undefined;
     try {
-      const outcome = await module.execute(input, {
-        ...deps,
-        signal: context.cancellationSignal,
-        attempt: context.info.attempt,
-        temporalWorkflowId: context.info.workflowExecution?.workflowId ?? '',
-        once: (effect) => once(deps.orm.em, input.executionKey, effect),
-        onceFor: (part, effect) => once(deps.orm.em, `${input.executionKey}/${part}`, effect),
-      });
+      const outcome = await module
+        .execute(input, {
+          ...deps,
+          signal: context.cancellationSignal,
+          attempt: context.info.attempt,
+          temporalWorkflowId: context.info.workflowExecution?.workflowId ?? '',
+          once: (effect) => once(deps.orm.em, input.executionKey, effect),
+          onceFor: (part, effect) => once(deps.orm.em, `${input.executionKey}/${part}`, effect),
+          aiSession: () => (session ??= deps.ai.journaled(input)),
+        })
+        .catch((error: unknown) => {
+          if (error instanceof AiCallNeeded) return { aiCall: error.request };
+          throw error;
+        });
       deps.outbox?.poke();
       const checked = checkOutputSize(input, outcome);
-      timer({ outcome: 'success' });
+      // A node paused for an AI call is not done: its duration is counted apart from finished nodes.
+      timer({ outcome: outcome.aiCall ? 'ai_call' : 'success' });
       return checked;
     } catch (error) {
       timer({ outcome: context.cancellationSignal.aborted ? 'cancelled' : 'failure' });

@@ -19,14 +19,18 @@ const executeFileAnalysis: NodeExecutor = async (input, context) => {
   const fileUrl = text(input.data.fileUrl).trim();
   if (!fileUrl) throw new NodeError('FILE_ANALYSIS needs a fileUrl');
   const { session, model } = await aiForNode(input, context, 'FILE_ANALYSIS');
-  const file = await downloadFile(fileUrl, MAX_FILE_BYTES, context.signal, context.httpTimeoutMs);
-  const read = await documentText(file);
-  if (!read.text) throw new NodeError(`No text could be read from ${file.fileName} (${read.kind})`, 'UnreadableFile');
+  // The node runs again once its AI call is answered: the text read (download, OCR) is recorded and read back then.
+  const read = await context.onceFor('document', async () => {
+    const file = await downloadFile(fileUrl, MAX_FILE_BYTES, context.signal, context.httpTimeoutMs);
+    const { text, kind } = await documentText(file);
+    return { fileName: file.fileName, kind, text: text.slice(0, MAX_TEXT_CHARS) };
+  });
+  if (!read.text) throw new NodeError(`No text could be read from ${read.fileName} (${read.kind})`, 'UnreadableFile');
   const ask = text(input.data.prompt) || 'Summarize the document.';
   const { content } = await session.chat(model, {
     messages: [
       { role: 'system', content: SYSTEM },
-      { role: 'user', content: `${ask}\n\nDocument (${file.fileName}, ${read.kind}):\n${read.text.slice(0, MAX_TEXT_CHARS)}` },
+      { role: 'user', content: `${ask}\n\nDocument (${read.fileName}, ${read.kind}):\n${read.text}` },
     ],
   });
   return { output: { analysis: parsedOrText(content), text: read.text.slice(0, 20_000) }, aiCredits: session.credits };

@@ -13,8 +13,9 @@ import type { AutomationEvent } from '../../lib/events/event-match.js';
 import type { CaptureKind, ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import type { AutomationSchedules } from '../../lib/schedules/automation-schedules.js';
 import type { NodeCheck } from './checks/check-context.js';
-import type { AiGateway } from '../ai/ai-gateway.js';
+import type { AiGateway, AiSession } from '../ai/ai-gateway.js';
 import type { MessagingConfig } from '../messaging/cloud-api-messaging.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 
 export type { NodeCheck, NodeCheckContext } from './checks/check-context.js';
 
@@ -34,8 +35,10 @@ export interface ExecutorDeps {
   httpTimeoutMs: number;
   /** The AI gateway (its provider is null when none is configured: AI nodes then fail saying so). */
   ai: AiGateway;
-  /** The messaging product's Cloud API (SEND_MESSAGING_MESSAGE); null when not configured. */
+  /** The messaging product's Cloud API of numbers without settings of their own (SEND_MESSAGING_MESSAGE); null when not configured. */
   messaging?: MessagingConfig | null;
+  /** Opens the stored third-party secrets (numbers' Cloud API tokens); null when SETTINGS_ENCRYPTION_KEY is unset. */
+  secrets?: SecretBox | null;
   /** Wakes the outbox dispatchers after a node that may have written events (row changes). */
   outbox?: OutboxNotifier;
   /** Where the bytes of record files are stored (a deleted record's files go with it). */
@@ -60,6 +63,13 @@ export interface ExecutionContext extends ExecutorDeps {
    * key plus `part`, so a retried attempt that reaches the same part answers its recorded output.
    */
   onceFor<T>(part: string, effect: (em: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * The AI session of this node execution (one per execution, so its calls are numbered across the execution). Its
+   * calls are answered from the replies of the calls already made; the first new one stops the executor, the
+   * workflow makes it as an `aiCall` activity and executes the node again. So everything an AI node does before
+   * an AI call runs again after it: make it safe to repeat (`once`/`onceFor` for side effects and costly work).
+   */
+  aiSession(): AiSession;
 }
 
 /** Runs one node. Throw an `AppError` (4xx) or `NodeError` for a permanent failure; anything else is retried. */

@@ -2,10 +2,12 @@
  * TOOLS_AI: the model chooses among custom tools (real HTTP calls), table tools on the selected record types (row
  * searches and writes through the row services) and follows the playbooks' instructions. Tool calls run and their
  * results go back to the model, for at most `MAX_TOOL_ROUNDS` rounds; the output is the final answer, the calls
- * made, and the values captured from the exchange.
+ * made, and the values captured from the exchange. In a conversation the model answers from the recent transcript
+ * and its final answer is said to the user.
  */
 import type { ChatMessage } from '../ai/ai-provider.js';
 import { aiForNode, captureVariablesOf, extractCaptures, text } from '../ai/ai-node-support.js';
+import { recentTranscript, say } from '../conversation/conversation-io.js';
 import { customTools } from '../ai/tools/custom-tools.js';
 import type { RunnableTool } from '../ai/tools/runnable-tool.js';
 import { tableTools } from '../ai/tools/table-tools.js';
@@ -26,16 +28,19 @@ const executeToolsAi: NodeExecutor = async (input, context) => {
   const ids = (field: string) => (Array.isArray(data[field]) ? (data[field] as unknown[]) : []);
   const selected = ids('selectedRecordTypes') as { id: number }[];
   const tools: RunnableTool[] = [
-    ...(await customTools(em, input.accountId, ids('customToolIds'), context.httpTimeoutMs, context.signal)),
+    ...(await customTools(em, input.accountId, ids('customToolIds'), context)),
     ...(await tableTools(em, input.accountId, selected, input.chain, context)),
   ];
   const playbooks = ids('playbookIds').length
     ? await em.find(AgentResource, { account: input.accountId, kind: 'PLAYBOOK', id: { $in: ids('playbookIds').map(Number) } })
     : [];
   const system = [SYSTEM, text(data.instructions), ...playbooks.map((p) => `Playbook "${p.name}":\n${text(p.values.instructions)}`)];
+  // In a conversation the model answers the user from the recent transcript; in a workflow, the node's prompt.
   const messages: ChatMessage[] = [
     { role: 'system', content: system.filter(Boolean).join('\n\n') },
-    { role: 'user', content: text(data.prompt) || text(data.instructions) },
+    ...(input.conversation
+      ? await recentTranscript(context, input.conversation.conversationId)
+      : [{ role: 'user' as const, content: text(data.prompt) || text(data.instructions) }]),
   ];
   const byName = new Map(tools.map((t) => [t.definition.name, t]));
   const calls: { name: string; arguments: unknown; result: unknown }[] = [];
@@ -67,7 +72,12 @@ const executeToolsAi: NodeExecutor = async (input, context) => {
       .map((m) => `${m.role}: ${m.content}`)
       .join('\n') + `\nassistant: ${answer}`;
   const captures = variables.length ? await extractCaptures(session, model, variables, '', exchange) : {};
-  return { output: { answer, toolCalls: calls, captures }, aiCredits: session.credits };
+  const output = { answer, toolCalls: calls, captures };
+  // In a conversation the answer is the agent's message to the user.
+  if (input.conversation && answer.trim()) {
+    return { output, messages: [await say(input, context, answer.trim(), session.credits)], aiCredits: session.credits };
+  }
+  return { output, aiCredits: session.credits };
 };
 
 function parseArguments(raw: string): Record<string, unknown> | null {

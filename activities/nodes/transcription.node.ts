@@ -1,11 +1,11 @@
 /**
- * TRANSCRIPTION: downloads `audioUrl` (at most 25 MB, the usual limit of transcription endpoints) and sends it to the
- * provider's transcription endpoint; the output is `{ text }`. With one capture variable the transcript is captured
- * into it; with several, the default TEXT model extracts each from the transcript, as AI_CAPTURE does.
+ * TRANSCRIPTION: the `aiCall` activity downloads `audioUrl` (at most 25 MB, the usual limit of transcription
+ * endpoints) and sends it to the provider's transcription endpoint; the output is `{ text }`. With one capture
+ * variable the transcript is captured into it; with several, the default TEXT model extracts each from the
+ * transcript, as AI_CAPTURE does.
  */
 import { resolveModel } from '../ai/model-resolution.js';
 import { aiForNode, captureVariablesOf, extractCaptures, text } from '../ai/ai-node-support.js';
-import { downloadFile } from '../ai/download.js';
 import { modelCheck } from './checks/ai-model.check.js';
 import { checkCaptureVariables } from './checks/capture-variables.check.js';
 import { CAPTURE_VARIABLES, DEFAULT_HANDLES, MODEL_FIELDS, NodeError, type NodeExecutor, type NodeModule } from './node-module.js';
@@ -16,8 +16,7 @@ const executeTranscription: NodeExecutor = async (input, context) => {
   const audioUrl = text(input.data.audioUrl).trim();
   if (!audioUrl) throw new NodeError('TRANSCRIPTION needs an audioUrl');
   const { session, model } = await aiForNode(input, context, 'TRANSCRIPTION');
-  const audio = await downloadFile(audioUrl, MAX_AUDIO_BYTES, context.signal, context.httpTimeoutMs);
-  const transcript = await session.transcribe(model, { audio: audio.bytes, fileName: audio.fileName, contentType: audio.contentType });
+  const transcript = await session.transcribe(model, { audioUrl, maxBytes: MAX_AUDIO_BYTES });
   const variables = captureVariablesOf(input.data);
   let captures: Record<string, unknown> = {};
   if (variables.length === 1) captures = { [variables[0].name]: transcript };

@@ -6,12 +6,24 @@
  *
  *   POST   {base}/trigger-subscriptions
  *          { "connectedAccountId": "<connected account externalId>", "toolkit": "GMAIL",
- *            "slug": "GMAIL_NEW_GMAIL_MESSAGE", "config": { … }, "callbackUrl"?: "https://…" }
+ *            "slug": "GMAIL_NEW_GMAIL_MESSAGE", "config": { … },
+ *            "callbackUrl"?: "https://agentry.example.com/trigger-deliveries/tsub_…", "secret"?: "<64 hex digits>" }
  *          → 200 or 201 { "id": "<subscription id>" }
  *   DELETE {base}/trigger-subscriptions/{id}   (id URL-encoded)
  *          → any 2xx; 404 means the subscription is already gone and counts as removed
  *   GET    {base}/resources?connectedAccountId=<externalId>&resourceType=<type>[&parent=<id>]
  *          → 200 { "items": [ { "id": "…", "name": "…", "hasChildren"?: true } ] }  (a bare array is accepted too)
+ *
+ * Deliveries go the other way: for each event of a subscription, the provider sends
+ *
+ *   POST   {callbackUrl}   body: the event as JSON (any JSON value; it becomes the run's `{trigger_payload}.data`)
+ *          X-Agentry-Timestamp: <unix seconds>
+ *          X-Agentry-Signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>
+ *          → 202 { "eventId": "…" } (the same request again within 5 minutes answers the same eventId and records
+ *            nothing more); 401 bad or stale signature (do not retry), 404 subscription gone (stop),
+ *            400 body not JSON, 429 rate-limited (retry after Retry-After)
+ *
+ * (lib/triggers/delivery-signature.ts). Both fields are sent when the server has TRIGGER_SIGNING_KEY.
  *
  * A refusal is a 4xx whose JSON body carries `message` (or `error`, a string or `{ message }`). Mapping for
  * agentry's callers: 4xx → 400 naming the provider's message; 401 (agentry's key refused), 408, 429, 5xx, a
@@ -63,6 +75,7 @@ export class HttpTriggerProvider implements TriggerProvider {
       slug: request.slug,
       config: request.config,
       ...(request.callbackUrl && { callbackUrl: request.callbackUrl }),
+      ...(request.secret && { secret: request.secret }),
     });
     const id = (answer.body as { id?: unknown } | null)?.id;
     if ((typeof id !== 'string' || id === '') && typeof id !== 'number') {

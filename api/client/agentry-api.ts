@@ -1856,6 +1856,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/trigger-deliveries/{subscriptionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The trigger provider delivers one event of an EXTERNAL_TRIGGER subscription; it starts the ACTIVE workflow holding it, with { connectedAccountTriggerId, subscriptionId, data } as {trigger_payload} */
+    post: operations['postTriggerDeliveriesSubscriptionId'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks/{webhookId}': {
     parameters: {
       query?: never;
@@ -5018,6 +5035,8 @@ export interface operations {
               flowId: number | null;
               id: string;
               nodeId: string | null;
+              /** @description The run of the conversation workflow whose turn wrote it */
+              temporalRunId: string | null;
               text: string;
               turn: number;
             }[];
@@ -5108,12 +5127,16 @@ export interface operations {
               flowId: number | null;
               id: string;
               nodeId: string | null;
+              /** @description The run of the conversation workflow whose turn wrote it */
+              temporalRunId: string | null;
               text: string;
               turn: number;
             }[];
             startedAt: string;
             /** @enum {unknown} */
             status: 'ACTIVE' | 'ENDED';
+            /** @description The conversation workflow in the Temporal UI (TEMPORAL_UI_URL) */
+            temporalUiUrl: string | null;
             /** @description Open it in the Temporal UI: every turn is an update of this workflow */
             temporalWorkflowId: string;
             turns: number;
@@ -5345,6 +5368,8 @@ export interface operations {
               flowId: number | null;
               id: string;
               nodeId: string | null;
+              /** @description The run of the conversation workflow whose turn wrote it */
+              temporalRunId: string | null;
               text: string;
               turn: number;
             }[];
@@ -14592,6 +14617,90 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postTriggerDeliveriesSubscriptionId: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        subscriptionId: string;
+      };
+      cookie?: never;
+    };
+    /** @description The event, any JSON value. Signed: `x-agentry-timestamp: <unix seconds>` and `x-agentry-signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`, the secret being the one handed over with the callback URL; timestamps more than 300 s away from the server's clock are refused */
+    requestBody: {
+      content: {
+        'application/json': unknown;
+      };
+    };
+    responses: {
+      /** @description Recorded; the subscribed run starts without being waited for */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description Id of the EXTERNAL_TRIGGER event */
+            eventId: string;
+          };
+        };
+      };
+      /** @description The body is empty or not JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing or wrong signature, or a timestamp more than 5 minutes away (a replay) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown subscription (its node or workflow was deleted), or deliveries not configured */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body over the size limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many deliveries for this subscription; retry after Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
+import type { TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
 import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
 import type { Graph, GraphEdge } from '../../lib/graph/graph.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
@@ -52,9 +53,15 @@ const unavailable = { description: 'Temporal did not answer while the schedules 
 /**
  * `temporal` and `taskQueue`: where the Temporal Schedules of SCHEDULED_TRIGGER nodes are kept and the queue their
  * runs go to; `triggers`: the third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through (undefined: not
- * configured).
+ * configured); `deliveries`: the callback URL and secret handed to it with each new subscription.
  */
-export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: string, triggers?: TriggerProvider): void {
+export function workflowRoutes(
+  api: RouteRegistry,
+  temporal: Client,
+  taskQueue: string,
+  triggers?: TriggerProvider,
+  deliveries?: TriggerDeliveries,
+): void {
   for (const schema of NodeDataSchemas) registerSharedSchema(schema);
   const schedules = new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf);
   /** A graph edit of a workflow of the account; an ACTIVE workflow's edit is published with it (publishIfActive). */
@@ -65,7 +72,12 @@ export function workflowRoutes(api: RouteRegistry, temporal: Client, taskQueue: 
     change: (owner: GraphOwner, deps: GraphEditDeps) => Promise<Graph>,
   ) => {
     const workflow = await findWorkflow(em, accountId, workflowId);
-    return change(workflowGraphOwner(workflow), { nodes: workflowNodeCatalog, triggers, afterSave: publishIfActive(workflow, schedules) });
+    return change(workflowGraphOwner(workflow), {
+      nodes: workflowNodeCatalog,
+      triggers,
+      deliveries,
+      afterSave: publishIfActive(workflow, schedules),
+    });
   };
   api.add<unknown, { status?: WorkflowListStatus; limit: number; cursor?: string }>({
     method: 'get',

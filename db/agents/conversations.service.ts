@@ -21,6 +21,7 @@ export function messageView(m: ConversationMessage): TranscriptMessage {
     flowId: m.flowId ?? null,
     nodeId: m.nodeId ?? null,
     credits: m.credits,
+    temporalRunId: m.temporalRunId ?? null,
     createdAt: m.createdAt.toISOString(),
   };
 }
@@ -123,6 +124,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
     flowId: (row.flow_id as number | null) ?? null,
     nodeId: (row.node_id as string | null) ?? null,
     credits: Number(row.credits),
+    temporalRunId: (row.temporal_run_id as string | null) ?? null,
     createdAt: new Date(row.created_at as string).toISOString(),
   };
 }

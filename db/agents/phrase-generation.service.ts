@@ -37,7 +37,7 @@ export async function generatePhrases(
   const examples = request.trainingPhrases ?? intent?.trainingPhrases ?? [];
   const count = request.count ?? 10;
   const description = request.description ?? intent?.description ?? '';
-  const session = new AiGateway(provider).session(em, agent.account.id);
+  const session = new AiGateway(provider).direct(em, agent.account.id);
   const schema = {
     type: 'object',
     properties: { phrases: { type: 'array', items: { type: 'string', minLength: 1 } } },

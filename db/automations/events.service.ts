@@ -7,7 +7,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CONVERSATION_EVENTS } from '../../lib/events/event-match.js';
 import { BadRequestError } from '../../lib/errors.js';
-import { Account, OutboxEvent } from '../entities/index.js';
+import { Account, OutboxEvent, type TriggerSubscription } from '../entities/index.js';
+import { findProviderSubscription } from './trigger-subscriptions.js';
 
 export interface ConversationEvent {
   type: 'CONVERSATION_ENDED' | 'CONVERSATION_IDLE' | 'FEEDBACK_CAPTURED';
@@ -25,22 +26,29 @@ export async function recordConversationEvent(em: EntityManager, accountId: numb
 
 /**
  * Records a delivery of the third-party trigger provider for one subscription (a node's `connectedAccountTriggerId`).
- * The account is the one whose workflow holds that subscription; an unknown subscription is refused.
+ * The account is the one whose workflow holds that subscription, found through the index of trigger subscriptions;
+ * an unknown subscription is refused.
  */
 export async function recordExternalTriggerDelivery(
   em: EntityManager,
   connectedAccountTriggerId: string,
   data: unknown,
 ): Promise<{ eventId: string }> {
-  const owner = await em.getKnex().raw(
-    `select s.account_id from graph_snapshots s cross join lateral jsonb_array_elements(s.nodes) as n(node)
-      where s.owner_type = 'WORKFLOW' and n.node->'data'->>'connectedAccountTriggerId' = ? limit 1`,
-    [connectedAccountTriggerId],
-  );
-  const accountId = owner.rows[0]?.account_id as number | undefined;
-  if (accountId === undefined)
-    throw new BadRequestError(`No EXTERNAL_TRIGGER node subscribes to ${connectedAccountTriggerId}`, 'connectedAccountTriggerId');
-  return record(em, accountId, 'EXTERNAL_TRIGGER', { connectedAccountTriggerId, data });
+  const subscription = await findProviderSubscription(em, connectedAccountTriggerId);
+  if (!subscription) throw new BadRequestError(`No EXTERNAL_TRIGGER node subscribes to ${connectedAccountTriggerId}`, 'connectedAccountTriggerId');
+  return recordSubscriptionDelivery(em, subscription, data);
+}
+
+/**
+ * The outbox event of a delivery for an indexed subscription. The dispatcher starts the ACTIVE workflows whose live
+ * EXTERNAL_TRIGGER node holds the subscription; `{trigger_payload}` is this payload, the event under `data`.
+ */
+export async function recordSubscriptionDelivery(em: EntityManager, subscription: TriggerSubscription, data: unknown): Promise<{ eventId: string }> {
+  return record(em, subscription.account.id, 'EXTERNAL_TRIGGER', {
+    connectedAccountTriggerId: subscription.providerSubscriptionId,
+    subscriptionId: subscription.id,
+    data,
+  });
 }
 
 async function record(em: EntityManager, accountId: number, type: string, payload: Record<string, unknown>): Promise<{ eventId: string }> {

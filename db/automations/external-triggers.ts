@@ -9,6 +9,8 @@ import { BadRequestError } from '../../lib/errors.js';
 import type { GraphNode } from '../../lib/graph/graph.js';
 import { findConnectedAccount } from '../catalogs/integrations.service.js';
 import { validateTriggerConfig } from '../catalogs/trigger-types.js';
+import type { TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
+import { newSubscriptionId } from './trigger-subscriptions.js';
 
 export type { TriggerProvider };
 
@@ -41,14 +43,17 @@ export function subscriptionOf(node: GraphNode | undefined): string | undefined 
 
 /**
  * Subscribes a node that passed validation. Answers the data to save: the config without platform-managed fields
- * and the new `connectedAccountTriggerId`. Nothing is subscribed when the provider refuses (400) or fails (502).
+ * and the new `connectedAccountTriggerId` (the provider's id), with agentry's id of the subscription (`indexId`).
+ * With `deliveries`, the provider gets the callback URL naming `indexId` and the subscription's signing secret.
+ * Nothing is subscribed when the provider refuses (400) or fails (502).
  */
 export async function subscribeNode(
   em: EntityManager,
   accountId: number,
   node: GraphNode,
   triggers: TriggerProvider | undefined,
-): Promise<{ data: GraphNode['data']; subscriptionId: string }> {
+  deliveries?: TriggerDeliveries,
+): Promise<{ data: GraphNode['data']; subscriptionId: string; indexId: string }> {
   const provider = requireTriggerProvider(triggers, 'EXTERNAL_TRIGGER nodes cannot be saved', 'data.triggerType');
   const slug = String(node.data.triggerSlug);
   const checked = validateTriggerConfig(slug, node.data.triggerConfig);
@@ -58,10 +63,12 @@ export async function subscribeNode(
     throw new BadRequestError(`Connected account ${String(node.data.connectedAccountId)} not found`, [
       { code: 'not_found', path: 'data.connectedAccountId', message: `no connected account ${String(node.data.connectedAccountId)} in this account` },
     ]);
+  const indexId = newSubscriptionId();
+  const callback = deliveries && { callbackUrl: deliveries.callbackUrl(indexId), secret: deliveries.secret(indexId) };
   const { subscriptionId } = await provider
-    .subscribe({ connectedAccountExternalId: connected.externalId, toolkit: connected.toolkit, slug, config: checked.config })
+    .subscribe({ connectedAccountExternalId: connected.externalId, toolkit: connected.toolkit, slug, config: checked.config, ...callback })
     .catch(atPath('data'));
-  return { data: { ...node.data, triggerConfig: checked.config, connectedAccountTriggerId: subscriptionId }, subscriptionId };
+  return { data: { ...node.data, triggerConfig: checked.config, connectedAccountTriggerId: subscriptionId }, subscriptionId, indexId };
 }
 
 /** Removes subscriptions one after the other; the first failure is thrown (ones the provider forgot count as removed). */

@@ -6,7 +6,8 @@
  * EXTERNAL_TRIGGER nodes also hold a subscription with the trigger provider (passed in by the caller). After
  * validation, creating or updating such a node subscribes and stores the new `connectedAccountTriggerId`; the draft
  * is then saved in a transaction that also removes the subscriptions the edit replaces or deletes, so a provider
- * refusal leaves the graph unchanged, and a subscription made for an edit that is not saved is removed again.
+ * refusal leaves the graph unchanged, and a subscription made for an edit that is not saved is removed again. The
+ * index of trigger subscriptions (trigger-subscriptions.ts) is updated in that same transaction.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError, type Issue } from '../../lib/errors.js';
@@ -16,6 +17,8 @@ import type { GraphOwner } from './graph-owner.js';
 import { headlineOf } from './headline-issues.js';
 import type { NodeCatalog } from './node-catalog.js';
 import { draftGraph } from './snapshots.js';
+import { updateSubscriptionIndex, type IndexChange } from './trigger-subscriptions.js';
+import type { TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
 import type { AfterSave } from './workflows.service.js';
 
 export interface NodeInput {
@@ -36,6 +39,8 @@ export interface GraphEditDeps {
   nodes: NodeCatalog;
   /** The third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through (undefined: not configured). */
   triggers?: TriggerProvider;
+  /** Where the provider delivers the events of new subscriptions, and their secrets (unset: no callback is given). */
+  deliveries?: TriggerDeliveries;
   afterSave?: AfterSave;
 }
 
@@ -111,30 +116,36 @@ async function saveWith(em: EntityManager, owner: GraphOwner, graph: Graph, afte
 
 /**
  * Saves an edited graph together with its provider side effects: subscribe the changed node (before anything is
- * written), then write the draft, run `afterSave` and remove the replaced subscriptions in one transaction. Any
- * failure after the subscription removes it again; a failed removal rolls the draft back.
+ * written), then write the draft, run `afterSave`, update the index of trigger subscriptions and remove the
+ * replaced subscriptions in one transaction. Any failure after the subscription removes it again; a failed removal
+ * rolls the draft back.
  */
-async function commit(
-  em: EntityManager,
-  owner: GraphOwner,
-  graph: Graph,
-  triggers: TriggerProvider | undefined,
-  effects: SideEffects,
-  afterSave?: AfterSave,
-): Promise<Graph> {
+async function commit(em: EntityManager, owner: GraphOwner, graph: Graph, deps: GraphEditDeps, effects: SideEffects): Promise<Graph> {
+  const { triggers, afterSave } = deps;
   let next = graph;
   let subscribed: string | undefined;
+  let index: IndexChange['add'];
   const target = effects.subscribe ? findNode(graph, effects.subscribe) : undefined;
   if (isExternalTrigger(target)) {
-    const { data, subscriptionId } = await subscribeNode(em, owner.accountId, target, triggers);
+    const { data, subscriptionId, indexId } = await subscribeNode(em, owner.accountId, target, triggers, deps.deliveries);
     subscribed = subscriptionId;
     next = { ...graph, nodes: graph.nodes.map((n) => (n.nodeId === target.nodeId ? { ...n, data } : n)) };
+    if (owner.workflowId !== undefined) {
+      index = {
+        id: indexId,
+        accountId: owner.accountId,
+        workflowId: owner.workflowId,
+        nodeId: target.nodeId,
+        providerSubscriptionId: subscriptionId,
+      };
+    }
   }
   const stale = [...new Set(effects.unsubscribe ?? [])].filter((id): id is string => !!id && id !== subscribed);
   try {
-    if (!stale.length) return await saveWith(em, owner, next, afterSave);
+    if (!subscribed && !stale.length) return await saveWith(em, owner, next, afterSave);
     return await em.transactional(async (tx) => {
       const saved = await saveWith(tx, owner, next, afterSave);
+      await updateSubscriptionIndex(tx, { add: index, remove: stale });
       await unsubscribeAll(triggers, stale, 'The trigger subscription of the node cannot be removed', effects.path ?? 'nodeId');
       return saved;
     });
@@ -193,7 +204,7 @@ export async function createNode(em: EntityManager, owner: GraphOwner, input: No
   let next = withNode(graph, node);
   await validate(em, owner, next, findNode(next, node.nodeId)!, deps.nodes);
   next = checkRules(owner, withInlineEdges(next, node, input.edges, deps.nodes));
-  return commit(em, owner, next, deps.triggers, { subscribe: node.nodeId }, deps.afterSave);
+  return commit(em, owner, next, deps, { subscribe: node.nodeId });
 }
 
 /** Replaces a node; an EXTERNAL_TRIGGER is subscribed anew and its previous subscription removed once saved. */
@@ -204,21 +215,14 @@ export async function updateNode(em: EntityManager, owner: GraphOwner, nodeId: s
   let next = withNode(graph, node);
   await validate(em, owner, next, findNode(next, nodeId)!, deps.nodes);
   if (input.edges) next = checkRules(owner, withInlineEdges(next, node, input.edges, deps.nodes));
-  return commit(em, owner, next, deps.triggers, { subscribe: nodeId, unsubscribe: [subscriptionOf(existing)], path: 'data' }, deps.afterSave);
+  return commit(em, owner, next, deps, { subscribe: nodeId, unsubscribe: [subscriptionOf(existing)], path: 'data' });
 }
 
 /** Deletes a node and its edges; an EXTERNAL_TRIGGER's subscription is removed with it (or nothing is deleted). */
 export async function deleteNode(em: EntityManager, owner: GraphOwner, nodeId: string, deps: GraphEditDeps): Promise<Graph> {
   const { graph } = await draftGraph(em, owner);
   const node = requireNode(graph, nodeId);
-  return commit(
-    em,
-    owner,
-    checkRules(owner, withoutNode(graph, nodeId)),
-    deps.triggers,
-    { unsubscribe: [subscriptionOf(node)], path: 'nodeId' },
-    deps.afterSave,
-  );
+  return commit(em, owner, checkRules(owner, withoutNode(graph, nodeId)), deps, { unsubscribe: [subscriptionOf(node)], path: 'nodeId' });
 }
 
 /** Adds an edge from one of the source node's handles, replacing the edge that left that handle. */

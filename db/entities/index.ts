@@ -31,6 +31,8 @@ import { IntentSchema } from './intent.entity.js';
 import { AgentResourceSchema } from './agent-resource.entity.js';
 import { ConversationSchema } from './conversation.entity.js';
 import { ConversationMessageSchema } from './conversation-message.entity.js';
+import { TriggerSubscriptionSchema } from './trigger-subscription.entity.js';
+import { TriggerDeliveryReceiptSchema } from './trigger-delivery-receipt.entity.js';
 import { AdmittedRunSchema } from './admitted-run.entity.js';
 
 export { Account } from './account.entity.js';
@@ -72,6 +74,8 @@ export { Intent } from './intent.entity.js';
 export { AgentResource, AGENT_RESOURCE_KINDS, type AgentResourceKind } from './agent-resource.entity.js';
 export { Conversation, type ConversationStatus, type ConversationFeedback } from './conversation.entity.js';
 export { ConversationMessage } from './conversation-message.entity.js';
+export { TriggerSubscription } from './trigger-subscription.entity.js';
+export { TriggerDeliveryReceipt } from './trigger-delivery-receipt.entity.js';
 export { AdmittedRun } from './admitted-run.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
@@ -110,4 +114,6 @@ export const entities = [
   AgentResourceSchema,
   ConversationSchema,
   ConversationMessageSchema,
+  TriggerSubscriptionSchema,
+  TriggerDeliveryReceiptSchema,
 ];

@@ -13,6 +13,15 @@ export class MessagingNumber {
   /** UUID of the agent the number belongs to; a node may only send from a number that has one. */
   assistantId?: string | null;
   canSendMessages: Opt<boolean> = true;
+  /**
+   * The Cloud API this number sends through, set with the admin CLI (`messaging-settings`); null: the worker's
+   * MESSAGING_API_URL and MESSAGING_API_TOKEN.
+   */
+  cloudApiUrl?: string | null;
+  /** The number's Cloud API token, encrypted with SETTINGS_ENCRYPTION_KEY (AES-256-GCM, `lib/secret-box.ts`). */
+  cloudApiTokenSealed?: string | null;
+  /** The token's last 4 characters, shown instead of the token. */
+  cloudApiTokenHint?: string | null;
   createdAt: Opt<Date> = new Date();
 }
 
@@ -29,6 +38,9 @@ export const MessagingNumberSchema = new EntitySchema<MessagingNumber>({
     phoneNumberId: { type: 'text' },
     assistantId: { type: 'uuid', nullable: true },
     canSendMessages: { type: 'boolean', default: true },
+    cloudApiUrl: { type: 'text', nullable: true },
+    cloudApiTokenSealed: { type: 'text', nullable: true },
+    cloudApiTokenHint: { type: 'text', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
   },
 });

@@ -12,6 +12,7 @@ import { Migration20261123102214_record_tasks_files } from './Migration202611231
 import { Migration20261123110000_view_aggregations } from './Migration20261123110000_view_aggregations.js';
 import { Migration20261123110753_agents } from './Migration20261123110753_agents.js';
 import { Migration20261123133009_conversations } from './Migration20261123133009_conversations.js';
+import { Migration20261123133017_provider_events } from './Migration20261123133017_provider_events.js';
 import { Migration20261123140102_admission } from './Migration20261123140102_admission.js';
 
 export const migrationsList = [
@@ -28,5 +29,6 @@ export const migrationsList = [
   { name: 'Migration20261123110000_view_aggregations', class: Migration20261123110000_view_aggregations },
   { name: 'Migration20261123110753_agents', class: Migration20261123110753_agents },
   { name: 'Migration20261123133009_conversations', class: Migration20261123133009_conversations },
+  { name: 'Migration20261123133017_provider_events', class: Migration20261123133017_provider_events },
   { name: 'Migration20261123140102_admission', class: Migration20261123140102_admission },
 ];

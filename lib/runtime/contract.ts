@@ -1,12 +1,13 @@
 /**
  * The contract of an automation run, shared by whoever starts runs (API, outbox dispatcher, schedules), the
  * Temporal workflow and its activities, and whoever reads runs back (run logs). Types only and no imports but the
- * pure graph model, so every side can depend on it without import circles.
+ * pure graph model and the contract of AI calls (`ai-call.ts`), so every side can depend on it without import circles.
  *
  * Names: `automationId` is the number of the automation (SPEC.md calls it `workflowId` at the API edge);
  * `temporalWorkflowId` is the id of a Temporal workflow execution.
  */
 import type { Graph, GraphNode } from '../graph/graph.js';
+import type { AiCallRequest, AiReply } from './ai-call.js';
 
 /** How a node type's captures write declared variables (SPEC.md, "Capturing values into variables"). */
 export type CaptureKind = 'apiVariables' | 'captureVariables';
@@ -82,6 +83,11 @@ export interface ExecuteNodeInput {
    * the dispatcher can stop a run that would close a loop.
    */
   chain?: number[];
+  /**
+   * The replies of the AI calls this node execution has made so far, in order (`workflows/node-runner.ts`): the
+   * node's AI session answers its n-th call with the n-th reply and asks for the call only past the end.
+   */
+  aiReplies?: AiReply[];
 }
 
 /** What a flow node knows of its conversation. */
@@ -107,6 +113,8 @@ export interface SentMessage {
   flowId: number | null;
   nodeId: string | null;
   credits: number;
+  /** The run of the conversation workflow that wrote it (with `conversation:<id>`, the turn's Temporal execution). */
+  temporalRunId: string | null;
   createdAt: string;
 }
 
@@ -127,6 +135,11 @@ export interface NodeOutcome {
    * records nothing for it and answers `suspendedAt`, so the next turn can resume there.
    */
   suspend?: boolean;
+  /**
+   * Set instead of an output when the node needs an AI call before it can go on: the workflow makes the call as an
+   * `aiCall` activity and executes the node again with the reply appended to `aiReplies`.
+   */
+  aiCall?: AiCallRequest;
 }
 
 /** One executed node, in execution order. */

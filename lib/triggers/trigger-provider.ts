@@ -18,8 +18,10 @@ export interface TriggerSubscriptionRequest {
   slug: string;
   /** The validated user-configurable settings of the subscription. */
   config: Record<string, unknown>;
-  /** Where the provider delivers the events, when agentry gives one. */
+  /** Where the provider delivers the events, when agentry gives one (`POST {callbackUrl}`, signed: delivery-signature.ts). */
   callbackUrl?: string;
+  /** The secret the provider signs this subscription's deliveries with; given with `callbackUrl`. */
+  secret?: string;
 }
 
 export interface TriggerResourceQuery {

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { AiProviderUnavailableError } from '../../activities/ai/ai-provider.js';
 import { OpenAiCompatibleProvider, retryAfterMs } from '../../activities/ai/openai-compatible-provider.js';
+import { NodeError } from '../../activities/nodes/node-module.js';
 import { ConfigError, loadConfig } from '../../lib/config.js';
 import { harness, listen } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
@@ -53,14 +55,7 @@ describe('the AI gateway: configuration, health, phrase suggestions, provider ti
       const res = await call('GET', '/healthz', { baseUrl: origin });
       expect(res.status).to.equal(200);
       expect(res.body.ai).to.include({ status: 'up', ok: true });
-      const down = new OpenAiCompatibleProvider({
-        baseUrl: 'http://127.0.0.1:9/v1',
-        apiKey: 'k',
-        timeoutMs: 500,
-        maxAttempts: 1,
-        baseDelayMs: 1,
-        maxDelayMs: 1,
-      });
+      const down = new OpenAiCompatibleProvider({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', timeoutMs: 500 });
       const other = await listen({ ai: down });
       const res2 = await call('GET', '/healthz', { baseUrl: other.origin });
       other.server.close();
@@ -100,24 +95,33 @@ describe('the AI gateway: configuration, health, phrase suggestions, provider ti
     }
   });
 
-  it('gives up on an answer slower than its timeout and tries again', async () => {
+  it('makes one attempt per call: a slow answer, a 429 or a 5xx is a transient failure carrying Retry-After, a 400 a permanent one', async () => {
     const fake = new FakeAiServer();
     await fake.start();
     try {
-      const provider = new OpenAiCompatibleProvider({
-        baseUrl: fake.baseUrl,
-        apiKey: 'k',
-        timeoutMs: 300,
-        maxAttempts: 2,
-        baseDelayMs: 10,
-        maxDelayMs: 10,
-      });
-      fake.script({ content: 'late', delayMs: 1_000 }, { content: 'on time' });
-      const answer = await provider.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
-      expect(answer.content).to.equal('on time');
-      fake.script({ content: 'late', delayMs: 1_000 }, { content: 'late', delayMs: 1_000 });
-      const error = await provider.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }).catch((e: Error) => e);
-      expect((error as Error).message).to.equal('The AI provider did not answer after 2 attempts (last: no answer within 300 ms)');
+      const provider = new OpenAiCompatibleProvider({ baseUrl: fake.baseUrl, apiKey: 'k', timeoutMs: 300 });
+      const ask = () => provider.chat({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }).catch((e: Error) => e);
+      fake.script(
+        { content: 'late', delayMs: 1_000 },
+        { status: 429, headers: { 'retry-after': '3' } },
+        { status: 502 },
+        { status: 400, body: JSON.stringify({ error: { message: 'bad request' } }) },
+        { content: 'on time' },
+      );
+      const late = await ask();
+      expect(late).to.be.instanceOf(AiProviderUnavailableError).and.to.deep.include({ retryAfterMs: null });
+      expect((late as Error).message).to.equal('The AI provider did not answer /chat/completions: no answer within 300 ms');
+      const limited = await ask();
+      expect(limited).to.be.instanceOf(AiProviderUnavailableError).and.to.deep.include({ retryAfterMs: 3000 });
+      expect((limited as Error).message).to.equal('The AI provider answered 429: scripted 429');
+      expect(await ask())
+        .to.be.instanceOf(AiProviderUnavailableError)
+        .and.to.deep.include({ retryAfterMs: null });
+      const refused = await ask();
+      expect(refused).to.be.instanceOf(NodeError).and.to.deep.include({ type: 'AiRequestRefused' });
+      expect((refused as Error).message).to.equal('The AI provider refused the request (400): bad request');
+      expect(await ask()).to.deep.include({ content: 'on time' });
+      expect(fake.chats).to.have.length(5);
     } finally {
       await fake.stop();
     }

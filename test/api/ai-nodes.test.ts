@@ -146,6 +146,9 @@ describe('AI nodes through the AI gateway (a local OpenAI-compatible server)', f
       .to.match(/does not fit the expected schema/)
       .and.to.contain('{"email":["a@b.test"]}');
     expect(ai().chats).to.have.length(2);
+    // Both calls were made and charged: the failed node reports them.
+    expect(failed.nodeResults[0]).to.deep.include({ success: false, aiCredits: 2 * DEFAULT_TEXT.credits });
+    expect(failed.aiCredits).to.equal(2 * DEFAULT_TEXT.credits);
   });
 
   it('retries 429 after its Retry-After and 5xx with backoff; fails at once on other 4xx with the provider message', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { recordConversationEvent, recordExternalTriggerDelivery } from '../../db/automations/events.service.js';
+import { newSubscriptionId, updateSubscriptionIndex } from '../../db/automations/trigger-subscriptions.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { awaitRun, eventually, ledgerRuns, runResult } from '../setup/runs.js';
@@ -143,8 +144,11 @@ describe('automation triggers through the outbox', function () {
       createRow(log, { What: 'email' }),
     ]);
     await patchLiveNode(external.id, external.nodeIds[0]!, { triggerType: 'EXTERNAL_TRIGGER', connectedAccountTriggerId: 'sub_123' });
-
     const em = harness().orm.em.fork();
+    // The index of subscriptions, as saving the node through a trigger provider would have written it.
+    const subscription = { id: newSubscriptionId(), accountId: a.account.id, workflowId: external.id, nodeId: external.nodeIds[0]! };
+    await updateSubscriptionIndex(em, { add: { ...subscription, providerSubscriptionId: 'sub_123' } });
+
     const { eventId } = await recordConversationEvent(em, a.account.id, {
       type: 'CONVERSATION_ENDED',
       agentId,

@@ -2,7 +2,7 @@
  * EXTERNAL_TRIGGER nodes and trigger resources against a trigger provider served over real HTTP on 127.0.0.1:
  * the API under test is started with an HttpTriggerProvider pointing at it.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
@@ -10,98 +10,7 @@ import { HttpTriggerProvider } from '../../activities/triggers/http-trigger-prov
 import { connectAccount } from '../../db/catalogs/integrations.service.js';
 import { harness, listen } from '../setup/harness.js';
 import { call, newAccount, type CallOptions } from '../setup/http.js';
-
-const API_KEY = 'tp_test_key';
-
-interface ProviderCall {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  authorization: string | undefined;
-  body: any;
-}
-
-type Canned = { status: number; body?: unknown };
-
-/** A trigger provider speaking the protocol of http-trigger-provider.ts; records every call. */
-class FakeProvider {
-  calls: ProviderCall[] = [];
-  /** Subscriptions alive at the provider. */
-  live = new Set<string>();
-  /** The next answer per route key (`subscribe`, `unsubscribe`, `resources`), used once. */
-  next: Partial<Record<'subscribe' | 'unsubscribe' | 'resources', Canned>> = {};
-  resources: unknown = {
-    items: [
-      { id: 'octocat/hello', name: 'hello', hasChildren: true },
-      { id: 'octocat/world', name: 'world' },
-    ],
-  };
-  private counter = 0;
-  private server?: Server;
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.listen(0, '127.0.0.1');
-    await new Promise<void>((resolve) => this.server!.once('listening', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
-  }
-
-  async stop(): Promise<void> {
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  of(method: string): ProviderCall[] {
-    return this.calls.filter((c) => c.method === method);
-  }
-
-  reset(): void {
-    this.calls = [];
-    this.next = {};
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    const url = new URL(req.url!, 'http://provider');
-    const call: ProviderCall = {
-      method: req.method!,
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      authorization: req.headers.authorization,
-      body: raw ? JSON.parse(raw) : undefined,
-    };
-    this.calls.push(call);
-    const send = (status: number, body?: unknown) => {
-      res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
-      res.end(body === undefined ? undefined : JSON.stringify(body));
-    };
-    if (call.authorization !== `Bearer ${API_KEY}`) return send(401, { message: 'bad key' });
-    const route =
-      call.method === 'POST' && call.path === '/v1/trigger-subscriptions'
-        ? 'subscribe'
-        : call.method === 'DELETE' && call.path.startsWith('/v1/trigger-subscriptions/')
-          ? 'unsubscribe'
-          : call.method === 'GET' && call.path === '/v1/resources'
-            ? 'resources'
-            : undefined;
-    if (!route) return send(404, { message: 'no such route' });
-    const canned = this.next[route];
-    if (canned) {
-      delete this.next[route];
-      return send(canned.status, canned.body);
-    }
-    if (route === 'subscribe') {
-      const id = `sub_${++this.counter}`;
-      this.live.add(id);
-      return send(201, { id });
-    }
-    if (route === 'unsubscribe') {
-      const id = decodeURIComponent(call.path.slice('/v1/trigger-subscriptions/'.length));
-      return this.live.delete(id) ? send(204) : send(404, { message: `no subscription ${id}` });
-    }
-    return send(200, this.resources);
-  }
-}
+import { API_KEY, FakeProvider } from '../setup/fake-trigger-provider.js';
 
 describe('EXTERNAL_TRIGGER nodes and trigger resources', () => {
   const provider = new FakeProvider();

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { recordedActivities } from '../setup/activity-history.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { aiWorkflow } from './ai-nodes.helpers.js';
@@ -82,6 +83,38 @@ describe('TOOLS_AI nodes in workflows', function () {
     expect(JSON.parse(fed.content)).to.deep.equal({ status: 200, body: { order: '77', status: 'shipped' } });
     const rows = await call('POST', '/objects/people/rows/list', { key, body: { search: 'ada@example.test' } });
     expect(rows.body.agentry.map((r: { data: Record<string, unknown> }) => r.data['First name'])).to.deep.equal(['Ada']);
+  });
+
+  it('makes each custom-tool HTTP call once, though the node is executed again after each AI call', async () => {
+    const { userKey: key } = await newAccount();
+    const tool = await call('POST', '/custom-tools', {
+      key,
+      body: {
+        name: 'order status',
+        description: 'Status of an order',
+        method: 'GET',
+        url: `${orders.origin}/twice`,
+        parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      },
+    });
+    expect(tool.status, tool.text).to.equal(201);
+    const wf = await aiWorkflow(key);
+    const node = await wf.node('TOOLS_AI', { prompt: 'Compare orders 1 and 2', customToolIds: [tool.body.id] });
+    const name = `tool_${tool.body.id}_order_status`;
+    orders.hits.length = 0;
+    harness().ai.script(
+      { toolCalls: [{ name, arguments: { id: '1' } }] },
+      { toolCalls: [{ name, arguments: { id: '2' } }] },
+      { content: 'Both have shipped.' },
+    );
+    const run = await wf.run(node);
+    expect(run.successful, JSON.stringify(run)).to.equal(true);
+    expect(orders.hits.map((h) => h.url)).to.deep.equal(['/twice?id=1', '/twice?id=2']);
+    const types = (await recordedActivities(run.logId)).map((a) => a.type);
+    expect(types).to.deep.equal(['executeNode', 'aiCall', 'executeNode', 'aiCall', 'executeNode', 'aiCall', 'executeNode']);
+    // The third call carries both tool results, as the tool answered them.
+    const fed = (harness().ai.chats[2].body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
+    expect(fed.map((m) => JSON.parse(m.content).body.order)).to.deep.equal(['1', '2']);
   });
 
   it('tells the model about refused tool calls, and fails after too many tool rounds', async () => {

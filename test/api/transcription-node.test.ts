@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { recordedActivities } from '../setup/activity-history.js';
 import { harness } from '../setup/harness.js';
 import { newAccount } from '../setup/http.js';
 import { startFileServer, type FileServer } from '../setup/file-server.js';
@@ -25,6 +26,11 @@ describe('TRANSCRIPTION nodes', function () {
     const [request] = harness().ai.requests;
     expect(request.path).to.equal('/v1/audio/transcriptions');
     expect(request.raw).to.contain('name="model"\r\n\r\nwhisper-1').and.to.contain('filename="voicemail.mp3"').and.to.contain(audio.toString());
+    // The aiCall activity downloads the audio itself: its input in the history holds the URL, not the bytes.
+    const aiCall = (await recordedActivities(run.logId)).find((a) => a.type === 'aiCall')!;
+    expect(aiCall.input).to.deep.include({
+      call: { kind: 'transcription', audioUrl: `${files.origin}/calls/voicemail.mp3`, maxBytes: 25 * 1024 * 1024 },
+    });
   });
 
   it('extracts several capture variables from the transcript with the TEXT model', async () => {

@@ -12,48 +12,29 @@
  *    decile, makespan, and lost or doubled runs (ledger rows and created records against accepted events);
  *  - a second account sending one webhook a second during the burst: its latency p50/p95.
  */
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { dropDatabase, ensureDatabase } from '../../db/database.js';
-import { initORM, migrate } from '../../db/orm.js';
 import { bootstrapAccount } from '../../db/services/accounts.service.js';
-import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
-import { DEV_SERVER_DYNAMIC_CONFIG, temporalCliPath } from '../../lib/temporal-cli.js';
 import { DATA_SCHEMA } from '../../db/tables/types.js';
 import { rowTableName } from '../../db/tables/ddl.js';
+import { benchPlatform } from './bench-platform.js';
 import { benchApi, percentile, startProcess, stopProcesses } from './bench-processes.js';
 
 const BURST = Number(process.env.BURST ?? 10_000);
 const CALLERS = Number(process.env.CALLERS ?? 50);
 const UNLOADED_RUNS = Number(process.env.UNLOADED_RUNS ?? 300);
 
-const dbServer = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-dbServer.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
-const databaseUrl = dbServer.toString();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<void> {
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: temporalCliPath() },
-      ip: '127.0.0.1',
-      searchAttributes: SEARCH_ATTRIBUTES,
-      extraArgs: DEV_SERVER_DYNAMIC_CONFIG,
-    },
-  });
-  await ensureDatabase(databaseUrl);
-  const orm = await initORM({ databaseUrl });
-  await migrate(orm);
+  const platform = await benchPlatform();
+  const { env, orm, account: burstAccount } = platform;
   const knex = orm.em.getKnex();
-  const main = await bootstrapAccount(orm.em.fork(), 'Burst', 'burst@example.test');
   const other = await bootstrapAccount(orm.em.fork(), 'Other', 'other@example.test');
-  const queue = `bench-${randomBytes(3).toString('hex')}`;
   const admission = Object.fromEntries(['RUN_CONCURRENCY', 'RUN_SLOTS_PER_WORKER'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
-  const common = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'ERROR', TEMPORAL_TASK_QUEUE: queue };
+  const common = platform.processEnv;
   const [[, port]] = await Promise.all([
     startProcess('test/bench/api-process.ts', common, /port (\d+)/),
     startProcess('worker/main.ts', { ...common, ...admission, LOG_LEVEL: 'INFO' }, /polling task queue/),
@@ -84,7 +65,7 @@ async function main(): Promise<void> {
     await api('PUT', `/workflows/${id}`, { status: 'ACTIVE' });
     return { hookId: hook.id as string, workflowId: id as number, tableId: tableId as number };
   };
-  const burstFlow = await setUp(main.userKey);
+  const burstFlow = await setUp(burstAccount.userKey);
   const otherFlow = await setUp(other.userKey);
 
   /** Posts a webhook; answers its event id and when it was accepted (epoch ms, as the ledger's times). */
@@ -211,9 +192,7 @@ async function main(): Promise<void> {
   service.close();
   stopProcesses();
   await sleep(500);
-  await orm.close();
-  await env.teardown();
-  await dropDatabase(databaseUrl);
+  await platform.close();
 }
 
 main().catch(async (error) => {

@@ -10,17 +10,11 @@
  *  - turn latency p50 while BACKLOG automation runs are queued (webhooks of a WEBHOOK → API → API workflow sent just
  *    before), with the backlog still pending when the measurement ended, and the ratio to the idle p50.
  */
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { dropDatabase, ensureDatabase } from '../../db/database.js';
-import { initORM, migrate } from '../../db/orm.js';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
-import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
-import { DEV_SERVER_DYNAMIC_CONFIG, temporalCliPath } from '../../lib/temporal-cli.js';
 import { benchApi, percentile, startProcess, stopProcesses } from './bench-processes.js';
+import { benchPlatform } from './bench-platform.js';
 
 const TURNS = Number(process.env.TURNS ?? 100);
 const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 20);
@@ -29,26 +23,12 @@ const BACKLOG = Number(process.env.BACKLOG ?? 5000);
 /** SEPARATE=1: runs and turns in two worker processes (WORKER_QUEUES), instead of one process polling both. */
 const SEPARATE = process.env.SEPARATE === '1';
 
-const dbServer = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-dbServer.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
-const databaseUrl = dbServer.toString();
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
 async function main(): Promise<void> {
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: temporalCliPath() },
-      ip: '127.0.0.1',
-      searchAttributes: SEARCH_ATTRIBUTES,
-      extraArgs: DEV_SERVER_DYNAMIC_CONFIG,
-    },
-  });
-  await ensureDatabase(databaseUrl);
-  const orm = await initORM({ databaseUrl });
-  await migrate(orm);
-  const account = await bootstrapAccount(orm.em.fork(), 'Bench', 'bench@example.test');
-  const queue = `bench-${randomBytes(3).toString('hex')}`;
-  const common = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'ERROR', TEMPORAL_TASK_QUEUE: queue };
+  const platform = await benchPlatform();
+  const { orm, account } = platform;
+  const common = platform.processEnv;
   const worker = (queues: string) => startProcess('worker/main.ts', { ...common, LOG_LEVEL: 'INFO', WORKER_QUEUES: queues }, /polling task queue/);
   const [[, port]] = await Promise.all([
     startProcess('test/bench/api-process.ts', common, /port (\d+)/),
@@ -166,9 +146,7 @@ async function main(): Promise<void> {
   );
   service.close();
   stopProcesses();
-  await orm.close();
-  await env.teardown();
-  await dropDatabase(databaseUrl);
+  await platform.close();
 }
 
 main().catch((error) => {

@@ -71,6 +71,7 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
       variableId: variable.id,
       relation: 'Company',
       webhookId: webhook.id,
+      subscriptionId: 'tsub_00000000000000000000000000000000',
       agentId: agent.id,
       flowId: flow.id,
       flowNodeId: 'trigger_intent_1',

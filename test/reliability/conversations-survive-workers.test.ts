@@ -1,25 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { expect } from 'chai';
 import { bootstrapAccount } from '../../db/services/accounts.service.js';
 import { listen } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 import { eventually } from '../setup/runs.js';
-import { killWorker, newPlant, startWorker, stopWorker, type Plant, type WorkerProcess } from './processes.js';
-
-/** A local service whose first call hangs (the worker making it is killed); later calls answer at once. */
-function slowService(): Promise<{ server: Server; origin: string; hits: () => number }> {
-  let hits = 0;
-  const server = createServer((_req, res) => {
-    hits += 1;
-    if (hits === 1) return;
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ status: 'shipped' }));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits })),
-  );
-}
+import { killWorker, newPlant, slowService, startWorker, stopWorker, type Plant, type WorkerProcess } from './processes.js';
 
 describe('conversation turns survive worker crashes (real worker processes)', function () {
   this.timeout(180_000);

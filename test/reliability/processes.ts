@@ -3,6 +3,8 @@
  * dispatcher) against its own database and task queue, on the harness's Temporal server, so it can be killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { dropDatabase } from '../../db/database.js';
 import type { Orm } from '../../db/orm.js';
@@ -81,4 +83,18 @@ export async function killWorker(worker: WorkerProcess): Promise<void> {
 export async function stopWorker(worker: WorkerProcess): Promise<void> {
   worker.child.kill('SIGTERM');
   await worker.exited;
+}
+
+/** A local service whose first call hangs (the worker making it is killed); later calls answer at once. */
+export function slowService(): Promise<{ server: Server; origin: string; hits: () => number }> {
+  let hits = 0;
+  const server = createServer((_req, res) => {
+    hits += 1;
+    if (hits === 1) return; // never answered: the worker holding this call is killed
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ attempt: hits, status: 'shipped' }));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits })),
+  );
 }

@@ -1,26 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { expect } from 'chai';
 import { bootstrapAccount } from '../../db/services/accounts.service.js';
 import { harness, listen } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 import { awaitRun, eventually } from '../setup/runs.js';
-import { killWorker, newPlant, startWorker, stopWorker, type Plant, type WorkerProcess } from './processes.js';
-
-/** A local service whose first call to /slow hangs (until the caller goes away); later calls answer at once. */
-function slowService(): Promise<{ server: Server; origin: string; hits: () => number }> {
-  let hits = 0;
-  const server = createServer((req, res) => {
-    if (req.url !== '/slow') return void res.writeHead(404).end();
-    hits += 1;
-    if (hits === 1) return; // never answered: the worker holding this call is killed
-    res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ attempt: hits }));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits })),
-  );
-}
+import { killWorker, newPlant, slowService, startWorker, stopWorker, type Plant, type WorkerProcess } from './processes.js';
 
 describe('runs survive worker crashes and downtime (real worker processes)', function () {
   this.timeout(180_000);

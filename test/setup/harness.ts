@@ -18,8 +18,12 @@ import { OutboxDispatcher } from '../../worker/outbox-dispatcher.js';
 import { OpenAiCompatibleProvider } from '../../activities/ai/openai-compatible-provider.js';
 import { FakeAiServer } from './fake-ai-server.js';
 import { FakeMessagingServer } from './fake-messaging-server.js';
+import { SecretBox } from '../../lib/secret-box.js';
 
 export { projectRoot };
+
+/** SETTINGS_ENCRYPTION_KEY of the test worker and of the admin command line the tests run (32 bytes in hex). */
+export const TEST_SETTINGS_KEY = 'a1'.repeat(32);
 
 export interface Harness {
   databaseUrl: string;
@@ -36,7 +40,7 @@ export interface Harness {
   baseUrl: string;
   /** The local OpenAI-compatible server behind the worker's (and the API's) AI gateway. */
   ai: FakeAiServer;
-  /** The provider the worker and API use, speaking to `ai` with short retry delays. */
+  /** The provider the worker and API use, speaking to `ai` with a 3 s timeout. */
   aiProvider: OpenAiCompatibleProvider;
   /** The local Cloud API behind the worker's messaging adapter (token `test-messaging-token`). */
   messaging: FakeMessagingServer;
@@ -96,20 +100,14 @@ export async function startHarness(): Promise<Harness> {
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const ai = new FakeAiServer();
   await ai.start();
-  // Retry delays are short so retry tests stay fast; a Retry-After of up to 2 s is still honoured.
-  const aiProvider = new OpenAiCompatibleProvider({
-    baseUrl: ai.baseUrl,
-    apiKey: 'test-ai-key',
-    timeoutMs: 3_000,
-    maxAttempts: 3,
-    baseDelayMs: 50,
-    maxDelayMs: 2_000,
-  });
+  // A short timeout keeps the tests of slow answers fast; retries are the aiCall activity's (Temporal's) business.
+  const aiProvider = new OpenAiCompatibleProvider({ baseUrl: ai.baseUrl, apiKey: 'test-ai-key', timeoutMs: 3_000 });
   const messaging = new FakeMessagingServer();
   await messaging.start();
   const worker = await createWorker({
     aiProvider,
     messaging: { baseUrl: messaging.baseUrl, token: 'test-messaging-token' },
+    secrets: SecretBox.fromKey(TEST_SETTINGS_KEY),
     orm,
     connection: env.nativeConnection,
     temporal: env.client,

@@ -7,12 +7,15 @@ import { DefaultLogger } from '@temporalio/worker';
 import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
 import { createExecuteNode } from '../../activities/nodes/execute-node.js';
 import { nodeFactsOf } from '../../activities/nodes/registry.js';
+import type { AiReply } from '../../lib/runtime/ai-call.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
 import { LocalFileStore } from '../../db/tables/files/local-file-store.js';
 import { AiGateway } from '../../activities/ai/ai-gateway.js';
 import type { AiProvider } from '../../activities/ai/ai-provider.js';
-import { harness } from './harness.js';
+import type { MessagingConfig } from '../../activities/messaging/cloud-api-messaging.js';
+import { SecretBox } from '../../lib/secret-box.js';
+import { harness, TEST_SETTINGS_KEY } from './harness.js';
 
 // Expected node failures are not worth a warning in the test output.
 const quiet = new DefaultLogger('ERROR');
@@ -26,6 +29,12 @@ export interface NodeExecution {
   automationId?: number;
   /** The AI provider behind the gateway; the harness's fake one when omitted, null for none configured. */
   aiProvider?: AiProvider | null;
+  /** Replies of the AI calls already made for this execution (`ExecuteNodeInput.aiReplies`). */
+  aiReplies?: AiReply[];
+  /** The worker's MESSAGING_API_URL settings; the harness's local Cloud API when omitted, null for none configured. */
+  messaging?: MessagingConfig | null;
+  /** SETTINGS_ENCRYPTION_KEY of the worker; the harness's when omitted. */
+  settingsKey?: string;
 }
 
 export async function executeNodeAttempt(execution: NodeExecution, attempt = 1): Promise<NodeOutcome> {
@@ -37,7 +46,8 @@ export async function executeNodeAttempt(execution: NodeExecution, attempt = 1):
     httpTimeoutMs: 5_000,
     files: new LocalFileStore('.data/files'),
     ai: new AiGateway(execution.aiProvider === undefined ? h.aiProvider : execution.aiProvider),
-    messaging: { baseUrl: h.messaging.baseUrl, token: 'test-messaging-token' },
+    messaging: execution.messaging === undefined ? { baseUrl: h.messaging.baseUrl, token: 'test-messaging-token' } : execution.messaging,
+    secrets: SecretBox.fromKey(execution.settingsKey ?? TEST_SETTINGS_KEY),
   });
   const input: ExecuteNodeInput = {
     accountId: execution.accountId,
@@ -46,6 +56,7 @@ export async function executeNodeAttempt(execution: NodeExecution, attempt = 1):
     data: { type: execution.type, ...execution.data },
     executionKey: execution.executionKey,
     chain: [execution.automationId ?? 1],
+    ...(execution.aiReplies && { aiReplies: execution.aiReplies }),
   };
   const workflowExecution = { workflowId: `automation:${input.automationId}:test`, runId: execution.executionKey };
   const env = new MockActivityEnvironment({ ...defaultActivityInfo, workflowExecution, activityId: '1', attempt }, { logger: quiet });

@@ -5,16 +5,18 @@
  * ties and `agenticRouting`); a turn that ends without a message to the user sends the agent's default reply (the AI
  * writes it; without a provider, the fallback text). A failed node ends the walk of that flow, not the conversation.
  */
-import { ActivityFailure, isCancellation, proxyActivities, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
+import { isCancellation, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { Graph, GraphNode } from '../../lib/graph/graph.js';
 import type { ConversationInput, ConversationState, TurnContext, TurnReply, UserMessage } from '../../lib/runtime/conversation-contract.js';
 import type { ExecuteNodeInput, NodeFacts, NodeOutcome, SentMessage } from '../../lib/runtime/contract.js';
 import { interpret } from '../interpreter.js';
+import { runNodeExecution } from '../node-runner.js';
 
-const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 };
-const remote = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', heartbeatTimeout: '10 seconds', retry });
-const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
+const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
+});
 
 /** Executed nodes per turn; a flow that loops longer fails its walk. */
 const MAX_STEPS_PER_TURN = 100;
@@ -153,7 +155,7 @@ export class TurnRunner {
     }
   }
 
-  /** One node as an activity: local when its type (or, for SAY_AI, its static message) says so. */
+  /** One node execution (its AI calls activities of their own): local when its type, or SAY_AI's static message, says so. */
   private async node(
     node: Pick<GraphNode, 'nodeId' | 'alias' | 'type'>,
     data: GraphNode['data'],
@@ -178,12 +180,6 @@ export class TurnRunner {
     };
     const unless = facts?.localUnless;
     const isLocal = facts?.local || (unless !== undefined && !(typeof data[unless] === 'string' && (data[unless] as string).trim() !== ''));
-    try {
-      return await (isLocal ? local.executeNode(args) : remote.executeNode(args));
-    } catch (error) {
-      // The node's own message (the activity failure's cause) is what the transcript and the reply show.
-      if (!isCancellation(error) && error instanceof ActivityFailure && error.cause) throw new Error(error.cause.message);
-      throw error;
-    }
+    return runNodeExecution(args, { interpolated: [], ...facts, local: !!isLocal });
   }
 }

@@ -91,7 +91,10 @@ export class RunState {
   }
 
   /** Appends the result of an executed node; the returned object may be completed later (ITERATION). */
-  record(node: GraphNode, outcome: { success: true; output?: unknown; aiCredits?: number } | { success: false; error: string }): NodeResult {
+  record(
+    node: GraphNode,
+    outcome: { success: true; output?: unknown; aiCredits?: number } | { success: false; error: string; aiCredits?: number },
+  ): NodeResult {
     const result: NodeResult = { nodeId: node.nodeId, alias: node.alias, type: node.type, ...outcome };
     if (this.options.now) result.createdAt = new Date(this.options.now()).toISOString();
     this.results.push(result);
@@ -99,15 +102,21 @@ export class RunState {
     return result;
   }
 
-  /** Records a failed node and gives the failure to throw. */
-  fail(node: GraphNode, message: string, fatal = false): RunFailure {
-    this.record(node, { success: false, error: message });
+  /** Records a failed node (with the AI credits it spent before failing) and gives the failure to throw. */
+  fail(node: GraphNode, message: string, fatal = false, aiCredits = 0): RunFailure {
+    this.record(node, { success: false, error: message, ...(aiCredits ? { aiCredits } : {}) });
     return new RunFailure(node.nodeId, message, fatal);
   }
 }
 
 export function describe(node: GraphNode): string {
   return node.alias ? `${node.nodeId} (${node.alias})` : node.nodeId;
+}
+
+/** The AI credits a failed node spent, when its error says (a numeric `aiCredits`); 0 otherwise. */
+export function spentCredits(error: unknown): number {
+  const credits = (error as { aiCredits?: unknown } | null)?.aiCredits;
+  return typeof credits === 'number' ? credits : 0;
 }
 
 export function errorMessage(error: unknown): string {

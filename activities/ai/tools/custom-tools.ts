@@ -1,11 +1,13 @@
 /**
  * Custom tools (`/custom-tools`) as real HTTP calls: the model's arguments go in the query string for GET and
  * DELETE, as the JSON body otherwise, with the tool's headers. The answer (parsed when JSON, cut to 20,000
- * characters) is what the model reads; a failed call is reported to the model, which may try otherwise.
+ * characters) is what the model reads; a failed call is reported to the model, which may try otherwise. Each call
+ * is made once per tool call of the node execution: its answer is recorded, and the node, executed again after each
+ * of its AI calls, reads it back instead of calling the tool again.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AgentResource } from '../../../db/entities/index.js';
-import { NodeError } from '../../nodes/node-module.js';
+import { NodeError, type ExecutionContext } from '../../nodes/node-module.js';
 import { toolName, type RunnableTool } from './runnable-tool.js';
 
 const MAX_ANSWER_CHARS = 20_000;
@@ -22,8 +24,7 @@ export async function customTools(
   em: EntityManager,
   accountId: number,
   ids: unknown[],
-  timeoutMs: number,
-  signal: AbortSignal,
+  context: Pick<ExecutionContext, 'onceFor' | 'httpTimeoutMs' | 'signal'>,
 ): Promise<RunnableTool[]> {
   if (!ids.length) return [];
   const found = await em.find(AgentResource, { account: accountId, kind: 'CUSTOM_TOOL', id: { $in: ids.map(Number) } });
@@ -36,7 +37,7 @@ export async function customTools(
         description: values.description || tool.name,
         parameters: values.parameters ?? { type: 'object', properties: {} },
       },
-      run: (args) => callTool(values, args, timeoutMs, signal),
+      run: (args, part) => context.onceFor(part, () => callTool(values, args, context.httpTimeoutMs, context.signal)),
     };
   });
 }

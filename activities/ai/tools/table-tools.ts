@@ -1,7 +1,7 @@
 /**
  * Table tools on the record types a TOOLS_AI node selects: search, create and update records of the record type's
  * Table or Object, through the same row services as the API (row events, loop prevention and checks included).
- * Writes run once per tool call of the node execution; a refused write is reported to the model.
+ * Each tool call runs once per node execution (its answer recorded); a refused call is reported to the model.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RecordType } from '../../../db/entities/index.js';
@@ -44,8 +44,11 @@ export async function tableTools(
           description: `Searches ${what} by text; answers at most 20 records`,
           parameters: { type: 'object', properties: { search: { type: 'string' } }, required: ['search'] },
         },
-        run: async (args) =>
-          await listRows(em.fork(), ctx, { search: String(args.search ?? ''), recordTypeId: recordType.id, limit: 20 }).catch(refused),
+        // Recorded like the writes, so the node executed again after its next AI call reads what the model read.
+        run: (args, part) =>
+          context
+            .onceFor(part, (tx) => listRows(tx, ctx, { search: String(args.search ?? ''), recordTypeId: recordType.id, limit: 20 }))
+            .catch(refused),
       },
       {
         definition: {

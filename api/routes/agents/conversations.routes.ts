@@ -27,6 +27,7 @@ const MessageSchema = strictObject({
   flowId: { type: ['integer', 'null'] },
   nodeId: { type: ['string', 'null'] },
   credits: { type: 'number' },
+  temporalRunId: { type: ['string', 'null'], description: 'The run of the conversation workflow whose turn wrote it' },
   createdAt: { type: 'string' },
 });
 
@@ -60,7 +61,10 @@ const TurnSchema = {
   },
 };
 
-export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQueue: string): void {
+/** `uiUrl`: the Temporal UI address (TEMPORAL_UI_URL); a transcript links to its conversation workflow there. */
+export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQueue: string, uiUrl?: string): void {
+  const namespace = encodeURIComponent(temporal.options.namespace);
+  const uiLink = (workflowId: string) => (uiUrl ? `${uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}` : null);
   api.add<{ channel?: string }, unknown, AgentId>({
     method: 'post',
     path: '/agents/:agentId/conversations',
@@ -184,13 +188,18 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
     responses: {
       200: {
         description: 'Conversation with messages',
-        schema: strictObject({ ...conversationProperties, messages: { type: 'array', items: MessageSchema } }),
+        schema: strictObject({
+          ...conversationProperties,
+          temporalUiUrl: { type: ['string', 'null'], description: 'The conversation workflow in the Temporal UI (TEMPORAL_UI_URL)' },
+          messages: { type: 'array', items: MessageSchema },
+        }),
       },
       404: { description: 'No such conversation' },
     },
     handler: async ({ auth, em, params }) => {
       const conversation = await findConversation(em, await findAgent(em, auth.account.id, params.agentId), params.conversationId);
-      return { ...conversationView(conversation), messages: await listMessages(em, conversation.id) };
+      const view = conversationView(conversation);
+      return { ...view, temporalUiUrl: uiLink(view.temporalWorkflowId), messages: await listMessages(em, conversation.id) };
     },
   });
 }

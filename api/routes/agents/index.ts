@@ -11,12 +11,12 @@ import { flowRoutes } from './flows.routes.js';
 import { intentRoutes } from './intents.routes.js';
 
 /** `temporal` and `taskQueue`: where conversations run (their workflows use the turns queue derived from it). */
-export function agentFeatureRoutes(api: RouteRegistry, ai: AiProvider | null, temporal: Client, taskQueue: string): void {
+export function agentFeatureRoutes(api: RouteRegistry, ai: AiProvider | null, temporal: Client, taskQueue: string, temporalUiUrl?: string): void {
   agentRoutes(api);
   agentVariableRoutes(api);
   intentRoutes(api, ai);
   flowRoutes(api);
   agentAnalyticsRoutes(api);
-  conversationRoutes(api, temporal, taskQueue);
+  conversationRoutes(api, temporal, taskQueue, temporalUiUrl);
   agentResourceRoutes(api);
 }

@@ -1,0 +1,71 @@
+/**
+ * `POST /trigger-deliveries/{subscriptionId}`: a signed delivery of the trigger provider. The signature is checked
+ * first (it needs no database: the secret is derived from the id), then the subscription is looked up in the index,
+ * then the body is read as JSON and written to the outbox. Nothing is recorded for a refused delivery. The same
+ * signed delivery sent again while its timestamp is still accepted answers the first event (receipts by signature),
+ * so a provider's retry or a replay inside the window starts nothing twice.
+ */
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { query, sqlOf } from '../tables/catalog.js';
+import { BadRequestError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
+import { deliveryRefusal, MAX_DELIVERY_AGE_SECONDS, type TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
+import { recordSubscriptionDelivery } from './events.service.js';
+import { findSubscription } from './trigger-subscriptions.js';
+
+export interface SignedDelivery {
+  subscriptionId: string;
+  timestamp?: string;
+  signature?: string;
+  /** The body exactly as received: the signature covers these bytes. */
+  body: Buffer;
+}
+
+export const DELIVERIES_NOT_CONFIGURED = 'Trigger deliveries are not configured on this server (it has no TRIGGER_SIGNING_KEY)';
+
+export async function acceptTriggerDelivery(
+  em: EntityManager,
+  deliveries: TriggerDeliveries | undefined,
+  delivery: SignedDelivery,
+  nowMs: number = Date.now(),
+): Promise<{ eventId: string }> {
+  if (!deliveries) throw new NotFoundError(DELIVERIES_NOT_CONFIGURED);
+  const { subscriptionId, timestamp, signature, body } = delivery;
+  const refusal = deliveryRefusal(deliveries.secret(subscriptionId), { timestamp, signature }, body, Math.floor(nowMs / 1000));
+  if (refusal) throw new UnauthorizedError(refusal);
+  const subscription = await findSubscription(em, subscriptionId);
+  if (!subscription) throw new NotFoundError(`Trigger subscription ${subscriptionId} not found: its node or workflow was deleted`);
+  const text = body.toString('utf8');
+  if (!text.trim()) throw new BadRequestError('The body is empty: send the event as JSON', 'body');
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new BadRequestError(`The body is not JSON: ${(error as Error).message}`, 'body');
+  }
+  return em.transactional(async (tx) => {
+    // A concurrent transaction holding the same signature makes this insert wait for it, then skip.
+    const [fresh] = await query(
+      sqlOf(tx),
+      'insert into trigger_delivery_receipts (signature, subscription_id, received_at) values (?, ?, now()) on conflict do nothing returning signature',
+      [signature!.trim(), subscriptionId],
+    );
+    if (!fresh) {
+      const [first] = await query<{ event_id: string }>(sqlOf(tx), 'select event_id from trigger_delivery_receipts where signature = ?', [
+        signature!.trim(),
+      ]);
+      return { eventId: first!.event_id };
+    }
+    const recorded = await recordSubscriptionDelivery(tx, subscription, data);
+    await query(sqlOf(tx), 'update trigger_delivery_receipts set event_id = ? where signature = ?', [recorded.eventId, signature!.trim()]);
+    return recorded;
+  });
+}
+
+/** How long receipts are kept: past the window in which their timestamp could still be accepted (sent up to 5 minutes early). */
+export const RECEIPT_RETENTION_MS = 2 * MAX_DELIVERY_AGE_SECONDS * 1000;
+
+/** Deletes receipts older than the window; answers how many. */
+export async function pruneDeliveryReceipts(knex: Knex, now: Date = new Date()): Promise<number> {
+  const result = await knex.raw('delete from trigger_delivery_receipts where received_at < ?', [new Date(now.getTime() - RECEIPT_RETENTION_MS)]);
+  return result.rowCount ?? 0;
+}

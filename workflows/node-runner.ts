@@ -1,0 +1,96 @@
+/**
+ * Runs one node execution to its outcome, for every workflow that executes nodes (automation runs, conversation
+ * turns). The node runs as the `executeNode` activity (a local one when its type says so). An AI node answers each
+ * AI call it needs instead of an output (`NodeOutcome.aiCall`): the call is made as an `aiCall` activity of its own
+ * — its own timeouts and retries, its request and reply in the history — and the node is executed again with the
+ * reply appended to `ExecuteNodeInput.aiReplies`, until it answers its output.
+ */
+import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.js';
+import type { AiCallRequest, AiReply } from '../lib/runtime/ai-call.js';
+import type { ExecuteNodeInput, NodeFacts, NodeOutcome } from '../lib/runtime/contract.js';
+
+const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 };
+const { executeNode } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  // The node heartbeats while it works: a killed worker's node is retried elsewhere after this, not after 2 minutes.
+  heartbeatTimeout: '10 seconds',
+  // Network errors and 5xx retry with backoff; node executors mark permanent failures non-retryable.
+  retry,
+});
+const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
+
+/**
+ * An AI call: one provider request of at most 60 s (plus a transcription's download), heartbeating. 429, 5xx,
+ * timeouts and network errors are retried with backoff (1 s doubling, at most 1 minute, 5 attempts), after the
+ * provider's `Retry-After` when it gives one; other 4xx fail at once (non-retryable failures of the activity).
+ */
+const { aiCall } = proxyActivities<Activities>({
+  startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
+});
+
+/** AI calls one node execution may make (TOOLS_AI: 5 tool rounds and a capture with its one repair need 7). */
+export const MAX_AI_CALLS_PER_NODE = 20;
+
+/**
+ * The failure of a node execution: the node's own message, its failure type (`InsufficientCredits`, …), and the
+ * credits of the AI calls it made before failing (charged all the same).
+ */
+export class NodeExecutionFailure extends Error {
+  constructor(
+    message: string,
+    readonly type?: string,
+    readonly aiCredits = 0,
+  ) {
+    super(message);
+    this.name = 'NodeExecutionFailure';
+  }
+}
+
+/**
+ * Runs the node execution `input` to its outcome: `executeNode` (local when `facts.local`), then for each AI call
+ * the node asks for, an `aiCall` activity and `executeNode` again with the reply, until the node answers its output.
+ *
+ * `input.executionKey` must name this node execution uniquely and stay the same on replay (the node's side effects
+ * and each AI call's credits are keyed by it). Throws `NodeExecutionFailure` when the node or one of its AI calls
+ * fails (type `InsufficientCredits` when the account cannot pay for an AI call); a cancellation is rethrown as is.
+ */
+export async function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFacts): Promise<NodeOutcome> {
+  const replies: AiReply[] = [...(input.aiReplies ?? [])];
+  try {
+    for (;;) {
+      // Without AI replies the input is what it was before AI calls were activities, so older histories replay.
+      const args: ExecuteNodeInput = replies.length ? { ...input, aiReplies: [...replies] } : input;
+      const outcome = await (facts?.local ? local.executeNode(args) : executeNode(args));
+      if (!outcome.aiCall) return outcome;
+      if (replies.length >= MAX_AI_CALLS_PER_NODE)
+        throw new NodeExecutionFailure(
+          `The node made ${MAX_AI_CALLS_PER_NODE} AI calls without finishing, the most one node execution may make`,
+          'TooManyAiCalls',
+          creditsOf(replies),
+        );
+      replies.push(await callAi(outcome.aiCall));
+    }
+  } catch (error) {
+    // The node's own message (the activity's failure cause) is what a run log should show.
+    if (!isCancellation(error) && error instanceof ActivityFailure && error.cause) {
+      const type = error.cause instanceof ApplicationFailure ? (error.cause.type ?? undefined) : undefined;
+      throw new NodeExecutionFailure(error.cause.message, type, creditsOf(replies));
+    }
+    throw error;
+  }
+}
+
+const creditsOf = (replies: AiReply[]) => replies.reduce((sum, reply) => sum + reply.record.credits, 0);
+
+/** One AI call; when it finally fails (or is cancelled), what it was charged goes back to the account. */
+async function callAi(request: AiCallRequest): Promise<AiReply> {
+  try {
+    return await aiCall(request);
+  } catch (error) {
+    await CancellationScope.nonCancellable(() => local.refundAiCall(request));
+    throw error;
+  }
+}
