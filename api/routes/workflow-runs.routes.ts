@@ -19,7 +19,12 @@ export function workflowRunRoutes(api: RouteRegistry, temporal: Client): void {
     body: ManualRunSchema,
     largeBody: true,
     status: 202,
-    responses: { 202: { description: '{ id: the Temporal workflow id, runId (null while the run waits for admission), snapshotId, entryNodeId }', schema: ManualRunStartedSchema } },
+    responses: {
+      202: {
+        description: '{ id: the Temporal workflow id, runId (null while the run waits for admission), snapshotId, entryNodeId }',
+        schema: ManualRunStartedSchema,
+      },
+    },
     handler: async ({ auth, em, params, query, body }) =>
       startManualRun(em, temporal, await findWorkflow(em, auth.account.id, params.workflowId), { ...body, snapshot: query.snapshot }),
   });

@@ -78,10 +78,10 @@ export async function releaseAdmission(knex: Knex, id: string): Promise<boolean>
 
 /** Admitted runs still in flight that were admitted before `before` (for the sweep to check against Temporal). */
 export async function staleAdmissions(knex: Knex, before: Date, limit: number): Promise<string[]> {
-  const result = await knex.raw(
-    `select id from admitted_runs where finished_at is null and admitted_at < ? order by admitted_at limit ?`,
-    [before.toISOString(), limit],
-  );
+  const result = await knex.raw(`select id from admitted_runs where finished_at is null and admitted_at < ? order by admitted_at limit ?`, [
+    before.toISOString(),
+    limit,
+  ]);
   return result.rows.map((r: { id: string }) => r.id);
 }
 

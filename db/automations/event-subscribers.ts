@@ -44,10 +44,9 @@ export async function claimPendingEvents(trx: Knex, limit: number): Promise<Pend
   );
   const ids: string[] = picked.rows.map((r: { id: string }) => String(r.id));
   if (!ids.length) return [];
-  const result = await trx.raw(
-    `select ${PENDING_EVENT_COLUMNS} from outbox_events where id = any(?::bigint[]) and ${due} for update skip locked`,
-    [ids],
-  );
+  const result = await trx.raw(`select ${PENDING_EVENT_COLUMNS} from outbox_events where id = any(?::bigint[]) and ${due} for update skip locked`, [
+    ids,
+  ]);
   const order = new Map(ids.map((id, i) => [id, i]));
   return result.rows.map(pendingEventOf).sort((a: PendingEvent, b: PendingEvent) => order.get(a.id)! - order.get(b.id)!);
 }
