@@ -20,6 +20,9 @@ export interface Plant {
 /** A fresh migrated database and a task queue of its own. */
 export async function newPlant(): Promise<Plant> {
   const { databaseUrl, orm } = await migratedDatabase();
+  // Run ids are made of workflow and event ids (`automation:<id>:event-<id>`), and the plant shares the harness's
+  // Temporal namespace: its ids start far from the harness database's, so no run of one is mistaken for the other's.
+  await orm.em.getKnex().raw(`select setval('workflows_id_seq', 1000000), setval('outbox_events_id_seq', 1000000)`);
   return {
     databaseUrl,
     orm,
