@@ -3,7 +3,7 @@
  * booleans, dates, options), the export's SELECT itself answers the finished cell, quoted as the CSV writer
  * quotes (sheet-writers.ts), so Node only joins text. The expressions reproduce export-cells.ts exactly:
  * numbers as JavaScript prints them, dates in the field's time zone with its offset, options by name.
- * Relations, users, files and avatars stay with export-cells.ts (their labels come from other tables).
+ * Relations, users and files stay with export-cells.ts (their labels come from other tables).
  *
  * Every expression is NOT NULL text. Regular expressions avoid `?`, which knex reads as a binding.
  */
