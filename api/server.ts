@@ -5,6 +5,7 @@ import { connectTemporal } from '../lib/temporal.js';
 import { HttpTriggerProvider } from '../activities/triggers/http-trigger-provider.js';
 import { initORM } from '../db/orm.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
+import { startOrphanSweeps } from '../db/tables/files/orphan-sweep.js';
 import { createApp } from './app.js';
 import { aiProviderFrom } from '../activities/ai/openai-compatible-provider.js';
 
@@ -12,6 +13,7 @@ const config = loadConfig();
 const logger = createLogger('api', { format: config.logFormat, level: config.logLevel.toLowerCase() });
 const orm = await initORM({ databaseUrl: config.databaseUrl });
 const temporal = await connectTemporal(config.temporal);
+const files = new LocalFileStore(config.filesDir);
 const app = createApp({
   orm,
   temporal,
@@ -24,7 +26,7 @@ const app = createApp({
     corsOrigins: config.corsOrigins,
     triggerSigningKey: config.triggerProvider?.signingKey,
   },
-  files: new LocalFileStore(config.filesDir),
+  files,
   ai: aiProviderFrom(config.ai),
   logger,
   triggers: config.triggerProvider
@@ -35,7 +37,18 @@ const server = app.listen(config.port, config.host, () => {
   logger.info({ url: `${config.publicBaseUrl}/public/v1` }, `API listening on ${config.publicBaseUrl}/public/v1`);
 });
 
+// Bytes that no file row names are removed at start and then every grace period (at most hourly).
+const stopSweeps = startOrphanSweeps(orm.em, files, {
+  graceMs: config.filesOrphanGraceMs,
+  intervalMs: Math.min(config.filesOrphanGraceMs, 3600_000),
+  onSwept: ({ seen, removed }) => {
+    if (removed.length) logger.info({ seen, removed: removed.length }, `removed ${removed.length} stored files that no file row names`);
+  },
+  onError: (error) => logger.error({ err: error }, 'sweep of unnamed stored files failed'),
+});
+
 async function shutdown(): Promise<void> {
+  stopSweeps();
   server.close();
   await temporal.connection.close();
   await orm.close();

@@ -37,6 +37,8 @@ export interface Config {
   dataDir: string;
   /** Folder of the bytes of uploaded record files (the local file store). */
   filesDir: string;
+  /** Bytes no file row names are removed once unchanged for this long (see db/tables/files/orphan-sweep.ts). */
+  filesOrphanGraceMs: number;
   /** The third-party trigger provider (EXTERNAL_TRIGGER subscriptions); null when TRIGGER_PROVIDER_URL is unset. */
   triggerProvider: { url: string; apiKey: string; signingKey: string } | null;
   /** Key (64 hex digits or base64 of 32 bytes) sealing stored third-party secrets; null when SETTINGS_ENCRYPTION_KEY is unset. */
@@ -91,6 +93,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   LOG_FORMAT: 'json (one JSON object a line) or pretty (readable lines); default pretty when stdout is a terminal, else json',
   AGENTRY_DATA_DIR: 'folder of the embedded Temporal state (default .data)',
   FILES_DIR: 'folder where uploaded record files are stored (default AGENTRY_DATA_DIR/files)',
+  FILES_ORPHAN_GRACE_SECONDS:
+    'stored bytes that no file row names (an upload cut short, a crash between a deletion and the removal of its bytes) are removed by the API once unchanged for this long (default 3600)',
   TEMPORAL_CLI: 'path of a temporal binary to use instead of building .tools/bin/temporal',
   DEFAULT_ADMIN_EMAIL: 'email of the user of the default account created on the first npm start (default admin@localhost)',
   TEST_DATABASE_URL: 'PostgreSQL server the tests create their per-run database on (default: the DATABASE_URL server)',
@@ -235,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat,
     dataDir: env.AGENTRY_DATA_DIR || '.data',
     filesDir: env.FILES_DIR || `${env.AGENTRY_DATA_DIR || '.data'}/files`,
+    filesOrphanGraceMs: intVar(env, 'FILES_ORPHAN_GRACE_SECONDS', 3600, 60, 30 * 86400) * 1000,
     triggerProvider,
     settingsKey,
     ai,

@@ -3,8 +3,9 @@
  * conversation stands (variables, a RESPONSE_AI waiting for an answer) and runs one turn per update — `begin` (the
  * greeting: the default flow from START), `message` (a user message) — one at a time, in arrival order. Each turn
  * walks the agent's live flows with the pure interpreter, every executed node an activity (`workflows/conversation/
- * turn.ts`). Between turns it keeps a durable idle timer (CONVERSATION_IDLE) that a new message resets, and it
- * continues as new before its history grows long. `end` closes it (CONVERSATION_ENDED).
+ * turn.ts`). Between turns it keeps durable timers that a new message resets: CONVERSATION_IDLE after the channel's
+ * idle time, and the end of a conversation left alone for a day (reason EXPIRED); it continues as new before its
+ * history grows long. `end` closes it (CONVERSATION_ENDED).
  */
 import {
   allHandlersFinished,
@@ -39,6 +40,9 @@ const local = proxyLocalActivities<Activities>({
 /** Continue as new after this many turns in one run (and whenever Temporal suggests it), before history limits. */
 const TURNS_PER_RUN = 200;
 
+/** A conversation without a user message for this long ends by itself (reason EXPIRED), unless its input says otherwise. */
+export const DEFAULT_EXPIRE_MINUTES = 24 * 60;
+
 /** Replies kept for resent messages (the same `messageId` answers the same turn). */
 const REMEMBERED_REPLIES = 20;
 
@@ -65,6 +69,11 @@ export async function conversation(input: ConversationInput): Promise<Conversati
   const open = () => {
     if (state.ended) throw new Error('The conversation has ended');
   };
+  const close = async (reason: string) => {
+    if (state.ended) return;
+    state.ended = true;
+    await local.closeConversation({ ...ids(input), reason });
+  };
 
   setHandler(beginUpdate, () => serialized(async () => (greeting ??= await runner.run(0))), { validator: open });
   setHandler(
@@ -76,6 +85,7 @@ export async function conversation(input: ConversationInput): Promise<Conversati
         state.turns += 1;
         messagesSeen += 1;
         state.idleFired = false;
+        state.lastMessageAt = Date.now();
         const reply = await runner.run(state.turns, message);
         if (message.messageId) {
           replies.set(message.messageId, reply);
@@ -92,24 +102,28 @@ export async function conversation(input: ConversationInput): Promise<Conversati
   );
   setHandler(endUpdate, (request) =>
     serialized(async () => {
-      if (!state.ended) {
-        state.ended = true;
-        await local.closeConversation({ ...ids(input), reason: request?.reason ?? 'USER' });
-      }
+      await close(request?.reason ?? 'USER');
       return state;
     }),
   );
   setHandler(stateQuery, () => state);
 
   const shouldContinue = () => workflowInfo().continueAsNewSuggested || state.turns - firstTurn >= (input.turnsPerRun ?? TURNS_PER_RUN);
+  // Between turns: the idle event after the channel's idle time, the end after DEFAULT_EXPIRE_MINUTES, both counted
+  // from the last user message by durable timers; a message resets them.
+  state.lastMessageAt ??= Date.now();
   while (!state.ended) {
     const seen = messagesSeen;
     const woken = () => state.ended || messagesSeen !== seen || (shouldContinue() && !busy());
-    const idleMs = input.idleMinutes && !state.idleFired ? input.idleMinutes * 60_000 : undefined;
-    const stirred = idleMs === undefined ? (await condition(woken), true) : await condition(woken, idleMs);
+    const idleAt = input.idleMinutes && !state.idleFired ? state.lastMessageAt + input.idleMinutes * 60_000 : Infinity;
+    const expireAt = state.lastMessageAt + (input.expireMinutes ?? DEFAULT_EXPIRE_MINUTES) * 60_000;
+    const stirred = await condition(woken, Math.max(1, Math.min(idleAt, expireAt) - Date.now()));
     if (!stirred && !busy()) {
-      state.idleFired = true;
-      await local.conversationIdle({ ...ids(input), turns: state.turns, idleMinutes: input.idleMinutes! });
+      if (Date.now() >= expireAt) await serialized(() => close('EXPIRED'));
+      else if (Date.now() >= idleAt) {
+        state.idleFired = true;
+        await local.conversationIdle({ ...ids(input), turns: state.turns, idleMinutes: input.idleMinutes! });
+      }
     }
     if (!state.ended && shouldContinue()) {
       await condition(() => !busy() && allHandlersFinished());

@@ -70,7 +70,6 @@ export const sendMessageNode: NodeModule = {
     },
   },
   handles: DEFAULT_HANDLES,
-  interpolated: ['message', 'conversationId'],
   readsTriggerPayload: true,
   checks: [modelCheck('TEXT', sendsDynamicMessage)],
   execute: executeSendMessage,

@@ -40,16 +40,19 @@ export async function listQuery(
   em: EntityManager,
   ctx: TableContext,
   q: RowQuery,
+  columns?: (fields: FieldModel[]) => SqlFragment,
 ): Promise<{ sql: string; bindings: unknown[]; keys: SortKey[]; fields: FieldModel[] }> {
   const source = await rowSource(em, ctx.table, ctx.fields);
   const keys = compileSort(q.sort, source.fields, ALIAS);
   const where = [whereOf(source.fields, q)];
   if (q.cursor) where.push(keysetCondition(keys, decodeCursor(q.cursor, keys.length)));
   const condition = joinFragments(where, ' and ');
-  const select = sortKeySelect(keys);
+  // The row columns and sort keys, unless `columns` selects something else over the source's fields under ALIAS.
+  const sortKeys = sortKeySelect(keys);
+  const select = columns?.(source.fields) ?? { sql: `${rowColumns(source.fields, `"${ALIAS}".`)}, ${sortKeys.sql}`, bindings: sortKeys.bindings };
   const order = orderByClause(keys);
   const from = source.from(ALIAS);
-  const sql = `select ${rowColumns(source.fields, `"${ALIAS}".`)}, ${select.sql} from ${from.sql} where ${condition.sql} order by ${order.sql}`;
+  const sql = `select ${select.sql} from ${from.sql} where ${condition.sql} order by ${order.sql}`;
   return { sql, bindings: [...select.bindings, ...from.bindings, ...condition.bindings, ...order.bindings], keys, fields: source.fields };
 }
 

@@ -2,7 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { Account, DataField, DataTable, DataView, RecordType } from '../entities/index.js';
-import { KIND_LABEL, findTable, loadFields, lockTable, sqlOf } from './catalog.js';
+import { KIND_LABEL, findTable, loadFields, lockTable, query, sqlOf } from './catalog.js';
 import { createRowTable, dropRowTable, syncSearch } from './ddl.js';
 import { refuseIfTableRead } from './formulas/formula-fields.service.js';
 import { addField, type FieldInput } from './fields.service.js';
@@ -143,8 +143,12 @@ export async function updateTable(em: EntityManager, accountId: number, kind: Ta
 }
 
 /** Drops a table and its rows; refuses system Objects and tables that other tables' relations point at. */
-export async function deleteTable(em: EntityManager, accountId: number, kind: TableKind, ref: string): Promise<void> {
-  await em.transactional(async (tx) => {
+/**
+ * Deletes a Table or custom Object with its rows and the rows of its record files (a foreign key cascades); answers
+ * the storage keys of those files, whose bytes the caller removes once the deletion is committed.
+ */
+export async function deleteTable(em: EntityManager, accountId: number, kind: TableKind, ref: string): Promise<string[]> {
+  return em.transactional(async (tx) => {
     const table = await findTable(tx, accountId, kind, ref);
     if (table.isSystem) throw new BadRequestError(`"${table.name}" is a standard Object and cannot be deleted`, 'name');
     await lockTable(tx, table.id, 'schema');
@@ -162,8 +166,10 @@ export async function deleteTable(em: EntityManager, accountId: number, kind: Ta
       table,
       fields.models.map((f) => f.id),
     );
+    const files = await query<{ storage_key: string }>(sqlOf(tx), 'select storage_key from record_files where table_id = ?', [table.id]);
     await dropRowTable(sqlOf(tx), table.id, fields.models);
     tx.remove(table);
     await tx.flush();
+    return files.map((f) => f.storage_key);
   });
 }

@@ -30,6 +30,8 @@ export interface ConversationInput {
   state?: ConversationState;
   /** Turns per workflow run before it continues as new (default 200; Temporal may suggest it earlier). */
   turnsPerRun?: number;
+  /** Minutes without a user message after which the conversation ends by itself, reason EXPIRED (default a day). */
+  expireMinutes?: number;
 }
 
 /** Where a conversation stands between turns; all of it survives continue-as-new. */
@@ -43,6 +45,8 @@ export interface ConversationState {
   ended: boolean;
   /** The idle event already fired since the last user message. */
   idleFired: boolean;
+  /** Workflow time (ms) of the last user message, or of the start: the idle and expiry timers count from it. */
+  lastMessageAt?: number;
 }
 
 export interface FlowPosition {

@@ -113,18 +113,18 @@ describe('manual workflow runs on Temporal', function () {
     expect(service.hits.filter((h) => h === 'GET /missing')).to.have.length(1);
   });
 
-  it('fails a node type without an executor in this version with a clear message, and hides other accounts', async () => {
+  it('fails a flow node executed outside a conversation with a clear message, and hides other accounts', async () => {
     const a = await newAccount();
     const key = a.userKey;
     const id = (await call('POST', '/workflows', { key, body: { name: 'AI' } })).body.id;
-    // SAY_AI runs in conversation turns only: as a workflow node execution it has no executor.
+    // SAY_AI runs in conversation turns only: executed for a workflow it fails at once, saying so.
     const attempt = executeNodeAttempt({ accountId: a.account.id, type: 'SAY_AI', data: { message: 'hi' }, executionKey: 'say-ai-1' });
     expect(
       await attempt.then(
         () => '',
         (e: Error) => e.message,
       ),
-    ).to.equal('SAY_AI nodes are not available yet in this version of agentry');
+    ).to.equal('SAY_AI runs only in a conversation of an agent');
     const other = await newAccount();
     expect((await call('POST', `/workflows/${id}/runs?snapshot=draft`, { key: other.userKey, body: {} })).status).to.equal(404);
   });

@@ -1,6 +1,7 @@
 /**
  * Benchmark of the CSV and XLSX exports (issue 16). Run: `node --import tsx test/bench/export.bench.ts`
- * (env ROWS, default 200000).
+ * (env ROWS, default 200000; FORMATS=csv,xlsx by default; BENCH_DATABASE_URL=<url> keeps the filled database there and
+ * reuses it on the next run, so that several versions of the code can be compared on the same data in one session).
  *
  * Fills a fresh database with ROWS rows of the 12-field customers table through the API, then exports every row
  * to CSV and to XLSX, each from a fresh API process, reading each download as fast as it comes. Prints
@@ -10,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dropDatabase, ensureDatabase } from '../../db/database.js';
 import { initORM, migrate } from '../../db/orm.js';
 import { bootstrapAccount } from '../../db/services/accounts.service.js';
@@ -20,9 +21,11 @@ import { CUSTOMERS_TABLE, STAGES, TAGS, customerRow } from './customers-table.js
 const ROWS = Number(process.env.ROWS ?? 200_000);
 const BATCH = 1000;
 
+const FORMATS = (process.env.FORMATS ?? 'csv,xlsx').split(',') as ('csv' | 'xlsx')[];
 const server = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
 server.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
-const databaseUrl = server.toString();
+const kept = process.env.BENCH_DATABASE_URL;
+const databaseUrl = kept || server.toString();
 
 /** Resident memory of a process in bytes (Linux). */
 function rss(pid: number): number {
@@ -77,10 +80,8 @@ async function runExport(base: string, pid: number, headers: Record<string, stri
   return { seconds, firstByteMs, bytes, lines, peakRss: Math.max(peakRss, rss(pid)) };
 }
 
-async function main(): Promise<void> {
-  await ensureDatabase(databaseUrl);
-  const orm = await initORM({ databaseUrl, poolMax: 4 });
-  await migrate(orm);
+/** Fills the database with the customers table through the API; answers the user key and the load time. */
+async function fill(orm: Awaited<ReturnType<typeof initORM>>): Promise<{ userKey: string; loadSeconds: number }> {
   const account = await bootstrapAccount(orm.em.fork(), 'Bench', 'bench@example.test');
   const headers = { authorization: `Bearer ${account.userKey}`, 'content-type': 'application/json' };
   const loader = await startApi();
@@ -99,7 +100,28 @@ async function main(): Promise<void> {
     await api('/tables/customers/rows/bulk', { rows: Array.from({ length: Math.min(BATCH, ROWS - from) }, (_, k) => customerRow(from + k)) });
   }
   const loadSeconds = (performance.now() - loadStarted) / 1000;
-  await orm.em.getKnex().raw(`vacuum analyze "data"."rows_${table.id}"`);
+  const knex = orm.em.getKnex();
+  await knex.raw(`vacuum analyze "data"."rows_${table.id}"`);
+  // A kept database remembers its key (only its hash is in the accounts' tables) for the next run.
+  if (kept) await knex.raw('create table bench_export_key as select ?::text as user_key', [account.userKey]);
+  return { userKey: account.userKey, loadSeconds };
+}
+
+/** The key of a kept database's earlier fill, if any. */
+async function keptKey(orm: Awaited<ReturnType<typeof initORM>>): Promise<string | undefined> {
+  if (!kept) return undefined;
+  const found = await orm.em.getKnex().raw("select to_regclass('bench_export_key') is not null as present");
+  if (!found.rows[0].present) return undefined;
+  return (await orm.em.getKnex().raw('select user_key from bench_export_key')).rows[0].user_key;
+}
+
+async function main(): Promise<void> {
+  await ensureDatabase(databaseUrl);
+  const orm = await initORM({ databaseUrl, poolMax: 4 });
+  await migrate(orm);
+  const reused = await keptKey(orm);
+  const { userKey, loadSeconds } = reused ? { userKey: reused, loadSeconds: undefined } : await fill(orm);
+  const headers = { authorization: `Bearer ${userKey}`, 'content-type': 'application/json' };
 
   // Each export runs in a fresh API process, so neither its idle level nor its peak carries what came before; one
   // small export first loads the code paths, then the process idles a moment before the measured run.
@@ -113,19 +135,18 @@ async function main(): Promise<void> {
     const idle = rss(exporter.pid);
     return { ...(await runExport(exporter.base, exporter.pid, headers, format)), idle };
   };
-  const csv = await measure('csv');
-  const xlsx = await measure('xlsx');
+  const load = loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+  const runs: [string, ExportRun & { idle: number }][] = [];
+  for (const format of FORMATS) runs.push([format.toUpperCase().padEnd(4), await measure(format)]);
 
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-  console.log(`conditions: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
-  console.log(
-    `table: ${ROWS} rows, 12 fields (string×4, number×3, boolean, date, dateOnly, select, multi select), loaded in ${loadSeconds.toFixed(1)} s`,
-  );
-  if (csv.lines !== ROWS + 1) throw new Error(`CSV has ${csv.lines} lines, expected ${ROWS + 1}`);
-  for (const [name, run] of [
-    ['CSV ', csv],
-    ['XLSX', xlsx],
-  ] as const) {
+  console.log(`conditions: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, load average ${load} before`);
+  const filled = loadSeconds === undefined ? 'reused from an earlier run' : `loaded in ${loadSeconds.toFixed(1)} s`;
+  console.log(`table: ${ROWS} rows, 12 fields (string×4, number×3, boolean, date, dateOnly, select, multi select), ${filled}`);
+  for (const [name, run] of runs) {
+    if (name.trim() === 'CSV' && run.lines !== ROWS + 1) throw new Error(`CSV has ${run.lines} lines, expected ${ROWS + 1}`);
     console.log(
       `${name}: ${ROWS} rows in ${run.seconds.toFixed(2)} s = ${Math.round(ROWS / run.seconds)} rows/s, ${mb(run.bytes)} MB, ` +
         `first byte after ${run.firstByteMs.toFixed(0)} ms, API process peak ${mb(run.peakRss - run.idle)} MB over its idle ${mb(run.idle)} MB`,
@@ -134,7 +155,7 @@ async function main(): Promise<void> {
   stopProcesses();
   await orm.close();
   await new Promise((resolve) => setTimeout(resolve, 500));
-  await dropDatabase(databaseUrl);
+  if (!kept) await dropDatabase(databaseUrl);
 }
 
 await main();

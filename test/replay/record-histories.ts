@@ -15,6 +15,8 @@ import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { awaitRun, eventually, runResult } from '../setup/runs.js';
 import { activeChain, newTable } from '../api/automation-triggers.helpers.js';
+import { intent, intentFlow, say, startConversation, talkingAgent } from '../api/agents/conversation.helpers.js';
+import { ok } from '../api/agents/helpers.js';
 
 const dir = fileURLToPath(new URL('./histories/', import.meta.url));
 
@@ -104,5 +106,35 @@ describe('recording run histories for the replay tests', function () {
       slow.closeAllConnections();
       slow.close();
     }
+  });
+});
+
+describe('recording a conversation history for the replay tests', function () {
+  this.timeout(120_000);
+
+  it('records a conversation: greeting, an intent flow pausing at RESPONSE_AI, the answer, an AI reply, the end', async () => {
+    const a = await newAccount();
+    const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
+    await ok('POST', `${agent.base}/variables`, a.userKey, { name: 'email' });
+    const newsletter = await intent(a, agent, 'newsletter', ['subscribe me to the newsletter']);
+    await intentFlow(
+      a,
+      agent,
+      'Newsletter',
+      [newsletter],
+      [
+        { type: 'SAY_AI', data: { message: 'Your email address?' } },
+        { type: 'RESPONSE_AI', data: { captureVariables: [{ name: 'email' }] } },
+        { type: 'SAY_AI', data: { message: 'Subscribed {email}.' } },
+      ],
+    );
+    const conversation = await startConversation(a, agent);
+    await say(a, agent, conversation.id, 'subscribe me to the newsletter');
+    harness().ai.script({ content: JSON.stringify({ email: 'ada@example.test' }) }, { content: 'Anything else?' });
+    await say(a, agent, conversation.id, 'ada@example.test');
+    await say(a, agent, conversation.id, 'thanks');
+    await ok('POST', `${agent.base}/conversations/${conversation.id}/end`, a.generalKey, undefined, 200);
+    await harness().env.client.workflow.getHandle(conversation.temporalWorkflowId).result();
+    await save('conversation', conversation.temporalWorkflowId);
   });
 });

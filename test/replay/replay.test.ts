@@ -23,8 +23,8 @@ describe('replaying recorded run histories with the current workflow code', func
     bundle = await bundleWorkflowCode({ workflowsPath, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
   });
 
-  it('has the recorded histories: a webhook run, a loop with BREAK, a failed run and a cancelled run', () => {
-    expect(fixtures).to.deep.equal(['cancelled-run.json', 'failed-run.json', 'loop-with-break.json', 'webhook-run.json']);
+  it('has the recorded histories: a webhook run, a loop with BREAK, a failed run, a cancelled run and a conversation', () => {
+    expect(fixtures).to.deep.equal(['cancelled-run.json', 'conversation.json', 'failed-run.json', 'loop-with-break.json', 'webhook-run.json']);
   });
 
   for (const name of fixtures) {

@@ -26,7 +26,7 @@ export function dataRoutes(api: RouteRegistry, files: FileStore): void {
   recordTaskRoutes(api);
   recordFileRoutes(api, files);
   for (const surface of [OBJECTS, TABLES]) {
-    tableRoutes(api, surface);
+    tableRoutes(api, surface, files);
     fieldRoutes(api, surface);
     rowRoutes(api, surface, files);
     viewRoutes(api, surface);

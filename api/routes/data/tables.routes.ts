@@ -1,4 +1,5 @@
 import { findTable } from '../../../db/tables/catalog.js';
+import type { FileStore } from '../../../db/tables/files/file-store.js';
 import { seedStandardObjects } from '../../../db/tables/standard-objects.js';
 import {
   createTable,
@@ -16,7 +17,7 @@ import { PageQuerySchema, TableCreateSchema, TablePatchSchema } from '../../sche
 import { nameParam, type DataSurface } from './surface.js';
 import { TableDetailSchema, TablePageSchema, TableSchemaSchema } from '../../schemas/data-responses.schema.js';
 
-export function tableRoutes(api: RouteRegistry, s: DataSurface): void {
+export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore): void {
   const what = s.kind === 'OBJECT' ? 'Object' : 'Table';
   api.add<unknown, { limit: number; cursor?: string }>({
     method: 'get',
@@ -73,7 +74,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface): void {
     status: 204,
     responses: { 204: { description: 'Deleted' } },
     handler: async ({ auth, em, params }) => {
-      await deleteTable(em, auth.account.id, s.kind, params.name);
+      await files.remove(await deleteTable(em, auth.account.id, s.kind, params.name));
     },
   });
   api.add({

@@ -7,7 +7,9 @@ import { fieldModels, findTableById, query, sqlOf } from '../catalog.js';
 import { qualified, rowTableName } from '../ddl.js';
 import { fromDbValue } from '../field-types/values.js';
 import type { DataTable } from '../../entities/index.js';
+import type { RowView } from '../row-values.js';
 import type { FieldModel } from '../types.js';
+import type { PageLabels } from './export-cells.js';
 
 /** Labels of the given referenced ids (as strings); ids without a label are left out. */
 export type LabelLoader = (ids: string[]) => Promise<Map<string, string>>;
@@ -51,4 +53,20 @@ export async function labelLoaders(em: EntityManager, table: DataTable, fields: 
     }
   }
   return loaders;
+}
+
+/** Labels of the ids the page's rows reference, per field (for export-cells.ts). */
+export async function pageLabels(rows: RowView[], fields: FieldModel[], loaders: Map<number, LabelLoader>): Promise<PageLabels> {
+  const labels: PageLabels = new Map();
+  for (const field of fields) {
+    const load = loaders.get(field.id);
+    if (!load) continue;
+    const ids = new Set<string>();
+    for (const row of rows) {
+      const value = row.data[field.name];
+      for (const id of Array.isArray(value) ? value : value === null || value === undefined ? [] : [value]) ids.add(String(id));
+    }
+    if (ids.size) labels.set(field.id, await load([...ids]));
+  }
+  return labels;
 }

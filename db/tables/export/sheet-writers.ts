@@ -1,7 +1,8 @@
 /**
- * The two export formats behind one interface: a CSV writer (RFC 4180, UTF-8 with a byte order mark so that
- * spreadsheet programs read non-ASCII text right) and exceljs's streaming workbook writer. Both write to `out`;
- * the caller waits for `out` to drain between pages.
+ * The two export formats: a CSV writer of finished lines (RFC 4180, UTF-8 with a byte order mark so that
+ * spreadsheet programs read non-ASCII text right; csvField is the quoting rule, which csv-columns.ts repeats in SQL)
+ * and exceljs's streaming workbook writer behind the SheetWriter interface. Both write to `out`; the caller waits
+ * for `out` to drain between pages.
  */
 import type { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,33 +20,36 @@ export interface SheetWriter {
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$/;
 
 /** Text a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab or CR first), unless it is just a number. */
-const FORMULA_LIKE = /^[=+\-@\t\r]/;
+export const FORMULA_LIKE = /^[=+\-@\t\r]/;
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
-function csvField(cell: Cell): string {
+export function csvField(cell: Cell): string {
   if (typeof cell !== 'string') return cell === null ? '' : String(cell);
   // A cell a spreadsheet would evaluate (CSV injection) is written as text, with a leading apostrophe.
   const text = FORMULA_LIKE.test(cell) && !NUMBER.test(cell) ? `'${cell}` : cell;
   return text !== '' && NEEDS_QUOTES.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function csvWriter(out: Writable, header: string[]): SheetWriter {
-  // Rows are gathered into chunks of about 64 KiB: one write per row would cost more than the row itself.
+export interface CsvWriter {
+  /** One line, its cells already written by csvField or csv-columns.ts, without its line break. */
+  line(text: string): void;
+  /** Ends the document and the output. */
+  finish(): void;
+}
+
+export function csvWriter(out: Writable, header: string[]): CsvWriter {
+  // Lines are gathered into chunks of about 256 KiB: one write per line would cost more than the line itself.
   let chunk = `\uFEFF${header.map(csvField).join(',')}\r\n`;
-  const flush = (): void => {
-    out.write(chunk);
-    chunk = '';
-  };
   return {
-    row(cells) {
-      let line = csvField(cells[0] ?? null);
-      for (let i = 1; i < cells.length; i++) line += `,${csvField(cells[i]!)}`;
-      chunk += `${line}\r\n`;
-      if (chunk.length >= 65_536) flush();
+    line(text) {
+      chunk += `${text}\r\n`;
+      if (chunk.length >= 262_144) {
+        out.write(chunk);
+        chunk = '';
+      }
     },
-    ready: () => Promise.resolve(),
-    async finish() {
-      if (chunk) flush();
+    finish() {
+      if (chunk) out.write(chunk);
       out.end();
     },
   };

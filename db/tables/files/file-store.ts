@@ -1,6 +1,7 @@
 /**
  * Where the bytes of record files live. The local folder store is the default; an S3-compatible store implements
- * the same three operations (a multipart upload for `write`, a ranged GET for `read`, DeleteObjects for `remove`).
+ * the same operations (a multipart upload for `write`, a ranged GET for `read`, DeleteObjects for `remove`,
+ * ListObjectsV2 with LastModified for `list`).
  */
 import type { Readable } from 'node:stream';
 
@@ -10,14 +11,24 @@ export interface ByteRange {
   end: number;
 }
 
+/** What `list` answers of each stored object. */
+export interface StoredObject {
+  key: string;
+  /** When its bytes were last written. */
+  modifiedAt: Date;
+}
+
 export interface FileStore {
   /**
-   * Stores the stream's bytes under `key`, resolving once all are durable. When the stream fails (a client gone
-   * midway, a size limit), rejects and leaves nothing stored under `key`.
+   * Stores the stream's bytes under `key`, resolving once all are durable. The bytes appear under `key` whole or
+   * not at all: an upload in progress, or one a crash cut short, is under another name (that `list` shows too).
+   * When the stream fails (a client gone midway, a size limit), rejects and leaves nothing stored.
    */
   write(key: string, source: Readable): Promise<void>;
   /** The bytes under `key` (only `range` of them when given), as a stream. */
   read(key: string, range?: ByteRange): Readable;
   /** Removes the bytes of every key; keys with nothing stored are ignored. */
   remove(keys: string[]): Promise<void>;
+  /** Every stored object, unfinished writes included, in no particular order (see orphan-sweep.ts). */
+  list(): AsyncIterable<StoredObject>;
 }

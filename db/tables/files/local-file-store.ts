@@ -1,10 +1,13 @@
 /** The default file store: one file per key under a local folder (`FILES_DIR`). */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { lstat, mkdir, opendir, rename, rm } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ByteRange, FileStore } from './file-store.js';
+import type { ByteRange, FileStore, StoredObject } from './file-store.js';
+
+/** Suffix of a file whose bytes are still arriving; it is renamed to its key once they all have. */
+const PARTIAL = '.partial';
 
 export class LocalFileStore implements FileStore {
   private readonly root: string;
@@ -22,11 +25,14 @@ export class LocalFileStore implements FileStore {
 
   async write(key: string, source: Readable): Promise<void> {
     const path = this.pathOf(key);
+    const partial = `${path}${PARTIAL}`;
     await mkdir(dirname(path), { recursive: true });
     try {
-      await pipeline(source, createWriteStream(path, { flags: 'wx' }));
+      await pipeline(source, createWriteStream(partial, { flags: 'wx' }));
+      // A rename within a folder is atomic: readers and the sweep see the whole file under its key or nothing.
+      await rename(partial, path);
     } catch (error) {
-      await rm(path, { force: true });
+      await rm(partial, { force: true });
       throw error;
     }
   }
@@ -36,6 +42,31 @@ export class LocalFileStore implements FileStore {
   }
 
   async remove(keys: string[]): Promise<void> {
-    await Promise.all(keys.map((key) => rm(this.pathOf(key), { force: true })));
+    // In slices, so that removing the files of a large Table does not queue every removal at once.
+    for (let at = 0; at < keys.length; at += 256) {
+      await Promise.all(keys.slice(at, at + 256).map((key) => rm(this.pathOf(key), { force: true })));
+    }
+  }
+
+  async *list(): AsyncIterable<StoredObject> {
+    const walk = async function* (this: LocalFileStore, folder: string): AsyncGenerator<StoredObject> {
+      let entries;
+      try {
+        entries = await opendir(folder);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw error;
+      }
+      for await (const entry of entries) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) yield* walk.call(this, path);
+        else if (entry.isFile()) {
+          // A file removed between the listing and its stat is simply gone.
+          const stat = await lstat(path).catch(() => undefined);
+          if (stat) yield { key: relative(this.root, path).split(sep).join('/'), modifiedAt: stat.mtime };
+        }
+      }
+    };
+    yield* walk.call(this, this.root);
   }
 }

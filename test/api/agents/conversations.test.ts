@@ -26,6 +26,21 @@ async function orderLookup(): Promise<{ server: Server; origin: string; urls: st
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, urls };
 }
 
+/**
+ * Restarts a conversation's workflow with test-sized timers or run lengths (the channel's idle time is a minute at
+ * least, a conversation expires after a day): its state is as after the greeting.
+ */
+async function restartConversation(started: { id: string; temporalWorkflowId: string }, a: Account, agentId: string, extra: Record<string, unknown>) {
+  const client = harness().env.client;
+  await client.workflow.getHandle(started.temporalWorkflowId).terminate('restarted with test settings');
+  const input = { accountId: a.account.id, agentId, conversationId: started.id, channel: 'livechat', ...extra };
+  return client.workflow.start('conversation', {
+    taskQueue: `${harness().taskQueue}-turns`,
+    workflowId: started.temporalWorkflowId,
+    args: [{ ...input, state: { turns: 0, variables: {}, waiting: null, ended: false, idleFired: false } }],
+  });
+}
+
 describe('conversations', function () {
   this.timeout(60_000);
   let a: Account;
@@ -271,16 +286,7 @@ describe('conversations', function () {
     ]);
     // The channel's idle time (a minute at least) is too long for a test: the conversation workflow is given 1.5 s.
     const started = await startConversation(a, agent);
-    const input = { accountId: a.account.id, agentId: agent.id, conversationId: started.id, channel: 'livechat' };
-    const client = harness().env.client;
-    const description = await client.workflow.getHandle(started.temporalWorkflowId).describe();
-    expect(description.status.name).to.equal('RUNNING');
-    await client.workflow.getHandle(started.temporalWorkflowId).terminate('restarted with a short idle time for the test');
-    const handle = await client.workflow.start('conversation', {
-      taskQueue: `${harness().taskQueue}-turns`,
-      workflowId: `${started.temporalWorkflowId}`,
-      args: [{ ...input, idleMinutes: 0.025, state: { turns: 0, variables: {}, waiting: null, ended: false, idleFired: false } }],
-    });
+    const handle = await restartConversation(started, a, agent.id, { idleMinutes: 0.025 });
     const rows = await eventually(async () => {
       const found = await rowsOf(a.userKey, 'idle_log');
       return found.length ? found : undefined;
@@ -293,6 +299,26 @@ describe('conversations', function () {
     await say(a, agent, started.id, 'are you there?');
     await eventually(async () => ((await ledgerRuns(idle.id)).length === 2 ? true : undefined), 'the second idle run');
     await handle.terminate('done');
+  });
+
+  it('a conversation left alone ends by itself (EXPIRED), firing CONVERSATION_ENDED', async () => {
+    const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
+    const log = await newTable(a.userKey, 'expired_log', ['What']);
+    await activeChain(a.userKey, 'On expiry', [
+      { type: 'TRIGGER', data: { triggerType: 'CONVERSATION_ENDED', triggeredByAgentIds: [agent.id] } },
+      { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId: log, rowData: { What: '{trigger_payload.reason}' } } },
+    ]);
+    const started = await startConversation(a, agent);
+    const handle = await restartConversation(started, a, agent.id, { expireMinutes: 0.02 });
+    await handle.result();
+    const ended = await ok('GET', `${agent.base}/conversations/${started.id}`, a.userKey);
+    expect(ended).to.include({ status: 'ENDED', endReason: 'EXPIRED' });
+    const rows = await eventually(async () => {
+      const found = await rowsOf(a.userKey, 'expired_log');
+      return found.length ? found : undefined;
+    }, 'the run of the ended conversation');
+    expect(rows.map((r) => r.data.What)).to.deep.equal(['EXPIRED']);
+    await refused('POST', `${agent.base}/conversations/${started.id}/messages`, a.generalKey, 409, { text: 'hello?' });
   });
 });
 
@@ -417,13 +443,7 @@ describe('conversation routing by the AI, and long conversations', function () {
     );
     const started = await startConversation(a, agent);
     const client = harness().env.client;
-    await client.workflow.getHandle(started.temporalWorkflowId).terminate('restarted with a short run length for the test');
-    const input = { accountId: a.account.id, agentId: agent.id, conversationId: started.id, channel: 'livechat', turnsPerRun: 1 };
-    const first = await client.workflow.start('conversation', {
-      taskQueue: `${harness().taskQueue}-turns`,
-      workflowId: started.temporalWorkflowId,
-      args: [{ ...input, state: { turns: 0, variables: {}, waiting: null, ended: false, idleFired: false } }],
-    });
+    const first = await restartConversation(started, a, agent.id, { turnsPerRun: 1 });
     expect(texts(await say(a, agent, started.id, 'what is the weather'))).to.deep.equal(['Which city?']);
     await eventually(
       async () => ((await client.workflow.getHandle(started.temporalWorkflowId).describe()).runId !== first.firstExecutionRunId ? true : undefined),
