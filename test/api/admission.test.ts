@@ -186,6 +186,28 @@ describe('admission control of automation runs', function () {
     }
   });
 
+  it('makes a scheduled run wait for a slot before its first node', async () => {
+    await withBound(1);
+    const service = await slowService(1_500);
+    try {
+      const { userKey: key } = await newAccount();
+      const busy = await hookedWorkflow(key, service.origin);
+      const scheduled = await activeChain(key, 'Yearly', [
+        { type: 'SCHEDULED_TRIGGER', data: { cronExpression: '0 9 1 1 *', timezone: 'UTC', startTime: null, endTime: null } },
+        { type: 'API', data: { url: `${service.origin}/slow`, method: 'POST', body: '"scheduled"' } },
+      ]);
+      await busy.send(1);
+      await waitUntil(async () => service.seen.length, (n) => n === 1, 'the webhook run to hold the only slot');
+      await harness().env.client.schedule.getHandle(`automation-${scheduled.id}-${scheduled.nodeIds[0]}`).trigger();
+      await waitUntil(() => endedRuns(scheduled.id), (runs) => runs.length === 1, 'the scheduled run ended', 30_000);
+      // The scheduled run called the service only once the webhook run had answered and freed the slot.
+      expect(service.seen.map((s) => s.body)).to.deep.equal(['{"n":1}', '"scheduled"']);
+      expect(service.maxOpen).to.equal(1);
+    } finally {
+      service.server.close();
+    }
+  });
+
   it('refuses a concurrency limit that is not a positive integer, naming the field', async () => {
     const { userKey: key } = await newAccount();
     const id = (await call('POST', '/workflows', { key, body: { name: 'Limited', concurrencyLimit: 3 } })).body.id;
