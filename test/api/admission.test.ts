@@ -197,9 +197,18 @@ describe('admission control of automation runs', function () {
         { type: 'API', data: { url: `${service.origin}/slow`, method: 'POST', body: '"scheduled"' } },
       ]);
       await busy.send(1);
-      await waitUntil(async () => service.seen.length, (n) => n === 1, 'the webhook run to hold the only slot');
+      await waitUntil(
+        async () => service.seen.length,
+        (n) => n === 1,
+        'the webhook run to hold the only slot',
+      );
       await harness().env.client.schedule.getHandle(`automation-${scheduled.id}-${scheduled.nodeIds[0]}`).trigger();
-      await waitUntil(() => endedRuns(scheduled.id), (runs) => runs.length === 1, 'the scheduled run ended', 30_000);
+      await waitUntil(
+        () => endedRuns(scheduled.id),
+        (runs) => runs.length === 1,
+        'the scheduled run ended',
+        30_000,
+      );
       // The scheduled run called the service only once the webhook run had answered and freed the slot.
       expect(service.seen.map((s) => s.body)).to.deep.equal(['{"n":1}', '"scheduled"']);
       expect(service.maxOpen).to.equal(1);
