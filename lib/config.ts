@@ -59,6 +59,8 @@ export interface Config {
   conversationFallbackMessage: string | null;
   /** Task queues a worker process polls: `runs` (automations, and the outbox dispatcher) and/or `turns` (conversations). */
   workerQueues: ('runs' | 'turns')[];
+  /** OS scheduling priority (nice) the worker process sets for itself: 0 unchanged, 1..19 yields the CPU to others. */
+  workerNice: number;
   /** Admission control of automation runs: a fixed bound of runs in flight (null: derived), or the share per live worker. */
   admission: { runConcurrency: number | null; slotsPerWorker: number };
 }
@@ -109,6 +111,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   AI_API_KEY: 'key sent as Bearer token to the AI provider; required when AI_BASE_URL is set (no default; any value for servers without keys)',
   MESSAGING_API_URL: "base URL of the messaging product's Cloud API (SEND_MESSAGING_MESSAGE); unset: those nodes fail saying so",
   WORKER_QUEUES: 'what a worker process serves: runs, turns, or runs,turns (default: both)',
+  WORKER_NICE: 'nice value the worker process sets for itself, 0-19 (default 0): a runs worker at 10 leaves the CPU to turns first',
   RUN_CONCURRENCY:
     'automation runs in flight at once over all workers; further runs wait in the outbox (default: RUN_SLOTS_PER_WORKER times the live worker processes serving runs)',
   RUN_SLOTS_PER_WORKER: 'runs in flight per live worker process when RUN_CONCURRENCY is unset (default 8)',
@@ -250,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: originsVar(env, 'CORS_ORIGINS'),
     conversationFallbackMessage: env.CONVERSATION_FALLBACK_MESSAGE?.trim() || null,
     workerQueues: workerQueuesVar(env.WORKER_QUEUES),
+    workerNice: intVar(env, 'WORKER_NICE', 0, 0, 19),
     admission: {
       runConcurrency: env.RUN_CONCURRENCY ? intVar(env, 'RUN_CONCURRENCY', 0, 1, 100_000) : null,
       slotsPerWorker: intVar(env, 'RUN_SLOTS_PER_WORKER', DEFAULT_SLOTS_PER_WORKER, 1, 10_000),

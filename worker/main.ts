@@ -1,4 +1,5 @@
 /** Worker entry point: `npm run worker`. Scale out by running more of these against the same cluster. */
+import { setPriority } from 'node:os';
 import { NativeConnection, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
@@ -19,6 +20,8 @@ import { SecretBox } from '../lib/secret-box.js';
 import { pruneDeliveryReceipts } from '../db/automations/trigger-deliveries.service.js';
 
 const config = loadConfig();
+// A worker of automation runs may yield the CPU to conversation turns, the API and Temporal (WORKER_NICE).
+if (config.workerNice) setPriority(config.workerNice);
 const logger = createLogger('worker', { format: config.logFormat, level: config.logLevel.toLowerCase() });
 Runtime.install({
   logger: temporalLogger(logger),

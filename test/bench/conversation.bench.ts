@@ -20,7 +20,10 @@ const TURNS = Number(process.env.TURNS ?? 100);
 const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 20);
 const TURNS_EACH = Number(process.env.TURNS_EACH ?? 20);
 const BACKLOG = Number(process.env.BACKLOG ?? 5000);
-/** SEPARATE=1: runs and turns in two worker processes (WORKER_QUEUES), instead of one process polling both. */
+/**
+ * SEPARATE=1: runs and turns in two worker processes (WORKER_QUEUES), the runs worker at WORKER_NICE=RUNS_NICE
+ * (default 10), instead of one process polling both.
+ */
 const SEPARATE = process.env.SEPARATE === '1';
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -29,10 +32,11 @@ async function main(): Promise<void> {
   const platform = await benchPlatform();
   const { orm, account } = platform;
   const common = platform.processEnv;
-  const worker = (queues: string) => startProcess('worker/main.ts', { ...common, LOG_LEVEL: 'INFO', WORKER_QUEUES: queues }, /polling task queue/);
+  const worker = (queues: string, nice = '0') =>
+    startProcess('worker/main.ts', { ...common, LOG_LEVEL: 'INFO', WORKER_QUEUES: queues, WORKER_NICE: nice }, /polling task queue/);
   const [[, port]] = await Promise.all([
     startProcess('test/bench/api-process.ts', common, /port (\d+)/),
-    ...(SEPARATE ? [worker('runs'), worker('turns')] : [worker('runs,turns')]),
+    ...(SEPARATE ? [worker('runs', process.env.RUNS_NICE ?? '10'), worker('turns')] : [worker('runs,turns')]),
   ]);
   const api = benchApi(port!, account.userKey);
 
@@ -132,7 +136,7 @@ async function main(): Promise<void> {
   const p = (samples: number[], q: number) => percentile(samples, q);
   console.log(`conversation runtime benchmark — ${cpus().length} cores, ${(totalmem() / 1e9).toFixed(1)} GB, load ${loadavg()[0]!.toFixed(2)}`);
   console.log(
-    `embedded Temporal dev server, API and ${SEPARATE ? 'two worker processes (runs; turns)' : 'one worker process (runs and turns)'}, no AI provider; flow: TRIGGER_INTENT → SAY_AI (static)`,
+    `embedded Temporal dev server, API and ${SEPARATE ? `two worker processes (runs at nice ${process.env.RUNS_NICE ?? '10'}; turns)` : 'one worker process (runs and turns)'}, no AI provider; flow: TRIGGER_INTENT → SAY_AI (static)`,
   );
   console.log(`turn latency, one at a time (${idle.length} turns): p50 ${fmt(p(idle, 50))}, p95 ${fmt(p(idle, 95))}`);
   console.log(
