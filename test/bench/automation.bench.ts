@@ -15,13 +15,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { dropDatabase, ensureDatabase } from '../../db/database.js';
-import { initORM, migrate } from '../../db/orm.js';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
-import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
-import { DEV_SERVER_DYNAMIC_CONFIG, temporalCliPath } from '../../lib/temporal-cli.js';
 import { percentile, startProcess, stopProcesses } from './bench-processes.js';
+import { benchPlatform } from './bench-platform.js';
 
 const LATENCY_RUNS = Number(process.env.LATENCY_RUNS ?? 40);
 const THROUGHPUT_RUNS = Number(process.env.THROUGHPUT_RUNS ?? 500);
@@ -29,27 +24,13 @@ const CALLERS = Number(process.env.CALLERS ?? 50);
 const CHAIN_RUNS = Number(process.env.CHAIN_RUNS ?? 15);
 const CHAIN = 40;
 
-const dbServer = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-dbServer.pathname = `/agentry_bench_${randomBytes(3).toString('hex')}`;
-const databaseUrl = dbServer.toString();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
 async function main(): Promise<void> {
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: temporalCliPath() },
-      ip: '127.0.0.1',
-      searchAttributes: SEARCH_ATTRIBUTES,
-      extraArgs: DEV_SERVER_DYNAMIC_CONFIG,
-    },
-  });
-  await ensureDatabase(databaseUrl);
-  const orm = await initORM({ databaseUrl });
-  await migrate(orm);
-  const account = await bootstrapAccount(orm.em.fork(), 'Bench', 'bench@example.test');
-  const queue = `bench-${randomBytes(3).toString('hex')}`;
-  const common = { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'ERROR' };
+  const platform = await benchPlatform();
+  const { env, orm, account, queue } = platform;
+  const common = { ...platform.processEnv };
   const [[, port]] = await Promise.all([
     startProcess('test/bench/api-process.ts', { ...common, TEMPORAL_TASK_QUEUE: queue }, /port (\d+)/),
     // INFO: the worker says when it polls (no line per run is logged at that level).
@@ -234,9 +215,7 @@ async function main(): Promise<void> {
   service.close();
   stopProcesses();
   await sleep(500);
-  await orm.close();
-  await env.teardown();
-  await dropDatabase(databaseUrl);
+  await platform.close();
 }
 
 main().catch(async (error) => {

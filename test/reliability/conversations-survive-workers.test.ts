@@ -1,32 +1,23 @@
 import type { Server } from 'node:http';
 import { expect } from 'chai';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
-import { listen } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 import { eventually } from '../setup/runs.js';
-import { killWorker, newPlant, slowService, startWorker, stopWorker, type Plant, type WorkerProcess } from './processes.js';
+import { killWorker, newRig, startWorker, type Plant, type Rig, type WorkerProcess } from './processes.js';
 
 describe('conversation turns survive worker crashes (real worker processes)', function () {
   this.timeout(180_000);
   let plant: Plant;
   let api: { server: Server; origin: string };
-  let service: Awaited<ReturnType<typeof slowService>>;
+  let service: Rig['service'];
   let key: string;
   let worker: WorkerProcess | undefined;
 
+  let rig: Rig;
   before(async () => {
-    plant = await newPlant();
-    api = await listen({ orm: plant.orm, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 65536, taskQueue: plant.taskQueue } });
-    service = await slowService();
-    key = (await bootstrapAccount(plant.orm.em.fork(), 'Reliability', 'ops@example.test')).userKey;
+    rig = await newRig();
+    ({ plant, api, service, key } = rig);
   });
-  after(async () => {
-    if (worker) await stopWorker(worker);
-    service.server.closeAllConnections();
-    service.server.close();
-    await new Promise((resolve) => api.server.close(resolve));
-    await plant.close();
-  });
+  after(() => rig.close(worker));
 
   const v1 = (method: string, path: string, body?: unknown) => call(method, path, { key, baseUrl: `${api.origin}/public/v1`, body });
   async function created(method: string, path: string, body?: unknown) {

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { dropDatabase } from '../../db/database.js';
 import type { Orm } from '../../db/orm.js';
-import { harness, migratedDatabase, projectRoot } from '../setup/harness.js';
+import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { harness, listen, migratedDatabase, projectRoot } from '../setup/harness.js';
 
 export interface Plant {
   databaseUrl: string;
@@ -100,4 +101,34 @@ export function slowService(): Promise<{ server: Server; origin: string; hits: (
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits: () => hits })),
   );
+}
+
+/** What a reliability suite runs against: a plant, an API in front of it, a slow service, and an account's USER key. */
+export interface Rig {
+  plant: Plant;
+  api: { server: Server; origin: string };
+  service: Awaited<ReturnType<typeof slowService>>;
+  key: string;
+  /** Stops `worker` (when one runs) and everything the rig started. */
+  close(worker?: WorkerProcess): Promise<void>;
+}
+
+export async function newRig(): Promise<Rig> {
+  const plant = await newPlant();
+  const api = await listen({ orm: plant.orm, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 65536, taskQueue: plant.taskQueue } });
+  const service = await slowService();
+  const key = (await bootstrapAccount(plant.orm.em.fork(), 'Reliability', 'ops@example.test')).userKey;
+  return {
+    plant,
+    api,
+    service,
+    key,
+    async close(worker) {
+      if (worker) await stopWorker(worker);
+      service.server.closeAllConnections();
+      service.server.close();
+      await new Promise((resolve) => api.server.close(resolve));
+      await plant.close();
+    },
+  };
 }

@@ -1,33 +1,25 @@
 import type { Server } from 'node:http';
 import { expect } from 'chai';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
-import { harness, listen } from '../setup/harness.js';
+import { harness } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 import { awaitRun, eventually } from '../setup/runs.js';
-import { killWorker, newPlant, slowService, startWorker, stopWorker, type Plant, type WorkerProcess } from './processes.js';
+import { killWorker, newRig, startWorker, stopWorker, type Plant, type Rig, type WorkerProcess } from './processes.js';
 
 describe('runs survive worker crashes and downtime (real worker processes)', function () {
   this.timeout(180_000);
   let plant: Plant;
   let api: { server: Server; origin: string };
-  let service: Awaited<ReturnType<typeof slowService>>;
+  let service: Rig['service'];
   let key: string;
   let worker: WorkerProcess | undefined;
   const v1 = () => `${api.origin}/public/v1`;
 
+  let rig: Rig;
   before(async () => {
-    plant = await newPlant();
-    api = await listen({ orm: plant.orm, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 65536, taskQueue: plant.taskQueue } });
-    service = await slowService();
-    key = (await bootstrapAccount(plant.orm.em.fork(), 'Reliability', 'ops@example.test')).userKey;
+    rig = await newRig();
+    ({ plant, api, service, key } = rig);
   });
-  after(async () => {
-    if (worker) await stopWorker(worker);
-    service.server.closeAllConnections();
-    service.server.close();
-    await new Promise((resolve) => api.server.close(resolve));
-    await plant.close();
-  });
+  after(() => rig.close(worker));
 
   async function hookedWorkflow(name: string, tail: { type: string; data: Record<string, unknown> }[]) {
     const hook = (await call('POST', '/incoming-webhooks', { key, baseUrl: v1(), body: { name, useAuthentication: false } })).body;
