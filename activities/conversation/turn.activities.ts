@@ -90,50 +90,49 @@ async function liveFlows(em: EntityManager, agentId: string): Promise<(LiveFlow 
   });
 }
 
-/** The TRIGGER_INTENT entries of the non-default flows, with their graphs (sent now or held by the workflow). */
+/**
+ * Where a user message enters the flows: the TRIGGER_INTENT whose intents match it locally; a tie between flows, or
+ * flows entered by `agenticRouting`, are left to the AI (`askAi`) when there is one — without one the best local match
+ * wins and agentic routing is not available.
+ */
 async function routeMessage(
   em: EntityManager,
   input: BeginTurnInput,
   flows: (LiveFlow & { graph: Graph })[],
+  aiAvailable: boolean,
 ): Promise<{ route: FlowRoute | null; askAi: TurnContext['askAi'] }> {
   const entries = flows.flatMap((flow) => {
     if (flow.isDefault) return [];
     const entry = flow.graph.nodes.find((n) => n.type === 'TRIGGER_INTENT');
-    return entry ? [{ flow, entry }] : [];
+    return entry ? [{ flow, entry, intentIds: Array.isArray(entry.data.intentIds) ? entry.data.intentIds.map(Number) : [] }] : [];
   });
   if (!input.message || !entries.length) return { route: null, askAi: [] };
-  const intentIds = [...new Set(entries.flatMap(({ entry }) => (Array.isArray(entry.data.intentIds) ? entry.data.intentIds.map(Number) : [])))];
+  const intentIds = [...new Set(entries.flatMap((e) => e.intentIds))];
   const intents = intentIds.length ? await loadIntentPhrases(em, input.accountId, input.agentId, intentIds) : [];
   // The start of a long message says what it is about; matching all of it would only cost time.
   const match = matchIntents(input.message.text.slice(0, MATCHED_CHARACTERS), intents);
-  const flowOfIntent = (intentId: number) =>
-    entries.find(({ entry }) => Array.isArray(entry.data.intentIds) && entry.data.intentIds.map(Number).includes(intentId));
+  const flowOfIntent = (intentId: number) => entries.find((e) => e.intentIds.includes(intentId));
+  const best = match.best && flowOfIntent(match.best.intentId);
+  const routeToBest = () => ({
+    route: best
+      ? { flowId: best.flow.flowId, nodeId: best.entry.nodeId, by: 'intent' as const, intentId: match.best!.intentId, score: match.best!.score }
+      : null,
+    askAi: [],
+  });
+  if (!aiAvailable || (best && !match.ambiguous)) return routeToBest();
   const agentic = entries.filter(({ entry }) => typeof entry.data.agenticRouting === 'string' && entry.data.agenticRouting.trim());
-  if (match.best && !match.ambiguous) {
-    const found = flowOfIntent(match.best.intentId);
-    if (found)
-      return {
-        route: { flowId: found.flow.flowId, nodeId: found.entry.nodeId, by: 'intent', intentId: match.best.intentId, score: match.best.score },
-        askAi: [],
-      };
-  }
-  // A tie of local matches, or flows entered by agentic routing: the AI judges them (when there is one).
   const tied = match.ambiguous ? match.candidates.flatMap((c) => flowOfIntent(c.intentId) ?? []) : [];
   const judged = [...new Map([...tied, ...agentic].map((e) => [e.flow.flowId, e])).values()];
-  const askAi = judged.map(({ flow, entry }) => ({
-    flowId: flow.flowId,
-    nodeId: entry.nodeId,
-    instruction: String(entry.data.agenticRouting ?? '') || `The user's message matches the intents of flow ${flow.flowId}`,
-  }));
-  if (!askAi.length && match.best) {
-    const found = flowOfIntent(match.best.intentId);
-    if (found)
-      return {
-        route: { flowId: found.flow.flowId, nodeId: found.entry.nodeId, by: 'intent', intentId: match.best.intentId, score: match.best.score },
-        askAi: [],
-      };
-  }
-  return { route: null, askAi };
+  if (!judged.length) return routeToBest();
+  const namesOf = (ids: number[]) => intents.filter((i) => ids.includes(i.id)).map((i) => `"${i.name}"`);
+  return {
+    route: null,
+    askAi: judged.map(({ flow, entry, intentIds: ids }) => ({
+      flowId: flow.flowId,
+      nodeId: entry.nodeId,
+      instruction: String(entry.data.agenticRouting ?? '').trim() || `The user asks about ${namesOf(ids).join(' or ') || 'this topic'}`,
+    })),
+  };
 }
 
 export function createTurnActivities(orm: Orm, options: { fallbackMessage?: string; outbox?: OutboxNotifier; aiAvailable?: boolean } = {}) {
@@ -159,7 +158,7 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
       Object.assign(facts, nodeFactsOf({ nodes: [{ type: 'SAY_AI' }], edges: [] } as unknown as Graph));
       const waiting = input.waiting;
       const resumes = !!waiting && flows.some((f) => f.flowId === waiting.flowId && f.snapshotId === waiting.snapshotId);
-      const { route, askAi } = resumes ? { route: null, askAi: [] } : await routeMessage(em, input, flows);
+      const { route, askAi } = resumes ? { route: null, askAi: [] } : await routeMessage(em, input, flows, options.aiAvailable ?? false);
       // A flow entered now counts one run: the default flow at the greeting, the flow the message routes to.
       const entered = input.turn === 0 ? flows.find((f) => f.isDefault)?.flowId : route?.flowId;
       if (entered !== undefined) await countFlowRun(em, `conversation:${input.conversationId}/turn-${input.turn}/count`, entered);

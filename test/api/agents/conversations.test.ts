@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { createTurnActivities } from '../../../activities/conversation/turn.activities.js';
 import { harness } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { awaitRun, eventually, ledgerRuns } from '../../setup/runs.js';
@@ -397,6 +398,28 @@ describe('conversation routing by the AI, and long conversations', function () {
     ai().script({ content: JSON.stringify({ choice: 1 }) });
     expect(texts(await say(a, agent, conversation.id, 'This charge is wrong, I want to be reimbursed'))).to.deep.equal(['I will start your refund.']);
     expect((await ok('GET', `${agent.base}/flows/${refunds.id}`, a.generalKey)).runCount).to.equal(1);
+
+    // The AI was told what each tied flow is about.
+    expect(asked).to.contain('invoices').and.to.contain('plans');
+    // Without an AI provider a tie goes to the best local match (the lower intent id), and agenticRouting is not asked.
+    const withoutAi = createTurnActivities(harness().orm, { aiAvailable: false });
+    const turnInput = {
+      accountId: a.account.id,
+      agentId: agent.id,
+      conversationId: conversation.id,
+      channel: 'livechat',
+      knownSnapshots: [],
+      temporalRunId: 'test',
+    };
+    const tie = await withoutAi.beginTurn({ ...turnInput, turn: 90, message: { text: 'billing question', key: `tie-${conversation.id}` } });
+    expect(tie.askAi).to.deep.equal([]);
+    expect(tie.route).to.include({ by: 'intent', intentId: invoices });
+    const refund = await withoutAi.beginTurn({
+      ...turnInput,
+      turn: 91,
+      message: { text: 'I want to be reimbursed', key: `refund-${conversation.id}` },
+    });
+    expect([refund.route, refund.askAi]).to.deep.equal([null, []]);
 
     // The AI finds no flow: the default reply (AI-written) answers.
     ai().script({ content: JSON.stringify({ choice: 0 }) }, { content: 'How can I help you today?' });
