@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { channelSettings, conversationView, createConversation, findConversation } from '../db/agents/conversations.service.js';
 import { Conversation, type Agent } from '../db/entities/index.js';
-import { AppError, ConflictError } from '../lib/errors.js';
+import { AppError, ConflictError, ServiceUnavailableError } from '../lib/errors.js';
 import {
   CONVERSATION_UPDATES,
   conversationWorkflowId,
@@ -18,15 +18,9 @@ import {
   type UserMessage,
 } from '../lib/runtime/conversation-contract.js';
 
-/** Temporal could not be reached or did not answer: the caller may retry. */
-class ConversationRuntimeUnavailable extends AppError {
-  constructor(message: string) {
-    super(503, 'internal', message);
-  }
-}
-
 /** A refused update (the conversation ended meanwhile) is a 409; Temporal being away is a 503. */
 function mapFailure(error: unknown, conversationId: string): never {
+  if (error instanceof AppError) throw error;
   if (error instanceof WorkflowUpdateFailedError) {
     throw new ConflictError(`Conversation ${conversationId} cannot take this: ${error.cause?.message ?? error.message}`);
   }
@@ -34,8 +28,7 @@ function mapFailure(error: unknown, conversationId: string): never {
   if (name === 'WorkflowNotFoundError' || /already completed|not found/i.test((error as Error)?.message ?? '')) {
     throw new ConflictError(`Conversation ${conversationId} has ended`);
   }
-  if (error instanceof AppError) throw error;
-  throw new ConversationRuntimeUnavailable(`The conversation runtime did not answer: ${(error as Error)?.message ?? String(error)}`);
+  throw new ServiceUnavailableError(`The conversation runtime did not answer: ${(error as Error)?.message ?? String(error)}`);
 }
 
 /** Starts a conversation on `channel` and runs its greeting turn; answers the conversation and the greeting. */
@@ -55,7 +48,11 @@ export async function startConversation(em: EntityManager, temporal: Client, tas
     await em.refresh(conversation);
     return { ...conversationView(conversation), messages: greeting.messages, temporal: greeting.temporal };
   } catch (error) {
-    // Nothing half-made: a conversation whose workflow never started is not left behind.
+    // Nothing half-made: neither the row nor a workflow that started without answering is left behind.
+    await temporal.workflow
+      .getHandle(conversationWorkflowId(conversation.id))
+      .terminate('the conversation could not start')
+      .catch(() => undefined);
     await em.nativeDelete(Conversation, { id: conversation.id });
     mapFailure(error, conversation.id);
   }

@@ -78,3 +78,10 @@ export class BadGatewayError extends AppError {
     super(502, 'internal', message);
   }
 }
+
+/** A service agentry runs on (Temporal, the AI gateway) is not configured or not answering: 503, the caller may retry. */
+export class ServiceUnavailableError extends AppError {
+  constructor(message: string) {
+    super(503, 'internal', message);
+  }
+}

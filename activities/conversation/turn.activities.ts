@@ -14,7 +14,13 @@ import type { Orm } from '../../db/orm.js';
 import type { OutboxNotifier } from '../../db/outbox-notifier.js';
 import { matchIntents } from '../../lib/intents/intent-match.js';
 import type { Graph } from '../../lib/graph/graph.js';
-import type { FlowPosition, FlowRoute, LiveFlow, TurnContext } from '../../lib/runtime/conversation-contract.js';
+import {
+  conversationWorkflowId,
+  type FlowPosition,
+  type FlowRoute,
+  type LiveFlow,
+  type TurnContext,
+} from '../../lib/runtime/conversation-contract.js';
 import type { NodeFacts } from '../../lib/runtime/contract.js';
 import { once } from '../nodes/execute-node.js';
 import { nodeFactsOf } from '../nodes/registry.js';
@@ -71,7 +77,7 @@ async function countFlowRun(em: EntityManager, key: string, flowId: number): Pro
 const MATCHED_CHARACTERS = 2000;
 
 /** Said when a turn has no message and no AI provider can write one (`CONVERSATION_FALLBACK_MESSAGE`). */
-export const DEFAULT_FALLBACK = "Sorry, I can't help with that right now. Could you put it another way?";
+const DEFAULT_FALLBACK = "Sorry, I can't help with that right now. Could you put it another way?";
 
 /** Flows that serve conversations (published, neither paused nor archived), with their graphs. */
 async function liveFlows(em: EntityManager, agentId: string): Promise<(LiveFlow & { graph: Graph })[]> {
@@ -161,7 +167,7 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
       const { route, askAi } = resumes ? { route: null, askAi: [] } : await routeMessage(em, input, flows, options.aiAvailable ?? false);
       // A flow entered now counts one run: the default flow at the greeting, the flow the message routes to.
       const entered = input.turn === 0 ? flows.find((f) => f.isDefault)?.flowId : route?.flowId;
-      if (entered !== undefined) await countFlowRun(em, `conversation:${input.conversationId}/turn-${input.turn}/count`, entered);
+      if (entered !== undefined) await countFlowRun(em, `${conversationWorkflowId(input.conversationId)}/turn-${input.turn}/count`, entered);
       const known = new Set(input.knownSnapshots);
       const theme = input.turn === 0 ? await em.findOne(AgentConfig, { agent: input.agentId, kind: CONFIG_KIND.theme }) : null;
       const welcome = typeof theme?.values.welcomeMessage === 'string' ? theme.values.welcomeMessage.trim() : '';
@@ -185,12 +191,12 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
 
     /** Counts the run of a flow the AI routed the message to (the other entries are counted by `beginTurn`). */
     async countRoutedRun(input: { conversationId: string; turn: number; flowId: number }): Promise<void> {
-      await countFlowRun(orm.em.fork(), `conversation:${input.conversationId}/turn-${input.turn}/count`, input.flowId);
+      await countFlowRun(orm.em.fork(), `${conversationWorkflowId(input.conversationId)}/turn-${input.turn}/count`, input.flowId);
     },
 
     /** CONVERSATION_IDLE: no user message for the channel's idle time (once per quiet period). */
     async conversationIdle(input: { accountId: number; agentId: string; conversationId: string; turns: number; idleMinutes: number }): Promise<void> {
-      await once(orm.em, `conversation:${input.conversationId}/idle-${input.turns}`, async (tx) => {
+      await once(orm.em, `${conversationWorkflowId(input.conversationId)}/idle-${input.turns}`, async (tx) => {
         await recordConversationEvent(tx, input.accountId, {
           type: 'CONVERSATION_IDLE',
           agentId: input.agentId,
@@ -204,7 +210,7 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
 
     /** Ends the conversation: status, end time, reason, and CONVERSATION_ENDED, in one transaction, once. */
     async closeConversation(input: { accountId: number; agentId: string; conversationId: string; reason: string }): Promise<void> {
-      await once(orm.em, `conversation:${input.conversationId}/end`, async (tx) => {
+      await once(orm.em, `${conversationWorkflowId(input.conversationId)}/end`, async (tx) => {
         const conversation = await tx.findOneOrFail(Conversation, { id: input.conversationId });
         conversation.status = 'ENDED';
         conversation.endedAt = new Date();

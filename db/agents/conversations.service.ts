@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import type { TranscriptMessage } from '../../lib/runtime/conversation-contract.js';
+import { conversationWorkflowId, type TranscriptMessage } from '../../lib/runtime/conversation-contract.js';
 import { recordConversationEvent } from '../automations/events.service.js';
 import { Conversation, ConversationMessage, type Agent, type ConversationFeedback } from '../entities/index.js';
 import { channelOf, readConfig } from './agent-configs.service.js';
@@ -40,7 +40,7 @@ export function conversationView(c: Conversation) {
     startedAt: c.startedAt.toISOString(),
     lastMessageAt: c.lastMessageAt.toISOString(),
     endedAt: c.endedAt?.toISOString() ?? null,
-    temporalWorkflowId: `conversation:${c.id}`,
+    temporalWorkflowId: conversationWorkflowId(c.id),
   };
 }
 

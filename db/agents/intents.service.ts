@@ -3,7 +3,7 @@
  * TRIGGER_INTENT node lists cannot be deleted. Suggested phrases come from the AI gateway (`phrase-generation.service.ts`).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AppError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../lib/errors.js';
 import { Intent, type Agent } from '../entities/index.js';
 import { flowNodesWhere } from './agent-variables.service.js';
 
@@ -14,11 +14,7 @@ export interface IntentInput {
 }
 
 /** The AI gateway is not configured or not available (503). */
-export class AiGatewayUnavailableError extends AppError {
-  constructor(message: string) {
-    super(503, 'internal', message);
-  }
-}
+export class AiGatewayUnavailableError extends ServiceUnavailableError {}
 
 export function intentView(i: Intent) {
   return {

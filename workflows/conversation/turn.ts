@@ -8,7 +8,14 @@
 import { isCancellation, proxyLocalActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../../activities/index.js';
 import type { Graph, GraphNode } from '../../lib/graph/graph.js';
-import type { ConversationInput, ConversationState, TurnContext, TurnReply, UserMessage } from '../../lib/runtime/conversation-contract.js';
+import {
+  conversationWorkflowId,
+  type ConversationInput,
+  type ConversationState,
+  type TurnContext,
+  type TurnReply,
+  type UserMessage,
+} from '../../lib/runtime/conversation-contract.js';
 import type { ExecuteNodeInput, NodeFacts, NodeOutcome, SentMessage } from '../../lib/runtime/contract.js';
 import { interpret } from '../interpreter.js';
 import { runNodeExecution } from '../node-runner.js';
@@ -57,7 +64,7 @@ export class TurnRunner {
         ? {
             message: {
               text: message.text,
-              key: `conversation:${input.conversationId}/${message.messageId ? `m-${message.messageId}` : `turn-${turn}`}`,
+              key: `${conversationWorkflowId(input.conversationId)}/${message.messageId ? `m-${message.messageId}` : `turn-${turn}`}`,
             },
           }
         : {}),

@@ -1,5 +1,8 @@
 /** Building agents that talk, through the HTTP API: flows of nodes and edges, published, the agent online. */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { harness } from '../../setup/harness.js';
 import { call } from '../../setup/http.js';
 import { newAgent, ok, type Account } from './helpers.js';
 
@@ -73,3 +76,34 @@ export async function say(a: Account, agent: TalkingAgent, conversationId: strin
 }
 
 export const texts = (turn: { messages: { text: string }[] }) => turn.messages.map((m) => m.text);
+
+/** A service a custom tool calls: answers every order as shipped and records the URLs. */
+export async function orderLookup(): Promise<{ server: Server; origin: string; urls: string[] }> {
+  const urls: string[] = [];
+  const server = createServer((req, res) => {
+    urls.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"shipped"}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, urls };
+}
+
+/**
+ * Restarts a conversation's workflow with test-sized timers or run lengths (the channel's idle time is a minute at
+ * least, a conversation expires after a day): its state is as after the greeting.
+ */
+export async function restartConversation(
+  started: { id: string; temporalWorkflowId: string },
+  a: Account,
+  agentId: string,
+  extra: Record<string, unknown>,
+) {
+  const client = harness().env.client;
+  await client.workflow.getHandle(started.temporalWorkflowId).terminate('restarted with test settings');
+  const input = { accountId: a.account.id, agentId, conversationId: started.id, channel: 'livechat', ...extra };
+  return client.workflow.start('conversation', {
+    taskQueue: `${harness().taskQueue}-turns`,
+    workflowId: started.temporalWorkflowId,
+    args: [{ ...input, state: { turns: 0, variables: {}, waiting: null, ended: false, idleFired: false } }],
+  });
+}
