@@ -6,7 +6,14 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import type { Graph } from '../lib/graph/graph.js';
-import type { ExecuteNodeInput, NodeOutcome, NodeResult, RunAutomationInput, RunMemo } from '../lib/runtime/contract.js';
+import {
+  nodeSummary,
+  type ExecuteNodeInput,
+  type NodeOutcome,
+  type NodeResult,
+  type RunAutomationInput,
+  type RunMemo,
+} from '../lib/runtime/contract.js';
 
 export type RawExecutionInfo = NonNullable<Awaited<ReturnType<Client['workflowService']['listWorkflowExecutions']>>['executions']>[number];
 type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
@@ -113,7 +120,8 @@ type Node = Pick<Graph['nodes'][number], 'nodeId' | 'alias' | 'type'>;
 /**
  * Node results from a run's history: the entry node (the workflow produces its output, the trigger payload, when
  * the run starts), then one per finished `executeNode` activity, in the order they finished. Local activities'
- * markers do not record their input: such a node is the one the previous node's handle leads to. ITERATION and
+ * markers do not record their input: their summary names the node (runs from before summaries: the node the
+ * previous node's handle leads to). ITERATION and
  * BREAK run inside the workflow and have no event, so they are missing here. An `executeNode` that answered an AI
  * call has not finished its node: the node stays in flight through its `aiCall` activity (whose failure is the
  * node's) until an `executeNode` of it answers an output. When `closed`, a node still in flight was interrupted and
@@ -177,13 +185,18 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
       else add(node, at, isCall ? undefined : outcome, error);
       continue;
     }
-    // A local activity's marker carries JSON like { seq, attempt, activity_type, … } under `data`, its result under `result`.
+    // A local activity's marker carries JSON like { seq, attempt, activity_type, … } under `data`, its result under
+    // `result`, and the node's summary (workflows/node-runner.ts) in the event's user metadata.
     const marker = event.markerRecordedEventAttributes;
     const data = marker?.markerName === 'core_local_activity' ? decode<{ activity_type?: string }>(marker.details?.data?.payloads?.[0]) : undefined;
     if (data?.activity_type === 'executeNode' && input) {
-      const local = localNode(input, previous);
+      const summary = decode<string>(event.userMetadata?.summary);
+      const local = (summary && input.graph.nodes.find((n) => nodeSummary(n) === summary)) || localNode(input, previous);
       const outcome = decode<NodeOutcome>(marker!.details?.result?.payloads?.[0]);
-      if (local && !outcome?.aiCall) add(local, at, outcome, marker!.failure ? failureMessage(marker!.failure) : null);
+      awaitingAi = undefined;
+      if (local && outcome?.aiCall) awaitingAi = local;
+      else if (local)
+        add(local, at, outcome, !marker!.failure ? null : marker!.failure.canceledFailureInfo ? interruption : failureMessage(marker!.failure));
     }
   }
   if (closed)

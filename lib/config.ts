@@ -63,6 +63,8 @@ export interface Config {
   workerNice: number;
   /** Admission control of automation runs: a fixed bound of runs in flight (null: derived), or the share per live worker. */
   admission: { runConcurrency: number | null; slotsPerWorker: number };
+  /** Days a closed run's history (its log) is kept; `npm start` sets it on the embedded server's namespace. */
+  runHistoryRetentionDays: number;
 }
 
 export const DEFAULT_SLOTS_PER_WORKER = 8;
@@ -114,7 +116,10 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   WORKER_NICE: 'nice value the worker process sets for itself, 0-19 (default 0): a runs worker at 10 leaves the CPU to turns first',
   RUN_CONCURRENCY:
     'automation runs in flight at once over all workers; further runs wait in the outbox (default: RUN_SLOTS_PER_WORKER times the live worker processes serving runs)',
-  RUN_SLOTS_PER_WORKER: 'runs in flight per live worker process when RUN_CONCURRENCY is unset (default 8)',
+  RUN_SLOTS_PER_WORKER:
+    'runs in flight per live worker process when RUN_CONCURRENCY is unset, to start with: the dispatcher then tunes it from the completion rate (default 8)',
+  RUN_HISTORY_RETENTION_DAYS:
+    "days a closed run's history, and so its log, is kept; npm start sets it on the embedded Temporal server's namespace (default 7)",
   CONVERSATION_FALLBACK_MESSAGE:
     'what an agent says when a turn ends without a message and no AI provider can write one (default: a short apology asking the user to rephrase)',
   MESSAGING_API_TOKEN: 'token sent as Bearer to the messaging Cloud API; required when MESSAGING_API_URL is set (no default)',
@@ -258,5 +263,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       runConcurrency: env.RUN_CONCURRENCY ? intVar(env, 'RUN_CONCURRENCY', 0, 1, 100_000) : null,
       slotsPerWorker: intVar(env, 'RUN_SLOTS_PER_WORKER', DEFAULT_SLOTS_PER_WORKER, 1, 10_000),
     },
+    runHistoryRetentionDays: intVar(env, 'RUN_HISTORY_RETENTION_DAYS', 7, 1, 3650),
   };
 }

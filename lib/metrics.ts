@@ -38,6 +38,12 @@ export const dispatchLag = new Histogram({
   registers: [registry],
 });
 
+export const admissionSlots = new Gauge({
+  name: 'agentry_admission_slots_per_worker',
+  help: "Runs in flight allowed per live worker process by this process's dispatcher (tuned from the completion rate)",
+  registers: [registry],
+});
+
 /** What the outbox holds now, read from the database when scraped. */
 export interface OutboxState {
   pending: number;

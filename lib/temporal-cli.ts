@@ -33,6 +33,21 @@ export const DEV_SERVER_DYNAMIC_CONFIG = [
   'history.visibilityProcessorMaxPollRPS=1000',
 ];
 
+/**
+ * The embedded server's SQLite store: a write-ahead log with `synchronous=NORMAL` commits without waiting for the
+ * disk twice per transaction (the default rollback journal with `synchronous=FULL` does): runs completed 15 % faster
+ * (README, Per-run cost); a commit is still safe against a crash of any process, and only an operating system crash
+ * or power loss may forget the last commits. `busy_timeout` makes a writer wait for the log instead of failing.
+ */
+export const DEV_SERVER_SQLITE_PRAGMAS = [
+  '--sqlite-pragma',
+  'journal_mode=WAL',
+  '--sqlite-pragma',
+  'synchronous=NORMAL',
+  '--sqlite-pragma',
+  'busy_timeout=5000',
+];
+
 /** Arguments of `temporal server start-dev` for the embedded server, with agentry's search attributes. */
 export function devServerArgs(o: DevServerOptions): string[] {
   return [
@@ -50,6 +65,7 @@ export function devServerArgs(o: DevServerOptions): string[] {
     o.dbFilename,
     '--log-level',
     'warn',
+    ...DEV_SERVER_SQLITE_PRAGMAS,
     ...devServerSearchAttributeArgs(),
     ...DEV_SERVER_DYNAMIC_CONFIG,
   ];

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { connectTemporal } from '../lib/temporal.js';
+import { ensureRunRetention } from '../lib/run-retention.js';
 import { devServerArgs, projectRoot, temporalCliPath } from '../lib/temporal-cli.js';
 import { ensureDatabase } from '../db/database.js';
 import { initORM, migrate } from '../db/orm.js';
@@ -57,6 +58,10 @@ async function startTemporal(config: Config, supervisor: Supervisor): Promise<vo
       await client.workflowService.describeNamespace({ namespace: config.temporal.namespace });
       return true;
     });
+    // The embedded server keeps run history (run logs) for RUN_HISTORY_RETENTION_DAYS; a cluster's operators set it.
+    const days = config.runHistoryRetentionDays;
+    if (config.temporal.embedded && (await ensureRunRetention(client, config.temporal.namespace, days)))
+      step(`run history is kept ${days} days (RUN_HISTORY_RETENTION_DAYS)`);
   } finally {
     await client.connection.close();
   }

@@ -5,7 +5,7 @@ import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { temporalLogger } from './temporal-logger.js';
 import { initORM } from '../db/orm.js';
-import { connectTemporal } from '../lib/temporal.js';
+import { Client } from '@temporalio/client';
 import { createWorker } from './create-worker.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import { aiProviderFrom } from '../activities/ai/openai-compatible-provider.js';
@@ -31,7 +31,9 @@ Runtime.install({
 });
 const orm = await initORM({ databaseUrl: config.databaseUrl });
 const connection = await NativeConnection.connect({ address: config.temporal.address });
-const temporal = await connectTemporal(config.temporal);
+// The process's client shares the workers' connection, so that the outbox dispatcher may start runs eagerly: the
+// server answers the start with the run's first workflow task for this process's worker (no trip through matching).
+const temporal = new Client({ connection, namespace: config.temporal.namespace });
 const worker = await createWorker({
   orm,
   connection,
@@ -57,6 +59,7 @@ const dispatcher = new OutboxDispatcher({
   databaseUrl: config.databaseUrl,
   log: (message) => logger.warn(message),
   admission: { ...config.admission, identity: worker.options.identity },
+  eagerStart: true,
 });
 if (config.workerQueues.includes('runs')) dispatcher.start();
 // Runs ended from outside (terminated in the Temporal UI) are closed in the ledger, so counters stay in step; the
@@ -81,5 +84,4 @@ clearInterval(sweep);
 metrics?.close();
 await dispatcher.stop();
 await connection.close();
-await temporal.connection.close();
 await orm.close();

@@ -55,6 +55,11 @@ export interface DispatcherDeps {
   log?: (message: string) => void;
   /** How many runs may be in flight (default: RUN_SLOTS_PER_WORKER per live worker process). */
   admission?: Partial<AdmissionSettings>;
+  /**
+   * Start runs with eager workflow start: `temporal` must be built on the NativeConnection of a worker polling
+   * `taskQueue` in this process, which then receives the run's first workflow task in the start's answer.
+   */
+  eagerStart?: boolean;
 }
 
 const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, baseMs: 1_000, maxMs: 300_000 };
@@ -208,6 +213,7 @@ export class OutboxDispatcher {
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         args: [runInput(request)],
         typedSearchAttributes: runSearchAttributes(request),
+        ...(this.deps.eagerStart ? { requestEagerStart: true } : {}),
       });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

@@ -8,17 +8,31 @@
 import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { AiCallRequest, AiReply } from '../lib/runtime/ai-call.js';
-import type { ExecuteNodeInput, NodeFacts, NodeOutcome } from '../lib/runtime/contract.js';
+import { nodeSummary, type ExecuteNodeInput, type NodeFacts, type NodeOutcome } from '../lib/runtime/contract.js';
 
 const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 };
-const { executeNode } = proxyActivities<Activities>({
+const remoteNodeOptions = {
   startToCloseTimeout: '2 minutes',
   // The node heartbeats while it works: a killed worker's node is retried elsewhere after this, not after 2 minutes.
   heartbeatTimeout: '10 seconds',
   // Network errors and 5xx retry with backoff; node executors mark permanent failures non-retryable.
   retry,
-});
+} as const;
 const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
+/** A node as a local activity: as long as a remote one may take (an API node's request may take 30 s). */
+const localNodeOptions = { startToCloseTimeout: '2 minutes', retry } as const;
+
+/**
+ * Local activities' results reach Temporal together, with the workflow task that ran them, and a workflow task's
+ * answer may be at most 4 MB. A run counts the output bytes of its local nodes since its last remote activity; past
+ * this many, its next node runs as a remote activity, which closes the workflow task (and the count starts again).
+ */
+export const LOCAL_BATCH_BYTES = 512 * 1024;
+
+/** The output bytes of local node executions not yet sent to Temporal (one per run or turn). */
+export class LocalBatch {
+  bytes = 0;
+}
 
 /**
  * An AI call: one provider request of at most 60 s (plus a transcription's download), heartbeating. 429, 5xx,
@@ -50,20 +64,25 @@ export class NodeExecutionFailure extends Error {
 }
 
 /**
- * Runs the node execution `input` to its outcome: `executeNode` (local when `facts.local`), then for each AI call
+ * Runs the node execution `input` to its outcome: `executeNode` (local when `facts.local`, unless `batch` is full), then for each AI call
  * the node asks for, an `aiCall` activity and `executeNode` again with the reply, until the node answers its output.
  *
  * `input.executionKey` must name this node execution uniquely and stay the same on replay (the node's side effects
  * and each AI call's credits are keyed by it). Throws `NodeExecutionFailure` when the node or one of its AI calls
  * fails (type `InsufficientCredits` when the account cannot pay for an AI call); a cancellation is rethrown as is.
  */
-export async function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFacts): Promise<NodeOutcome> {
+export async function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFacts, batch = new LocalBatch()): Promise<NodeOutcome> {
   const replies: AiReply[] = [...(input.aiReplies ?? [])];
   try {
     for (;;) {
       // Without AI replies the input is what it was before AI calls were activities, so older histories replay.
       const args: ExecuteNodeInput = replies.length ? { ...input, aiReplies: [...replies] } : input;
-      const outcome = await (facts?.local ? local.executeNode(args) : executeNode(args));
+      const local = facts?.local && batch.bytes < LOCAL_BATCH_BYTES;
+      const summary = nodeSummary(input.node);
+      const outcome = await (local
+        ? proxyLocalActivities<Activities>({ ...localNodeOptions, summary }).executeNode(args)
+        : proxyActivities<Activities>({ ...remoteNodeOptions, summary }).executeNode(args));
+      batch.bytes = local ? batch.bytes + JSON.stringify(outcome).length : 0;
       if (!outcome.aiCall) return outcome;
       if (replies.length >= MAX_AI_CALLS_PER_NODE)
         throw new NodeExecutionFailure(
@@ -72,13 +91,17 @@ export async function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFact
           creditsOf(replies),
         );
       replies.push(await callAi(outcome.aiCall));
+      batch.bytes = 0;
     }
   } catch (error) {
-    // The node's own message (the activity's failure cause) is what a run log should show.
+    // The node's own message (the activity's failure cause; a local activity's failure itself) is what a run log
+    // should show.
     if (!isCancellation(error) && error instanceof ActivityFailure && error.cause) {
       const type = error.cause instanceof ApplicationFailure ? (error.cause.type ?? undefined) : undefined;
       throw new NodeExecutionFailure(error.cause.message, type, creditsOf(replies));
     }
+    if (!isCancellation(error) && error instanceof ApplicationFailure)
+      throw new NodeExecutionFailure(error.message, error.type ?? undefined, creditsOf(replies));
     throw error;
   }
 }

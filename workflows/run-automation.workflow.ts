@@ -4,7 +4,7 @@ import type { GraphNode } from '../lib/graph/graph.js';
 import type { AutomationRunResult, ExecuteNodeInput, NodeOutcome, RunAutomationInput, RunMemo, RunResult } from '../lib/runtime/contract.js';
 import { interpret, RunFailure } from './interpreter.js';
 import { boundedResult } from './interpreter/bounded-result.js';
-import { NodeExecutionFailure, runNodeExecution } from './node-runner.js';
+import { LocalBatch, NodeExecutionFailure, runNodeExecution } from './node-runner.js';
 import { awaitAdmission } from './await-admission.js';
 
 export type { AutomationRunResult, RunAutomationInput, RunMemo, RunTrigger } from '../lib/runtime/contract.js';
@@ -19,8 +19,8 @@ const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 second
 export const HISTORY_LIMITS = { bytes: 40 * 1024 * 1024, events: 40_000 };
 
 /**
- * One run of an automation: the pure interpreter, with every executed node as an activity (a local one for nodes
- * without I/O) and every AI call of a node as an activity of its own (`node-runner.ts`). A run that does not succeed fails the Temporal execution (type RunFailed, PreventedLoop or
+ * One run of an automation: the pure interpreter, with every executed node as an activity (a local one but for
+ * node types that may work for long) and every AI call of a node as an activity of its own (`node-runner.ts`). A run that does not succeed fails the Temporal execution (type RunFailed, PreventedLoop or
  * InsufficientCredits) with its result as the failure's details, so the Temporal UI shows it as failed.
  */
 export async function runAutomation(input: RunAutomationInput): Promise<AutomationRunResult> {
@@ -38,6 +38,7 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
   const chain = [...(input.chain ?? []), input.automationId];
   let run: RunResult;
   let executed = 0;
+  const batch = new LocalBatch();
   // An AI node refused for lack of credits (the balance would go below zero) stops the run like an empty balance.
   let creditsRanOut = false;
   if (input.preventedLoop || insufficientCredits) {
@@ -51,7 +52,7 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
         input.graph,
         input.entryNodeId,
         (node, { interpolatedData, step }) =>
-          runNode(input, chain, node, interpolatedData, step).catch((error: unknown) => {
+          runNode(input, chain, node, interpolatedData, step, batch).catch((error: unknown) => {
             if (error instanceof InsufficientCreditsFailure) creditsRanOut = true;
             throw error;
           }),
@@ -97,7 +98,14 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
 }
 
 /** One node: an entry node's output is the trigger payload; any other runs through `runNodeExecution`. */
-async function runNode(input: RunAutomationInput, chain: number[], node: GraphNode, data: GraphNode['data'], step: number): Promise<NodeOutcome> {
+async function runNode(
+  input: RunAutomationInput,
+  chain: number[],
+  node: GraphNode,
+  data: GraphNode['data'],
+  step: number,
+  batch: LocalBatch,
+): Promise<NodeOutcome> {
   const facts = input.nodeFacts[node.type];
   if (facts?.entry) return { output: input.triggerPayload ?? null };
   const info = workflowInfo();
@@ -118,7 +126,7 @@ async function runNode(input: RunAutomationInput, chain: number[], node: GraphNo
     ...(facts?.readsTriggerPayload ? { triggerPayload: input.triggerPayload } : {}),
   };
   try {
-    return await runNodeExecution(args, facts);
+    return await runNodeExecution(args, facts, batch);
   } catch (error) {
     // Out of credits ends the run (fatal), even inside a loop that continues on errors.
     if (error instanceof NodeExecutionFailure && error.type === 'InsufficientCredits')

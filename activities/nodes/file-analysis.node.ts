@@ -38,6 +38,7 @@ const executeFileAnalysis: NodeExecutor = async (input, context) => {
 
 export const fileAnalysisNode: NodeModule = {
   type: 'FILE_ANALYSIS',
+  remote: true,
   scopes: ['workflow'],
   summary: 'Reads a file from a URL (PDF text, OCR of images) and analyses it with an AI model; the output is { analysis, text }',
   data: {

@@ -91,8 +91,12 @@ export interface NodeModule {
   interpolated?: readonly string[];
   /** How the node's output is captured into declared variables. */
   captures?: CaptureKind;
-  /** Short and without external I/O: runs as a Temporal local activity. */
-  local?: boolean;
+  /**
+   * May work for long (file downloads, OCR, tool calls): runs as a remote activity that heartbeats, so a dead
+   * worker's node is retried elsewhere within seconds. Every other node runs as a local activity, in the workflow
+   * task that reaches it: a run of such nodes costs Temporal one workflow task instead of three events per node.
+   */
+  remote?: boolean;
   /** Runs as a local activity unless this data field is filled (SAY_AI: a static message is local, a prompt is not). */
   localUnless?: string;
   /** A conversation pauses at this node until the user answers; the answer's turn runs it (RESPONSE_AI). */

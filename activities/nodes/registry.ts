@@ -88,7 +88,7 @@ function factsOf(module: NodeModule): NodeFacts {
   return {
     interpolated: module.interpolated ?? [],
     ...(module.captures ? { captures: module.captures } : {}),
-    ...(module.local ? { local: true } : {}),
+    ...(!module.remote && !module.localUnless && !module.entry ? { local: true } : {}),
     ...(module.entry ? { entry: true } : {}),
     ...(module.readsTriggerPayload ? { readsTriggerPayload: true } : {}),
     ...(module.localUnless ? { localUnless: module.localUnless } : {}),

@@ -101,6 +101,7 @@ const checkRecordTypes: NodeCheck = async (node, { em, accountId }) => {
 
 export const toolsAiNode: NodeModule = {
   type: 'TOOLS_AI',
+  remote: true,
   scopes: ['workflow', 'flow'],
   summary: 'The AI chooses a tool to call (custom tools, table tools) and may capture values into variables',
   data: {

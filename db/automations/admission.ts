@@ -91,6 +91,31 @@ export async function pruneAdmissions(knex: Knex, before: Date): Promise<number>
   return result.rowCount ?? 0;
 }
 
+export interface AdmissionWindowEdge {
+  /** The database's time. */
+  at: Date;
+  /** Runs that ended since the window began. */
+  ended: number;
+  /** Whether outbox events wait for admission (pending, not parked, not failed for later). */
+  waiting: boolean;
+  /** Runs in flight. */
+  inFlight: number;
+}
+
+/** One edge of a tuning window of the admission bound (worker/admission-bound.ts) that began at `since`. */
+export async function admissionWindow(knex: Knex, since: Date): Promise<AdmissionWindowEdge> {
+  const result = await knex.raw(
+    `select now() as at,
+            (select count(*)::int from admitted_runs where finished_at > ?) as ended,
+            exists (select 1 from outbox_events where dispatched_at is null and dead_lettered_at is null
+                      and (next_attempt_at is null or next_attempt_at <= now())) as waiting,
+            (select count(*)::int from admitted_runs where finished_at is null) as in_flight`,
+    [since.toISOString()],
+  );
+  const row = result.rows[0] as { at: Date; ended: number; waiting: boolean; in_flight: number };
+  return { at: new Date(row.at), ended: row.ended, waiting: row.waiting, inFlight: row.in_flight };
+}
+
 /** How long finished admissions are kept. */
 export const ADMISSION_RETENTION_MS = 3_600_000;
 

@@ -21,7 +21,7 @@ export interface NodeFacts {
   interpolated: readonly string[];
   /** How the node's output is captured into declared variables; absent: it is not. */
   captures?: CaptureKind;
-  /** Runs as a Temporal local activity (short and without external I/O). */
+  /** Runs as a Temporal local activity (every node type but those that may work for long: `NodeModule.remote`). */
   local?: boolean;
   /** An entry node: its output is the delivered trigger payload, produced by the workflow without an activity. */
   entry?: boolean;
@@ -194,3 +194,9 @@ export interface AutomationRunResult extends RunResult {
   insufficientCredits: boolean;
   preventedLoop: boolean;
 }
+
+/**
+ * The summary of a node's activity: the Temporal UI shows it on the activity (or on the local activity's marker),
+ * and run logs read from it which node a local activity executed (api/run-history.ts).
+ */
+export const nodeSummary = (node: ExecuteNodeInput['node']) => `${node.type} ${node.nodeId}${node.alias ? ` (${node.alias})` : ''}`;

@@ -43,7 +43,7 @@ describe('AI calls as activities of their own', function () {
     expect(run.successful, JSON.stringify(run)).to.equal(true);
     expect(run.nodeResults.map((r) => r.aiCredits)).to.deep.equal([2 * CREDITS, CREDITS]);
 
-    const activities = await recordedActivities(run.logId);
+    const activities = await recordedActivities(run.logId, ['executeNode', 'aiCall']);
     // Each node is executed again after each of its AI calls, with the replies so far.
     expect(activities.map((a) => a.type)).to.deep.equal([
       'executeNode',
@@ -66,8 +66,9 @@ describe('AI calls as activities of their own', function () {
       expect(reply.record).to.include({ model: 'gpt-4o', promptTokens: 30 + 10 * i, completionTokens: 3 + i, credits: CREDITS });
       expect(reply.record.latencyMs).to.be.a('number').and.at.least(0);
     }
-    const finalInput = activities.at(-1)!.input as { aiReplies: AiReply[] };
-    expect(finalInput.aiReplies.map((r) => r.content)).to.deep.equal(['Hello a@b.test']);
+    // The node ran again with the reply (a local activity, whose marker records its result): its output is the reply.
+    expect(activities.at(-1)).to.deep.include({ local: true });
+    expect((activities.at(-1)!.result as { output: unknown }).output).to.equal('Hello a@b.test');
   });
 
   it('retries a 429 no earlier than its Retry-After, charging the call once; a 400 is not retried and its credits go back', async () => {

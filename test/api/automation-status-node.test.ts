@@ -1,6 +1,7 @@
 import { ScheduleNotFoundError, type ScheduleDescription } from '@temporalio/client';
 import { expect } from 'chai';
 import { harness } from '../setup/harness.js';
+import { recordedActivities } from '../setup/activity-history.js';
 import { call, newAccount } from '../setup/http.js';
 import { runResult } from '../setup/runs.js';
 
@@ -111,8 +112,7 @@ describe('AUTOMATION_STATUS node', function () {
     expect(result.successful).to.equal(false);
     expect(result.error!.message).to.equal(`Automation ${target} no longer exists (it was deleted)`);
     expect(result.nodeResults.map((r) => r.success)).to.deep.equal([false]);
-    const history = await harness().env.client.workflow.getHandle(started.body.id).fetchHistory();
-    const attempts = history.events!.flatMap((e) => (e.activityTaskStartedEventAttributes ? [e.activityTaskStartedEventAttributes.attempt] : []));
+    const attempts = (await recordedActivities(started.body.id, ['executeNode'])).map((a) => a.attempts);
     expect(attempts, 'not retried').to.deep.equal([1]);
 
     const other = await newAccount();

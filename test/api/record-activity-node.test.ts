@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { harness } from '../setup/harness.js';
+import { recordedActivities } from '../setup/activity-history.js';
 import { call, newAccount } from '../setup/http.js';
 import { executeNodeAttempt } from '../setup/node-executions.js';
 import { runResult } from '../setup/runs.js';
@@ -74,8 +74,7 @@ describe('CREATE_RECORD_ACTIVITY and SEND_MESSAGE nodes', function () {
       expect(run.error!.nodeId).to.equal(log);
       expect(run.error!.message).to.equal(`Record "${missing}" not found in Object "people"`);
       // Non-retryable: the node ran exactly once.
-      const history = await harness().env.client.workflow.getHandle(runId).fetchHistory();
-      const attempts = history.events!.filter((e) => e.activityTaskStartedEventAttributes).map((e) => e.activityTaskStartedEventAttributes!.attempt);
+      const attempts = (await recordedActivities(runId, ['executeNode'])).map((a) => a.attempts);
       expect(attempts).to.deep.equal([1]);
     }
   });

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { executeNodeAttempt } from '../setup/node-executions.js';
 import { harness } from '../setup/harness.js';
 import { runResult as result } from '../setup/runs.js';
@@ -88,11 +89,16 @@ describe('manual workflow runs on Temporal', function () {
     expect(rows.body.agentry[0].data.Name).to.equal('from 42');
     expect(JSON.parse(rows.body.agentry[0].data.Source)).to.deep.equal({ customer: { name: 'Customer 42', tier: 'gold' } });
 
-    // The run is a Temporal execution with one activity per node with I/O; the entry node's output is the payload,
-    // produced by the workflow itself, and the run's two ledger entries (begin, finish) are local activities.
+    // The run is a Temporal execution with one local activity per node, named by its summary; the entry node's
+    // output is the payload, produced by the workflow itself, and the run's two ledger entries (begin, finish) are
+    // local activities too: the whole run is one workflow task.
     const history = await harness().env.client.workflow.getHandle(started.body.id).fetchHistory();
-    expect(history.events!.filter((e) => e.activityTaskCompletedEventAttributes)).to.have.length(2);
-    expect(history.events!.filter((e) => e.markerRecordedEventAttributes)).to.have.length(2);
+    expect(history.events!.filter((e) => e.activityTaskScheduledEventAttributes)).to.have.length(0);
+    expect(history.events!.filter((e) => e.workflowTaskCompletedEventAttributes)).to.have.length(1);
+    const markers = history.events!.filter((e) => e.markerRecordedEventAttributes);
+    expect(markers).to.have.length(4);
+    const summaries = markers.map((e) => e.userMetadata?.summary && defaultPayloadConverter.fromPayload(e.userMetadata.summary));
+    expect(summaries.filter(Boolean)).to.deep.equal([`API ${api} (api)`, `DYNAMIC_TABLES ${create} (dynamic_tables)`]);
   });
 
   it('retries 5xx answers with backoff, fails at once on 4xx, and records the failing node', async () => {

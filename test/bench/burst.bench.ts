@@ -1,15 +1,17 @@
 /**
  * Benchmark of runs under a burst (issue 14). Run: `node --import tsx test/bench/burst.bench.ts`
- * (env BURST, default 10000; CALLERS, default 50; UNLOADED_RUNS, default 300; RUN_CONCURRENCY / RUN_SLOTS_PER_WORKER
- * are handed to the worker as set).
+ * (env BURST, default 10000; CALLERS, default 50; UNLOADED_RUNS, default 300; PAST_RUNS, default 0: runs made
+ * before anything is measured, so the Temporal store holds that many past runs; RUN_CONCURRENCY /
+ * RUN_SLOTS_PER_WORKER are handed to the worker as set; WORKERS, default 1: worker processes).
  *
- * Embedded Temporal dev server, a fresh database, the API and one worker process (runs and turns, with its outbox
- * dispatcher), as `npm start` runs them; the 3-node workflow WEBHOOK → API lookup → DYNAMIC_TABLES create → API
- * notify on a local HTTP server. It prints:
+ * Embedded Temporal dev server (its store in a SQLite file, as `npm start` keeps it), a fresh database, the API and
+ * one worker process (runs and turns, with its outbox dispatcher); the 3-node workflow WEBHOOK → API lookup →
+ * DYNAMIC_TABLES create → API notify on a local HTTP server. It prints:
  *  - the unloaded rate: UNLOADED_RUNS webhooks from CALLERS callers that each wait for their run before the next;
  *  - the burst: BURST webhooks from CALLERS callers as fast as they are answered (acceptance rate), completions per
- *    10 s until the last run ended, latency (202 answer to the run's end in the ledger) percentiles by arrival
- *    decile, makespan, and lost or doubled runs (ledger rows and created records against accepted events);
+ *    10 s until the last run ended, by arrival decile the percentiles of the run's own latency (its start to its
+ *    end, as a run log shows it) and of the time from the webhook's 202 answer to the run's end (waiting in the
+ *    outbox included), makespan, and lost or doubled runs (ledger rows and created records against accepted events);
  *  - a second account sending one webhook a second during the burst: its latency p50/p95.
  */
 import { createServer } from 'node:http';
@@ -20,10 +22,13 @@ import { DATA_SCHEMA } from '../../db/tables/types.js';
 import { rowTableName } from '../../db/tables/ddl.js';
 import { benchPlatform } from './bench-platform.js';
 import { benchApi, percentile, startProcess, stopProcesses } from './bench-processes.js';
+import { since, usage } from './cpu-usage.js';
 
 const BURST = Number(process.env.BURST ?? 10_000);
 const CALLERS = Number(process.env.CALLERS ?? 50);
 const UNLOADED_RUNS = Number(process.env.UNLOADED_RUNS ?? 300);
+const PAST_RUNS = Number(process.env.PAST_RUNS ?? 0);
+const WORKERS = Number(process.env.WORKERS ?? 1);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -37,17 +42,17 @@ async function main(): Promise<void> {
   const common = platform.processEnv;
   const [[, port]] = await Promise.all([
     startProcess('test/bench/api-process.ts', common, /port (\d+)/),
-    startProcess('worker/main.ts', { ...common, ...admission, LOG_LEVEL: 'INFO' }, /polling task queue/),
+    ...Array.from({ length: WORKERS }, () => startProcess('worker/main.ts', { ...common, ...admission, LOG_LEVEL: 'INFO' }, /polling task queue/)),
   ]);
   const service = createServer((_req, res) => res.setHeader('content-type', 'application/json').end('{"tier":"gold"}'));
   await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
   const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}/customer`;
 
   /** The 3-node workflow of an account behind a webhook; answers the webhook id and the workflow id. */
-  const setUp = async (key: string) => {
+  const setUp = async (key: string, table = 'events') => {
     const api = benchApi(port!, key);
-    await api('POST', '/tables', { name: 'events', columns: ['Payload', 'Answer'].map((name) => ({ name, type: 'string' })) });
-    const tableId = (await api('GET', '/tables/events')).id;
+    await api('POST', '/tables', { name: table, columns: ['Payload', 'Answer'].map((name) => ({ name, type: 'string' })) });
+    const tableId = (await api('GET', `/tables/${table}`)).id;
     const hook = await api('POST', '/incoming-webhooks', { name: 'burst', useAuthentication: false });
     const { id } = await api('POST', '/workflows', { name: 'Webhook to record' });
     let previous: string | undefined;
@@ -78,11 +83,31 @@ async function main(): Promise<void> {
     if (res.status !== 202) throw new Error(`webhook answered ${res.status}`);
     return { eventId: ((await res.json()) as { eventId: string }).eventId, acceptedAt: Date.now() };
   };
-  type Ended = { event_id: string; completed_at: Date; status: string };
+  type Ended = { event_id: string; started_at: Date; completed_at: Date; status: string };
   const endedRuns = async (workflowId: number): Promise<Ended[]> =>
-    (await knex.raw(`select event_id, completed_at, status from workflow_runs where workflow_id = ? and status <> 'running'`, [workflowId])).rows;
+    (
+      await knex.raw(`select event_id, started_at, completed_at, status from workflow_runs where workflow_id = ? and status <> 'running'`, [
+        workflowId,
+      ])
+    ).rows;
   const endedCount = async (workflowId: number) =>
     Number((await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'running'`, [workflowId])).rows[0].count);
+
+  // Past runs: the store holds PAST_RUNS closed runs before anything is measured.
+  let pastRuns = '';
+  if (PAST_RUNS > 0) {
+    const seed = await setUp(burstAccount.userKey, 'past');
+    const seedStart = Date.now();
+    let seeded = 0;
+    await Promise.all(
+      Array.from({ length: CALLERS }, async () => {
+        while (seeded < PAST_RUNS) await post(seed.hookId, (seeded += 1));
+      }),
+    );
+    while ((await endedCount(seed.workflowId)) < PAST_RUNS) await sleep(2000);
+    const seconds = (Date.now() - seedStart) / 1000;
+    pastRuns = `${PAST_RUNS} past runs made first (${(PAST_RUNS / seconds).toFixed(1)} runs/s over ${seconds.toFixed(0)} s); Temporal store ${(platform.storeBytes() / 2 ** 20).toFixed(0)} MB`;
+  }
 
   // Unloaded: each caller waits for its run to end before sending the next.
   const unloadedStart = Date.now();
@@ -114,6 +139,7 @@ async function main(): Promise<void> {
   const order: string[] = [];
   let sent = 0;
   const burstStart = Date.now();
+  const cpuBefore = usage();
   let burstDone = false;
   const otherAccepted = new Map<string, number>();
   const otherLoop = (async () => {
@@ -142,6 +168,7 @@ async function main(): Promise<void> {
     }
     if (Date.now() - burstStart > 3_600_000) throw new Error('the burst did not end within an hour');
   }
+  const cpu = since(cpuBefore);
   burstDone = true;
   await otherLoop;
   await sleep(3000);
@@ -155,6 +182,7 @@ async function main(): Promise<void> {
   const rowTable = `"${DATA_SCHEMA}"."${rowTableName(burstFlow.tableId)}"`;
   const records = Number((await knex.raw(`select count(*) from ${rowTable} where created_at >= ?`, [new Date(burstStart)])).rows[0].count);
   const latency = (id: string) => new Date(byEvent.get(id)![0]!.completed_at).getTime() - accepted.get(id)!;
+  const runLatency = (id: string) => new Date(byEvent.get(id)![0]!.completed_at).getTime() - new Date(byEvent.get(id)![0]!.started_at).getTime();
   const completions = ended.map((r) => new Date(r.completed_at).getTime() - burstStart).sort((a, b) => a - b);
   const makespan = completions.at(-1)!;
   const buckets: number[] = [];
@@ -171,8 +199,9 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   console.log(
-    `embedded Temporal dev server, API and one worker process; admission ${JSON.stringify(admission) === '{}' ? 'defaults' : JSON.stringify(admission)}; WEBHOOK → API → DYNAMIC_TABLES → API`,
+    `embedded Temporal dev server (SQLite file), API and ${WORKERS} worker process${WORKERS > 1 ? 'es' : ''}; admission ${JSON.stringify(admission) === '{}' ? 'defaults (tuned)' : JSON.stringify(admission)}; WEBHOOK → API → DYNAMIC_TABLES → API`,
   );
+  console.log(pastRuns || 'fresh store (PAST_RUNS=0)');
   console.log(`unloaded: ${UNLOADED_RUNS} runs, ${CALLERS} callers each waiting for its run → ${unloadedRate.toFixed(1)} runs/s`);
   console.log(`burst: ${BURST} webhooks from ${CALLERS} callers accepted in ${s(acceptedMs)} → ${((BURST * 1000) / acceptedMs).toFixed(0)}/s`);
   console.log(`  completions per 10 s: ${buckets.map((b) => b ?? 0).join(' ')}`);
@@ -182,9 +211,22 @@ async function main(): Promise<void> {
   for (let d = 0; d < 10; d += 1) {
     const decile = order.slice(Math.floor((d * order.length) / 10), Math.floor(((d + 1) * order.length) / 10)).filter((id) => byEvent.has(id));
     const l = decile.map(latency);
-    console.log(`  arrival decile ${d + 1}: latency p50 ${s(percentile(l, 50))}, p95 ${s(percentile(l, 95))}, max ${s(Math.max(...l))}`);
+    const r = decile.map(runLatency);
+    console.log(
+      `  arrival decile ${d + 1}: run p50 ${s(percentile(r, 50))}, p95 ${s(percentile(r, 95))}; accepted → ended p50 ${s(percentile(l, 50))}, p95 ${s(percentile(l, 95))}, max ${s(Math.max(...l))}`,
+    );
   }
-  console.log(`  lost ${lost}, doubled ${doubled} (ledger); records created ${records} for ${BURST} accepted`);
+  console.log(
+    `  lost ${lost}, doubled ${doubled} (ledger); records created ${records} for ${BURST} accepted; Temporal store now ${(platform.storeBytes() / 2 ** 20).toFixed(0)} MB`,
+  );
+  const perRun = (seconds: number) => `${((seconds * 1000) / BURST).toFixed(1)} ms`;
+  console.log(
+    `  CPU per run during the burst: Temporal ${perRun(cpu.temporal)}, worker${WORKERS > 1 ? 's' : ''} ${perRun(cpu.worker)}, PostgreSQL ${perRun(cpu.postgres)}, API ${perRun(cpu.api)}`,
+  );
+  const sample = await env.client.workflow.getHandle(`automation:${burstFlow.workflowId}:event-${order[0]}`).describe();
+  const history = await env.client.workflow.getHandle(sample.workflowId).fetchHistory();
+  const tasks = history.events!.filter((e) => e.workflowTaskCompletedEventAttributes).length;
+  console.log(`  one run's history: ${sample.historyLength} events, ${tasks} workflow task${tasks === 1 ? '' : 's'}, ${sample.historySize} bytes`);
   console.log(
     `second account, one webhook a second during the burst: ${otherLatencies.length} runs, latency p50 ${s(percentile(otherLatencies, 50))}, p95 ${s(percentile(otherLatencies, 95))}`,
   );

@@ -18,7 +18,7 @@ import {
 } from '../../lib/runtime/conversation-contract.js';
 import type { ExecuteNodeInput, NodeFacts, NodeOutcome, SentMessage } from '../../lib/runtime/contract.js';
 import { interpret } from '../interpreter.js';
-import { runNodeExecution } from '../node-runner.js';
+import { LocalBatch, runNodeExecution } from '../node-runner.js';
 
 const local = proxyLocalActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -45,6 +45,8 @@ interface Start {
 export class TurnRunner {
   /** Graphs of live snapshots already loaded in this run, by snapshot id. */
   private readonly graphs = new Map<string, Graph>();
+  /** Local node outputs of the turn not yet sent to Temporal (a turn's workflow tasks end when it does). */
+  private batch = new LocalBatch();
 
   constructor(
     private readonly input: ConversationInput,
@@ -53,6 +55,7 @@ export class TurnRunner {
 
   async run(turn: number, message?: UserMessage): Promise<TurnReply> {
     const { input, state } = this;
+    this.batch = new LocalBatch();
     const info = workflowInfo();
     const context = await local.beginTurn({
       accountId: input.accountId,
@@ -187,6 +190,6 @@ export class TurnRunner {
     };
     const unless = facts?.localUnless;
     const isLocal = facts?.local || (unless !== undefined && !(typeof data[unless] === 'string' && (data[unless] as string).trim() !== ''));
-    return runNodeExecution(args, { interpolated: [], ...facts, local: !!isLocal });
+    return runNodeExecution(args, { interpolated: [], ...facts, local: !!isLocal }, this.batch);
   }
 }
