@@ -67,7 +67,7 @@ function ensureTemporalCli() {
 }
 
 ensureNodeModules();
-// The CLI is needed by tests (always) and by `npm start` unless it is pointed at an existing cluster.
-if (process.env.npm_lifecycle_event !== 'prestart' || !process.env.TEMPORAL_ADDRESS) {
-  if (process.env.npm_lifecycle_event !== 'preadmin') ensureTemporalCli();
-}
+// The CLI is needed by tests (always) and by `npm start` unless it is pointed at an existing cluster; `npm run
+// cluster` builds the Temporal server itself (lib/cluster/tools.ts).
+const lifecycle = process.env.npm_lifecycle_event;
+if ((lifecycle !== 'prestart' || !process.env.TEMPORAL_ADDRESS) && lifecycle !== 'preadmin' && lifecycle !== 'precluster') ensureTemporalCli();

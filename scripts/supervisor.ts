@@ -1,4 +1,8 @@
-/** Child processes of the launcher: started together, stopped together, and none outlives a failure of another. */
+/**
+ * Child processes of the launcher: started together and stopped together. A child that dies on its own (a worker
+ * killed by the kernel, a crashed API or Temporal server) is started again after a backoff while the others keep
+ * serving; Ctrl-C stops all of them.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 
@@ -11,22 +15,60 @@ export interface ServiceSpec {
   logFile?: string;
 }
 
+export interface RestartPolicy {
+  /** Wait before the first restart; doubled for each further crash in a row. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** A child that ran this long before it died starts its backoff from the first delay again. */
+  healthyAfterMs: number;
+}
+
+export const DEFAULT_RESTART: RestartPolicy = { firstDelayMs: 1_000, maxDelayMs: 30_000, healthyAfterMs: 60_000 };
+
+interface Service {
+  spec: ServiceSpec;
+  child?: ChildProcess;
+  /** Crashes in a row (reset once the child has run for `healthyAfterMs`). */
+  crashes: number;
+  restartTimer?: NodeJS.Timeout;
+}
+
 export class Supervisor {
-  private readonly children = new Map<string, ChildProcess>();
+  private readonly services = new Map<string, Service>();
   private stopping = false;
   /** Resolves with the exit code the launcher should end with. */
   readonly done: Promise<number>;
   private finish!: (code: number) => void;
+  private exitCode = 0;
 
   constructor(
     private readonly cwd: string,
-    /** Where the launcher reports a service that died (its logger's error level). */
-    private readonly logError: (message: string) => void,
+    private readonly log: {
+      /** A service died (the launcher's error level). */
+      error: (message: string) => void;
+      /** A service started or restarted, with its process id. */
+      info: (message: string) => void;
+    },
+    private readonly restart: RestartPolicy = DEFAULT_RESTART,
   ) {
     this.done = new Promise((resolve) => (this.finish = resolve));
   }
 
   start(spec: ServiceSpec): ChildProcess {
+    const service: Service = { spec, crashes: 0 };
+    this.services.set(spec.name, service);
+    const child = this.spawn(service);
+    this.log.info(`${spec.name} started (pid ${child.pid})`);
+    return child;
+  }
+
+  /** The process id of a running service. */
+  pid(name: string): number | undefined {
+    return this.services.get(name)?.child?.pid;
+  }
+
+  private spawn(service: Service): ChildProcess {
+    const { spec } = service;
     const child = spawn(spec.command, spec.args, {
       cwd: this.cwd,
       env: spec.env ?? process.env,
@@ -36,36 +78,55 @@ export class Supervisor {
     });
     if (spec.logFile) {
       const log = createWriteStream(spec.logFile, { flags: 'a' });
-      child.stdout!.pipe(log);
-      child.stderr!.pipe(log);
+      // Both streams write to one file, which closes once the child's streams have both ended.
+      child.stdout!.pipe(log, { end: false });
+      child.stderr!.pipe(log, { end: false });
+      child.once('close', () => log.end());
     } else {
       const prefix = (chunk: Buffer) => chunk.toString().replace(/^(?=.)/gm, `[${spec.name}] `);
       child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(prefix(chunk)));
       child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(prefix(chunk)));
     }
-    this.children.set(spec.name, child);
+    service.child = child;
+    const startedAt = Date.now();
+    // A command that cannot be spawned at all reports an error and then an exit.
+    child.once('error', (error) => this.log.error(`${spec.name} could not start: ${error.message}`));
     child.once('exit', (code, signal) => {
-      this.children.delete(spec.name);
-      if (!this.stopping) {
-        this.logError(`${spec.name} exited unexpectedly (${signal ?? `code ${code}`}); stopping everything`);
-        void this.stop(1);
-      } else if (this.children.size === 0) {
-        this.finish(this.exitCode);
+      service.child = undefined;
+      if (this.stopping) {
+        if (this.running() === 0) this.finish(this.exitCode);
+        return;
       }
+      if (Date.now() - startedAt >= this.restart.healthyAfterMs) service.crashes = 0;
+      const delay = Math.min(this.restart.maxDelayMs, this.restart.firstDelayMs * 2 ** service.crashes);
+      service.crashes += 1;
+      this.log.error(
+        `${spec.name} exited unexpectedly (${signal ?? `code ${code}`}); restarting it in ${(delay / 1000).toFixed(0)} s (crash ${service.crashes} in a row), the other services go on`,
+      );
+      service.restartTimer = setTimeout(() => {
+        service.restartTimer = undefined;
+        if (this.stopping) return;
+        const next = this.spawn(service);
+        this.log.info(`${spec.name} restarted (pid ${next.pid})`);
+      }, delay);
     });
     return child;
   }
 
-  private exitCode = 0;
+  private running(): number {
+    return [...this.services.values()].filter((s) => s.child).length;
+  }
 
-  /** Stops services in reverse start order: API and worker first, then Temporal. */
+  /** Stops services in reverse start order: API and workers first, then Temporal. */
   async stop(exitCode = 0): Promise<number> {
     if (this.stopping) return this.done;
     this.stopping = true;
     this.exitCode = exitCode;
-    if (this.children.size === 0) this.finish(exitCode);
-    const order = [...this.children.entries()].reverse();
-    for (const [, child] of order) {
+    for (const service of this.services.values()) clearTimeout(service.restartTimer);
+    if (this.running() === 0) this.finish(exitCode);
+    const order = [...this.services.values()].reverse();
+    for (const { child } of order) {
+      if (!child) continue;
       child.kill('SIGTERM');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {

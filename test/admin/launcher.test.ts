@@ -4,6 +4,7 @@ import { expect } from 'chai';
 import { dropDatabase } from '../../db/database.js';
 import { harness, projectRoot } from '../setup/harness.js';
 import { call } from '../setup/http.js';
+import { waitUntil } from '../setup/runs.js';
 
 interface Started {
   output: () => string;
@@ -45,13 +46,19 @@ describe('npm start', function () {
   this.timeout(120_000);
   const port = String(20000 + Math.floor(Math.random() * 20000));
   let databaseUrl: string;
+  let crashDatabaseUrl: string;
 
   before(() => {
     const url = new URL(harness().databaseUrl);
     url.pathname = `${url.pathname}_start_${randomBytes(2).toString('hex')}`;
     databaseUrl = url.toString();
+    url.pathname = `${url.pathname}_crash`;
+    crashDatabaseUrl = url.toString();
   });
-  after(() => dropDatabase(databaseUrl));
+  after(async () => {
+    await dropDatabase(databaseUrl);
+    await dropDatabase(crashDatabaseUrl);
+  });
 
   it('creates and migrates the database, prints the URLs and, on the first start only, working keys; Ctrl-C stops it', async () => {
     const env = { PORT: port, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: harness().env.address, TEMPORAL_TASK_QUEUE: `start-${port}` };
@@ -77,5 +84,50 @@ describe('npm start', function () {
     expect(second.output()).to.not.include('USER key');
     expect((await call('GET', '/me', { key: userKey, baseUrl: base })).status).to.equal(200);
     await second.stop();
+  });
+
+  it('restarts a worker killed by the kernel while the API keeps accepting webhooks, and the webhook then runs', async () => {
+    const env = { PORT: port, DATABASE_URL: crashDatabaseUrl, TEMPORAL_ADDRESS: harness().env.address, TEMPORAL_TASK_QUEUE: `start-${port}-crash` };
+    const started = await npmStart(env);
+    try {
+      const base = `http://127.0.0.1:${port}/public/v1`;
+      const key = /USER key +(\S+)/.exec(started.output())![1];
+      const hook = (await call('POST', '/incoming-webhooks', { key, baseUrl: base, body: { name: 'crash', useAuthentication: false } })).body;
+      const id = (await call('POST', '/workflows', { key, baseUrl: base, body: { name: 'crash' } })).body.id;
+      const trigger = { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } };
+      expect((await call('POST', `/workflows/${id}/nodes`, { key, baseUrl: base, body: trigger })).status).to.equal(201);
+      await call('POST', `/workflows/${id}/publish`, { key, baseUrl: base });
+      expect((await call('PUT', `/workflows/${id}`, { key, baseUrl: base, body: { status: 'ACTIVE' } })).status).to.equal(200);
+
+      const pid = Number(/(?<![-\w])worker started \(pid (\d+)\)/.exec(started.output())?.[1]);
+      expect(pid).to.be.greaterThan(0);
+      process.kill(pid, 'SIGKILL');
+      await waitUntil(
+        async () => started.output(),
+        (out) => /(?<![-\w])worker exited unexpectedly \(SIGKILL\)/.test(out),
+        'the launcher to see the crash',
+      );
+      // While the worker is down, the API still accepts webhooks (they wait in the outbox).
+      const accepted = await call('POST', `/webhooks/${hook.id}`, { baseUrl: `http://127.0.0.1:${port}`, body: { n: 1 } });
+      expect(accepted.status, accepted.text).to.be.oneOf([200, 202]);
+      const out = await waitUntil(
+        async () => started.output(),
+        (o) => /(?<![-\w])worker restarted \(pid \d+\)/.test(o),
+        'the worker to restart',
+      );
+      expect(out).to.include('restarting it in 1 s');
+      const restarted = Number(/(?<![-\w])worker restarted \(pid (\d+)\)/.exec(out)![1]);
+      expect(restarted).to.not.equal(pid);
+      expect(() => process.kill(restarted, 0)).to.not.throw();
+      const workflow = await waitUntil(
+        async () => (await call('GET', `/workflows/${id}`, { key, baseUrl: base })).body,
+        (w) => w.runsCount === 1,
+        'the webhook accepted during the crash to run',
+        60_000,
+      );
+      expect(workflow.runsFailedCount).to.equal(0);
+    } finally {
+      await started.stop();
+    }
   });
 });
