@@ -2,7 +2,7 @@
  * The launcher of `npm start` and `npm run cluster`: starts Temporal (the entry point says how), creates and
  * migrates the database, creates a default account on the very first start, then runs the API and the workers
  * (automation runs; conversation turns) as child processes. A child that dies is restarted with backoff while the
- * others keep serving (scripts/supervisor.ts). Ctrl-C stops all of it.
+ * others keep serving (lib/supervisor.ts). Ctrl-C stops all of it.
  */
 import { createConnection } from 'node:net';
 import { ConfigError, loadConfig, type Config } from '../lib/config.js';
@@ -11,7 +11,7 @@ import { projectRoot } from '../lib/temporal-cli.js';
 import { ensureDatabase } from '../db/database.js';
 import { initORM, migrate } from '../db/orm.js';
 import { bootstrapAccount, countAccounts, type BootstrapResult } from '../db/services/accounts.service.js';
-import { Supervisor, waitFor } from './supervisor.js';
+import { Supervisor, waitFor } from '../lib/supervisor.js';
 
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;

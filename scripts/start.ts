@@ -8,7 +8,7 @@ import { connectTemporal } from '../lib/temporal.js';
 import { ensureRunRetention } from '../lib/run-retention.js';
 import { devServerArgs, projectRoot, temporalCliPath } from '../lib/temporal-cli.js';
 import { launch, portAnswers, type Launch } from './launcher.js';
-import { waitFor } from './supervisor.js';
+import { waitFor } from '../lib/supervisor.js';
 
 async function startTemporal({ config, supervisor, step }: Launch): Promise<void> {
   const [host, portText] = config.temporal.address.split(':') as [string, string];

@@ -44,6 +44,9 @@ export function loadTopology(file = TOPOLOGY_FILE): ClusterTopology {
   const topology = JSON.parse(readFileSync(file, 'utf8')) as ClusterTopology;
   const names = new Set(topology.processes.map((p) => p.name));
   if (names.size !== topology.processes.length) throw new Error(`${file}: process names must be unique`);
+  // Temporal stores membership ports in a smallint column.
+  for (const p of topology.processes)
+    if (p.membershipPort > 32_767) throw new Error(`${file}: ${p.name}'s membershipPort must be at most 32767 (Temporal stores it as a smallint)`);
   for (const service of ['frontend', 'history', 'matching', 'worker'] as const)
     if (!topology.processes.some((p) => p.service === service)) throw new Error(`${file}: no ${service} process`);
   return topology;

@@ -3,13 +3,16 @@
  * dispatcher) against its own database and task queue, on the harness's Temporal server, so it can be killed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Client } from '@temporalio/client';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { dropDatabase } from '../../db/database.js';
 import type { Orm } from '../../db/orm.js';
 import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { expect } from 'chai';
 import { harness, listen, migratedDatabase, projectRoot } from '../setup/harness.js';
+import { call } from '../setup/http.js';
 
 export interface Plant {
   databaseUrl: string;
@@ -42,14 +45,14 @@ export interface WorkerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `npm run worker`'s entry point and waits until it polls its task queue. */
-export async function startWorker(plant: Plant): Promise<WorkerProcess> {
+/** Starts `npm run worker`'s entry point and waits until it polls its task queue (on the harness's Temporal unless told). */
+export async function startWorker(plant: Plant, temporalAddress = harness().env.address): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
     cwd: projectRoot,
     env: {
       ...process.env,
       DATABASE_URL: plant.databaseUrl,
-      TEMPORAL_ADDRESS: harness().env.address,
+      TEMPORAL_ADDRESS: temporalAddress,
       TEMPORAL_TASK_QUEUE: plant.taskQueue,
       LOG_LEVEL: 'INFO',
       LOG_FORMAT: 'json',
@@ -113,9 +116,14 @@ export interface Rig {
   close(worker?: WorkerProcess): Promise<void>;
 }
 
-export async function newRig(): Promise<Rig> {
+/** A rig on the harness's Temporal server, or on the one `temporal` is a client of. */
+export async function newRig(temporal?: Client): Promise<Rig> {
   const plant = await newPlant();
-  const api = await listen({ orm: plant.orm, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 65536, taskQueue: plant.taskQueue } });
+  const api = await listen({
+    orm: plant.orm,
+    config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 65536, taskQueue: plant.taskQueue },
+    ...(temporal ? { temporal } : {}),
+  });
   const service = await slowService();
   const key = (await bootstrapAccount(plant.orm.em.fork(), 'Reliability', 'ops@example.test')).userKey;
   return {
@@ -131,4 +139,34 @@ export async function newRig(): Promise<Rig> {
       await plant.close();
     },
   };
+}
+
+export type Step = { type: string; data: Record<string, unknown> };
+
+/**
+ * An ACTIVE workflow WEBHOOK → `tail`, through the API, with an incoming webhook and a table named `name` (column
+ * Step) that DYNAMIC_TABLES nodes of `tail` write to.
+ */
+export async function hookedWorkflow(rig: Pick<Rig, 'api' | 'key'>, name: string, tail: Step[]): Promise<{ id: number; hookId: string }> {
+  const { key } = rig;
+  const baseUrl = `${rig.api.origin}/public/v1`;
+  const hook = (await call('POST', '/incoming-webhooks', { key, baseUrl, body: { name, useAuthentication: false } })).body;
+  const table = (await call('POST', '/tables', { key, baseUrl, body: { name, columns: [{ name: 'Step', type: 'string' }] } })).body;
+  const tableId = table.id ?? (await call('GET', `/tables/${name}`, { key, baseUrl })).body.id;
+  const id = (await call('POST', '/workflows', { key, baseUrl, body: { name } })).body.id;
+  const nodes = [
+    { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
+    ...tail.map((n) => (n.type === 'DYNAMIC_TABLES' ? { ...n, data: { tableId, ...n.data } } : n)),
+  ];
+  let previous: string | undefined;
+  for (const body of nodes) {
+    const res = await call('POST', `/workflows/${id}/nodes`, { key, baseUrl, body });
+    expect(res.status, res.text).to.equal(201);
+    const nodeId = res.body.nodes.at(-1).nodeId;
+    if (previous) await call('POST', `/workflows/${id}/edges`, { key, baseUrl, body: { source: previous, handle: 'default', targetEdge: nodeId } });
+    previous = nodeId;
+  }
+  await call('POST', `/workflows/${id}/publish`, { key, baseUrl });
+  expect((await call('PUT', `/workflows/${id}`, { key, baseUrl, body: { status: 'ACTIVE' } })).status).to.equal(200);
+  return { id, hookId: hook.id as string };
 }

@@ -3,7 +3,17 @@ import { expect } from 'chai';
 import { harness } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 import { awaitRun, eventually } from '../setup/runs.js';
-import { killWorker, newRig, startWorker, stopWorker, type Plant, type Rig, type WorkerProcess } from './processes.js';
+import {
+  hookedWorkflow as hooked,
+  killWorker,
+  newRig,
+  startWorker,
+  stopWorker,
+  type Plant,
+  type Rig,
+  type Step,
+  type WorkerProcess,
+} from './processes.js';
 
 describe('runs survive worker crashes and downtime (real worker processes)', function () {
   this.timeout(180_000);
@@ -21,28 +31,7 @@ describe('runs survive worker crashes and downtime (real worker processes)', fun
   });
   after(() => rig.close(worker));
 
-  async function hookedWorkflow(name: string, tail: { type: string; data: Record<string, unknown> }[]) {
-    const hook = (await call('POST', '/incoming-webhooks', { key, baseUrl: v1(), body: { name, useAuthentication: false } })).body;
-    const table = (await call('POST', '/tables', { key, baseUrl: v1(), body: { name, columns: [{ name: 'Step', type: 'string' }] } })).body;
-    const tableId = table.id ?? (await call('GET', `/tables/${name}`, { key, baseUrl: v1() })).body.id;
-    const id = (await call('POST', '/workflows', { key, baseUrl: v1(), body: { name } })).body.id;
-    const nodes = [
-      { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
-      ...tail.map((n) => (n.type === 'DYNAMIC_TABLES' ? { ...n, data: { tableId, ...n.data } } : n)),
-    ];
-    let previous: string | undefined;
-    for (const body of nodes) {
-      const res = await call('POST', `/workflows/${id}/nodes`, { key, baseUrl: v1(), body });
-      expect(res.status, res.text).to.equal(201);
-      const nodeId = res.body.nodes.at(-1).nodeId;
-      if (previous)
-        await call('POST', `/workflows/${id}/edges`, { key, baseUrl: v1(), body: { source: previous, handle: 'default', targetEdge: nodeId } });
-      previous = nodeId;
-    }
-    await call('POST', `/workflows/${id}/publish`, { key, baseUrl: v1() });
-    expect((await call('PUT', `/workflows/${id}`, { key, baseUrl: v1(), body: { status: 'ACTIVE' } })).status).to.equal(200);
-    return { id, hookId: hook.id as string };
-  }
+  const hookedWorkflow = (name: string, tail: Step[]) => hooked({ api, key }, name, tail);
 
   const steps = async (name: string) =>
     (await call('POST', `/tables/${name}/rows/list`, { key, baseUrl: v1(), body: {} })).body.agentry
