@@ -19,6 +19,7 @@ import { OpenAiCompatibleProvider } from '../../activities/ai/openai-compatible-
 import { FakeAiServer } from './fake-ai-server.js';
 import { FakeMessagingServer } from './fake-messaging-server.js';
 import { SecretBox } from '../../lib/secret-box.js';
+import { startTestCluster, type TestCluster } from './cluster.js';
 
 export { projectRoot };
 
@@ -47,12 +48,18 @@ export interface Harness {
 }
 
 let current: Harness | undefined;
+let cluster: TestCluster | undefined;
 let workerRun: Promise<void> | undefined;
 
 function testDatabaseUrl(): string {
   const server = new URL(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
   server.pathname = `/agentry_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
   return server.toString();
+}
+
+/** The Temporal cluster the suite runs on with TEST_TEMPORAL=cluster (undefined on the dev server). */
+export function harnessCluster(): TestCluster | undefined {
+  return cluster;
 }
 
 export function harness(): Harness {
@@ -88,15 +95,20 @@ export async function startHarness(): Promise<Harness> {
   // Tests provoke payload-size warnings on purpose (run-payload-limits): only errors are worth printing.
   Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: { core: 'ERROR', other: 'ERROR' } } } });
   const { databaseUrl, orm } = await migratedDatabase();
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: temporalCliPath() },
-      ip: '127.0.0.1',
-      searchAttributes: SEARCH_ATTRIBUTES,
-      extraArgs: DEV_SERVER_DYNAMIC_CONFIG,
-      log: { format: 'pretty', level: 'error' },
-    },
-  });
+  // TEST_TEMPORAL=cluster runs the suite on a Temporal cluster of separate server processes on PostgreSQL
+  // (`npm run cluster`'s topology) instead of the dev server.
+  cluster = process.env.TEST_TEMPORAL === 'cluster' ? await startTestCluster(databaseUrl) : undefined;
+  const env = cluster
+    ? await TestWorkflowEnvironment.createFromExistingServer({ address: cluster.address, namespace: 'default' })
+    : await TestWorkflowEnvironment.createLocal({
+        server: {
+          executable: { type: 'existing-path', path: temporalCliPath() },
+          ip: '127.0.0.1',
+          searchAttributes: SEARCH_ATTRIBUTES,
+          extraArgs: DEV_SERVER_DYNAMIC_CONFIG,
+          log: { format: 'pretty', level: 'error' },
+        },
+      });
   const taskQueue = `test-${randomBytes(4).toString('hex')}`;
   const ai = new FakeAiServer();
   await ai.start();
@@ -152,6 +164,7 @@ export async function stopHarness(): Promise<void> {
   h.worker.shutdown();
   await workerRun;
   await h.env.teardown();
+  await cluster?.stop();
   await h.orm.close();
   await h.ai.stop();
   await h.messaging.stop();

@@ -1,0 +1,70 @@
+/**
+ * A Temporal cluster of separate server processes for tests (`npm run cluster`'s topology, lib/cluster/start.ts) on
+ * free ports and databases of its own, under a supervisor whose messages are kept. The first start on a machine
+ * builds the server binaries (minutes).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dropDatabase } from '../../db/database.js';
+import { siblingDatabaseUrl } from '../../lib/cluster/schema.js';
+import { startTemporalCluster } from '../../lib/cluster/start.js';
+import { loadTopology, type ClusterTopology } from '../../lib/cluster/topology.js';
+import { Supervisor } from '../../lib/supervisor.js';
+import { projectRoot } from '../../lib/temporal-cli.js';
+
+export interface TestCluster {
+  address: string;
+  topology: ClusterTopology;
+  supervisor: Supervisor;
+  /** What the supervisor and the start said: starts, crashes, restarts. */
+  events: string[];
+  /** Stops every process and drops the cluster's databases. */
+  stop(): Promise<void>;
+}
+
+/** cluster/cluster.json moved to free ports and databases named for this run. */
+function testTopology(): ClusterTopology {
+  const topology = loadTopology();
+  // Membership ports are stored as PostgreSQL smallints: they stay below 32768.
+  const offset = 10_000 + Math.floor(Math.random() * 150) * 100;
+  const suffix = randomBytes(3).toString('hex');
+  return {
+    ...topology,
+    databases: { default: `${topology.databases.default}_${suffix}`, visibility: `${topology.databases.visibility}_${suffix}` },
+    processes: topology.processes.map((p) => ({
+      ...p,
+      grpcPort: p.grpcPort + offset,
+      membershipPort: p.membershipPort + offset,
+      ...(p.httpPort ? { httpPort: p.httpPort + offset } : {}),
+    })),
+    ui: { ...topology.ui, port: topology.ui.port + offset },
+  };
+}
+
+/** Starts a cluster whose databases live on the PostgreSQL server of `databaseUrl`. */
+export async function startTestCluster(databaseUrl: string): Promise<TestCluster> {
+  const topology = testTopology();
+  const events: string[] = [];
+  const supervisor = new Supervisor(projectRoot, { error: (m) => events.push(m), info: (m) => events.push(m) });
+  const stop = async () => {
+    await supervisor.stop();
+    for (const name of Object.values(topology.databases)) await dropDatabase(siblingDatabaseUrl(databaseUrl, name));
+  };
+  try {
+    const address = await startTemporalCluster({
+      topology,
+      databaseUrl,
+      dir: mkdtempSync(join(tmpdir(), 'agentry-cluster-')),
+      namespace: 'default',
+      retentionDays: 1,
+      supervisor,
+      step: (m) => events.push(m),
+    });
+    return { address, topology, supervisor, events, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
