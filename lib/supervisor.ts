@@ -31,6 +31,23 @@ interface Service {
   /** Crashes in a row (reset once the child has run for `healthyAfterMs`). */
   crashes: number;
   restartTimer?: NodeJS.Timeout;
+  /** Stopped on purpose by `pause`: not restarted until `resume`. */
+  paused?: boolean;
+}
+
+/** SIGTERM, then SIGKILL if the child has not exited within 15 s. */
+function terminate(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, 15_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 export class Supervisor {
@@ -67,6 +84,31 @@ export class Supervisor {
     return this.services.get(name)?.child?.pid;
   }
 
+  private service(name: string): Service {
+    const service = this.services.get(name);
+    if (!service) throw new Error(`no service named ${name}`);
+    return service;
+  }
+
+  /** Stops one service on purpose (an operator's maintenance): it stays stopped until `resume`. */
+  async pause(name: string): Promise<void> {
+    const service = this.service(name);
+    service.paused = true;
+    clearTimeout(service.restartTimer);
+    if (service.child) await terminate(service.child);
+    this.log.info(`${name} stopped`);
+  }
+
+  /** Starts a paused service again. */
+  resume(name: string): void {
+    const service = this.service(name);
+    service.paused = false;
+    if (service.child || this.stopping) return;
+    service.crashes = 0;
+    const child = this.spawn(service);
+    this.log.info(`${name} started again (pid ${child.pid})`);
+  }
+
   private spawn(service: Service): ChildProcess {
     const { spec } = service;
     const child = spawn(spec.command, spec.args, {
@@ -97,6 +139,7 @@ export class Supervisor {
         if (this.running() === 0) this.finish(this.exitCode);
         return;
       }
+      if (service.paused) return;
       if (Date.now() - startedAt >= this.restart.healthyAfterMs) service.crashes = 0;
       const delay = Math.min(this.restart.maxDelayMs, this.restart.firstDelayMs * 2 ** service.crashes);
       service.crashes += 1;
@@ -125,20 +168,7 @@ export class Supervisor {
     for (const service of this.services.values()) clearTimeout(service.restartTimer);
     if (this.running() === 0) this.finish(exitCode);
     const order = [...this.services.values()].reverse();
-    for (const { child } of order) {
-      if (!child) continue;
-      child.kill('SIGTERM');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          resolve();
-        }, 15_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+    for (const { child } of order) if (child) await terminate(child);
     return this.done;
   }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Installs what the project needs and is missing, using only Node built-ins (it runs before node_modules
-// exists): the npm packages of package-lock.json, and the Temporal CLI (a Go module) under .tools/bin.
+// exists): the npm packages of package-lock.json, the Temporal CLI (a Go module) under .tools/bin and, before
+// `npm test`, the Temporal cluster binaries of the cluster tests.
 // Runs before `npm start`, `npm test` and `npm run admin`; when everything is in place it costs milliseconds.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -66,8 +67,19 @@ function ensureTemporalCli() {
   say(`Temporal CLI built in ${(ms / 1000).toFixed(0)} s: ${cli}`);
 }
 
+/** The Temporal server, SQL tool and Web UI server of the cluster tests (lib/cluster/tools.ts builds them). */
+function ensureClusterTools() {
+  const bin = join(root, '.tools', 'bin');
+  if (['temporal-server', 'temporal-sql-tool', 'temporal-ui-server'].every((name) => existsSync(join(bin, name)))) return;
+  say('building the Temporal cluster binaries for the cluster tests (first time only, takes minutes)...');
+  const ms = run(process.execPath, ['--import', 'tsx', 'scripts/cluster-tools.ts']);
+  say(`Temporal cluster binaries built in ${(ms / 1000).toFixed(0)} s`);
+}
+
 ensureNodeModules();
 // The CLI is needed by tests (always) and by `npm start` unless it is pointed at an existing cluster; `npm run
 // cluster` builds the Temporal server itself (lib/cluster/tools.ts).
 const lifecycle = process.env.npm_lifecycle_event;
 if ((lifecycle !== 'prestart' || !process.env.TEMPORAL_ADDRESS) && lifecycle !== 'preadmin' && lifecycle !== 'precluster') ensureTemporalCli();
+// The reliability suite runs a Temporal cluster: its binaries are built here, with the rest of the install.
+if (lifecycle === 'pretest') ensureClusterTools();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { ensureDatabase } from '../../db/database.js';
 import type { ClusterTools } from './tools.js';
-import type { PostgresEndpoint } from './topology.js';
+import { sqlToolArgs, type PostgresEndpoint } from './topology.js';
 
 /** The URL of `database` on the server of `databaseUrl`. */
 export function siblingDatabaseUrl(databaseUrl: string, database: string): string {
@@ -28,21 +28,7 @@ async function hasSchemaVersion(databaseUrl: string): Promise<boolean> {
 }
 
 function sqlTool(tools: ClusterTools, endpoint: PostgresEndpoint, database: string, args: string[]): void {
-  const common = [
-    '--plugin',
-    'postgres12',
-    '--endpoint',
-    endpoint.host,
-    '--port',
-    String(endpoint.port),
-    '--user',
-    endpoint.user,
-    '--database',
-    database,
-  ];
-  const result = spawnSync(tools.sqlTool, [...common, ...(endpoint.password ? ['--password', endpoint.password] : []), ...args], {
-    encoding: 'utf8',
-  });
+  const result = spawnSync(tools.sqlTool, [...sqlToolArgs(endpoint, database), ...args], { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`temporal-sql-tool ${args[0]} on ${database} failed: ${(result.stderr || result.stdout || '').trim()}`);
 }
 

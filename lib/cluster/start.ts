@@ -11,7 +11,7 @@ import { waitFor, type Supervisor } from '../supervisor.js';
 import { ensureClusterTools } from './tools.js';
 import { ensureTemporalDatabase } from './schema.js';
 import { ensureNamespace, ensureSearchAttributes } from './namespace.js';
-import { dynamicConfig, frontendAddress, postgresEndpoint, serverConfig, uiConfig, type ClusterTopology } from './topology.js';
+import { dynamicConfig, frontendAddress, postgresEndpoint, serverArgs, serverConfig, uiConfig, type ClusterTopology } from './topology.js';
 
 export interface ClusterStart {
   topology: ClusterTopology;
@@ -57,18 +57,7 @@ export async function startTemporalCluster({
     supervisor.start({
       name: `temporal-${process.name}`,
       command: tools.server,
-      args: [
-        '--root',
-        join(dir, process.name),
-        '--config',
-        'config',
-        '--env',
-        'development',
-        '--allow-no-auth',
-        'start',
-        '--service',
-        process.service,
-      ],
+      args: serverArgs(join(dir, process.name), process.service),
       logFile: join(dir, `${process.name}.log`),
     });
   }

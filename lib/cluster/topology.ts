@@ -2,7 +2,7 @@
  * The Temporal cluster of `npm run cluster` (README, Scaling out): which server processes run, on which ports, with
  * how many history shards and how many PostgreSQL connections, all from `cluster/cluster.json`. Each process gets a
  * Temporal server configuration of its own rendered from it (YAML accepts JSON), so the file under version control
- * is the one place to change the topology; temporal-docker-compose.yml reads the same file.
+ * is the one place to change the topology; temporal-docker-compose.yml is generated from the same file (compose.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,9 +52,32 @@ export function loadTopology(file = TOPOLOGY_FILE): ClusterTopology {
   return topology;
 }
 
-/** The frontend's gRPC address: what agentry's TEMPORAL_ADDRESS points at. */
-export function frontendAddress(topology: ClusterTopology): string {
-  return `127.0.0.1:${topology.processes.find((p) => p.service === 'frontend')!.grpcPort}`;
+/** The frontend's gRPC address: what agentry's TEMPORAL_ADDRESS points at (`host`: the frontend's container on Docker). */
+export function frontendAddress(topology: ClusterTopology, host = '127.0.0.1'): string {
+  return `${host}:${topology.processes.find((p) => p.service === 'frontend')!.grpcPort}`;
+}
+
+/** The server binary's arguments that start one process of `service` with the configuration `<root>/config/development.yaml`. */
+export function serverArgs(root: string, service: string): string[] {
+  return ['--root', root, '--config', 'config', '--env', 'development', '--allow-no-auth', 'start', '--service', service];
+}
+
+/** The SQL tool's arguments that reach `database` on `endpoint` (a command and its options follow them). */
+export function sqlToolArgs(endpoint: PostgresEndpoint, database: string): string[] {
+  const password = endpoint.password ? ['--password', endpoint.password] : [];
+  return [
+    '--plugin',
+    'postgres12',
+    '--endpoint',
+    endpoint.host,
+    '--port',
+    String(endpoint.port),
+    '--user',
+    endpoint.user,
+    ...password,
+    '--database',
+    database,
+  ];
 }
 
 /** PostgreSQL's endpoint from agentry's DATABASE_URL (the cluster's databases live on the same server). */
@@ -68,8 +91,20 @@ export function postgresEndpoint(databaseUrl: string): PostgresEndpoint {
   };
 }
 
-/** The Temporal server configuration of one process of the cluster (`development.yaml` in its config folder). */
-export function serverConfig(topology: ClusterTopology, process: ClusterProcess, pg: PostgresEndpoint, dynamicConfigFile: string): object {
+/**
+ * The Temporal server configuration of one process of the cluster (`development.yaml` in its config folder). With
+ * `frontendHost` (the frontend's container, when each process runs in a container of its own: compose.ts), a process
+ * binds on its container's address instead of 127.0.0.1, and membership broadcasts that address (Temporal takes only
+ * an IP there, not a host name).
+ */
+export function serverConfig(
+  topology: ClusterTopology,
+  process: ClusterProcess,
+  pg: PostgresEndpoint,
+  dynamicConfigFile: string,
+  frontendHost?: string,
+): object {
+  const local = !frontendHost;
   const store = (databaseName: string, maxConns: number, maxIdleConns: number) => ({
     sql: {
       pluginName: 'postgres12',
@@ -88,7 +123,12 @@ export function serverConfig(topology: ClusterTopology, process: ClusterProcess,
   // its own ports, which it binds, and each other service with the ports of that service's first process. It finds
   // the other processes of a service through membership (their addresses are in the database).
   const rpc = (p: ClusterProcess) => ({
-    rpc: { grpcPort: p.grpcPort, membershipPort: p.membershipPort, bindOnLocalHost: true, ...(p.httpPort ? { httpPort: p.httpPort } : {}) },
+    rpc: {
+      grpcPort: p.grpcPort,
+      membershipPort: p.membershipPort,
+      ...(local ? { bindOnLocalHost: true } : {}),
+      ...(p.httpPort ? { httpPort: p.httpPort } : {}),
+    },
   });
   const services = Object.fromEntries(
     (['frontend', 'history', 'matching', 'worker'] as const).map((service) => [
@@ -107,15 +147,17 @@ export function serverConfig(topology: ClusterTopology, process: ClusterProcess,
         visibility: store(topology.databases.visibility, pool.visibilityMaxConns, pool.visibilityMaxIdleConns),
       },
     },
-    global: { membership: { maxJoinDuration: '30s', broadcastAddress: '127.0.0.1' } },
+    global: { membership: { maxJoinDuration: '30s', ...(local ? { broadcastAddress: '127.0.0.1' } : {}) } },
     services,
-    publicClient: { hostPort: frontendAddress(topology) },
+    publicClient: { hostPort: frontendAddress(topology, frontendHost) },
     clusterMetadata: {
       enableGlobalNamespace: false,
       failoverVersionIncrement: 10,
       masterClusterName: 'active',
       currentClusterName: 'active',
-      clusterInformation: { active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: frontendAddress(topology) } },
+      clusterInformation: {
+        active: { enabled: true, initialFailoverVersion: 1, rpcName: 'frontend', rpcAddress: frontendAddress(topology, frontendHost) },
+      },
     },
     dcRedirectionPolicy: { policy: 'noop' },
     dynamicConfigClient: { filepath: dynamicConfigFile, pollInterval: '10s' },

@@ -2,7 +2,8 @@
  * Benchmark of runs under a burst (issue 14). Run: `node --import tsx test/bench/burst.bench.ts`
  * (env BURST, default 10000; CALLERS, default 50; UNLOADED_RUNS, default 300; PAST_RUNS, default 0: runs made
  * before anything is measured, so the Temporal store holds that many past runs; RUN_CONCURRENCY /
- * RUN_SLOTS_PER_WORKER are handed to the worker as set; WORKERS, default 1: worker processes).
+ * RUN_SLOTS_PER_WORKER are handed to the worker as set; WORKERS, default 1: worker processes; TEMPORAL=cluster: on
+ * the Temporal cluster of `npm run cluster` instead of the dev server).
  *
  * Embedded Temporal dev server (its store in a SQLite file, as `npm start` keeps it), a fresh database, the API and
  * one worker process (runs and turns, with its outbox dispatcher); the 3-node workflow WEBHOOK → API lookup →
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
     );
     while ((await endedCount(seed.workflowId)) < PAST_RUNS) await sleep(2000);
     const seconds = (Date.now() - seedStart) / 1000;
-    pastRuns = `${PAST_RUNS} past runs made first (${(PAST_RUNS / seconds).toFixed(1)} runs/s over ${seconds.toFixed(0)} s); Temporal store ${(platform.storeBytes() / 2 ** 20).toFixed(0)} MB`;
+    pastRuns = `${PAST_RUNS} past runs made first (${(PAST_RUNS / seconds).toFixed(1)} runs/s over ${seconds.toFixed(0)} s); Temporal store ${((await platform.storeBytes()) / 2 ** 20).toFixed(0)} MB`;
   }
 
   // Unloaded: each caller waits for its run to end before sending the next.
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
   console.log(
-    `embedded Temporal dev server (SQLite file), API and ${WORKERS} worker process${WORKERS > 1 ? 'es' : ''}; admission ${JSON.stringify(admission) === '{}' ? 'defaults (tuned)' : JSON.stringify(admission)}; WEBHOOK → API → DYNAMIC_TABLES → API`,
+    `${platform.temporalKind}, API and ${WORKERS} worker process${WORKERS > 1 ? 'es' : ''}; admission ${JSON.stringify(admission) === '{}' ? 'defaults (tuned)' : JSON.stringify(admission)}; WEBHOOK → API → DYNAMIC_TABLES → API`,
   );
   console.log(pastRuns || 'fresh store (PAST_RUNS=0)');
   console.log(`unloaded: ${UNLOADED_RUNS} runs, ${CALLERS} callers each waiting for its run → ${unloadedRate.toFixed(1)} runs/s`);
@@ -217,7 +218,7 @@ async function main(): Promise<void> {
     );
   }
   console.log(
-    `  lost ${lost}, doubled ${doubled} (ledger); records created ${records} for ${BURST} accepted; Temporal store now ${(platform.storeBytes() / 2 ** 20).toFixed(0)} MB`,
+    `  lost ${lost}, doubled ${doubled} (ledger); records created ${records} for ${BURST} accepted; Temporal store now ${((await platform.storeBytes()) / 2 ** 20).toFixed(0)} MB`,
   );
   const perRun = (seconds: number) => `${((seconds * 1000) / BURST).toFixed(1)} ms`;
   console.log(

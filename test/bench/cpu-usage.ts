@@ -10,7 +10,7 @@ export type CpuGroup = 'temporal' | 'api' | 'worker' | 'postgres';
 const TICKS_PER_SECOND = 100;
 
 function groupOf(cmdline: string): CpuGroup | undefined {
-  if (cmdline.includes('start-dev')) return 'temporal';
+  if (cmdline.includes('start-dev') || cmdline.includes('temporal-server')) return 'temporal';
   if (cmdline.includes('api-process.ts') || cmdline.includes('api/server.ts')) return 'api';
   if (cmdline.includes('worker/main.ts')) return 'worker';
   if (cmdline.startsWith('postgres')) return 'postgres';

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Client } from '@temporalio/client';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { dropDatabase } from '../../db/database.js';
 import type { Orm } from '../../db/orm.js';
 import { bootstrapAccount } from '../../db/services/accounts.service.js';
@@ -21,12 +21,14 @@ export interface Plant {
   close(): Promise<void>;
 }
 
-/** A fresh migrated database and a task queue of its own. */
-export async function newPlant(): Promise<Plant> {
-  const { databaseUrl, orm } = await migratedDatabase();
+/** A fresh migrated database (on the test server, or the server of `serverUrl`) and a task queue of its own. */
+export async function newPlant(serverUrl?: string): Promise<Plant> {
+  const { databaseUrl, orm } = await migratedDatabase(serverUrl);
   // Run ids are made of workflow and event ids (`automation:<id>:event-<id>`), and the plant shares the harness's
-  // Temporal namespace: its ids start far from the harness database's, so no run of one is mistaken for the other's.
-  await orm.em.getKnex().raw(`select setval('workflows_id_seq', 1000000), setval('outbox_events_id_seq', 1000000)`);
+  // Temporal namespace: its ids start far from the harness database's, and from other plants' of the same test run,
+  // so no run of one is mistaken for another's.
+  const start = 1_000_000 * (1 + randomInt(1000));
+  await orm.em.getKnex().raw(`select setval('workflows_id_seq', ?), setval('outbox_events_id_seq', ?)`, [start, start]);
   return {
     databaseUrl,
     orm,
@@ -116,9 +118,9 @@ export interface Rig {
   close(worker?: WorkerProcess): Promise<void>;
 }
 
-/** A rig on the harness's Temporal server, or on the one `temporal` is a client of. */
-export async function newRig(temporal?: Client): Promise<Rig> {
-  const plant = await newPlant();
+/** A rig on the harness's Temporal server, or on the one `temporal` is a client of; its database on `serverUrl`'s server. */
+export async function newRig(temporal?: Client, serverUrl?: string): Promise<Rig> {
+  const plant = await newPlant(serverUrl);
   const api = await listen({
     orm: plant.orm,
     config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 65536, taskQueue: plant.taskQueue },
@@ -144,22 +146,18 @@ export async function newRig(temporal?: Client): Promise<Rig> {
 export type Step = { type: string; data: Record<string, unknown> };
 
 /**
- * An ACTIVE workflow WEBHOOK → `tail`, through the API, with an incoming webhook and a table named `name` (column
- * Step) that DYNAMIC_TABLES nodes of `tail` write to.
+ * An ACTIVE workflow of `nodes` in a chain, through the API, with a table named `name` (column Step) that its
+ * DYNAMIC_TABLES nodes write to.
  */
-export async function hookedWorkflow(rig: Pick<Rig, 'api' | 'key'>, name: string, tail: Step[]): Promise<{ id: number; hookId: string }> {
+export async function tableWorkflow(rig: Pick<Rig, 'api' | 'key'>, name: string, nodes: Step[]): Promise<number> {
   const { key } = rig;
   const baseUrl = `${rig.api.origin}/public/v1`;
-  const hook = (await call('POST', '/incoming-webhooks', { key, baseUrl, body: { name, useAuthentication: false } })).body;
   const table = (await call('POST', '/tables', { key, baseUrl, body: { name, columns: [{ name: 'Step', type: 'string' }] } })).body;
   const tableId = table.id ?? (await call('GET', `/tables/${name}`, { key, baseUrl })).body.id;
   const id = (await call('POST', '/workflows', { key, baseUrl, body: { name } })).body.id;
-  const nodes = [
-    { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
-    ...tail.map((n) => (n.type === 'DYNAMIC_TABLES' ? { ...n, data: { tableId, ...n.data } } : n)),
-  ];
   let previous: string | undefined;
-  for (const body of nodes) {
+  for (const node of nodes) {
+    const body = node.type === 'DYNAMIC_TABLES' ? { ...node, data: { tableId, ...node.data } } : node;
     const res = await call('POST', `/workflows/${id}/nodes`, { key, baseUrl, body });
     expect(res.status, res.text).to.equal(201);
     const nodeId = res.body.nodes.at(-1).nodeId;
@@ -168,5 +166,13 @@ export async function hookedWorkflow(rig: Pick<Rig, 'api' | 'key'>, name: string
   }
   await call('POST', `/workflows/${id}/publish`, { key, baseUrl });
   expect((await call('PUT', `/workflows/${id}`, { key, baseUrl, body: { status: 'ACTIVE' } })).status).to.equal(200);
-  return { id, hookId: hook.id as string };
+  return id;
+}
+
+/** An ACTIVE workflow WEBHOOK → `tail` (see `tableWorkflow`) with an incoming webhook of its own. */
+export async function hookedWorkflow(rig: Pick<Rig, 'api' | 'key'>, name: string, tail: Step[]): Promise<{ id: number; hookId: string }> {
+  const baseUrl = `${rig.api.origin}/public/v1`;
+  const hook = (await call('POST', '/incoming-webhooks', { key: rig.key, baseUrl, body: { name, useAuthentication: false } })).body;
+  const webhook = { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } };
+  return { id: await tableWorkflow(rig, name, [webhook, ...tail]), hookId: hook.id as string };
 }

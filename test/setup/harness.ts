@@ -51,8 +51,8 @@ let current: Harness | undefined;
 let cluster: TestCluster | undefined;
 let workerRun: Promise<void> | undefined;
 
-function testDatabaseUrl(): string {
-  const server = new URL(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+function testDatabaseUrl(serverUrl?: string): string {
+  const server = new URL(serverUrl || process.env.TEST_DATABASE_URL || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
   server.pathname = `/agentry_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
   return server.toString();
 }
@@ -82,9 +82,9 @@ export async function listen(deps: Partial<AppDeps> = {}): Promise<{ server: Ser
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-/** A new database on the test server, created and migrated (drop it with `dropDatabase`). */
-export async function migratedDatabase(): Promise<{ databaseUrl: string; orm: Orm }> {
-  const databaseUrl = testDatabaseUrl();
+/** A new database on the test server (or the server of `serverUrl`), created and migrated (drop it with `dropDatabase`). */
+export async function migratedDatabase(serverUrl?: string): Promise<{ databaseUrl: string; orm: Orm }> {
+  const databaseUrl = testDatabaseUrl(serverUrl);
   await ensureDatabase(databaseUrl);
   const orm = await initORM({ databaseUrl });
   await migrate(orm);
