@@ -11,7 +11,7 @@ describe('deployment files agree with the code', () => {
   const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
 
   it('compose registers exactly the search attributes the code defines', () => {
-    const registered = [...compose.matchAll(/\b(Agentry[A-Za-z]+)=(Int|Keyword)\b/g)].map((m) => `${m[1]}=${m[2]}`);
+    const registered = [...compose.matchAll(/--name (Agentry[A-Za-z]+) --type (Int|Keyword)\b/g)].map((m) => `${m[1]}=${m[2]}`);
     const defined = SEARCH_ATTRIBUTES.map((k) => `${k.name}=${k.type === 'INT' ? 'Int' : 'Keyword'}`);
     expect(registered.sort()).to.deep.equal(defined.sort());
   });
