@@ -1,12 +1,14 @@
 /**
  * The one error middleware: every failure leaves the API as `{ code, message, details? }`.
- * Domain errors carry their status; ORM and Temporal errors are mapped here; anything else is a 500
- * whose details stay in the server log (with the request id), never in the response.
+ * Domain errors carry their status; ORM and Temporal errors are mapped here, PostgreSQL being unreachable to a 503
+ * with Retry-After; anything else is a 500 whose details stay in the server log (with the request id), never in the
+ * response.
  */
 import { ForeignKeyConstraintViolationException, NotFoundError as OrmNotFoundError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Middleware } from 'koa';
-import { AppError, type ErrorCode } from '../lib/errors.js';
+import { databaseUnavailable } from '../db/database.js';
+import { AppError, DatabaseUnavailableError, ServiceUnavailableError, type ErrorCode } from '../lib/errors.js';
 import { RateLimitedError } from './rate-limit.js';
 
 export interface ErrorBody {
@@ -97,13 +99,16 @@ export function errorHandler(log: ErrorLogger): Middleware {
         ctx.status = 404;
         ctx.body = { code: 'not_found', message: `No route for ${ctx.method} ${ctx.path}` } satisfies ErrorBody;
       }
-    } catch (error) {
+    } catch (thrown) {
+      const error = databaseUnavailable(thrown) ? new DatabaseUnavailableError() : thrown;
       const mapped = toErrorResponse(error);
       if (mapped) {
         ctx.status = mapped.status;
         ctx.body = mapped.body;
         if (mapped.status === 401) ctx.set('WWW-Authenticate', 'Bearer');
-        if (error instanceof RateLimitedError) ctx.set('Retry-After', String(error.retryAfterSeconds));
+        if ((error instanceof RateLimitedError || error instanceof ServiceUnavailableError) && error.retryAfterSeconds) {
+          ctx.set('Retry-After', String(error.retryAfterSeconds));
+        }
         return;
       }
       log(`request ${ctx.state.requestId} ${ctx.method} ${ctx.path} failed`, error);

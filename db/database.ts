@@ -49,3 +49,21 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
   const name = databaseName(databaseUrl);
   await withMaintenanceClient(databaseUrl, (client) => client.query(`drop database if exists ${quoteIdent(name)} with (force)`));
 }
+
+/** SQLSTATEs of a lost connection (class 08) or of a server shutting down, crashed or starting up (57P01-57P03). */
+const UNAVAILABLE_STATES = /^(08...|57P0[123])$/;
+/** Node's codes of a server that cannot be reached. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/** pg's and knex's messages (knex prefixes the query) when a connection is lost or none could be had in time. */
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|Connection ended unexpectedly|Client has encountered a connection error|Timeout acquiring a connection/;
+
+/**
+ * Whether `error` (of pg, knex or MikroORM, which keeps the driver's `code`) says PostgreSQL could not be reached or
+ * dropped the connection, rather than refusing what was asked: retrying later may succeed.
+ */
+export function databaseUnavailable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') return UNAVAILABLE_STATES.test(code) || UNAVAILABLE_CODES.has(code);
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message);
+}

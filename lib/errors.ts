@@ -79,9 +79,22 @@ export class BadGatewayError extends AppError {
   }
 }
 
-/** A service agentry runs on (Temporal, the AI gateway) is not configured or not answering: 503, the caller may retry. */
+/**
+ * A service agentry runs on (PostgreSQL, Temporal, the AI gateway) is not configured or not answering: 503, the caller
+ * may retry (after `retryAfterSeconds`, sent as `Retry-After`, when given).
+ */
 export class ServiceUnavailableError extends AppError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(503, 'internal', message);
+  }
+}
+
+/** PostgreSQL cannot be reached or dropped the connection (down, restarting, recovering from a crash). */
+export class DatabaseUnavailableError extends ServiceUnavailableError {
+  constructor() {
+    super('The database is unavailable; retry later', 5);
   }
 }

@@ -10,6 +10,7 @@ import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import type { AiProvider } from '../activities/ai/ai-provider.js';
 import type { MessagingConfig } from '../activities/messaging/cloud-api-messaging.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import { waitOutDatabaseOutages } from './database-outage.js';
 
 export interface WorkerDeps {
   orm: Orm;
@@ -98,7 +99,9 @@ export async function createWorker({
   });
   // Both workers share one workflow bundle (built once) and the same activity functions.
   const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: quietBundler });
-  const options = { connection, namespace, identity: workerIdentity, workflowBundle, activities };
+  // An activity that finds PostgreSQL down waits for it before failing, so a database restart fails no run.
+  const interceptors = { activity: [waitOutDatabaseOutages(orm.em.getKnex())] };
+  const options = { connection, namespace, identity: workerIdentity, workflowBundle, activities, interceptors };
   const queueNames: Record<WorkerQueue, string> = { runs: taskQueue, turns: turnsTaskQueue(taskQueue) };
   return new AgentryWorker(await Promise.all(queues.map((queue) => Worker.create({ ...options, taskQueue: queueNames[queue] }))));
 }

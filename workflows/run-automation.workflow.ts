@@ -9,8 +9,14 @@ import { awaitAdmission } from './await-admission.js';
 
 export type { AutomationRunResult, RunAutomationInput, RunMemo, RunTrigger } from '../lib/runtime/contract.js';
 
-const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 };
-const local = proxyLocalActivities<Activities>({ startToCloseTimeout: '30 seconds', retry });
+/**
+ * The run's ledger steps write only to agentry's database: they retry (1 s doubling, then every 30 s) until it
+ * answers, however long it is down, instead of failing an accepted run.
+ */
+const ledger = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
 
 /**
  * Temporal fails a workflow whose history passes 50 MB or 51,200 events; a run stops itself before that, at the
@@ -27,7 +33,7 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
   const info = workflowInfo();
   const runId = info.workflowId; // the Temporal workflow id names the run in the ledger
   if (input.awaitAdmission) await awaitAdmission({ workflowId: runId, accountId: input.accountId, automationId: input.automationId });
-  const { insufficientCredits } = await local.beginRun({
+  const { insufficientCredits } = await ledger.beginRun({
     id: runId,
     accountId: input.accountId,
     workflowId: input.automationId,
@@ -140,7 +146,7 @@ class InsufficientCreditsFailure extends RunFailure {}
 
 async function end(runId: string, memo: RunMemo, status: 'successful' | 'failed' | 'cancelled'): Promise<void> {
   upsertMemo({ ...memo });
-  await local.finishRun({
+  await ledger.finishRun({
     id: runId,
     status,
     operations: memo.operations,
