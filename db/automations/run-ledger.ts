@@ -37,20 +37,21 @@ export interface RunEnd {
 export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insufficientCredits: boolean; recorded: boolean }> {
   return em.transactional(async (tx) => {
     const knex = sqlOf(tx);
+    const account = await knex.raw(`select credit_balance from accounts where id = ?`, [run.accountId]);
+    const balance = account.rows[0]?.credit_balance as number | null | undefined;
     const inserted = await knex.raw(
       `insert into workflow_runs (id, account_id, workflow_id, trigger_type, event_id, started_at)
        select ?, ?, w.id, ?, ?, ? from workflows w where w.id = ? and w.account_id = ?
        on conflict (id) do nothing returning id`,
       [run.id, run.accountId, run.triggerType, run.eventId ?? null, run.startedAt, run.workflowId, run.accountId],
     );
+    // Every run of a workflow updates its row: last, so that its lock is held only until the commit.
     if (inserted.rows.length) {
       await knex.raw(
         `update workflows set runs_count = runs_count + 1, last_run_date = greatest(coalesce(last_run_date, ?::timestamptz), ?::timestamptz) where id = ?`,
         [run.startedAt, run.startedAt, run.workflowId],
       );
     }
-    const account = await knex.raw(`select credit_balance from accounts where id = ?`, [run.accountId]);
-    const balance = account.rows[0]?.credit_balance as number | null | undefined;
     return { insufficientCredits: balance !== null && balance !== undefined && balance <= 0, recorded: inserted.rows.length > 0 };
   });
 }
