@@ -231,7 +231,8 @@ export class OutboxDispatcher {
       } catch (error) {
         failures += 1;
         this.deps.log?.(`outbox dispatcher: ${error instanceof Error ? error.message : String(error)}; retrying`);
-        await this.sleep(Math.min(30_000, 250 * 2 ** failures));
+        // At most 5 s apart: once PostgreSQL or Temporal is back, waiting events move within seconds (a failed pass costs little).
+        await this.sleep(Math.min(5_000, 250 * 2 ** failures));
         continue;
       }
       if (handled >= (this.deps.batchSize ?? 100) || this.woken) continue;
