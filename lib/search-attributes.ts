@@ -18,7 +18,12 @@ const CLI_TYPE_NAMES: Record<string, string> = {
   [SearchAttributeType.KEYWORD]: 'Keyword',
 };
 
+/** Each search attribute's name and its type as the Temporal CLI and server binaries spell it (Int, Keyword). */
+export function cliSearchAttributes(): { name: string; type: string }[] {
+  return SEARCH_ATTRIBUTES.map((key) => ({ name: key.name, type: CLI_TYPE_NAMES[key.type]! }));
+}
+
 /** `--search-attribute Name=Type` arguments for `temporal server start-dev`. */
 export function devServerSearchAttributeArgs(): string[] {
-  return SEARCH_ATTRIBUTES.flatMap((key) => ['--search-attribute', `${key.name}=${CLI_TYPE_NAMES[key.type]}`]);
+  return cliSearchAttributes().flatMap(({ name, type }) => ['--search-attribute', `${name}=${type}`]);
 }

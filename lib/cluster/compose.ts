@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config.js';
 import { projectRoot } from '../temporal-cli.js';
-import { devServerSearchAttributeArgs } from '../search-attributes.js';
+import { cliSearchAttributes } from '../search-attributes.js';
 import {
   dynamicConfig,
   frontendAddress,
@@ -81,10 +81,7 @@ export function temporalServices(topology: ClusterTopology): Record<string, Reco
   );
   // As namespace.ts does it: the namespace when missing, then the search attributes it lacks.
   const cli = `--address ${address} --namespace ${config.temporal.namespace}`;
-  const attributes = devServerSearchAttributeArgs()
-    .filter((_, i) => i % 2)
-    .map((pair) => pair.split('='))
-    .flatMap(([name, type]) => ['--name', name, '--type', type]);
+  const attributes = cliSearchAttributes().flatMap(({ name, type }) => ['--name', name, '--type', type]);
   const namespaceScript = [
     retry(`temporal operator cluster health ${cli}`),
     retry(

@@ -21,6 +21,8 @@ import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS, temporalCliPath }
 
 /** A Temporal server for a benchmark: a client of it, the bytes of its store, and how to stop it. */
 interface BenchTemporal {
+  /** Which Temporal server it is, as the benchmarks print it. */
+  kind: string;
   env: { client: Client; address: string };
   storeBytes(): Promise<number>;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ async function devServer(): Promise<BenchTemporal> {
     },
   });
   return {
+    kind: 'Temporal dev server (SQLite)',
     env,
     // The SQLite file and its write-ahead log.
     storeBytes: async () => readdirSync(store).reduce((sum, name) => sum + statSync(join(store, name)).size, 0),
@@ -52,6 +55,7 @@ async function cluster(databaseUrl: string, knex: Knex): Promise<BenchTemporal> 
   const started = await startTestCluster(databaseUrl);
   const client = await connectTemporal({ address: started.address, namespace: 'default' });
   return {
+    kind: 'Temporal cluster (npm run cluster topology, PostgreSQL)',
     env: { client, address: started.address },
     // The two Temporal databases.
     storeBytes: async () =>
@@ -87,7 +91,7 @@ export async function benchPlatform() {
     /** Environment of the API and worker processes. */
     processEnv: { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'ERROR', TEMPORAL_TASK_QUEUE: queue },
     /** Which Temporal server the benchmark runs on. */
-    temporalKind: process.env.TEMPORAL === 'cluster' ? 'Temporal cluster (npm run cluster topology, PostgreSQL)' : 'Temporal dev server (SQLite)',
+    temporalKind: temporal.kind,
     /** Bytes of the Temporal store. */
     storeBytes: temporal.storeBytes,
     async close() {
