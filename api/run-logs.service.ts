@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { BadRequestError, ConflictError, NotFoundError } from '../lib/errors.js';
+import { isDateOrDateTime } from '../lib/time/date-formats.js';
+import { parseDateTime } from '../lib/time/zoned-time.js';
 import { automationRunPrefix } from '../lib/runtime/run-start.js';
 import type { AutomationRunResult } from '../workflows/run-automation.workflow.js';
 import {
@@ -55,12 +57,9 @@ const DAY_MS = 86_400_000;
  */
 export function parseDateBound(value: string, bound: 'start' | 'end', field: string): Date {
   const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`;
-  const time = day ? Date.parse(`${value}T00:00:00Z`) : /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value) ? Date.parse(zoned) : NaN;
-  if (Number.isNaN(time) || (day && new Date(time).toISOString().slice(0, 10) !== value)) {
-    throw new BadRequestError(`${field} must be a date (YYYY-MM-DD) or an ISO date-time, got "${value}"`, `query.${field}`);
-  }
-  return new Date(day && bound === 'end' ? time + DAY_MS - 1 : time);
+  const date = isDateOrDateTime(value) ? parseDateTime(value, 'UTC') : undefined;
+  if (!date) throw new BadRequestError(`${field} must be a date (YYYY-MM-DD) or an ISO date-time, got "${value}"`, `query.${field}`);
+  return day && bound === 'end' ? new Date(date.getTime() + DAY_MS - 1) : date;
 }
 
 function visibilityQuery(scope: LogScope, query: LogListQuery): string {

@@ -5,6 +5,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { BadRequestError, type Issue } from '../lib/errors.js';
+import { DATE_FORMATS } from '../lib/time/date-formats.js';
 
 /** A JSON Schema (draft 2020-12 subset that ajv and OpenAPI 3.1 share). */
 export type JsonSchema = Record<string, unknown>;
@@ -25,6 +26,12 @@ addFormats(ajv);
 // OpenAPI annotation keywords that ajv does not know.
 ajv.addKeyword({ keyword: 'example' });
 
+/** Every date and time the API takes is a real calendar value (lib/time/date-formats.ts), in bodies and queries alike. */
+function addDateFormats(instance: Ajv): void {
+  for (const [name, format] of Object.entries(DATE_FORMATS)) instance.addFormat(name, { type: 'string', validate: format.test });
+}
+addDateFormats(ajv);
+
 /** Ajv with type coercion, for query strings and path parameters, whose values arrive as strings. */
 const ajvCoercing = new Ajv({
   allErrors: true,
@@ -37,6 +44,7 @@ const ajvCoercing = new Ajv({
 });
 addFormats(ajvCoercing);
 ajvCoercing.addKeyword({ keyword: 'example' });
+addDateFormats(ajvCoercing);
 
 export type Validator = ValidateFunction;
 
@@ -112,6 +120,8 @@ function issueMessage(error: ErrorObject): string {
         .filter((v) => v !== null)
         .map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))
         .join(', ')}`;
+    case 'format':
+      return DATE_FORMATS[error.params.format as keyof typeof DATE_FORMATS]?.message ?? error.message ?? 'is invalid';
     default:
       return error.message ?? 'is invalid';
   }

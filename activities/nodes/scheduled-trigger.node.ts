@@ -2,6 +2,7 @@
  * SCHEDULED_TRIGGER: a cron expression in an IANA time zone, with an optional daily window and date range. While
  * its workflow is ACTIVE it is a Temporal Schedule (lib/schedules); its output is `{ scheduleId, nodeId }`.
  */
+import { isDateOrDateTime } from '../../lib/time/date-formats.js';
 import { isValidTimeZone } from '../../lib/time/zoned-time.js';
 import { cronProblem } from './checks/cron.js';
 import { invalid, missing, type NodeCheck } from './checks/check-context.js';
@@ -22,7 +23,8 @@ const checkScheduledTrigger: NodeCheck = (node) => {
     else if (d[key] !== null && !(typeof d[key] === 'string' && TIME.test(d[key] as string))) issues.push(invalid(key, 'must be HH:mm or null'));
   }
   for (const key of ['startDate', 'endDate'] as const) {
-    if (d[key] != null && (typeof d[key] !== 'string' || Number.isNaN(Date.parse(d[key] as string)))) issues.push(invalid(key, 'must be a date'));
+    if (d[key] != null && !(typeof d[key] === 'string' && isDateOrDateTime(d[key] as string)))
+      issues.push(invalid(key, 'must be a real calendar date YYYY-MM-DD or an ISO 8601 date-time'));
   }
   if (d.frequency != null && !FREQUENCIES.includes(d.frequency as string))
     issues.push(invalid('frequency', `must be one of ${FREQUENCIES.join(', ')}`));
@@ -30,6 +32,7 @@ const checkScheduledTrigger: NodeCheck = (node) => {
 };
 
 const nullableText = (description: string) => ({ type: ['string', 'null'], description });
+const nullableDate = (description: string) => ({ type: ['string', 'null'], maxLength: 40, format: 'date-bound', description });
 
 export const scheduledTriggerNode: NodeModule = {
   type: 'SCHEDULED_TRIGGER',
@@ -42,8 +45,8 @@ export const scheduledTriggerNode: NodeModule = {
       timezone: { type: 'string', description: 'IANA time zone, e.g. "Europe/Paris"' },
       startTime: nullableText('HH:mm start of the daily window; null for none'),
       endTime: nullableText('HH:mm end of the daily window; null for none'),
-      startDate: nullableText('First day (date or date-time)'),
-      endDate: nullableText('Last day (date or date-time)'),
+      startDate: nullableDate('First day: YYYY-MM-DD or an ISO date-time (wall time in `timezone` without an offset)'),
+      endDate: nullableDate('Last day: YYYY-MM-DD (the whole day) or an ISO date-time'),
       frequency: { enum: [...FREQUENCIES, null], description: 'A label only; the cron expression schedules runs' },
     },
   },

@@ -3776,7 +3776,10 @@ export interface components {
     ScheduledTriggerNodeData: {
       /** @description 5-field cron expression, e.g. "0 9 * * MON-FRI" */
       cronExpression: string;
-      /** @description Last day (date or date-time) */
+      /**
+       * Format: date-bound
+       * @description Last day: YYYY-MM-DD (the whole day) or an ISO date-time
+       */
       endDate?: string | null;
       /** @description HH:mm end of the daily window; null for none */
       endTime: string | null;
@@ -3785,7 +3788,10 @@ export interface components {
        * @enum {unknown}
        */
       frequency?: 'INTERVALS' | 'DAILY' | 'WEEKLY' | 'MONTHLY' | null;
-      /** @description First day (date or date-time) */
+      /**
+       * Format: date-bound
+       * @description First day: YYYY-MM-DD or an ISO date-time (wall time in `timezone` without an offset)
+       */
       startDate?: string | null;
       /** @description HH:mm start of the daily window; null for none */
       startTime: string | null;
@@ -4844,8 +4850,8 @@ export interface operations {
   getAgentsAgentIdAnalytics: {
     parameters: {
       query?: {
-        endDate?: string | null;
-        startDate?: string | null;
+        endDate?: string;
+        startDate?: string;
       };
       header?: never;
       path: {
@@ -4913,9 +4919,9 @@ export interface operations {
       query?: {
         channel?: 'livechat' | 'messaging' | 'instagram' | 'facebook';
         cursor?: string;
-        endDate?: string | null;
+        endDate?: string;
         limit?: number;
-        startDate?: string | null;
+        startDate?: string;
         status?: 'ACTIVE' | 'ENDED';
       };
       header?: never;

@@ -42,6 +42,15 @@ export const strictObject = (properties: Record<string, JsonSchema>, description
   properties,
 });
 
+/**
+ * A date bound of a query: `YYYY-MM-DD` or an ISO date-time naming a real calendar value (the `date-bound` format of
+ * api/validation.ts). `notGiven` lists the values that mean "no bound" (SPEC's nullable dates: `?startDate=`, `null`).
+ */
+export function dateBoundQuery(description: string, notGiven: string[] = []): JsonSchema {
+  const schema = { type: 'string', maxLength: 40, description };
+  return notGiven.length ? { ...schema, if: { not: { enum: notGiven } }, then: { format: 'date-bound' } } : { ...schema, format: 'date-bound' };
+}
+
 /** `limit` and `cursor` of a paginated list. */
 export const PageQuerySchema: JsonSchema = {
   type: 'object',

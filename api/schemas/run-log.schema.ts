@@ -1,11 +1,10 @@
 /** Query and response schemas of workflow run logs and workflow analytics (SPEC "Workflow run log", "Workflow analytics"). */
 import type { JsonSchema } from '../validation.js';
-import { strictObject } from './common.schema.js';
+import { dateBoundQuery, strictObject } from './common.schema.js';
 
 const object = strictObject;
 
 const timestamp = { type: 'string', format: 'date-time' };
-const dateBound = (description: string): JsonSchema => ({ type: 'string', maxLength: 40, description });
 
 export const WorkflowIdParamsSchema: JsonSchema = {
   type: 'object',
@@ -32,8 +31,8 @@ export const LogListQuerySchema: JsonSchema = {
       description:
         'successful, failed, running or cancelled (case-insensitive; success and completed mean successful, error means failed, pending means running)',
     },
-    start_date: dateBound('Runs started at or after: YYYY-MM-DD (from 00:00 UTC) or an ISO date-time'),
-    end_date: dateBound('Runs started at or before: YYYY-MM-DD (the whole day, UTC) or an ISO date-time'),
+    start_date: dateBoundQuery('Runs started at or after: YYYY-MM-DD (from 00:00 UTC) or an ISO date-time'),
+    end_date: dateBoundQuery('Runs started at or before: YYYY-MM-DD (the whole day, UTC) or an ISO date-time'),
     limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
     cursor: { type: 'string', maxLength: 2048, description: 'nextCursor of the previous page' },
   },
@@ -43,8 +42,8 @@ export const AnalyticsQuerySchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    startDate: dateBound('First day (UTC), YYYY-MM-DD or an ISO date-time; empty or null: 29 days before endDate'),
-    endDate: dateBound('Last day (UTC), YYYY-MM-DD or an ISO date-time; empty or null: today'),
+    startDate: dateBoundQuery('First day (UTC), YYYY-MM-DD or an ISO date-time; empty or null: 29 days before endDate', ['', 'null']),
+    endDate: dateBoundQuery('Last day (UTC), YYYY-MM-DD or an ISO date-time; empty or null: today', ['', 'null']),
   },
 };
 

@@ -2,10 +2,9 @@
 import { findAgent } from '../../../db/agents/agents.service.js';
 import { agentAnalytics } from '../../../db/agents/conversation-analytics.js';
 import type { RouteRegistry } from '../../routes.js';
-import { strictObject } from '../../schemas/common.schema.js';
+import { dateBoundQuery, strictObject } from '../../schemas/common.schema.js';
 import { agentParams, type AgentId } from './agent-params.js';
 
-const date = { type: ['string', 'null'], pattern: '^\\d{4}-\\d{2}-\\d{2}', maxLength: 40 };
 const counts = { conversations: { type: 'integer' }, messages: { type: 'integer' }, credits: { type: 'number' } };
 
 const AnalyticsSchema = strictObject({
@@ -26,7 +25,14 @@ export function agentAnalyticsRoutes(api: RouteRegistry): void {
     tag: 'Agent conversations',
     summary: 'Credit usage, conversation counts and a breakdown by channel of conversations started in the range (default: the last 30 days)',
     params: agentParams(),
-    query: { type: 'object', additionalProperties: false, properties: { startDate: date, endDate: date } },
+    query: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        startDate: dateBoundQuery('First day (UTC) of the range, YYYY-MM-DD or an ISO date-time (its day counts); default: 29 days before today'),
+        endDate: dateBoundQuery('Last day (UTC) of the range, YYYY-MM-DD or an ISO date-time (its day counts); default: today'),
+      },
+    },
     responses: { 200: { description: 'Analytics', schema: AnalyticsSchema } },
     handler: async ({ auth, em, params, query }) => {
       const agent = await findAgent(em, auth.account.id, params.agentId);

@@ -10,12 +10,11 @@ import { AGENT_CHANNELS } from '../../../db/agents/agent-defaults.js';
 import { conversationView, findConversation, listConversations, listMessages, recordFeedback } from '../../../db/agents/conversations.service.js';
 import type { RouteRegistry } from '../../routes.js';
 import { Reply } from '../../routes.js';
-import { pageSchema, strictObject } from '../../schemas/common.schema.js';
+import { dateBoundQuery, pageSchema, strictObject } from '../../schemas/common.schema.js';
 import { agentParams, type AgentId } from './agent-params.js';
 import { messageStream } from './conversation-stream.js';
 
 const tag = 'Agent conversations';
-const date = { type: ['string', 'null'], pattern: '^\\d{4}-\\d{2}-\\d{2}', maxLength: 40 };
 type ConversationParams = AgentId & { conversationId: string };
 const conversationParams = agentParams([], ['conversationId']);
 
@@ -169,8 +168,8 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
       properties: {
         limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
         cursor: { type: 'string', maxLength: 200 },
-        startDate: date,
-        endDate: date,
+        startDate: dateBoundQuery('Started on or after this day (UTC): YYYY-MM-DD or an ISO date-time (its day counts)'),
+        endDate: dateBoundQuery('Started on or before this day (UTC): YYYY-MM-DD or an ISO date-time (its day counts)'),
         channel: { enum: [...AGENT_CHANNELS] },
         status: { enum: ['ACTIVE', 'ENDED'] },
       },
