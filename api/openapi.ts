@@ -66,6 +66,7 @@ function parameters(spec: RouteSpec<any, any, any>): unknown[] {
   for (const [location, schema] of [
     ['path', spec.params],
     ['query', spec.query],
+    ['header', spec.headers],
   ] as const) {
     const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((schema?.required as string[] | undefined) ?? []);

@@ -48,6 +48,11 @@ export interface RouteSpec<Body = unknown, Query = Record<string, unknown>, Para
   tag: string;
   params?: JsonSchema;
   query?: JsonSchema;
+  /**
+   * Request headers the route reads, by their canonical names (`Idempotency-Key`): documented as header parameters and
+   * validated like the query (issues at `headers.<Name>`); the handler reads them from `headers` (lower case).
+   */
+  headers?: JsonSchema;
   body?: JsonSchema;
   /**
    * `any`: the body may be any JSON value (object, array, string, number, boolean, null) and reaches the handler
@@ -87,6 +92,7 @@ export class Reply {
 interface Compiled {
   params?: Validator;
   query?: Validator;
+  headers?: Validator;
   body?: Validator;
 }
 
@@ -107,6 +113,7 @@ export class RouteRegistry {
       const compiled: Compiled = {
         params: spec.params && compileSchema(spec.params, { coerce: true }),
         query: spec.query && compileSchema(spec.query, { coerce: true }),
+        headers: spec.headers && compileSchema(spec.headers),
         body: spec.body && compileSchema(spec.body),
       };
       const stack = spec.scope === 'public' ? [] : [authenticate(getEm), ...(afterAuth ? [afterAuth] : []), requireScope(spec.scope)];
@@ -129,6 +136,7 @@ function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compi
   guardInput(params, 'params');
   guardInput(query, 'query');
   guardInput(body, 'body');
+  if (compiled.headers) validate(compiled.headers, declaredHeaders(ctx, spec.headers!), 'headers');
   return {
     params: compiled.params ? validate(compiled.params, params, 'params') : params,
     query: compiled.query ? validate(compiled.query, query, 'query') : query,
@@ -138,6 +146,12 @@ function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compi
     headers: ctx.headers,
     stream: ctx.req,
   };
+}
+
+/** The headers a route declares, under their declared names, as sent (a header sent twice arrives joined by Node). */
+function declaredHeaders(ctx: Context, schema: JsonSchema): Record<string, string> {
+  const names = Object.keys((schema.properties ?? {}) as Record<string, unknown>);
+  return Object.fromEntries(names.filter((name) => name.toLowerCase() in ctx.headers).map((name) => [name, ctx.get(name)]));
 }
 
 /** Whether the request carries a body (a length, or a chunked one); `ctx.request.length` is undefined when chunked. */

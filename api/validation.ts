@@ -128,7 +128,7 @@ function issueMessage(error: ErrorObject): string {
 }
 
 /** Validates `data` in place (defaults applied) or throws 400 `bad_request` listing every problem. */
-export function validate<T>(validator: Validator, data: unknown, location: 'body' | 'query' | 'params'): T {
+export function validate<T>(validator: Validator, data: unknown, location: 'body' | 'query' | 'params' | 'headers'): T {
   if (validator(data)) return data as T;
   const errors = validator.errors ?? [];
   const meaningful = errors.filter((e) => !NOISE.has(e.keyword));

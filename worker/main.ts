@@ -17,6 +17,7 @@ import { readOutboxStateWith } from '../lib/metrics.js';
 import { ADMISSION_RETENTION_MS, pruneAdmissions } from '../db/automations/admission.js';
 import { NODE_EFFECT_RETENTION_DAYS, pruneNodeEffects } from '../db/automations/node-effects.js';
 import { SecretBox } from '../lib/secret-box.js';
+import { pruneIdempotencyKeys } from '../db/automations/idempotency-keys.js';
 import { pruneDeliveryReceipts } from '../db/automations/trigger-deliveries.service.js';
 
 const config = loadConfig();
@@ -64,7 +65,7 @@ const dispatcher = new OutboxDispatcher({
 if (config.workerQueues.includes('runs')) dispatcher.start();
 // Runs ended from outside (terminated in the Temporal UI) are closed in the ledger, so counters stay in step; the
 // recorded outcomes of node executions are kept for as long as a retry could want them, and the receipts of trigger
-// deliveries until their timestamps can no longer be accepted.
+// deliveries until their timestamps can no longer be accepted; Idempotency-Keys of inbound calls for 24 hours.
 const sweep = setInterval(() => {
   sweepRunLedger(orm, temporal).catch((error) => logger.warn({ err: error }, 'run ledger sweep failed'));
   pruneAdmissions(orm.em.getKnex(), new Date(Date.now() - ADMISSION_RETENTION_MS)).catch((error) =>
@@ -74,6 +75,7 @@ const sweep = setInterval(() => {
     logger.warn({ err: error }, 'pruning node effects failed'),
   );
   pruneDeliveryReceipts(orm.em.getKnex()).catch((error) => logger.warn({ err: error }, 'pruning trigger delivery receipts failed'));
+  pruneIdempotencyKeys(orm.em.getKnex()).catch((error) => logger.warn({ err: error }, 'pruning idempotency keys failed'));
 }, 60_000);
 // Prometheus metrics of this worker: runs, node durations, dispatch lag, the outbox.
 readOutboxStateWith(() => outboxState(orm.em.getKnex()));

@@ -1882,7 +1882,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Delivers any JSON value to a webhook; with useAuthentication the access token comes as Bearer */
+    /** Delivers any JSON value to a webhook; with useAuthentication the access token comes as Bearer; an Idempotency-Key makes retries safe (per webhook, 24 hours) */
     post: operations['postWebhooksWebhookId'];
     delete?: never;
     options?: never;
@@ -14644,7 +14644,9 @@ export interface operations {
   postTriggerDeliveriesSubscriptionId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
       path: {
         subscriptionId: string;
       };
@@ -14669,7 +14671,7 @@ export interface operations {
           };
         };
       };
-      /** @description The body is empty or not JSON */
+      /** @description The body is empty or not JSON, or the Idempotency-Key is empty or too long */
       400: {
         headers: {
           [name: string]: unknown;
@@ -14689,6 +14691,15 @@ export interface operations {
       };
       /** @description Unknown subscription (its node or workflow was deleted), or deliveries not configured */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another body (within 24 hours) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -14728,7 +14739,9 @@ export interface operations {
   postWebhooksWebhookId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
       path: {
         webhookId: string;
       };
@@ -14736,7 +14749,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Recorded; subscribed runs start without being waited for */
+      /** @description Recorded (or, for a replayed Idempotency-Key, recorded before); subscribed runs start without being waited for */
       202: {
         headers: {
           [name: string]: unknown;
@@ -14746,6 +14759,15 @@ export interface operations {
             /** @description Id of the INCOMING_WEBHOOK event that starts the subscribed runs */
             eventId: string;
           };
+        };
+      };
+      /** @description The body is missing or malformed, or the Idempotency-Key is empty or too long */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Missing or wrong access token */
@@ -14759,6 +14781,15 @@ export interface operations {
       };
       /** @description Unknown or inactive webhook */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another body (within 24 hours) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -10,6 +10,8 @@ import {
   type IncomingWebhookInput,
   type IncomingWebhookPatch,
 } from '../../db/services/incoming-webhooks.service.js';
+import { IDEMPOTENCY_HEADER_SCHEMA } from '../../lib/idempotency.js';
+import { IDEMPOTENCY_RESPONSES, idempotencyKeyOf, idempotentReply } from '../idempotency.js';
 import { paginate } from '../pagination.js';
 import type { RouteRegistry } from '../routes.js';
 import { PageQuerySchema, pageSchema } from '../schemas/common.schema.js';
@@ -118,14 +120,23 @@ export function inboundWebhookRoutes(root: RouteRegistry): void {
     jsonBody: 'any',
     status: 202,
     tag: 'Incoming webhooks',
-    summary: 'Delivers any JSON value to a webhook; with useAuthentication the access token comes as Bearer',
+    summary:
+      'Delivers any JSON value to a webhook; with useAuthentication the access token comes as Bearer; ' +
+      'an Idempotency-Key makes retries safe (per webhook, 24 hours)',
+    headers: IDEMPOTENCY_HEADER_SCHEMA,
     responses: {
-      202: { description: 'Recorded; subscribed runs start without being waited for', schema: WebhookDeliverySchema },
+      202: {
+        description: 'Recorded (or, for a replayed Idempotency-Key, recorded before); subscribed runs start without being waited for',
+        schema: WebhookDeliverySchema,
+      },
+      400: { description: 'The body is missing or malformed, or the Idempotency-Key is empty or too long' },
       401: { description: 'Missing or wrong access token' },
       404: { description: 'Unknown or inactive webhook' },
       413: { description: 'Body over the size limit' },
       415: { description: 'Body is not JSON' },
+      ...IDEMPOTENCY_RESPONSES,
     },
-    handler: ({ em, params, headers, body }) => acceptDelivery(em, params.webhookId, headers.authorization, body),
+    handler: async ({ em, params, headers, body }) =>
+      idempotentReply(await acceptDelivery(em, params.webhookId, headers.authorization, body, idempotencyKeyOf(headers))),
   });
 }

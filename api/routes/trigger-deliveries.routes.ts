@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
 import { acceptTriggerDelivery } from '../../db/automations/trigger-deliveries.service.js';
 import { PayloadTooLargeError } from '../../lib/errors.js';
+import { IDEMPOTENCY_HEADER_SCHEMA } from '../../lib/idempotency.js';
 import { MAX_DELIVERY_AGE_SECONDS, SIGNATURE_HEADER, TIMESTAMP_HEADER, type TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
+import { IDEMPOTENCY_RESPONSES, idempotencyKeyOf, idempotentReply } from '../idempotency.js';
 import type { RouteRegistry } from '../routes.js';
 
 /** Paths whose body the JSON parser must leave unread: the signature covers the bytes as sent. */
@@ -40,6 +42,7 @@ export function inboundTriggerRoutes(root: RouteRegistry, deliveries: TriggerDel
       required: ['subscriptionId'],
       properties: { subscriptionId: { type: 'string', maxLength: 100, description: "agentry's id of the subscription, from the callback URL" } },
     },
+    headers: IDEMPOTENCY_HEADER_SCHEMA,
     rawBody: {
       description:
         `The event, any JSON value. Signed: \`${TIMESTAMP_HEADER}: <unix seconds>\` and \`${SIGNATURE_HEADER}: v1=<hex HMAC-SHA256(secret, ` +
@@ -57,18 +60,22 @@ export function inboundTriggerRoutes(root: RouteRegistry, deliveries: TriggerDel
           properties: { eventId: { type: 'string', description: 'Id of the EXTERNAL_TRIGGER event' } },
         },
       },
-      400: { description: 'The body is empty or not JSON' },
+      400: { description: 'The body is empty or not JSON, or the Idempotency-Key is empty or too long' },
       401: { description: 'Missing or wrong signature, or a timestamp more than 5 minutes away (a replay)' },
       404: { description: 'Unknown subscription (its node or workflow was deleted), or deliveries not configured' },
       413: { description: 'Body over the size limit' },
       429: { description: 'Too many deliveries for this subscription; retry after Retry-After' },
+      ...IDEMPOTENCY_RESPONSES,
     },
     handler: async ({ em, params, headers, stream }) =>
-      acceptTriggerDelivery(em, deliveries, {
-        subscriptionId: params.subscriptionId,
-        timestamp: header(headers[TIMESTAMP_HEADER]),
-        signature: header(headers[SIGNATURE_HEADER]),
-        body: await readBody(stream, bodyLimitBytes),
-      }),
+      idempotentReply(
+        await acceptTriggerDelivery(em, deliveries, {
+          subscriptionId: params.subscriptionId,
+          timestamp: header(headers[TIMESTAMP_HEADER]),
+          signature: header(headers[SIGNATURE_HEADER]),
+          body: await readBody(stream, bodyLimitBytes),
+          idempotencyKey: idempotencyKeyOf(headers),
+        }),
+      ),
   });
 }

@@ -34,6 +34,7 @@ import { ConversationMessageSchema } from './conversation-message.entity.js';
 import { TriggerSubscriptionSchema } from './trigger-subscription.entity.js';
 import { TriggerDeliveryReceiptSchema } from './trigger-delivery-receipt.entity.js';
 import { AdmittedRunSchema } from './admitted-run.entity.js';
+import { IdempotencyKeySchema } from './idempotency-key.entity.js';
 
 export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
@@ -77,6 +78,7 @@ export { ConversationMessage } from './conversation-message.entity.js';
 export { TriggerSubscription } from './trigger-subscription.entity.js';
 export { TriggerDeliveryReceipt } from './trigger-delivery-receipt.entity.js';
 export { AdmittedRun } from './admitted-run.entity.js';
+export { IdempotencyKey } from './idempotency-key.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
 export const entities = [
@@ -116,4 +118,5 @@ export const entities = [
   ConversationMessageSchema,
   TriggerSubscriptionSchema,
   TriggerDeliveryReceiptSchema,
+  IdempotencyKeySchema,
 ];

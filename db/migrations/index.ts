@@ -14,6 +14,7 @@ import { Migration20261123110753_agents } from './Migration20261123110753_agents
 import { Migration20261123133009_conversations } from './Migration20261123133009_conversations.js';
 import { Migration20261123133017_provider_events } from './Migration20261123133017_provider_events.js';
 import { Migration20261123140102_admission } from './Migration20261123140102_admission.js';
+import { Migration20261125170118_idempotency_keys } from './Migration20261125170118_idempotency_keys.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
@@ -31,4 +32,5 @@ export const migrationsList = [
   { name: 'Migration20261123133009_conversations', class: Migration20261123133009_conversations },
   { name: 'Migration20261123133017_provider_events', class: Migration20261123133017_provider_events },
   { name: 'Migration20261123140102_admission', class: Migration20261123140102_admission },
+  { name: 'Migration20261125170118_idempotency_keys', class: Migration20261125170118_idempotency_keys },
 ];

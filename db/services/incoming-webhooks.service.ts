@@ -4,9 +4,12 @@
  * INCOMING_WEBHOOK outbox event (DESIGN.md, Events that start runs), which starts the subscribed runs.
  */
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
+import { bodyDigest } from '../../lib/idempotency.js';
+import { oncePerKey, type IdempotentAnswer } from '../automations/idempotency-keys.js';
 import { Account, IncomingWebhook } from '../entities/index.js';
+import { sqlOf } from '../tables/catalog.js';
 
 /** Outbox event type of an accepted webhook call. */
 export const INCOMING_WEBHOOK_EVENT = 'INCOMING_WEBHOOK';
@@ -207,27 +210,37 @@ export async function deleteIncomingWebhook(
  * One inbound call. Unknown or inactive webhook: 404. With useAuthentication, the access token must come as
  * `Authorization: Bearer <token>` (401 otherwise; compared in constant time). Accepted: the INCOMING_WEBHOOK
  * outbox event `{ webhookId, receivedAt, body }` is written by one INSERT (atomic on its own, one round trip), and
- * its id returned; the runs it starts are not waited for.
+ * its id returned; the runs it starts are not waited for. With an `Idempotency-Key` (checked after the token, so
+ * only the webhook's caller can probe its keys), the key is stored in the event's transaction and a replay answers
+ * the first answer (db/automations/idempotency-keys.ts).
  */
 export async function acceptDelivery(
   em: EntityManager,
   webhookId: string,
   authorizationHeader: string | undefined,
   body: unknown,
-): Promise<{ eventId: string }> {
-  const receivedAt = new Date();
+  idempotencyKey?: string,
+): Promise<IdempotentAnswer<{ eventId: string }>> {
   const webhook = WEBHOOK_ID_PATTERN.test(webhookId) ? await em.findOne(IncomingWebhook, { id: webhookId }) : null;
   if (!webhook || !webhook.isActive) throw new NotFoundError(`Incoming webhook ${webhookId} not found or inactive`);
   if (webhook.useAuthentication) verifyAccessToken(webhook, authorizationHeader);
+  if (idempotencyKey === undefined) return { status: ACCEPTED, body: await recordCall(em.getKnex(), webhook, body), replayed: false };
+  const call = { scope: `webhook:${webhook.id}`, key: idempotencyKey, requestHash: bodyDigest(body) };
+  return em.transactional((tx) => oncePerKey(tx, call, ACCEPTED, () => recordCall(sqlOf(tx), webhook, body)));
+}
+
+/** The status of an accepted call, stored with its key so a replay answers it again. */
+const ACCEPTED = 202;
+
+async function recordCall(sql: Knex, webhook: IncomingWebhook, body: unknown): Promise<{ eventId: string }> {
+  const receivedAt = new Date();
   const payload = { webhookId: webhook.id, receivedAt: receivedAt.toISOString(), body };
-  const inserted = await em
-    .getKnex()
-    .raw(`insert into outbox_events (account_id, type, payload, created_at) values (?, ?, ?::json, ?) returning id`, [
-      webhook.account.id,
-      INCOMING_WEBHOOK_EVENT,
-      JSON.stringify(payload),
-      receivedAt.toISOString(),
-    ]);
+  const inserted = await sql.raw(`insert into outbox_events (account_id, type, payload, created_at) values (?, ?, ?::json, ?) returning id`, [
+    webhook.account.id,
+    INCOMING_WEBHOOK_EVENT,
+    JSON.stringify(payload),
+    receivedAt.toISOString(),
+  ]);
   return { eventId: String(inserted.rows[0].id) };
 }
 

@@ -33,15 +33,21 @@ describe('signed trigger deliveries', function () {
     call(method, path, { key: a.userKey, baseUrl: `${origin}/public/v1`, ...options });
 
   /** POSTs `body` as sent to the subscription's callback, signed unless `headers` say otherwise. */
-  async function deliver(subscriptionId: string, body: string, headers?: Record<string, string>, timestamp = now()) {
+  async function deliver(
+    subscriptionId: string,
+    body: string,
+    headers?: Record<string, string>,
+    timestamp = now(),
+    extra: Record<string, string> = {},
+  ) {
     const signed = headers ?? { 'x-agentry-timestamp': String(timestamp), 'x-agentry-signature': sign(secretOf(subscriptionId), timestamp, body) };
     const res = await fetch(`${origin}/trigger-deliveries/${subscriptionId}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...signed },
+      headers: { 'content-type': 'application/json', ...signed, ...extra },
       body,
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, text, replayed: res.headers.get('idempotent-replayed') };
   }
 
   /** A workflow whose only node is a Gmail EXTERNAL_TRIGGER, in `status`; answers its id, node id and agentry's subscription id. */
@@ -200,6 +206,44 @@ describe('signed trigger deliveries', function () {
     expect(await pruneDeliveryReceipts(knex, new Date(Date.now() + 5 * 60_000))).to.equal(0);
     expect(await pruneDeliveryReceipts(knex, new Date(Date.now() + 11 * 60_000))).to.be.at.least(1);
     expect(await receipts()).to.equal(0);
+  });
+
+  it('an Idempotency-Key makes deliveries signed anew count once per subscription; other bytes with the key are a 409', async () => {
+    const [one, two] = [await triggerWorkflow('ACTIVE'), await triggerWorkflow('ACTIVE')];
+    const body = '{"subject":"Invoice","id":1}';
+    const key = { 'Idempotency-Key': 'mail-1' };
+    const first = await deliver(one.subscriptionId, body, undefined, now(), key);
+    expect([first.status, first.replayed], first.text).to.deep.equal([202, null]);
+    // Retries signed anew (other timestamps, so other signatures), some at once: the first event, no second run.
+    const retries = await Promise.all([1, 2, 3, 4].map((ago) => deliver(one.subscriptionId, body, undefined, now() - ago, key)));
+    expect(retries.map((r) => [r.status, r.body.eventId, r.replayed])).to.deep.equal(Array(4).fill([202, first.body.eventId, 'true']));
+    // The raw bytes are compared: the same JSON with its keys in another order is another body.
+    const reordered = await deliver(one.subscriptionId, '{"id":1,"subject":"Invoice"}', undefined, now(), key);
+    expect([reordered.status, reordered.body.code, reordered.body.details.issues[0].path]).to.deep.equal([
+      409,
+      'conflict',
+      'headers.Idempotency-Key',
+    ]);
+    const elsewhere = await deliver(two.subscriptionId, body, undefined, now(), key);
+    expect(elsewhere.status, elsewhere.text).to.equal(202);
+    expect(elsewhere.body.eventId).to.not.equal(first.body.eventId);
+    for (const wf of [one, two]) {
+      await waitUntil(
+        () => ledgerRuns(wf.id),
+        (runs) => runs.length === 1 && runs[0]!.status !== 'running',
+        `the run of ${wf.id}`,
+      );
+    }
+    // Past 24 hours the key is free again.
+    await harness()
+      .orm.em.getKnex()
+      .raw(`update idempotency_keys set created_at = now() - interval '25 hours' where scope = ?`, [`subscription:${one.subscriptionId}`]);
+    // (Signed at another second than the first: the same signature would be answered from its receipt.)
+    const later = await deliver(one.subscriptionId, body, undefined, now() - 10, key);
+    expect([later.status, later.replayed]).to.deep.equal([202, null]);
+    expect(later.body.eventId).to.not.equal(first.body.eventId);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await ledgerRuns(two.id)).map((r) => r.event_id)).to.deep.equal([elsewhere.body.eventId]);
   });
 
   it('the index follows node edits, node deletion and workflow deletion', async () => {
