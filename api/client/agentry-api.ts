@@ -2768,7 +2768,16 @@ export interface components {
     };
     Error: {
       /** @enum {string} */
-      code: 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'payload_too_large' | 'rate_limited' | 'internal';
+      code:
+        | 'bad_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'not_found'
+        | 'conflict'
+        | 'precondition_failed'
+        | 'payload_too_large'
+        | 'rate_limited'
+        | 'internal';
       details?: {
         issues?: {
           code: string;
@@ -4566,7 +4575,10 @@ export interface operations {
   getAgentsAgentId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -4577,11 +4589,22 @@ export interface operations {
       /** @description Agent */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Agent'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -4615,7 +4638,10 @@ export interface operations {
   putAgentsAgentId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -4630,6 +4656,8 @@ export interface operations {
       /** @description Agent */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4656,6 +4684,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -4733,7 +4770,10 @@ export interface operations {
   getAgentsAgentIdAgentSetting: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -4744,11 +4784,22 @@ export interface operations {
       /** @description Agent setting */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AgentSetting'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -4782,7 +4833,10 @@ export interface operations {
   putAgentsAgentIdAgentSetting: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -4797,6 +4851,8 @@ export interface operations {
       /** @description Agent setting */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4823,6 +4879,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -5474,7 +5539,10 @@ export interface operations {
   putAgentsAgentIdDeploymentStatus: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -5489,6 +5557,8 @@ export interface operations {
       /** @description Agent */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5524,6 +5594,15 @@ export interface operations {
       };
       /** @description The credit balance is exhausted */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -5816,7 +5895,10 @@ export interface operations {
   postAgentsAgentIdFlowsFlowIdEdges: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -5832,6 +5914,8 @@ export interface operations {
       /** @description { nodes, edges } */
       201: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5849,6 +5933,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -5870,7 +5963,10 @@ export interface operations {
   deleteAgentsAgentIdFlowsFlowIdEdges: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -5886,6 +5982,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5910,6 +6008,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Any other error: `{ code, message, details? }` */
       default: {
         headers: {
@@ -5924,7 +6031,10 @@ export interface operations {
   getAgentsAgentIdFlowsFlowIdGraph: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -5936,11 +6046,22 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Graph'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -5974,7 +6095,10 @@ export interface operations {
   postAgentsAgentIdFlowsFlowIdNodes: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -5990,6 +6114,8 @@ export interface operations {
       /** @description { nodes, edges } */
       201: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6007,6 +6133,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -6028,7 +6163,10 @@ export interface operations {
   putAgentsAgentIdFlowsFlowIdNodesNodeId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -6045,6 +6183,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6062,6 +6202,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -6083,7 +6232,10 @@ export interface operations {
   deleteAgentsAgentIdFlowsFlowIdNodesNodeId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -6096,6 +6248,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6113,6 +6267,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -6369,7 +6532,10 @@ export interface operations {
   getAgentsAgentIdIntentsIntentId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
         intentId: number;
@@ -6381,11 +6547,22 @@ export interface operations {
       /** @description Intent */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Intent'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -6428,7 +6605,10 @@ export interface operations {
   putAgentsAgentIdIntentsIntentId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         intentId: number;
@@ -6444,6 +6624,8 @@ export interface operations {
       /** @description Intent */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6470,6 +6652,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -6749,7 +6940,10 @@ export interface operations {
   getAgentsAgentIdSettingsChannel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
         channel: string;
@@ -6761,11 +6955,22 @@ export interface operations {
       /** @description Channel settings */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AgentChannelSettings'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -6799,7 +7004,10 @@ export interface operations {
   putAgentsAgentIdSettingsChannel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         channel: string;
@@ -6815,6 +7023,8 @@ export interface operations {
       /** @description Channel settings */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6848,6 +7058,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Any other error: `{ code, message, details? }` */
       default: {
         headers: {
@@ -6862,7 +7081,10 @@ export interface operations {
   getAgentsAgentIdTheme: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -6873,11 +7095,22 @@ export interface operations {
       /** @description Theme */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AgentTheme'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -6911,7 +7144,10 @@ export interface operations {
   putAgentsAgentIdTheme: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -6926,6 +7162,8 @@ export interface operations {
       /** @description Theme */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6952,6 +7190,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -7108,7 +7355,10 @@ export interface operations {
   getAgentsAgentIdVariablesVariableId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
         variableId: number;
@@ -7120,11 +7370,22 @@ export interface operations {
       /** @description Variable */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AgentVariable'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -7167,7 +7428,10 @@ export interface operations {
   putAgentsAgentIdVariablesVariableId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         variableId: number;
@@ -7183,6 +7447,8 @@ export interface operations {
       /** @description Variable */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7209,6 +7475,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -7783,7 +8058,10 @@ export interface operations {
   getCustomToolsId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -7794,11 +8072,22 @@ export interface operations {
       /** @description Custom tool */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CustomTool'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -7832,7 +8121,10 @@ export interface operations {
   putCustomToolsId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -7847,6 +8139,8 @@ export interface operations {
       /** @description Custom tool */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7873,6 +8167,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -8622,7 +8925,10 @@ export interface operations {
   getKnowledgeBasesId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -8633,11 +8939,22 @@ export interface operations {
       /** @description Knowledge base */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['KnowledgeBase'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -8671,7 +8988,10 @@ export interface operations {
   putKnowledgeBasesId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -8686,6 +9006,8 @@ export interface operations {
       /** @description Knowledge base */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8712,6 +9034,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -8937,7 +9268,10 @@ export interface operations {
   getObjectsName: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         name: string;
       };
@@ -8948,11 +9282,22 @@ export interface operations {
       /** @description Object */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['TableDetail'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -9042,7 +9387,10 @@ export interface operations {
   patchObjectsName: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         name: string;
       };
@@ -9057,6 +9405,8 @@ export interface operations {
       /** @description Object */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9083,6 +9433,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -12593,7 +12952,10 @@ export interface operations {
   getPlaybooksId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -12604,11 +12966,22 @@ export interface operations {
       /** @description Playbook */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Playbook'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -12642,7 +13015,10 @@ export interface operations {
   putPlaybooksId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -12657,6 +13033,8 @@ export interface operations {
       /** @description Playbook */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12683,6 +13061,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -12870,7 +13257,10 @@ export interface operations {
   getTablesName: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         name: string;
       };
@@ -12881,11 +13271,22 @@ export interface operations {
       /** @description Table */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['TableDetail'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -12975,7 +13376,10 @@ export interface operations {
   patchTablesName: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         name: string;
       };
@@ -12990,6 +13394,8 @@ export interface operations {
       /** @description Table */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13016,6 +13422,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -15124,7 +15539,10 @@ export interface operations {
   postWorkflowsWorkflowIdEdges: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         workflowId: number;
       };
@@ -15139,6 +15557,8 @@ export interface operations {
       /** @description { nodes, edges } */
       201: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15156,6 +15576,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -15177,7 +15606,10 @@ export interface operations {
   deleteWorkflowsWorkflowIdEdges: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         workflowId: number;
       };
@@ -15192,6 +15624,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15216,6 +15650,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Any other error: `{ code, message, details? }` */
       default: {
         headers: {
@@ -15230,7 +15673,10 @@ export interface operations {
   getWorkflowsWorkflowIdGraph: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         workflowId: number;
       };
@@ -15241,11 +15687,22 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Graph'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -15497,7 +15954,10 @@ export interface operations {
   postWorkflowsWorkflowIdNodes: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         workflowId: number;
       };
@@ -15512,6 +15972,8 @@ export interface operations {
       /** @description { nodes, edges } */
       201: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15529,6 +15991,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -15550,7 +16021,10 @@ export interface operations {
   putWorkflowsWorkflowIdNodesNodeId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         nodeId: string;
         workflowId: number;
@@ -15566,6 +16040,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15583,6 +16059,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -15604,7 +16089,10 @@ export interface operations {
   deleteWorkflowsWorkflowIdNodesNodeId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         nodeId: string;
         workflowId: number;
@@ -15616,6 +16104,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15633,6 +16123,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -15939,7 +16438,10 @@ export interface operations {
   getWorkflowsWorkflowIdVariablesVariableId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         variableId: number;
         workflowId: number;
@@ -15951,11 +16453,22 @@ export interface operations {
       /** @description Variable */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['WorkflowVariable'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -15998,7 +16511,10 @@ export interface operations {
   putWorkflowsWorkflowIdVariablesVariableId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         variableId: number;
         workflowId: number;
@@ -16014,6 +16530,8 @@ export interface operations {
       /** @description Variable */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16040,6 +16558,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
