@@ -27,6 +27,7 @@ const HTTP_CODES: Record<number, ErrorCode> = {
   404: 'not_found',
   405: 'bad_request',
   409: 'conflict',
+  412: 'precondition_failed',
   413: 'payload_too_large',
   415: 'bad_request',
   429: 'rate_limited',

@@ -61,6 +61,28 @@ function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
+const IF_MATCH =
+  'Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, ' +
+  'the write is refused with 412 `precondition_failed` and nothing changes.';
+const IF_NONE_MATCH = 'The ETag of your copy: 304 without a body while the document is unchanged.';
+const ETAG_HEADER = {
+  ETag: { description: 'Version tag of the document: send it as If-Match to write only that version', schema: { type: 'string' } },
+};
+
+/** ETag headers and the 304 / 412 answers of the routes that carry a document's version (`RouteSpec.etag`). */
+function etagResponses(spec: RouteSpec<any, any, any>, responses: Record<string, unknown>): void {
+  if (!spec.etag) return;
+  const success = String(spec.status ?? 200);
+  const ok = responses[success] as Record<string, unknown> | undefined;
+  if (ok) responses[success] = { ...ok, headers: ETAG_HEADER };
+  if (spec.etag === true) responses['304'] = { description: 'Not modified: the If-None-Match tag is current', headers: ETAG_HEADER };
+  else
+    responses['412'] = {
+      description: 'The If-Match tag is not the current version: nothing was written',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+}
+
 function parameters(spec: RouteSpec<any, any, any>): unknown[] {
   const result: unknown[] = [];
   for (const [location, schema] of [
@@ -74,6 +96,10 @@ function parameters(spec: RouteSpec<any, any, any>): unknown[] {
       result.push({ name, in: location, required: location === 'path' || required.has(name), schema: property });
     }
   }
+  if (spec.etag === true)
+    result.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: IF_NONE_MATCH });
+  if (typeof spec.etag === 'function')
+    result.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' }, description: IF_MATCH });
   for (const match of spec.path.matchAll(/:([A-Za-z0-9_]+)/g)) {
     const name = match[1];
     if (!spec.params?.properties || !(name! in (spec.params.properties as object))) {
@@ -100,6 +126,7 @@ function operation(spec: RouteSpec<any, any, any>, components: ComponentCollecto
       }),
     };
   }
+  etagResponses(spec, responses);
   const errors: Partial<Record<number | 'default', { description: string }>> = {};
   if (spec.body || spec.query || spec.params) errors[400] = { description: 'Invalid input; `details.issues` lists each problem' };
   if (spec.scope !== 'public') errors[401] = AUTH_RESPONSES[401];

@@ -10,7 +10,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, Middleware } from 'koa';
 import type { KeyIdentity } from '../db/services/api-keys.service.js';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../lib/errors.js';
+import { lockDocument } from '../db/document-lock.js';
 import { authenticate, requireScope, type Scope } from './auth.js';
+import { checkIfMatch, etagOf, noneMatchHits } from './etag.js';
 import { guardInput } from './input-guard.js';
 import { compileSchema, validate, type JsonSchema, type Validator } from './validation.js';
 
@@ -73,6 +75,19 @@ export interface RouteSpec<Body = unknown, Query = Record<string, unknown>, Para
   rawBody?: { schema: JsonSchema; description: string };
   /** The body is `multipart/form-data` with these parts (documented only; the handler reads `stream`). */
   multipart?: JsonSchema;
+  /**
+   * The stored document this write changes, as a key unique within the account (`agent:<agentId>`). The handler
+   * runs in one transaction that first takes the document's lock (db/document-lock.ts): concurrent writes of one
+   * document run one after another, each on what the one before it committed, so no acknowledged write is lost, and
+   * a failure leaves nothing half-written.
+   */
+  lock?: (params: Params) => string;
+  /**
+   * The document's version tag. `true` on a GET: its answer carries the `ETag` of the body (304 to a matching
+   * `If-None-Match`). A reader on a `lock` write (the document as its GET answers it): an `If-Match` that names
+   * another version is refused with 412 under the lock, before anything changes, and the answer carries the new ETag.
+   */
+  etag?: true | ((input: RouteInput<any, any, Params>) => Promise<unknown>);
   /** Success status; 200 unless given. */
   status?: number;
   responses: Record<number, RouteResponse>;
@@ -101,6 +116,8 @@ export class RouteRegistry {
   readonly routes: RouteSpec<any, any, any>[] = [];
 
   add<Body, Query = Record<string, unknown>, Params = Record<string, string>>(spec: RouteSpec<Body, Query, Params>): void {
+    if (spec.lock && spec.scope === 'public') throw new Error(`${spec.method} ${spec.path}: a document lock needs an authenticated account`);
+    if (typeof spec.etag === 'function' && !spec.lock) throw new Error(`${spec.method} ${spec.path}: If-Match is checked under the lock`);
     this.routes.push(spec);
   }
 
@@ -119,14 +136,42 @@ export class RouteRegistry {
       const stack = spec.scope === 'public' ? [] : [authenticate(getEm), ...(afterAuth ? [afterAuth] : []), requireScope(spec.scope)];
       router[spec.method](spec.path, ...stack, async (ctx: Context) => {
         const input = readInput(ctx, spec, compiled, getEm);
-        const result = await spec.handler(input);
-        const reply = result instanceof Reply ? result : new Reply(spec.status ?? 200, result);
+        const reply = await respond(spec, input);
+        if (reply.headers.ETag && spec.method === 'get' && noneMatchHits(ctx.get('if-none-match') || undefined, String(reply.headers.ETag))) {
+          ctx.status = 304;
+          ctx.set('ETag', String(reply.headers.ETag));
+          return;
+        }
         ctx.status = reply.status;
         if (reply.body !== undefined) ctx.body = reply.body;
         ctx.set(Object.fromEntries(Object.entries(reply.headers).map(([name, value]) => [name, String(value)])));
       });
     }
   }
+}
+
+function replyOf(spec: RouteSpec<any, any, any>, result: unknown): Reply {
+  return result instanceof Reply ? result : new Reply(spec.status ?? 200, result);
+}
+
+/** Runs the handler; a `lock` route in a transaction holding the document's lock, checking `If-Match` first. */
+async function respond(spec: RouteSpec<any, any, any>, input: RouteInput<any, any, any>): Promise<Reply> {
+  const { lock, etag } = spec;
+  if (!lock) {
+    const reply = replyOf(spec, await spec.handler(input));
+    if (etag === true && reply.status === 200) reply.headers.ETag = etagOf(reply.body);
+    return reply;
+  }
+  return input.em.transactional(async (em) => {
+    const locked = { ...input, em };
+    await lockDocument(em, input.auth.account.id, lock(input.params));
+    const read = typeof etag === 'function' ? etag : undefined;
+    const ifMatch = input.headers['if-match'];
+    if (read && ifMatch !== undefined) checkIfMatch(ifMatch, await read(locked));
+    const reply = replyOf(spec, await spec.handler(locked));
+    if (read && reply.status < 300 && reply.status !== 204) reply.headers.ETag = etagOf(await read(locked));
+    return reply;
+  });
 }
 
 function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compiled, getEm: () => EntityManager): RouteInput<any, any, any> {

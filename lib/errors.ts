@@ -10,7 +10,8 @@ export interface Issue {
   message: string;
 }
 
-export type ErrorCode = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'payload_too_large' | 'rate_limited' | 'internal';
+export type ErrorCode =
+  'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'precondition_failed' | 'payload_too_large' | 'rate_limited' | 'internal';
 
 export class AppError extends Error {
   constructor(
@@ -53,6 +54,13 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string, details?: Record<string, unknown>) {
     super(409, 'conflict', message, details);
+  }
+}
+
+/** An `If-Match` that no longer matches the document: it changed since the client read it, and nothing was written. */
+export class PreconditionFailedError extends AppError {
+  constructor(message: string) {
+    super(412, 'precondition_failed', message);
   }
 }
 

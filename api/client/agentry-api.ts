@@ -2768,7 +2768,16 @@ export interface components {
     };
     Error: {
       /** @enum {string} */
-      code: 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'payload_too_large' | 'rate_limited' | 'internal';
+      code:
+        | 'bad_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'not_found'
+        | 'conflict'
+        | 'precondition_failed'
+        | 'payload_too_large'
+        | 'rate_limited'
+        | 'internal';
       details?: {
         issues?: {
           code: string;
@@ -4572,7 +4581,10 @@ export interface operations {
   getAgentsAgentId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -4583,11 +4595,22 @@ export interface operations {
       /** @description Agent */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Agent'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -4621,7 +4644,10 @@ export interface operations {
   putAgentsAgentId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -4636,6 +4662,8 @@ export interface operations {
       /** @description Agent */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4662,6 +4690,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -4739,7 +4776,10 @@ export interface operations {
   getAgentsAgentIdAgentSetting: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -4750,11 +4790,22 @@ export interface operations {
       /** @description Agent setting */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AgentSetting'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -4788,7 +4839,10 @@ export interface operations {
   putAgentsAgentIdAgentSetting: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -4803,6 +4857,8 @@ export interface operations {
       /** @description Agent setting */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -4829,6 +4885,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -5480,7 +5545,10 @@ export interface operations {
   putAgentsAgentIdDeploymentStatus: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -5495,6 +5563,8 @@ export interface operations {
       /** @description Agent */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5530,6 +5600,15 @@ export interface operations {
       };
       /** @description The credit balance is exhausted */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -5822,7 +5901,10 @@ export interface operations {
   postAgentsAgentIdFlowsFlowIdEdges: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -5838,6 +5920,8 @@ export interface operations {
       /** @description { nodes, edges } */
       201: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5855,6 +5939,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -5876,7 +5969,10 @@ export interface operations {
   deleteAgentsAgentIdFlowsFlowIdEdges: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -5892,6 +5988,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -5916,6 +6014,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Any other error: `{ code, message, details? }` */
       default: {
         headers: {
@@ -5930,7 +6037,10 @@ export interface operations {
   getAgentsAgentIdFlowsFlowIdGraph: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -5942,11 +6052,22 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Graph'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -5980,7 +6101,10 @@ export interface operations {
   postAgentsAgentIdFlowsFlowIdNodes: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -5996,6 +6120,8 @@ export interface operations {
       /** @description { nodes, edges } */
       201: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6013,6 +6139,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -6034,7 +6169,10 @@ export interface operations {
   putAgentsAgentIdFlowsFlowIdNodesNodeId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -6051,6 +6189,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6068,6 +6208,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -6089,7 +6238,10 @@ export interface operations {
   deleteAgentsAgentIdFlowsFlowIdNodesNodeId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         flowId: number;
@@ -6102,6 +6254,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6119,6 +6273,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -6375,7 +6538,10 @@ export interface operations {
   getAgentsAgentIdIntentsIntentId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
         intentId: number;
@@ -6387,11 +6553,22 @@ export interface operations {
       /** @description Intent */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Intent'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -6434,7 +6611,10 @@ export interface operations {
   putAgentsAgentIdIntentsIntentId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         intentId: number;
@@ -6450,6 +6630,8 @@ export interface operations {
       /** @description Intent */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6476,6 +6658,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -6755,7 +6946,10 @@ export interface operations {
   getAgentsAgentIdSettingsChannel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
         channel: string;
@@ -6767,11 +6961,22 @@ export interface operations {
       /** @description Channel settings */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AgentChannelSettings'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -6805,7 +7010,10 @@ export interface operations {
   putAgentsAgentIdSettingsChannel: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         channel: string;
@@ -6821,6 +7029,8 @@ export interface operations {
       /** @description Channel settings */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6854,6 +7064,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Any other error: `{ code, message, details? }` */
       default: {
         headers: {
@@ -6868,7 +7087,10 @@ export interface operations {
   getAgentsAgentIdTheme: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -6879,11 +7101,22 @@ export interface operations {
       /** @description Theme */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AgentTheme'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -6917,7 +7150,10 @@ export interface operations {
   putAgentsAgentIdTheme: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
       };
@@ -6932,6 +7168,8 @@ export interface operations {
       /** @description Theme */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -6958,6 +7196,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -7114,7 +7361,10 @@ export interface operations {
   getAgentsAgentIdVariablesVariableId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         agentId: string;
         variableId: number;
@@ -7126,11 +7376,22 @@ export interface operations {
       /** @description Variable */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['AgentVariable'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -7173,7 +7434,10 @@ export interface operations {
   putAgentsAgentIdVariablesVariableId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         agentId: string;
         variableId: number;
@@ -7189,6 +7453,8 @@ export interface operations {
       /** @description Variable */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7215,6 +7481,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -7789,7 +8064,10 @@ export interface operations {
   getCustomToolsId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -7800,11 +8078,22 @@ export interface operations {
       /** @description Custom tool */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['CustomTool'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -7838,7 +8127,10 @@ export interface operations {
   putCustomToolsId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -7853,6 +8145,8 @@ export interface operations {
       /** @description Custom tool */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -7879,6 +8173,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -8628,7 +8931,10 @@ export interface operations {
   getKnowledgeBasesId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -8639,11 +8945,22 @@ export interface operations {
       /** @description Knowledge base */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['KnowledgeBase'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -8677,7 +8994,10 @@ export interface operations {
   putKnowledgeBasesId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -8692,6 +9012,8 @@ export interface operations {
       /** @description Knowledge base */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8718,6 +9040,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -8943,7 +9274,10 @@ export interface operations {
   getObjectsName: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         name: string;
       };
@@ -8954,11 +9288,22 @@ export interface operations {
       /** @description Object */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['TableDetail'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -9048,7 +9393,10 @@ export interface operations {
   patchObjectsName: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         name: string;
       };
@@ -9063,6 +9411,8 @@ export interface operations {
       /** @description Object */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -9089,6 +9439,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -12599,7 +12958,10 @@ export interface operations {
   getPlaybooksId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -12610,11 +12972,22 @@ export interface operations {
       /** @description Playbook */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Playbook'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -12648,7 +13021,10 @@ export interface operations {
   putPlaybooksId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         id: number;
       };
@@ -12663,6 +13039,8 @@ export interface operations {
       /** @description Playbook */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -12689,6 +13067,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -12876,7 +13263,10 @@ export interface operations {
   getTablesName: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         name: string;
       };
@@ -12887,11 +13277,22 @@ export interface operations {
       /** @description Table */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['TableDetail'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -12981,7 +13382,10 @@ export interface operations {
   patchTablesName: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         name: string;
       };
@@ -12996,6 +13400,8 @@ export interface operations {
       /** @description Table */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -13022,6 +13428,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -15161,7 +15576,10 @@ export interface operations {
   postWorkflowsWorkflowIdEdges: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         workflowId: number;
       };
@@ -15176,6 +15594,8 @@ export interface operations {
       /** @description { nodes, edges } */
       201: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15193,6 +15613,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -15214,7 +15643,10 @@ export interface operations {
   deleteWorkflowsWorkflowIdEdges: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         workflowId: number;
       };
@@ -15229,6 +15661,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15253,6 +15687,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Any other error: `{ code, message, details? }` */
       default: {
         headers: {
@@ -15267,7 +15710,10 @@ export interface operations {
   getWorkflowsWorkflowIdGraph: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         workflowId: number;
       };
@@ -15278,11 +15724,22 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Graph'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -15534,7 +15991,10 @@ export interface operations {
   postWorkflowsWorkflowIdNodes: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         workflowId: number;
       };
@@ -15549,6 +16009,8 @@ export interface operations {
       /** @description { nodes, edges } */
       201: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15566,6 +16028,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -15587,7 +16058,10 @@ export interface operations {
   putWorkflowsWorkflowIdNodesNodeId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         nodeId: string;
         workflowId: number;
@@ -15603,6 +16077,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15620,6 +16096,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -15641,7 +16126,10 @@ export interface operations {
   deleteWorkflowsWorkflowIdNodesNodeId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         nodeId: string;
         workflowId: number;
@@ -15653,6 +16141,8 @@ export interface operations {
       /** @description { nodes, edges } */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -15670,6 +16160,15 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };
@@ -15976,7 +16475,10 @@ export interface operations {
   getWorkflowsWorkflowIdVariablesVariableId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The ETag of your copy: 304 without a body while the document is unchanged. */
+        'If-None-Match'?: string;
+      };
       path: {
         variableId: number;
         workflowId: number;
@@ -15988,11 +16490,22 @@ export interface operations {
       /** @description Variable */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['WorkflowVariable'];
         };
+      };
+      /** @description Not modified: the If-None-Match tag is current */
+      304: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -16035,7 +16548,10 @@ export interface operations {
   putWorkflowsWorkflowIdVariablesVariableId: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
       path: {
         variableId: number;
         workflowId: number;
@@ -16051,6 +16567,8 @@ export interface operations {
       /** @description Variable */
       200: {
         headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
           [name: string]: unknown;
         };
         content: {
@@ -16077,6 +16595,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
         headers: {
           [name: string]: unknown;
         };

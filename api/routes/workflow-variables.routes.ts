@@ -10,7 +10,8 @@ import {
   type VariableInput,
 } from '../../db/automations/variables.service.js';
 import { paginate } from '../pagination.js';
-import type { RouteRegistry } from '../routes.js';
+import type { RouteInput, RouteRegistry } from '../routes.js';
+import { workflowLock } from './workflows.routes.js';
 import { PageQuerySchema } from '../schemas/data.schema.js';
 import { VariableCreateSchema, VariableUpdateSchema } from '../schemas/workflow.schema.js';
 import {
@@ -30,6 +31,9 @@ const variableParams = {
 };
 type Id = { workflowId: number };
 type VarId = Id & { variableId: number };
+
+const readVariable = async ({ auth, em, params }: RouteInput<unknown, unknown, VarId>) =>
+  variableView(await findVariable(em, await findWorkflow(em, auth.account.id, params.workflowId), params.variableId));
 
 export function workflowVariableRoutes(api: RouteRegistry): void {
   api.add<unknown, { limit: number; cursor?: string }, Id>({
@@ -54,6 +58,7 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
     body: VariableCreateSchema,
     status: 201,
     responses: { 201: { description: 'Variable', schema: WorkflowVariableSchema } },
+    lock: workflowLock,
     handler: async ({ auth, em, params, body }) =>
       variableView(await createVariable(em, await findWorkflow(em, auth.account.id, params.workflowId), body)),
   });
@@ -102,8 +107,8 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
     summary: 'One variable',
     params: variableParams,
     responses: { 200: { description: 'Variable', schema: WorkflowVariableSchema } },
-    handler: async ({ auth, em, params }) =>
-      variableView(await findVariable(em, await findWorkflow(em, auth.account.id, params.workflowId), params.variableId)),
+    etag: true,
+    handler: readVariable,
   });
   api.add<Partial<VariableInput>, unknown, VarId>({
     method: 'put',
@@ -114,6 +119,8 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
     params: variableParams,
     body: VariableUpdateSchema,
     responses: { 200: { description: 'Variable', schema: WorkflowVariableSchema } },
+    lock: workflowLock,
+    etag: readVariable,
     handler: async ({ auth, em, params, body }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
       return variableView(await updateVariable(em, await findVariable(em, workflow, params.variableId), body));
@@ -128,6 +135,7 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
     params: variableParams,
     status: 204,
     responses: { 204: { description: 'Deleted' } },
+    lock: workflowLock,
     handler: async ({ auth, em, params }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
       await deleteVariable(em, await findVariable(em, workflow, params.variableId));

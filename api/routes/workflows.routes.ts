@@ -26,7 +26,7 @@ import {
   type WorkflowPatch,
 } from '../../db/automations/workflows.service.js';
 import { paginate } from '../pagination.js';
-import type { RouteRegistry } from '../routes.js';
+import type { RouteInput, RouteRegistry } from '../routes.js';
 import {
   EdgeDeleteSchema,
   EdgeSchema,
@@ -48,6 +48,11 @@ const nodeParams = {
   properties: { workflowId: { type: 'integer', minimum: 1 }, nodeId: { type: 'string', minLength: 1, maxLength: 100 } },
 };
 type Id = { workflowId: number };
+/** The lock of a workflow's documents (its settings, graph and variables): see `RouteSpec.lock`. */
+export const workflowLock = ({ workflowId }: Id): string => `workflow:${workflowId}`;
+/** The draft graph as `GET .../graph` answers it (the ETag reader of every graph edit). */
+const readGraph = async ({ auth, em, params }: RouteInput<unknown, unknown, Id>) =>
+  (await draftGraph(em, await findWorkflow(em, auth.account.id, params.workflowId))).graph;
 const unavailable = { description: 'Temporal did not answer while the schedules had to change; nothing was changed' };
 
 /**
@@ -130,6 +135,7 @@ export function workflowRoutes(
     params: idParams,
     body: WorkflowUpdateSchema,
     responses: { 200: { description: 'Workflow', schema: WorkflowSchema }, 503: unavailable },
+    lock: workflowLock,
     handler: async ({ auth, em, params, body }) =>
       workflowDetail(await updateWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), body, schedules, { publishDraft: true })),
   });
@@ -142,6 +148,7 @@ export function workflowRoutes(
     params: idParams,
     status: 204,
     responses: { 204: { description: 'Deleted' }, 503: unavailable },
+    lock: workflowLock,
     handler: async ({ auth, em, params }) => deleteWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), schedules, triggers),
   });
   api.add<unknown, unknown, Id>({
@@ -152,7 +159,8 @@ export function workflowRoutes(
     summary: 'Nodes and edges of the draft graph',
     params: idParams,
     responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
-    handler: async ({ auth, em, params }) => (await draftGraph(em, await findWorkflow(em, auth.account.id, params.workflowId))).graph,
+    etag: true,
+    handler: readGraph,
   });
   api.add<NodeInput, unknown, Id>({
     method: 'post',
@@ -164,6 +172,8 @@ export function workflowRoutes(
     body: NodeSchema,
     status: 201,
     responses: { 201: { description: '{ nodes, edges }', schema: GraphSchema } },
+    lock: workflowLock,
+    etag: readGraph,
     handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => createNode(em, w, body, deps)),
   });
   api.add<NodeInput, unknown, Id & { nodeId: string }>({
@@ -175,6 +185,8 @@ export function workflowRoutes(
     params: nodeParams,
     body: NodeSchema,
     responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
+    lock: workflowLock,
+    etag: readGraph,
     handler: async ({ auth, em, params, body }) =>
       edit(em, auth.account.id, params.workflowId, (w, deps) => updateNode(em, w, params.nodeId, body, deps)),
   });
@@ -186,6 +198,8 @@ export function workflowRoutes(
     summary: 'Deletes a node and its edges (live at once on an ACTIVE workflow); returns the graph',
     params: nodeParams,
     responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
+    lock: workflowLock,
+    etag: readGraph,
     handler: async ({ auth, em, params }) => edit(em, auth.account.id, params.workflowId, (w, deps) => deleteNode(em, w, params.nodeId, deps)),
   });
   api.add<GraphEdge, unknown, Id>({
@@ -198,6 +212,8 @@ export function workflowRoutes(
     body: EdgeSchema,
     status: 201,
     responses: { 201: { description: '{ nodes, edges }', schema: GraphSchema } },
+    lock: workflowLock,
+    etag: readGraph,
     handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => addEdge(em, w, body, deps)),
   });
   api.add<{ source: string; handle: string }, unknown, Id>({
@@ -209,6 +225,8 @@ export function workflowRoutes(
     params: idParams,
     body: EdgeDeleteSchema,
     responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
+    lock: workflowLock,
+    etag: readGraph,
     handler: async ({ auth, em, params, body }) =>
       edit(em, auth.account.id, params.workflowId, (w, deps) => removeEdge(em, w, body.source, body.handle, deps)),
   });
@@ -221,6 +239,7 @@ export function workflowRoutes(
     params: idParams,
     status: 201,
     responses: { 201: { description: 'Workflow with its new liveSnapshotId', schema: WorkflowSchema }, 503: unavailable },
+    lock: workflowLock,
     handler: async ({ auth, em, params }) => {
       const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
       await publishWorkflow(em, workflow, schedules);

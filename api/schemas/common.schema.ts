@@ -8,7 +8,17 @@ export const ErrorSchema: JsonSchema = {
   properties: {
     code: {
       type: 'string',
-      enum: ['bad_request', 'unauthorized', 'forbidden', 'not_found', 'conflict', 'payload_too_large', 'rate_limited', 'internal'],
+      enum: [
+        'bad_request',
+        'unauthorized',
+        'forbidden',
+        'not_found',
+        'conflict',
+        'precondition_failed',
+        'payload_too_large',
+        'rate_limited',
+        'internal',
+      ],
     },
     message: { type: 'string' },
     details: {

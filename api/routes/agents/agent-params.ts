@@ -18,3 +18,6 @@ export function agentParams(ints: string[] = [], strings: string[] = []): JsonSc
 }
 
 export type AgentId = { agentId: string };
+
+/** The lock of every document of one agent (its settings, flows, graphs, variables, intents): see `RouteSpec.lock`. */
+export const agentLock = ({ agentId }: AgentId): string => `agent:${agentId.toLowerCase()}`;

@@ -13,7 +13,7 @@ import {
   type ResourceInput,
 } from '../../../db/agents/agent-resources.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../routes.js';
 import { CustomToolSchemas, KnowledgeBaseSchemas, PlaybookSchemas, type ResourceSchemas } from '../../schemas/agent-resources.schema.js';
 import { page } from '../../schemas/agents.schema.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
@@ -39,6 +39,9 @@ const idParams = { type: 'object', required: ['id'], properties: { id: { type: '
 function kindRoutes(api: RouteRegistry, { kind, path, what, field, schemas }: ResourceKind): void {
   const tag = `${what}s (extension)`;
   const one = { description: what, schema: schemas.view };
+  const lock = ({ id }: { id: number }) => `${kind}:${id}`;
+  const read = async ({ auth, em, params }: RouteInput<unknown, unknown, { id: number }>) =>
+    resourceView(await findResource(em, auth.account.id, kind, params.id, what));
   api.add<unknown, { limit: number; cursor?: string }>({
     method: 'get',
     path,
@@ -68,7 +71,8 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, field, schemas }: Re
     summary: `One ${what.toLowerCase()}`,
     params: idParams,
     responses: { 200: one },
-    handler: async ({ auth, em, params }) => resourceView(await findResource(em, auth.account.id, kind, params.id, what)),
+    etag: true,
+    handler: read,
   });
   api.add<Partial<ResourceInput>, unknown, { id: number }>({
     method: 'put',
@@ -79,6 +83,8 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, field, schemas }: Re
     params: idParams,
     body: schemas.update,
     responses: { 200: one },
+    lock,
+    etag: read,
     handler: async ({ auth, em, params, body }) =>
       resourceView(await updateResource(em, await findResource(em, auth.account.id, kind, params.id, what), body)),
   });
@@ -91,6 +97,7 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, field, schemas }: Re
     params: idParams,
     status: 204,
     responses: { 204: { description: 'Deleted' } },
+    lock,
     handler: async ({ auth, em, params }) => deleteResource(em, await findResource(em, auth.account.id, kind, params.id, what)),
   });
 }

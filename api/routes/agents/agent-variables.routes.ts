@@ -13,11 +13,11 @@ import {
 import { findAgent } from '../../../db/agents/agents.service.js';
 import type { VariableInput } from '../../../db/automations/variables.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../routes.js';
 import { AgentVariableAllSchema, AgentVariableSchema, page } from '../../schemas/agents.schema.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import { VariableCreateSchema, VariableUpdateSchema } from '../../schemas/workflow.schema.js';
-import { agentParams, type AgentId } from './agent-params.js';
+import { agentLock, agentParams, type AgentId } from './agent-params.js';
 
 const tag = 'Agent variables';
 const base = '/agents/:agentId/variables';
@@ -25,6 +25,8 @@ const params = agentParams();
 const variableParams = agentParams(['variableId']);
 type VarId = AgentId & { variableId: number };
 const variable = { description: 'Variable', schema: AgentVariableSchema };
+const readVariable = async ({ auth, em, params }: RouteInput<unknown, unknown, VarId>) =>
+  agentVariableView(await findAgentVariable(em, await findAgent(em, auth.account.id, params.agentId), params.variableId));
 
 export function agentVariableRoutes(api: RouteRegistry): void {
   api.add<unknown, { limit: number; cursor?: string }, AgentId>({
@@ -53,6 +55,7 @@ export function agentVariableRoutes(api: RouteRegistry): void {
     body: VariableCreateSchema,
     status: 201,
     responses: { 201: variable, 409: { description: 'The name is taken (by a variable or a built-in)' } },
+    lock: agentLock,
     handler: async ({ auth, em, params, body }) =>
       agentVariableView(await createAgentVariable(em, await findAgent(em, auth.account.id, params.agentId), body)),
   });
@@ -104,8 +107,8 @@ export function agentVariableRoutes(api: RouteRegistry): void {
     summary: 'One variable',
     params: variableParams,
     responses: { 200: variable },
-    handler: async ({ auth, em, params }) =>
-      agentVariableView(await findAgentVariable(em, await findAgent(em, auth.account.id, params.agentId), params.variableId)),
+    etag: true,
+    handler: readVariable,
   });
   api.add<Partial<VariableInput>, unknown, VarId>({
     method: 'put',
@@ -116,6 +119,8 @@ export function agentVariableRoutes(api: RouteRegistry): void {
     params: variableParams,
     body: VariableUpdateSchema,
     responses: { 200: variable },
+    lock: agentLock,
+    etag: readVariable,
     handler: async ({ auth, em, params, body }) => {
       const agent = await findAgent(em, auth.account.id, params.agentId);
       return agentVariableView(await updateAgentVariable(em, await findAgentVariable(em, agent, params.variableId), body));
@@ -130,6 +135,7 @@ export function agentVariableRoutes(api: RouteRegistry): void {
     params: variableParams,
     status: 204,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'Used by flow nodes' } },
+    lock: agentLock,
     handler: async ({ auth, em, params }) => {
       const agent = await findAgent(em, auth.account.id, params.agentId);
       await deleteAgentVariable(em, await findAgentVariable(em, agent, params.variableId), flowNodeCatalog.variablesUsed);

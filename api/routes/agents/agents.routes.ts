@@ -15,7 +15,7 @@ import {
   type AgentInput,
 } from '../../../db/agents/agents.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../routes.js';
 import {
   AgentCreateSchema,
   AgentListItemSchema,
@@ -32,12 +32,26 @@ import {
   page,
 } from '../../schemas/agents.schema.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
-import { agentParams, type AgentId } from './agent-params.js';
+import { agentLock, agentParams, type AgentId } from './agent-params.js';
 
 const tag = 'Agents';
 const params = agentParams();
 const channelParams = agentParams([], ['channel']);
 type Values = Record<string, unknown>;
+type Read<P = AgentId> = RouteInput<unknown, unknown, P>;
+type Channel = AgentId & { channel: string };
+
+/** The documents these routes show, as their GETs answer them (also the ETag readers of their writes). */
+async function readAgent({ auth, em, params }: Read) {
+  const agent = await findAgent(em, auth.account.id, params.agentId);
+  return agentDetail(agent, await defaultFlowId(em, agent));
+}
+const readSetting = async ({ auth, em, params }: Read) => readConfig(em, await findAgent(em, auth.account.id, params.agentId), CONFIG_KIND.setting);
+const readTheme = async ({ auth, em, params }: Read) => readConfig(em, await findAgent(em, auth.account.id, params.agentId), CONFIG_KIND.theme);
+async function readChannel({ auth, em, params }: Read<Channel>) {
+  const agent = await findAgent(em, auth.account.id, params.agentId);
+  return readConfig(em, agent, CONFIG_KIND.channel(channelOf(params.channel)));
+}
 
 export function agentRoutes(api: RouteRegistry): void {
   api.add<unknown, { limit: number; cursor?: string }>({
@@ -73,10 +87,8 @@ export function agentRoutes(api: RouteRegistry): void {
     summary: 'An agent (never its secrets)',
     params,
     responses: { 200: { description: 'Agent', schema: AgentSchema } },
-    handler: async ({ auth, em, params }) => {
-      const agent = await findAgent(em, auth.account.id, params.agentId);
-      return agentDetail(agent, await defaultFlowId(em, agent));
-    },
+    etag: true,
+    handler: readAgent,
   });
   api.add<Partial<AgentInput>, unknown, AgentId>({
     method: 'put',
@@ -87,6 +99,8 @@ export function agentRoutes(api: RouteRegistry): void {
     params,
     body: AgentUpdateSchema,
     responses: { 200: { description: 'Agent', schema: AgentSchema } },
+    lock: agentLock,
+    etag: readAgent,
     handler: async ({ auth, em, params, body }) => {
       const agent = await updateAgent(em, await findAgent(em, auth.account.id, params.agentId), body);
       return agentDetail(agent, await defaultFlowId(em, agent));
@@ -101,6 +115,7 @@ export function agentRoutes(api: RouteRegistry): void {
     params,
     status: 204,
     responses: { 204: { description: 'Deleted' } },
+    lock: agentLock,
     handler: async ({ auth, em, params }) => deleteAgent(em, await findAgent(em, auth.account.id, params.agentId)),
   });
   api.add<{ isOffline: boolean }, unknown, AgentId>({
@@ -113,6 +128,8 @@ export function agentRoutes(api: RouteRegistry): void {
     params,
     body: DeploymentSchema,
     responses: { 200: { description: 'Agent', schema: AgentSchema }, 409: { description: 'The credit balance is exhausted' } },
+    lock: agentLock,
+    etag: readAgent,
     handler: async ({ auth, em, params, body }) => {
       const agent = await setDeployment(em, await findAgent(em, auth.account.id, params.agentId), body.isOffline);
       return agentDetail(agent, await defaultFlowId(em, agent));
@@ -131,7 +148,8 @@ function settingsRoutes(api: RouteRegistry): void {
     summary: 'Model, instructions, tools, playbooks, knowledge bases, connected accounts, system tools',
     params,
     responses: { 200: { description: 'Agent setting', schema: AgentSettingSchema } },
-    handler: async ({ auth, em, params }) => readConfig(em, await findAgent(em, auth.account.id, params.agentId), CONFIG_KIND.setting),
+    etag: true,
+    handler: readSetting,
   });
   api.add<Values, unknown, AgentId>({
     method: 'put',
@@ -143,6 +161,8 @@ function settingsRoutes(api: RouteRegistry): void {
     params,
     body: AgentSettingUpdateSchema,
     responses: { 200: { description: 'Agent setting', schema: AgentSettingSchema } },
+    lock: agentLock,
+    etag: readSetting,
     handler: async ({ auth, em, params, body }) =>
       writeConfig(em, await findAgent(em, auth.account.id, params.agentId), CONFIG_KIND.setting, body, checkAgentSetting),
   });
@@ -154,7 +174,8 @@ function settingsRoutes(api: RouteRegistry): void {
     summary: 'Texts and colours of the chat widget',
     params,
     responses: { 200: { description: 'Theme', schema: ThemeSchema } },
-    handler: async ({ auth, em, params }) => readConfig(em, await findAgent(em, auth.account.id, params.agentId), CONFIG_KIND.theme),
+    etag: true,
+    handler: readTheme,
   });
   api.add<Values, unknown, AgentId>({
     method: 'put',
@@ -165,6 +186,8 @@ function settingsRoutes(api: RouteRegistry): void {
     params,
     body: ThemeUpdateSchema,
     responses: { 200: { description: 'Theme', schema: ThemeSchema } },
+    lock: agentLock,
+    etag: readTheme,
     handler: async ({ auth, em, params, body }) => writeConfig(em, await findAgent(em, auth.account.id, params.agentId), CONFIG_KIND.theme, body),
   });
   api.add<unknown, unknown, AgentId>({
@@ -177,7 +200,7 @@ function settingsRoutes(api: RouteRegistry): void {
     responses: { 200: { description: 'Settings by channel', schema: AllChannelSettingsSchema } },
     handler: async ({ auth, em, params }) => allChannelSettings(em, await findAgent(em, auth.account.id, params.agentId)),
   });
-  api.add<unknown, unknown, AgentId & { channel: string }>({
+  api.add<unknown, unknown, Channel>({
     method: 'get',
     path: '/agents/:agentId/settings/:channel',
     scope: 'any',
@@ -185,12 +208,10 @@ function settingsRoutes(api: RouteRegistry): void {
     summary: 'Settings of one channel: livechat, messaging, instagram or facebook (another: 404)',
     params: channelParams,
     responses: { 200: { description: 'Channel settings', schema: ChannelSettingsSchema } },
-    handler: async ({ auth, em, params }) => {
-      const agent = await findAgent(em, auth.account.id, params.agentId);
-      return readConfig(em, agent, CONFIG_KIND.channel(channelOf(params.channel)));
-    },
+    etag: true,
+    handler: readChannel,
   });
-  api.add<Values, unknown, AgentId & { channel: string }>({
+  api.add<Values, unknown, Channel>({
     method: 'put',
     path: '/agents/:agentId/settings/:channel',
     scope: 'U',
@@ -199,6 +220,8 @@ function settingsRoutes(api: RouteRegistry): void {
     params: channelParams,
     body: ChannelSettingsUpdateSchema,
     responses: { 200: { description: 'Channel settings', schema: ChannelSettingsSchema } },
+    lock: agentLock,
+    etag: readChannel,
     handler: async ({ auth, em, params, body }) => {
       const agent = await findAgent(em, auth.account.id, params.agentId);
       return writeConfig(em, agent, CONFIG_KIND.channel(channelOf(params.channel)), body);

@@ -32,12 +32,12 @@ import { draftGraph } from '../../../db/automations/snapshots.js';
 import type { Flow } from '../../../db/entities/index.js';
 import type { Graph, GraphEdge } from '../../../lib/graph/graph.js';
 import { paginate } from '../../pagination.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../routes.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import { FlowCreateSchema, FlowNodeSchema, FlowSchema, FlowUpdateSchema, GraphSchema, SnapshotListSchema } from '../../schemas/flow.schema.js';
 import { page } from '../../schemas/agents.schema.js';
 import { EdgeDeleteSchema, EdgeSchema } from '../../schemas/workflow.schema.js';
-import { agentParams, type AgentId } from './agent-params.js';
+import { agentLock, agentParams, type AgentId } from './agent-params.js';
 
 const tag = 'Flows';
 const base = '/agents/:agentId/flows';
@@ -46,6 +46,10 @@ const params = agentParams(['flowId']);
 const nodeParams = agentParams(['flowId'], ['nodeId']);
 type FlowId = AgentId & { flowId: number };
 const graph = { description: '{ nodes, edges }', schema: GraphSchema };
+
+/** The draft graph as `GET .../graph` answers it (the ETag reader of every graph edit). */
+const readGraph = async ({ auth, em, params }: RouteInput<unknown, unknown, FlowId>) =>
+  (await draftGraph(em, await flowOf(em, auth.account.id, params))).graph;
 
 async function flowOf(em: EntityManager, accountId: number, { agentId, flowId }: FlowId): Promise<Flow> {
   return findFlow(em, await findAgent(em, accountId, agentId), flowId);
@@ -81,6 +85,7 @@ export function flowRoutes(api: RouteRegistry): void {
     body: FlowCreateSchema,
     status: 201,
     responses: { 201: { description: 'Flow', schema: FlowSchema } },
+    lock: agentLock,
     handler: async ({ auth, em, params, body }) => flowView(await createFlow(em, await findAgent(em, auth.account.id, params.agentId), body)),
   });
   api.add<unknown, { includeNodes?: boolean }, FlowId>({
@@ -106,6 +111,7 @@ export function flowRoutes(api: RouteRegistry): void {
     params,
     body: FlowUpdateSchema,
     responses: { 200: { description: 'Flow', schema: FlowSchema } },
+    lock: agentLock,
     handler: async ({ auth, em, params, body }) => flowView(await updateFlow(em, await flowOf(em, auth.account.id, params), body)),
   });
   api.add<unknown, unknown, FlowId>({
@@ -117,6 +123,7 @@ export function flowRoutes(api: RouteRegistry): void {
     params,
     status: 204,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'The default flow' } },
+    lock: agentLock,
     handler: async ({ auth, em, params }) => deleteFlow(em, await flowOf(em, auth.account.id, params)),
   });
   api.add<unknown, unknown, FlowId>({
@@ -127,7 +134,8 @@ export function flowRoutes(api: RouteRegistry): void {
     summary: 'Nodes and edges of the draft graph',
     params,
     responses: { 200: graph },
-    handler: async ({ auth, em, params }) => (await draftGraph(em, await flowOf(em, auth.account.id, params))).graph,
+    etag: true,
+    handler: readGraph,
   });
   api.add<NodeInput, unknown, FlowId>({
     method: 'post',
@@ -139,6 +147,8 @@ export function flowRoutes(api: RouteRegistry): void {
     body: FlowNodeSchema,
     status: 201,
     responses: { 201: graph },
+    lock: agentLock,
+    etag: readGraph,
     handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params, (owner) => createNode(em, owner, body, deps)),
   });
   api.add<NodeInput, unknown, FlowId & { nodeId: string }>({
@@ -150,6 +160,8 @@ export function flowRoutes(api: RouteRegistry): void {
     params: nodeParams,
     body: FlowNodeSchema,
     responses: { 200: graph },
+    lock: agentLock,
+    etag: readGraph,
     handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params, (owner) => updateNode(em, owner, params.nodeId, body, deps)),
   });
   api.add<unknown, unknown, FlowId & { nodeId: string }>({
@@ -160,6 +172,8 @@ export function flowRoutes(api: RouteRegistry): void {
     summary: 'Deletes a node and its incoming and outgoing edges; returns the graph',
     params: nodeParams,
     responses: { 200: graph },
+    lock: agentLock,
+    etag: readGraph,
     handler: async ({ auth, em, params }) => edit(em, auth.account.id, params, (owner) => deleteNode(em, owner, params.nodeId, deps)),
   });
   api.add<GraphEdge, unknown, FlowId>({
@@ -172,6 +186,8 @@ export function flowRoutes(api: RouteRegistry): void {
     body: EdgeSchema,
     status: 201,
     responses: { 201: graph },
+    lock: agentLock,
+    etag: readGraph,
     handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params, (owner) => addEdge(em, owner, body, deps)),
   });
   api.add<{ source: string; handle: string }, unknown, FlowId>({
@@ -183,6 +199,8 @@ export function flowRoutes(api: RouteRegistry): void {
     params,
     body: EdgeDeleteSchema,
     responses: { 200: graph },
+    lock: agentLock,
+    etag: readGraph,
     handler: async ({ auth, em, params, body }) =>
       edit(em, auth.account.id, params, (owner) => removeEdge(em, owner, body.source, body.handle, deps)),
   });
@@ -195,6 +213,7 @@ export function flowRoutes(api: RouteRegistry): void {
     params,
     status: 201,
     responses: { 201: { description: 'Flow with its new liveSnapshotId', schema: FlowSchema } },
+    lock: agentLock,
     handler: async ({ auth, em, params }) => flowView(await publishFlow(em, await flowOf(em, auth.account.id, params))),
   });
   api.add<unknown, unknown, FlowId>({

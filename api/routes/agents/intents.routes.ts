@@ -12,10 +12,10 @@ import {
   type IntentInput,
 } from '../../../db/agents/intents.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../routes.js';
 import { GeneratePhrasesSchema, IntentCreateSchema, IntentSchema, IntentUpdateSchema, page } from '../../schemas/agents.schema.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
-import { agentParams, type AgentId } from './agent-params.js';
+import { agentLock, agentParams, type AgentId } from './agent-params.js';
 
 const tag = 'Intents';
 const base = '/agents/:agentId/intents';
@@ -23,6 +23,8 @@ const params = agentParams();
 const intentParams = agentParams(['intentId']);
 type IntentId = AgentId & { intentId: number };
 const intent = { description: 'Intent', schema: IntentSchema };
+const readIntent = async ({ auth, em, params }: RouteInput<unknown, unknown, IntentId>) =>
+  intentView(await findIntent(em, await findAgent(em, auth.account.id, params.agentId), params.intentId));
 const PhrasesSchema = {
   type: 'object',
   required: ['phrases'],
@@ -53,6 +55,7 @@ export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
     body: IntentCreateSchema,
     status: 201,
     responses: { 201: intent, 409: { description: 'The name is taken' } },
+    lock: agentLock,
     handler: async ({ auth, em, params, body }) => intentView(await createIntent(em, await findAgent(em, auth.account.id, params.agentId), body)),
   });
   api.add<unknown, unknown, AgentId>({
@@ -91,7 +94,8 @@ export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
     summary: 'One intent',
     params: intentParams,
     responses: { 200: intent },
-    handler: async ({ auth, em, params }) => intentView(await findIntent(em, await findAgent(em, auth.account.id, params.agentId), params.intentId)),
+    etag: true,
+    handler: readIntent,
   });
   api.add<Partial<IntentInput>, unknown, IntentId>({
     method: 'put',
@@ -102,6 +106,8 @@ export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
     params: intentParams,
     body: IntentUpdateSchema,
     responses: { 200: intent },
+    lock: agentLock,
+    etag: readIntent,
     handler: async ({ auth, em, params, body }) => {
       const agent = await findAgent(em, auth.account.id, params.agentId);
       return intentView(await updateIntent(em, await findIntent(em, agent, params.intentId), body));
@@ -116,6 +122,7 @@ export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
     params: intentParams,
     status: 204,
     responses: { 204: { description: 'Deleted' }, 409: { description: 'Used by TRIGGER_INTENT nodes' } },
+    lock: agentLock,
     handler: async ({ auth, em, params }) =>
       deleteIntent(em, await findIntent(em, await findAgent(em, auth.account.id, params.agentId), params.intentId)),
   });

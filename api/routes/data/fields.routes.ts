@@ -24,7 +24,7 @@ import {
   OptionPatchSchema,
   PageQuerySchema,
 } from '../../schemas/data.schema.js';
-import { nameParam, paramsWith, type DataSurface } from './surface.js';
+import { nameParam, paramsWith, type DataSurface, schemaLock } from './surface.js';
 import { FieldPageSchema, FieldSchema, FormulaPreviewResultSchema, OptionListSchema, OptionSchema } from '../../schemas/data-responses.schema.js';
 
 async function describeField(em: EntityManager, table: DataTable, field: DataField) {
@@ -63,6 +63,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     body: FieldCreateSchema,
     status: 201,
     responses: { 201: { description: 'Field', schema: FieldSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) => {
       const t = await table(em, auth.account.id, params.name);
       const field = await em.transactional((tx) => addField(tx, t, body));
@@ -89,6 +90,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     params: paramsWith('fieldId'),
     body: FieldPatchSchema,
     responses: { 200: { description: 'Field', schema: FieldSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) => {
       const t = await table(em, auth.account.id, params.name);
       return describeField(em, t, await updateField(em, t, await findField(em, t, params.fieldId), body));
@@ -103,6 +105,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     params: paramsWith('fieldId'),
     status: 204,
     responses: { 204: { description: 'Deleted' } },
+    lock: schemaLock,
     handler: async ({ auth, em, params }) => {
       const t = await table(em, auth.account.id, params.name);
       const field = await findField(em, t, params.fieldId);
@@ -132,6 +135,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     body: OptionCreateSchema,
     status: 201,
     responses: { 201: { description: 'Option', schema: OptionSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) => {
       const t = await table(em, auth.account.id, params.name);
       return createOption(em, await findField(em, t, params.fieldId), body);
@@ -146,6 +150,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     params: paramsWith('tagId'),
     body: OptionPatchSchema,
     responses: { 200: { description: 'Option', schema: OptionSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) =>
       updateOption(em, await findOption(em, await table(em, auth.account.id, params.name), params.tagId), body),
   });
@@ -158,6 +163,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
     params: paramsWith('tagId'),
     status: 204,
     responses: { 204: { description: 'Deleted' } },
+    lock: schemaLock,
     handler: async ({ auth, em, params }) => {
       await deleteOption(em, await findOption(em, await table(em, auth.account.id, params.name), params.tagId));
     },

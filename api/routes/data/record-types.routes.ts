@@ -14,7 +14,7 @@ import { NotFoundError } from '../../../lib/errors.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
 import { PageQuerySchema, RecordTypeCreateSchema, RecordTypePatchSchema, ViewCreateSchema, ViewPatchSchema } from '../../schemas/data.schema.js';
-import { OBJECTS, nameParam, paramsWith } from './surface.js';
+import { OBJECTS, nameParam, paramsWith, schemaLock } from './surface.js';
 import { RecordTypePageSchema, RecordTypeSchema, ViewSchema } from '../../schemas/data-responses.schema.js';
 
 type Page = { limit: number; cursor?: string };
@@ -59,6 +59,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     body: RecordTypeCreateSchema,
     status: 201,
     responses: { 201: { description: 'RecordType', schema: RecordTypeSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) => createRecordType(em, await object(em, auth.account.id, params.name), body),
   });
   api.add<RecordTypePatch, unknown, { name: string; recordTypeId: number }>({
@@ -70,6 +71,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     params: paramsWith('recordTypeId'),
     body: RecordTypePatchSchema,
     responses: { 200: { description: 'RecordType', schema: RecordTypeSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) => {
       const table = await object(em, auth.account.id, params.name);
       return updateRecordType(em, table, await findRecordType(em, table, params.recordTypeId), body);
@@ -84,6 +86,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     params: paramsWith('recordTypeId'),
     status: 204,
     responses: { 204: { description: 'Deleted' } },
+    lock: schemaLock,
     handler: async ({ auth, em, params }) => {
       const table = await object(em, auth.account.id, params.name);
       await deleteRecordType(em, table, await findRecordType(em, table, params.recordTypeId));
@@ -100,6 +103,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     body: ViewCreateSchema,
     status: 201,
     responses: { 201: { description: 'View', schema: ViewSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) => {
       const recordType = await recordTypeOfAccount(em, auth.account.id, params.recordTypeId);
       return createView(em, recordType.table, body, recordType);
@@ -114,6 +118,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     params: recordTypeViewParams,
     body: ViewPatchSchema,
     responses: { 200: { description: 'View', schema: ViewSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) => {
       const recordType = await recordTypeOfAccount(em, auth.account.id, params.recordTypeId);
       return updateView(em, recordType.table, await findView(em, recordType.table, params.viewId, recordType), body);
@@ -128,6 +133,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
     params: recordTypeViewParams,
     status: 204,
     responses: { 204: { description: 'Deleted' } },
+    lock: schemaLock,
     handler: async ({ auth, em, params }) => {
       const recordType = await recordTypeOfAccount(em, auth.account.id, params.recordTypeId);
       await deleteView(em, await findView(em, recordType.table, params.viewId, recordType));

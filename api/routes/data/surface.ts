@@ -39,3 +39,10 @@ export type PageQuery = { limit: number; cursor?: string };
 
 /** The account's Object named in the path (activities, tasks and files exist for Objects only). */
 export const findObject = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, 'OBJECT', name);
+
+/**
+ * The lock of the account's Objects' and Tables' metadata (tables, fields, options, record types, views and their
+ * aggregations): see `RouteSpec.lock`. One lock for all of them, since a relation field changes two tables and view
+ * and record-type positions are renumbered across a table; metadata edits are rare and brief, row writes never take it.
+ */
+export const schemaLock = (): string => 'data-schema';

@@ -12,13 +12,15 @@ import {
   type TablePatch,
 } from '../../../db/tables/tables.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../routes.js';
 import { PageQuerySchema, TableCreateSchema, TablePatchSchema } from '../../schemas/data.schema.js';
-import { nameParam, type DataSurface } from './surface.js';
+import { nameParam, schemaLock, type DataSurface } from './surface.js';
 import { TableDetailSchema, TablePageSchema, TableSchemaSchema } from '../../schemas/data-responses.schema.js';
 
 export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore): void {
   const what = s.kind === 'OBJECT' ? 'Object' : 'Table';
+  const read = async ({ auth, em, params }: RouteInput<unknown, unknown, { name: string }>) =>
+    describeTable(em, await findTable(em, auth.account.id, s.kind, params.name));
   api.add<unknown, { limit: number; cursor?: string }>({
     method: 'get',
     path: s.base,
@@ -41,9 +43,10 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore
     body: TableCreateSchema,
     status: 201,
     responses: { 201: { description: `The new ${what} with its fields`, schema: TableDetailSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, body }) => describeTable(em, await createTable(em, auth.account.id, s.kind, body)),
   });
-  api.add({
+  api.add<unknown, unknown, { name: string }>({
     method: 'get',
     path: `${s.base}/:name`,
     scope: 'any',
@@ -51,9 +54,10 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore
     summary: s.kind === 'OBJECT' ? 'The Object with its fields, views and record types' : 'The Table with its fields and views',
     params: nameParam,
     responses: { 200: { description: what, schema: TableDetailSchema } },
-    handler: async ({ auth, em, params }) => describeTable(em, await findTable(em, auth.account.id, s.kind, params.name)),
+    etag: true,
+    handler: read,
   });
-  api.add<TablePatch>({
+  api.add<TablePatch, unknown, { name: string }>({
     method: 'patch',
     path: `${s.base}/:name`,
     scope: 'U',
@@ -62,6 +66,8 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore
     params: nameParam,
     body: TablePatchSchema,
     responses: { 200: { description: what, schema: TableDetailSchema } },
+    lock: schemaLock,
+    etag: read,
     handler: async ({ auth, em, params, body }) => describeTable(em, await updateTable(em, auth.account.id, s.kind, params.name, body)),
   });
   api.add({

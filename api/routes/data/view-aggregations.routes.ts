@@ -15,7 +15,7 @@ import { findView } from '../../../db/tables/views.service.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
 import { AggregationComputeSchema, AggregationCreateSchema, AggregationPatchSchema, PageQuerySchema } from '../../schemas/data.schema.js';
-import { paramsWith, type DataSurface } from './surface.js';
+import { paramsWith, type DataSurface, schemaLock } from './surface.js';
 import { AggregationPageSchema, AggregationResultSchema, AggregationSchema } from '../../schemas/data-responses.schema.js';
 
 export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void {
@@ -49,6 +49,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
     body: AggregationCreateSchema,
     status: 201,
     responses: { 201: { description: 'Aggregation', schema: AggregationSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) => {
       const { table, view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       return createAggregation(em, table, view, body);
@@ -77,6 +78,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
     params: paramsWith('viewId', 'aggId'),
     body: AggregationPatchSchema,
     responses: { 200: { description: 'Aggregation', schema: AggregationSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) => {
       const { table, view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       return updateAggregation(em, table, await findAggregation(em, view, params.aggId), body);
@@ -91,6 +93,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
     params: paramsWith('viewId', 'aggId'),
     status: 204,
     responses: { 204: { description: 'Deleted' } },
+    lock: schemaLock,
     handler: async ({ auth, em, params }) => {
       const { view } = await viewOf(em, auth.account.id, params.name, params.viewId);
       await deleteAggregation(em, await findAggregation(em, view, params.aggId));

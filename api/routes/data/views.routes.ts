@@ -5,7 +5,7 @@ import { createView, deleteView, findView, listViews, updateView, type ViewInput
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../routes.js';
 import { PageQuerySchema, ViewCreateSchema, ViewPatchSchema } from '../../schemas/data.schema.js';
-import { nameParam, paramsWith, type DataSurface } from './surface.js';
+import { nameParam, paramsWith, type DataSurface, schemaLock } from './surface.js';
 import { viewAggregationRoutes } from './view-aggregations.routes.js';
 import { ViewPageSchema, ViewSchema } from '../../schemas/data-responses.schema.js';
 
@@ -37,6 +37,7 @@ export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
     body: ViewCreateSchema,
     status: 201,
     responses: { 201: { description: 'View', schema: ViewSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) => createView(em, await table(em, auth.account.id, params.name), body),
   });
   api.add<ViewPatch, unknown, { name: string; viewId: number }>({
@@ -48,6 +49,7 @@ export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
     params: paramsWith('viewId'),
     body: ViewPatchSchema,
     responses: { 200: { description: 'View', schema: ViewSchema } },
+    lock: schemaLock,
     handler: async ({ auth, em, params, body }) => {
       const t = await table(em, auth.account.id, params.name);
       return updateView(em, t, await findView(em, t, params.viewId), body);
@@ -62,6 +64,7 @@ export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
     params: paramsWith('viewId'),
     status: 204,
     responses: { 204: { description: 'Deleted' } },
+    lock: schemaLock,
     handler: async ({ auth, em, params }) => {
       const t = await table(em, auth.account.id, params.name);
       await deleteView(em, await findView(em, t, params.viewId));
