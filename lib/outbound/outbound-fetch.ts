@@ -15,7 +15,6 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { Readable } from 'node:stream';
 import { refusal, type OutboundPolicy, type OutboundTarget } from './address-policy.js';
 
 /** A permanent failure of an outbound call: `type` names it for Temporal (`OutboundAddressRefused`, …). */
@@ -59,13 +58,37 @@ function targetOf(url: URL): OutboundTarget {
   };
 }
 
-function toResponse(res: IncomingMessage, method: string): Response {
+/**
+ * A network failure as a transient error of its own (Temporal retries it), like fetch's "fetch failed": Node's
+ * `code` (ECONNREFUSED, ECONNRESET) stays in `cause`, so the worker never reads it as a PostgreSQL outage.
+ */
+function networkFailure(url: URL, error: Error): Error {
+  if (error instanceof OutboundError || error.name === 'AbortError') return error;
+  return new Error(`The call to ${url.origin} failed: ${error.message}`, { cause: error });
+}
+
+/** The answer's body as a web stream, read as the caller reads (backpressure), failing with `networkFailure`. */
+function bodyOf(url: URL, res: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      res.on('data', (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk));
+        if ((controller.desiredSize ?? 0) <= 0) res.pause();
+      });
+      res.once('end', () => controller.close());
+      res.once('error', (error) => controller.error(networkFailure(url, error)));
+    },
+    pull: () => void res.resume(),
+    cancel: () => void res.destroy(),
+  });
+}
+
+function toResponse(url: URL, res: IncomingMessage, method: string): Response {
   const headers = new Headers();
   for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
   const empty = method === 'HEAD' || NULL_BODY.has(res.statusCode!);
   if (empty) res.resume();
-  const body = empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
-  return new Response(body, { status: res.statusCode, statusText: res.statusMessage, headers });
+  return new Response(empty ? null : bodyOf(url, res), { status: res.statusCode, statusText: res.statusMessage, headers });
 }
 
 /** A client whose every call, redirects included, connects only to addresses `policy` allows. */
@@ -108,13 +131,13 @@ export function createOutboundFetch(policy: OutboundPolicy, resolve: Resolve = s
     return new Promise<Response>((resolve, reject) => {
       const request = (protocol === 'https:' ? httpsRequest : httpRequest)(url, options, (res) => {
         try {
-          resolve(toResponse(res, method));
+          resolve(toResponse(url, res, method));
         } catch (error) {
           res.destroy();
           reject(error as Error);
         }
       });
-      request.once('error', reject);
+      request.once('error', (error) => reject(networkFailure(url, error)));
       request.end(body ?? undefined);
     });
   };

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { databaseUnavailable } from '../../db/database.js';
 import { parseAllowHosts, REFUSE_PRIVATE, type OutboundPolicy } from '../../lib/outbound/address-policy.js';
 import { createOutboundFetch, MAX_REDIRECTS, OutboundError, type Resolve } from '../../lib/outbound/outbound-fetch.js';
 
@@ -120,6 +121,13 @@ describe('outbound fetch (the one client for users’ URLs)', () => {
     const error = await refused(call(`${a.origin}/loop`));
     expect(error.type).to.equal('TooManyRedirects');
     expect(a.hits.length - before).to.equal(MAX_REDIRECTS + 1);
+  });
+
+  it('fails a network error transiently, without the code that would read as a PostgreSQL outage', async () => {
+    const error = (await createOutboundFetch(LOCAL)('http://127.0.0.1:9/nowhere').catch((e: Error) => e)) as Error;
+    expect(error).to.not.be.instanceOf(OutboundError);
+    expect(error.message).to.match(/^The call to http:\/\/127\.0\.0\.1:9 failed: connect ECONNREFUSED/);
+    expect(databaseUnavailable(error)).to.equal(false);
   });
 
   it('calls only http and https URLs', async () => {
