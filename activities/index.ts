@@ -13,6 +13,8 @@ import { AiGateway } from './ai/ai-gateway.js';
 import type { AiProvider } from './ai/ai-provider.js';
 import type { MessagingConfig } from './messaging/cloud-api-messaging.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import { REFUSE_PRIVATE, type OutboundPolicy } from '../lib/outbound/address-policy.js';
+import { createOutboundFetch } from '../lib/outbound/outbound-fetch.js';
 import { createExecuteNode } from './nodes/execute-node.js';
 import { nodeFactsOf } from './nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
@@ -35,6 +37,8 @@ export interface ActivityDeps {
   conversationFallbackMessage?: string | null;
   /** Opens stored third-party secrets (numbers' Cloud API tokens); absent: SETTINGS_ENCRYPTION_KEY is unset. */
   secrets?: SecretBox | null;
+  /** Which addresses calls to users' URLs may reach (OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOW_HOSTS); absent: no private one. */
+  outbound?: OutboundPolicy;
 }
 
 export function createActivities({
@@ -47,9 +51,11 @@ export function createActivities({
   messaging,
   conversationFallbackMessage,
   secrets,
+  outbound: policy = REFUSE_PRIVATE,
 }: ActivityDeps) {
   const outbox = new OutboxNotifier(orm.em.getKnex());
   const httpTimeoutMs = 30_000;
+  const outbound = createOutboundFetch(policy);
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
     executeNode: createExecuteNode({
@@ -57,13 +63,14 @@ export function createActivities({
       temporal,
       schedules: new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf),
       httpTimeoutMs,
-      ai: new AiGateway(aiProvider ?? null),
+      outbound,
+      ai: new AiGateway(aiProvider ?? null, outbound),
       messaging: messaging ?? null,
       secrets: secrets ?? null,
       outbox,
       files,
     }),
-    ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs }),
+    ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
     ...createRunLedgerActivities(orm, outbox),
     ...createTurnActivities(orm, {
       outbox,

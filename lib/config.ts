@@ -4,6 +4,7 @@
  */
 
 import { SecretBox } from './secret-box.js';
+import { AllowListError, parseAllowHosts, type OutboundPolicy } from './outbound/address-policy.js';
 
 /** Validated runtime configuration of every agentry process. */
 export interface Config {
@@ -65,6 +66,8 @@ export interface Config {
   admission: { runConcurrency: number | null; slotsPerWorker: number };
   /** Days a closed run's history (its log) is kept; `npm start` sets it on the embedded server's namespace. */
   runHistoryRetentionDays: number;
+  /** Which addresses calls to users' URLs (API nodes, custom tools, downloads) may reach (lib/outbound/address-policy.ts). */
+  outbound: OutboundPolicy;
 }
 
 export const DEFAULT_SLOTS_PER_WORKER = 8;
@@ -129,6 +132,10 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   RATE_LIMIT_BURST: 'requests one API key may make at once (default 200)',
   WEBHOOK_RATE_LIMIT_PER_SECOND: 'calls per second one incoming webhook accepts per API process, sustained (default 1000; 0: no limit)',
   WEBHOOK_RATE_LIMIT_BURST: 'calls one incoming webhook accepts at once (default 2000)',
+  OUTBOUND_ALLOW_PRIVATE:
+    "true: calls to users' URLs (API nodes, custom tools, file downloads) may reach loopback, private and other non-public addresses; default false (npm start: true); link-local and cloud metadata addresses are refused either way",
+  OUTBOUND_ALLOW_HOSTS:
+    "comma-separated addresses, CIDR blocks, host names (*.example.internal for subdomains), each with an optional :port, that calls to users' URLs may reach although private (e.g. 10.1.2.0/24,ollama.internal:11434); default none",
   CORS_ORIGINS: 'comma-separated browser origins allowed to call the API (https://app.example.com), or * for any; default none',
 };
 
@@ -182,6 +189,22 @@ function urlVar(env: NodeJS.ProcessEnv, name: string, fallback: string, protocol
     throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${url.protocol}"`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+function booleanVar(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+  return raw === 'true';
+}
+
+function outboundVar(env: NodeJS.ProcessEnv): OutboundPolicy {
+  try {
+    return { allowPrivate: booleanVar(env, 'OUTBOUND_ALLOW_PRIVATE', false), allowHosts: parseAllowHosts(env.OUTBOUND_ALLOW_HOSTS ?? '') };
+  } catch (error) {
+    if (error instanceof AllowListError) throw new ConfigError(`OUTBOUND_ALLOW_HOSTS: ${error.message}`);
+    throw error;
+  }
 }
 
 function workerQueuesVar(raw: string | undefined): ('runs' | 'turns')[] {
@@ -264,5 +287,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       slotsPerWorker: intVar(env, 'RUN_SLOTS_PER_WORKER', DEFAULT_SLOTS_PER_WORKER, 1, 10_000),
     },
     runHistoryRetentionDays: intVar(env, 'RUN_HISTORY_RETENTION_DAYS', 7, 1, 3650),
+    outbound: outboundVar(env),
   };
 }

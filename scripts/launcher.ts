@@ -59,6 +59,15 @@ async function prepareDatabase(config: Config, step: Launch['step']): Promise<Bo
   }
 }
 
+/** What calls to users' URLs may reach, in words (lib/outbound/address-policy.ts). */
+export function outboundSummary({ outbound }: Config): string {
+  const allowed = outbound.allowHosts.map((entry) => entry.text).join(', ');
+  if (outbound.allowPrivate) return 'private addresses allowed (OUTBOUND_ALLOW_PRIVATE=true); link-local and metadata refused';
+  return allowed
+    ? `private addresses refused except ${allowed} (OUTBOUND_ALLOW_HOSTS); link-local and metadata refused`
+    : 'private, link-local and metadata addresses refused (OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOW_HOSTS allow private ones)';
+}
+
 function printSummary(config: Config, firstStart: BootstrapResult | null): void {
   const base = `${config.publicBaseUrl}/public/v1`;
   const workerMetricsPort = Number(process.env.WORKER_METRICS_PORT || 9464);
@@ -70,6 +79,7 @@ function printSummary(config: Config, firstStart: BootstrapResult | null): void 
     `  Temporal UI    ${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows`,
     `  Temporal       ${config.temporal.address} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})`,
     `  Health         ${config.publicBaseUrl}/healthz?worker=true`,
+    `  Outbound calls ${outboundSummary(config)}`,
     `  Metrics        ${config.publicBaseUrl}/metrics (API), http://127.0.0.1:${workerMetricsPort}/metrics (runs worker), http://127.0.0.1:${workerMetricsPort + 2}/metrics (turns worker)`,
   ];
   if (firstStart) {

@@ -45,4 +45,12 @@ async function startTemporal({ config, supervisor, step }: Launch): Promise<void
   step('Temporal is ready');
 }
 
+// On a laptop, automations call the services running beside them (http://127.0.0.1:8080/…): npm start lets calls to
+// users' URLs reach private addresses unless told otherwise, and says so in its summary. npm run cluster and the
+// compose file keep the default, which refuses them.
+if (!process.env.OUTBOUND_ALLOW_PRIVATE?.trim()) {
+  process.env.OUTBOUND_ALLOW_PRIVATE = 'true';
+  console.log("npm start allows calls to users' URLs to reach private addresses (OUTBOUND_ALLOW_PRIVATE=false refuses them)");
+}
+
 process.exitCode = await launch({ startTemporal });

@@ -10,6 +10,7 @@ import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import type { AiProvider } from '../activities/ai/ai-provider.js';
 import type { MessagingConfig } from '../activities/messaging/cloud-api-messaging.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import type { OutboundPolicy } from '../lib/outbound/address-policy.js';
 import { waitOutDatabaseOutages } from './database-outage.js';
 
 export interface WorkerDeps {
@@ -33,6 +34,8 @@ export interface WorkerDeps {
   secrets?: SecretBox | null;
   /** The queues this process polls: automation runs, conversation turns, or both (the default). */
   queues?: readonly WorkerQueue[];
+  /** Which addresses calls to users' URLs may reach (OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOW_HOSTS); absent: no private one. */
+  outbound?: OutboundPolicy;
 }
 
 export type WorkerQueue = 'runs' | 'turns';
@@ -84,6 +87,7 @@ export async function createWorker({
   conversationFallbackMessage,
   secrets,
   queues = ['runs', 'turns'],
+  outbound,
 }: WorkerDeps): Promise<AgentryWorker> {
   const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
   const activities = createActivities({
@@ -96,9 +100,10 @@ export async function createWorker({
     messaging,
     conversationFallbackMessage,
     secrets,
+    outbound,
   });
   // Both workers share one workflow bundle (built once) and the same activity functions.
-  const workflowBundle = await bundleWorkflowCode({ workflowsPath, logger: quietBundler });
+  const workflowBundle = await workflowBundleOnce();
   // An activity that finds PostgreSQL down waits for it before failing, so a database restart fails no run.
   const interceptors = { activity: [waitOutDatabaseOutages(orm.em.getKnex())] };
   const options = { connection, namespace, identity: workerIdentity, workflowBundle, activities, interceptors };
@@ -108,3 +113,12 @@ export async function createWorker({
 
 /** The bundler's own progress lines are noise in worker logs. */
 const quietBundler = { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} };
+
+let bundled: ReturnType<typeof bundleWorkflowCode> | undefined;
+
+/** The workflow code does not change while a process runs: a process making several workers (tests) bundles it once. */
+function workflowBundleOnce(): ReturnType<typeof bundleWorkflowCode> {
+  bundled ??= bundleWorkflowCode({ workflowsPath, logger: quietBundler });
+  bundled.catch(() => (bundled = undefined));
+  return bundled;
+}

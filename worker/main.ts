@@ -47,6 +47,7 @@ const worker = await createWorker({
   conversationFallbackMessage: config.conversationFallbackMessage,
   queues: config.workerQueues,
   secrets: config.settingsKey ? SecretBox.fromKey(config.settingsKey) : null,
+  outbound: config.outbound,
 });
 logger.info(
   { identity: worker.options.identity, taskQueues: worker.workers.map((w) => w.options.taskQueue) },

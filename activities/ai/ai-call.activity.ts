@@ -12,6 +12,7 @@ import { chargeCredits, refundCredits } from '../../db/automations/run-ledger.js
 import { NodeEffect } from '../../db/entities/index.js';
 import type { Orm } from '../../db/orm.js';
 import type { AiCallRequest, AiReply } from '../../lib/runtime/ai-call.js';
+import type { OutboundFetch } from '../../lib/outbound/outbound-fetch.js';
 import { once, toFailure } from '../nodes/execute-node.js';
 import { AI_NOT_CONFIGURED, insufficientCredits } from './ai-gateway.js';
 import { AiProviderUnavailableError, type AiProvider } from './ai-provider.js';
@@ -25,11 +26,13 @@ export interface AiCallDeps {
   provider: AiProvider | null;
   /** Timeout of a transcription's audio download. */
   httpTimeoutMs: number;
+  /** The client a transcription's audio is downloaded with (the outbound address policy). */
+  outbound: OutboundFetch;
 }
 
 const chargeKey = (request: AiCallRequest) => `${request.callKey}/charge`;
 
-export function createAiCallActivities({ orm, provider, httpTimeoutMs }: AiCallDeps) {
+export function createAiCallActivities({ orm, provider, httpTimeoutMs, outbound }: AiCallDeps) {
   return {
     async aiCall(request: AiCallRequest): Promise<AiReply> {
       if (!provider) throw ApplicationFailure.nonRetryable(AI_NOT_CONFIGURED, 'AiNotConfigured');
@@ -40,6 +43,7 @@ export function createAiCallActivities({ orm, provider, httpTimeoutMs }: AiCallD
         return await performAiCall(provider, request.model, request.call, {
           signal: context.cancellationSignal,
           downloadTimeoutMs: httpTimeoutMs,
+          outbound,
           pay: async () => {
             const { accountId, model } = request;
             const charged = await once(orm.em, chargeKey(request), (tx) => chargeCredits(tx, accountId, model.creditsPerMessage));

@@ -27,6 +27,8 @@ import type { ExecuteNodeInput } from '../../lib/runtime/contract.js';
 import { NodeError } from '../nodes/node-module.js';
 import type { AiProvider } from './ai-provider.js';
 import { performAiCall } from './perform-ai-call.js';
+import { REFUSE_PRIVATE } from '../../lib/outbound/address-policy.js';
+import { createOutboundFetch, type OutboundFetch } from '../../lib/outbound/outbound-fetch.js';
 
 export type { AiCallRecord } from '../../lib/runtime/ai-call.js';
 
@@ -136,7 +138,7 @@ function journalCaller(input: ExecuteNodeInput): AiCaller {
 }
 
 /** Makes calls in-process: charged before, given back when the call fails. */
-function directCaller(provider: AiProvider, em: EntityManager, accountId: number, signal?: AbortSignal): AiCaller {
+function directCaller(provider: AiProvider, outbound: OutboundFetch, em: EntityManager, accountId: number, signal?: AbortSignal): AiCaller {
   return async (model, call) => {
     let charged = false;
     const pay = async () => {
@@ -144,7 +146,7 @@ function directCaller(provider: AiProvider, em: EntityManager, accountId: number
       charged = true;
     };
     try {
-      return await performAiCall(provider, model, call, { signal, downloadTimeoutMs: 30_000, pay });
+      return await performAiCall(provider, model, call, { signal, downloadTimeoutMs: 30_000, outbound, pay });
     } catch (error) {
       if (charged) await refundCredits(em, accountId, model.creditsPerMessage);
       throw error;
@@ -154,7 +156,11 @@ function directCaller(provider: AiProvider, em: EntityManager, accountId: number
 
 /** The gateway a worker (or the API) holds: null provider when AI_BASE_URL is unset. */
 export class AiGateway {
-  constructor(readonly provider: AiProvider | null) {}
+  /** `outbound` downloads the audio of in-process transcriptions; by default it refuses every private address. */
+  constructor(
+    readonly provider: AiProvider | null,
+    private readonly outbound: OutboundFetch = createOutboundFetch(REFUSE_PRIVATE),
+  ) {}
 
   /**
    * The session of one node execution: its calls are answered from `input.aiReplies`, and the first one without a
@@ -168,6 +174,6 @@ export class AiGateway {
   /** A session making its calls in-process, for API requests (phrase suggestions); fails like `journaled`. */
   direct(em: EntityManager, accountId: number, signal?: AbortSignal): AiSession {
     if (!this.provider) throw new NodeError(AI_NOT_CONFIGURED, 'AiNotConfigured');
-    return new AiSession(directCaller(this.provider, em, accountId, signal));
+    return new AiSession(directCaller(this.provider, this.outbound, em, accountId, signal));
   }
 }

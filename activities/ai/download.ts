@@ -1,4 +1,5 @@
 /** Downloading a file a node names by URL (audio, documents), refusing more than a size limit before reading it all. */
+import type { OutboundFetch } from '../../lib/outbound/outbound-fetch.js';
 import { NodeError } from '../nodes/node-module.js';
 
 export interface Downloaded {
@@ -8,10 +9,17 @@ export interface Downloaded {
 }
 
 /**
- * GETs `url` into memory, at most `maxBytes`: a larger `Content-Length`, or a body that grows past the limit, fails
- * the node. 4xx answers are permanent; network errors and 5xx are retried by Temporal.
+ * GETs `url` into memory through `outbound` (the outbound address policy), at most `maxBytes`: a larger
+ * `Content-Length`, or a body that grows past the limit, fails the node. 4xx answers are permanent; network errors
+ * and 5xx are retried by Temporal.
  */
-export async function downloadFile(url: string, maxBytes: number, signal: AbortSignal, timeoutMs: number): Promise<Downloaded> {
+export async function downloadFile(
+  outbound: OutboundFetch,
+  url: string,
+  maxBytes: number,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<Downloaded> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -20,7 +28,7 @@ export async function downloadFile(url: string, maxBytes: number, signal: AbortS
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new NodeError(`Only http and https URLs can be downloaded, not ${parsed.protocol}`);
-  const response = await fetch(parsed, { signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+  const response = await outbound(parsed, { signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
   if (response.status >= 400 && response.status < 500) throw new NodeError(`Downloading ${parsed.href} answered ${response.status}`);
   if (!response.ok) throw new Error(`Downloading ${parsed.href} answered ${response.status}`);
   const tooLarge = () =>

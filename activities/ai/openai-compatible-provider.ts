@@ -98,6 +98,7 @@ export class OpenAiCompatibleProvider implements AiProvider {
     let response: Response;
     let text: string;
     try {
+      // AI_BASE_URL is the operator's (often a local Ollama): outside the outbound address policy, which is for users' URLs.
       response = await fetch(`${baseUrl}${path}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${apiKey}`, ...(contentType && { 'content-type': contentType }) },

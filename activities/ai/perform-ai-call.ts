@@ -2,12 +2,15 @@
 import type { AiCallModel, AiReply, ChatCall, TranscriptionCall } from '../../lib/runtime/ai-call.js';
 import { aiCallDuration, aiTokens } from './ai-metrics.js';
 import type { AiProvider, ChatResponse } from './ai-provider.js';
+import type { OutboundFetch } from '../../lib/outbound/outbound-fetch.js';
 import { downloadFile } from './download.js';
 
 export interface PerformOptions {
   signal?: AbortSignal;
   /** Timeout of a transcription's audio download. */
   downloadTimeoutMs: number;
+  /** The client a transcription's audio is downloaded with (the outbound address policy). */
+  outbound: OutboundFetch;
   /** Charges the call's credits, after the audio is downloaded and before the provider is called; throws when refused. */
   pay: () => Promise<void>;
 }
@@ -26,7 +29,7 @@ export async function performAiCall(
   const { signal } = options;
   const audio =
     call.kind === 'transcription'
-      ? await downloadFile(call.audioUrl, call.maxBytes, signal ?? new AbortController().signal, options.downloadTimeoutMs)
+      ? await downloadFile(options.outbound, call.audioUrl, call.maxBytes, signal ?? new AbortController().signal, options.downloadTimeoutMs)
       : null;
   await options.pay();
   const started = performance.now();

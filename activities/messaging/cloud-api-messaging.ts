@@ -49,6 +49,8 @@ export async function sendTemplateMessage(
   signal: AbortSignal,
   timeoutMs: number,
 ): Promise<string> {
+  // The operator's endpoint (MESSAGING_API_URL, or a number's URL set with the admin CLI), not a user's: outside the
+  // outbound address policy (lib/outbound/), so a Cloud API on the operator's own network can be used.
   const response = await fetch(`${config.baseUrl}/${encodeURIComponent(message.phoneNumberId)}/messages`, {
     method: 'POST',
     headers: { authorization: `Bearer ${config.token}`, 'content-type': 'application/json' },

@@ -38,7 +38,7 @@ function pairs(list: unknown): [string, string][] {
 
 const checkUrl: NodeCheck = (node) => (isValidUrl(node.data.url) ? [] : [invalid('url', 'must be a valid http(s) URL ({variables} allowed)')]);
 
-const executeApi: NodeExecutor = async ({ data }, { httpTimeoutMs, signal }) => {
+const executeApi: NodeExecutor = async ({ data }, { httpTimeoutMs, signal, outbound }) => {
   const method = String(data.method ?? 'GET').toUpperCase();
   let url: URL;
   try {
@@ -53,7 +53,7 @@ const executeApi: NodeExecutor = async ({ data }, { httpTimeoutMs, signal }) => 
     body = typeof data.body === 'string' ? data.body : JSON.stringify(data.body);
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   }
-  const response = await fetch(url, { method, headers, body, signal: AbortSignal.any([signal, AbortSignal.timeout(httpTimeoutMs)]) });
+  const response = await outbound(url, { method, headers, body, signal: AbortSignal.any([signal, AbortSignal.timeout(httpTimeoutMs)]) });
   const text = await response.text();
   const where = `${method} ${url.origin}${url.pathname}`;
   if (response.status >= 500) throw new Error(`${where} answered ${response.status}`);

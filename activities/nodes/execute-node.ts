@@ -8,6 +8,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NodeEffect } from '../../db/entities/index.js';
 import { AppError } from '../../lib/errors.js';
+import { OutboundError } from '../../lib/outbound/outbound-fetch.js';
 import { AiCallNeeded, type AiSession } from '../ai/ai-gateway.js';
 import { nodeDuration } from '../../lib/metrics.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
@@ -38,7 +39,7 @@ function checkOutputSize(input: ExecuteNodeInput, outcome: NodeOutcome): NodeOut
 /** Permanent failures (a `NodeError`, a refused request of the data plane) fail the node at once; others are retried. */
 export function toFailure(error: unknown, cancelled: boolean): unknown {
   if (cancelled || error instanceof ApplicationFailure) return error;
-  if (error instanceof NodeError) return ApplicationFailure.nonRetryable(error.message, error.type);
+  if (error instanceof NodeError || error instanceof OutboundError) return ApplicationFailure.nonRetryable(error.message, error.type);
   if (error instanceof AppError && error.status < 500) return ApplicationFailure.nonRetryable(error.message, error.code);
   return error;
 }

@@ -21,7 +21,7 @@ const executeFileAnalysis: NodeExecutor = async (input, context) => {
   const { session, model } = await aiForNode(input, context, 'FILE_ANALYSIS');
   // The node runs again once its AI call is answered: the text read (download, OCR) is recorded and read back then.
   const read = await context.onceFor('document', async () => {
-    const file = await downloadFile(fileUrl, MAX_FILE_BYTES, context.signal, context.httpTimeoutMs);
+    const file = await downloadFile(context.outbound, fileUrl, MAX_FILE_BYTES, context.signal, context.httpTimeoutMs);
     const { text, kind } = await documentText(file);
     return { fileName: file.fileName, kind, text: text.slice(0, MAX_TEXT_CHARS) };
   });

@@ -16,6 +16,7 @@ import type { NodeCheck } from './checks/check-context.js';
 import type { AiGateway, AiSession } from '../ai/ai-gateway.js';
 import type { MessagingConfig } from '../messaging/cloud-api-messaging.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import type { OutboundFetch } from '../../lib/outbound/outbound-fetch.js';
 
 export type { NodeCheck, NodeCheckContext } from './checks/check-context.js';
 
@@ -33,6 +34,8 @@ export interface ExecutorDeps {
   schedules: AutomationSchedules;
   /** Timeout of outgoing HTTP calls. */
   httpTimeoutMs: number;
+  /** The client for every call to a URL a user saved: it refuses what the outbound address policy refuses. */
+  outbound: OutboundFetch;
   /** The AI gateway (its provider is null when none is configured: AI nodes then fail saying so). */
   ai: AiGateway;
   /** The messaging product's Cloud API of numbers without settings of their own (SEND_MESSAGING_MESSAGE); null when not configured. */

@@ -117,6 +117,7 @@ export class HttpTriggerProvider implements TriggerProvider {
   private async request(method: string, path: string, what: string, body?: unknown, accepted: number[] = []): Promise<Answer> {
     let response: Response;
     try {
+      // TRIGGER_PROVIDER_URL is the operator's: outside the outbound address policy, which is for users' URLs.
       response = await fetch(`${this.baseUrl}${path}`, {
         method,
         headers: {

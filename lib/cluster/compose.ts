@@ -58,6 +58,8 @@ export function agentryEnv(topology: ClusterTopology): Record<string, string> {
     LOG_LEVEL: 'INFO',
     LOG_FORMAT: 'json',
     FILES_DIR: '/var/lib/agentry/files',
+    // Calls to users' URLs never reach the cluster's own network (PostgreSQL, Temporal) unless an operator says so.
+    OUTBOUND_ALLOW_PRIVATE: 'false',
   };
 }
 

@@ -68,6 +68,9 @@ describe('npm start', function () {
     expect(out).to.include('Temporal UI    http://127.0.0.1:8233');
     expect(out).to.include(`using the Temporal cluster at ${harness().env.address}`);
     expect(out).to.include('created the database');
+    // On a laptop, automations may call the services beside them; npm start says so.
+    expect(out).to.include("npm start allows calls to users' URLs to reach private addresses");
+    expect(out).to.include('Outbound calls private addresses allowed (OUTBOUND_ALLOW_PRIVATE=true); link-local and metadata refused');
     const userKey = /USER key +(\S+)/.exec(out)?.[1];
     const generalKey = /GENERAL key +(\S+)/.exec(out)?.[1];
     const base = `http://127.0.0.1:${port}/public/v1`;

@@ -3,8 +3,9 @@ import { DefaultLogger } from '@temporalio/worker';
 import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
 import { createAiCallActivities } from '../../activities/ai/ai-call.activity.js';
 import type { AiCallRequest, AiReply } from '../../lib/runtime/ai-call.js';
+import { createOutboundFetch } from '../../lib/outbound/outbound-fetch.js';
 import { recordedActivities } from '../setup/activity-history.js';
-import { harness } from '../setup/harness.js';
+import { harness, TEST_OUTBOUND_POLICY } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { waitUntil } from '../setup/runs.js';
 import { executeNodeAttempt } from '../setup/node-executions.js';
@@ -112,7 +113,12 @@ describe('AI calls as activities of their own', function () {
 
   it('charges once per call key however often an attempt runs, and refunds once', async () => {
     const a = await accountWithBalance(100);
-    const { aiCall, refundAiCall } = createAiCallActivities({ orm: harness().orm, provider: harness().aiProvider, httpTimeoutMs: 5_000 });
+    const { aiCall, refundAiCall } = createAiCallActivities({
+      orm: harness().orm,
+      provider: harness().aiProvider,
+      httpTimeoutMs: 5_000,
+      outbound: createOutboundFetch(TEST_OUTBOUND_POLICY),
+    });
     const request: AiCallRequest = {
       accountId: a.account.id,
       callKey: `charge-once-${a.account.id}#1/ai-1`,

@@ -19,6 +19,19 @@ describe('FILE_ANALYSIS nodes', function () {
   });
   after(() => files.close());
 
+  it('refuses to download a file from the cloud metadata address, failing the node at once', async () => {
+    const { userKey: key } = await newAccount();
+    const wf = await aiWorkflow(key);
+    const node = await wf.node('FILE_ANALYSIS', { fileUrl: 'http://169.254.169.254/latest/meta-data/doc.pdf' });
+    harness().ai.script();
+    const run = await wf.run(node);
+    expect(run.successful, JSON.stringify(run)).to.equal(false);
+    expect(run.error!.message).to.equal(
+      'The call to http://169.254.169.254 was refused: 169.254.169.254, a cloud metadata address; the outbound address policy never calls link-local or cloud metadata addresses',
+    );
+    expect(harness().ai.chats, 'no AI call was made').to.have.length(0);
+  });
+
   it('reads PDF text locally and has the FILE_ANALYSIS model answer the prompt about it', async () => {
     const { userKey: key } = await newAccount();
     const wf = await aiWorkflow(key);

@@ -33,6 +33,20 @@ describe('TRANSCRIPTION nodes', function () {
     });
   });
 
+  it('refuses to download audio from a private address, failing the node at once and charging nothing', async () => {
+    const { userKey: key } = await newAccount();
+    const wf = await aiWorkflow(key);
+    const node = await wf.node('TRANSCRIPTION', { audioUrl: 'http://10.20.30.40/calls/voicemail.mp3' });
+    const run = await wf.run(node);
+    expect(run.successful, JSON.stringify(run)).to.equal(false);
+    expect(run.error!.message).to.match(
+      /^The call to http:\/\/10\.20\.30\.40 was refused: 10\.20\.30\.40, a private network address; .*OUTBOUND_ALLOW_PRIVATE/,
+    );
+    expect(run.nodeResults[0]!.aiCredits ?? 0).to.equal(0);
+    const aiCall = (await recordedActivities(run.logId)).find((a) => a.type === 'aiCall')!;
+    expect(aiCall.attempts, 'a refused download is not retried').to.equal(1);
+  });
+
   it('extracts several capture variables from the transcript with the TEXT model', async () => {
     const { userKey: key } = await newAccount();
     const wf = await aiWorkflow(key, ['name', 'order']);

@@ -89,7 +89,14 @@ export async function benchPlatform() {
     account,
     queue,
     /** Environment of the API and worker processes. */
-    processEnv: { DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: env.address, LOG_LEVEL: 'ERROR', TEMPORAL_TASK_QUEUE: queue },
+    processEnv: {
+      DATABASE_URL: databaseUrl,
+      TEMPORAL_ADDRESS: env.address,
+      LOG_LEVEL: 'ERROR',
+      TEMPORAL_TASK_QUEUE: queue,
+      // The benchmarks' services listen on 127.0.0.1, which the outbound address policy refuses unless allowed.
+      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+    },
     /** Which Temporal server the benchmark runs on. */
     temporalKind: temporal.kind,
     /** Bytes of the Temporal store. */

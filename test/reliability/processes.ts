@@ -11,7 +11,7 @@ import { dropDatabase } from '../../db/database.js';
 import type { Orm } from '../../db/orm.js';
 import { bootstrapAccount } from '../../db/services/accounts.service.js';
 import { expect } from 'chai';
-import { harness, listen, migratedDatabase, projectRoot } from '../setup/harness.js';
+import { harness, listen, migratedDatabase, projectRoot, TEST_OUTBOUND_ALLOW_HOSTS } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 
 export interface Plant {
@@ -58,6 +58,7 @@ export async function startWorker(plant: Plant, temporalAddress = harness().env.
       TEMPORAL_TASK_QUEUE: plant.taskQueue,
       LOG_LEVEL: 'INFO',
       LOG_FORMAT: 'json',
+      OUTBOUND_ALLOW_HOSTS: TEST_OUTBOUND_ALLOW_HOSTS,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -20,8 +20,18 @@ import { FakeAiServer } from './fake-ai-server.js';
 import { FakeMessagingServer } from './fake-messaging-server.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { startTestCluster, type TestCluster } from './cluster.js';
+import { parseAllowHosts, type OutboundPolicy } from '../../lib/outbound/address-policy.js';
 
 export { projectRoot };
+
+/**
+ * OUTBOUND_ALLOW_HOSTS of the test worker: its local servers (file server, API node services, fake providers) all
+ * listen on 127.0.0.1, which the outbound address policy refuses, like every private address, unless allowed.
+ */
+export const TEST_OUTBOUND_ALLOW_HOSTS = '127.0.0.1';
+
+/** The test worker's outbound address policy: a cluster's (no private address) with its local servers allowed. */
+export const TEST_OUTBOUND_POLICY: OutboundPolicy = { allowPrivate: false, allowHosts: parseAllowHosts(TEST_OUTBOUND_ALLOW_HOSTS) };
 
 /** SETTINGS_ENCRYPTION_KEY of the test worker and of the admin command line the tests run (32 bytes in hex). */
 export const TEST_SETTINGS_KEY = 'a1'.repeat(32);
@@ -120,6 +130,7 @@ export async function startHarness(): Promise<Harness> {
     aiProvider,
     messaging: { baseUrl: messaging.baseUrl, token: 'test-messaging-token' },
     secrets: SecretBox.fromKey(TEST_SETTINGS_KEY),
+    outbound: TEST_OUTBOUND_POLICY,
     orm,
     connection: env.nativeConnection,
     temporal: env.client,

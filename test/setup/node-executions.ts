@@ -15,7 +15,8 @@ import { AiGateway } from '../../activities/ai/ai-gateway.js';
 import type { AiProvider } from '../../activities/ai/ai-provider.js';
 import type { MessagingConfig } from '../../activities/messaging/cloud-api-messaging.js';
 import { SecretBox } from '../../lib/secret-box.js';
-import { harness, TEST_SETTINGS_KEY } from './harness.js';
+import { createOutboundFetch } from '../../lib/outbound/outbound-fetch.js';
+import { harness, TEST_OUTBOUND_POLICY, TEST_SETTINGS_KEY } from './harness.js';
 
 // Expected node failures are not worth a warning in the test output.
 const quiet = new DefaultLogger('ERROR');
@@ -44,6 +45,7 @@ export async function executeNodeAttempt(execution: NodeExecution, attempt = 1):
     temporal: h.env.client,
     schedules: new TemporalAutomationSchedules(h.env.client, h.taskQueue, nodeFactsOf),
     httpTimeoutMs: 5_000,
+    outbound: createOutboundFetch(TEST_OUTBOUND_POLICY),
     files: new LocalFileStore('.data/files'),
     ai: new AiGateway(execution.aiProvider === undefined ? h.aiProvider : execution.aiProvider),
     messaging: execution.messaging === undefined ? { baseUrl: h.messaging.baseUrl, token: 'test-messaging-token' } : execution.messaging,

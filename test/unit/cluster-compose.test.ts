@@ -4,6 +4,8 @@ import { expect } from 'chai';
 import { agentryEnv, COMPOSE_FILE, composeFiles, MOUNT_DIR, serviceName, TEMPLATE, temporalServices, yaml } from '../../lib/cluster/compose.js';
 import { loadTopology } from '../../lib/cluster/topology.js';
 import { projectRoot } from '../../lib/temporal-cli.js';
+import { loadConfig } from '../../lib/config.js';
+import { REFUSE_PRIVATE } from '../../lib/outbound/address-policy.js';
 
 type Service = { image: string; entrypoint?: string[]; command?: string[]; depends_on?: Record<string, { condition: string }>; ports?: string[] };
 
@@ -49,6 +51,8 @@ describe('temporal-docker-compose.yml (generated from cluster/cluster.json)', ()
     ]);
     expect(services['temporal-ui']!.ports).to.deep.equal([`${topology.ui.port}:${topology.ui.port}`]);
     expect(files[COMPOSE_FILE]).to.include(yaml(env, '  '));
+    // Calls to users' URLs cannot reach the cluster's own network (PostgreSQL, Temporal) by default.
+    expect(loadConfig(env).outbound).to.deep.equal(REFUSE_PRIVATE);
     // api, worker and turns-worker start once the namespace and its search attributes are in place.
     expect(files[COMPOSE_FILE]!.match(/ {6}temporal-namespace:\n {8}condition: service_completed_successfully/g)).to.have.length(3);
     const registration = services['temporal-namespace']!.command![0]!;

@@ -1,12 +1,14 @@
 /**
  * Custom tools (`/custom-tools`) as real HTTP calls: the model's arguments go in the query string for GET and
  * DELETE, as the JSON body otherwise, with the tool's headers. The answer (parsed when JSON, cut to 20,000
- * characters) is what the model reads; a failed call is reported to the model, which may try otherwise. Each call
+ * characters) is what the model reads; a failed call is reported to the model, which may try otherwise, but a call
+ * the outbound address policy refuses fails the node (the model cannot change the tool's URL). Each call
  * is made once per tool call of the node execution: its answer is recorded, and the node, executed again after each
  * of its AI calls, reads it back instead of calling the tool again.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AgentResource } from '../../../db/entities/index.js';
+import { OutboundError, type OutboundFetch } from '../../../lib/outbound/outbound-fetch.js';
 import { NodeError, type ExecutionContext } from '../../nodes/node-module.js';
 import { toolName, type RunnableTool } from './runnable-tool.js';
 
@@ -24,7 +26,7 @@ export async function customTools(
   em: EntityManager,
   accountId: number,
   ids: unknown[],
-  context: Pick<ExecutionContext, 'onceFor' | 'httpTimeoutMs' | 'signal'>,
+  context: Pick<ExecutionContext, 'onceFor' | 'httpTimeoutMs' | 'signal' | 'outbound'>,
 ): Promise<RunnableTool[]> {
   if (!ids.length) return [];
   const found = await em.find(AgentResource, { account: accountId, kind: 'CUSTOM_TOOL', id: { $in: ids.map(Number) } });
@@ -37,12 +39,18 @@ export async function customTools(
         description: values.description || tool.name,
         parameters: values.parameters ?? { type: 'object', properties: {} },
       },
-      run: (args, part) => context.onceFor(part, () => callTool(values, args, context.httpTimeoutMs, context.signal)),
+      run: (args, part) => context.onceFor(part, () => callTool(context.outbound, values, args, context.httpTimeoutMs, context.signal)),
     };
   });
 }
 
-async function callTool(tool: CustomToolValues, args: Record<string, unknown>, timeoutMs: number, signal: AbortSignal): Promise<unknown> {
+async function callTool(
+  outbound: OutboundFetch,
+  tool: CustomToolValues,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<unknown> {
   const method = (tool.method ?? 'POST').toUpperCase();
   const url = new URL(tool.url);
   const inQuery = method === 'GET' || method === 'DELETE';
@@ -50,7 +58,7 @@ async function callTool(tool: CustomToolValues, args: Record<string, unknown>, t
   const headers: Record<string, string> = Object.fromEntries((tool.headers ?? []).map((h) => [h.key, h.value]));
   if (!inQuery) headers['content-type'] = 'application/json';
   try {
-    const response = await fetch(url, {
+    const response = await outbound(url, {
       method,
       headers,
       body: inQuery ? undefined : JSON.stringify(args),
@@ -65,7 +73,7 @@ async function callTool(tool: CustomToolValues, args: Record<string, unknown>, t
     }
     return { status: response.status, body };
   } catch (error) {
-    if (signal.aborted) throw error;
+    if (signal.aborted || error instanceof OutboundError) throw error;
     return { error: `the call failed: ${(error as Error).message}` };
   }
 }
