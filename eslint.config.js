@@ -2,6 +2,7 @@
 // workflows/ may import Node built-ins or I/O libraries (type-only imports, such as the activities' types, are fine).
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
+import importLayers from './eslint-rules/import-layers.js';
 
 const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`, `${name}/*`, `node:${name}/*`]);
 
@@ -12,6 +13,20 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The layers of the house (README, Layout): a folder imports its own and lower layers only.
+    files: ['**/*.ts'],
+    plugins: { house: { rules: { 'import-layers': importLayers } } },
+    rules: {
+      'house/import-layers': [
+        'error',
+        {
+          layers: { lib: 0, db: 1, integrations: 2, nodes: 3, activities: 4, workflows: 4, worker: 5, api: 5, launcher: 5, client: 6, scripts: 6 },
+          allowTypes: [['workflows', 'activities']],
+        },
+      ],
     },
   },
   {
@@ -47,6 +62,8 @@ export default tseslint.config(
                 '**/db/**',
                 '**/api/**',
                 '**/activities/**',
+                '**/nodes/**',
+                '**/integrations/**',
                 '**/worker/**',
               ],
               allowTypeImports: true,

@@ -8,17 +8,17 @@ import { OutboxNotifier } from '../db/outbox-notifier.js';
 import type { FileStore } from '../db/tables/files/file-store.js';
 import { createHeartbeatActivity } from './heartbeat.activity.js';
 import { TemporalAutomationSchedules } from '../lib/schedules/temporal-automation-schedules.js';
-import { createAiCallActivities } from './ai/ai-call.activity.js';
-import { AiGateway } from './ai/ai-gateway.js';
-import type { AiProvider } from './ai/ai-provider.js';
-import type { MessagingConfig } from './messaging/cloud-api-messaging.js';
+import { createAiCallActivities } from './ai-call.activity.js';
+import { AiGateway } from '../integrations/ai/ai-gateway.js';
+import type { AiProvider } from '../integrations/ai/ai-provider.js';
+import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { REFUSE_PRIVATE, type OutboundPolicy } from '../lib/outbound/address-policy.js';
 import { createOutboundFetch } from '../lib/outbound/outbound-fetch.js';
-import { createExecuteNode } from './nodes/execute-node.js';
-import { nodeFactsOf } from './nodes/registry.js';
+import { createExecuteNode } from './execute-node.activity.js';
+import { nodeFactsOf } from '../nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
-import { createTurnActivities } from './conversation/turn.activities.js';
+import { createTurnActivities } from './turn.activity.js';
 
 export interface ActivityDeps {
   orm: Orm;

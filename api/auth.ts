@@ -3,7 +3,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
-import { verifyKey } from '../db/services/api-keys.service.js';
+import { verifyKey } from '../db/accounts/api-keys.service.js';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 
 /** `U`: a USER key is required; `any`: a USER or a GENERAL key. */

@@ -2,7 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { IdempotentAnswer } from '../db/automations/idempotency-keys.js';
 import { IDEMPOTENCY_HEADER } from '../lib/idempotency.js';
-import { Reply } from './routes.js';
+import { Reply } from './route-registry.js';
 
 /** The key a call came with (validated by the route's `headers` schema), or undefined. */
 export function idempotencyKeyOf(headers: IncomingHttpHeaders): string | undefined {

@@ -2,7 +2,7 @@
  * OpenAPI 3.1 document built from the route registry: the same schema objects ajv validates with.
  * Schemas with an `$id` are lifted into `components.schemas` and referenced.
  */
-import type { RouteRegistry, RouteSpec } from './routes.js';
+import type { RouteRegistry, RouteSpec } from './route-registry.js';
 import { AUTH_RESPONSES, ErrorSchema } from './schemas/common.schema.js';
 import { sharedSchemas, type JsonSchema } from './validation.js';
 

@@ -2,12 +2,12 @@
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { connectTemporal } from '../lib/temporal.js';
-import { HttpTriggerProvider } from '../activities/triggers/http-trigger-provider.js';
+import { HttpTriggerProvider } from '../integrations/triggers/http-trigger-provider.js';
 import { initORM } from '../db/orm.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import { startOrphanSweeps } from '../db/tables/files/orphan-sweep.js';
 import { createApp } from './app.js';
-import { aiProviderFrom } from '../activities/ai/openai-compatible-provider.js';
+import { aiProviderFrom } from '../integrations/ai/openai-compatible-provider.js';
 
 const config = loadConfig();
 const logger = createLogger('api', { format: config.logFormat, level: config.logLevel.toLowerCase() });

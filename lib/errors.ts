@@ -106,3 +106,17 @@ export class DatabaseUnavailableError extends ServiceUnavailableError {
     super('The database is unavailable; retry later', 5);
   }
 }
+
+/**
+ * A permanent failure of a node (retrying cannot help): the node fails at once with `message`, a non-retryable
+ * Temporal failure of `type` (the executeNode activity maps it).
+ */
+export class NodeError extends Error {
+  constructor(
+    message: string,
+    readonly type = 'NodeFailed',
+  ) {
+    super(message);
+    this.name = 'NodeError';
+  }
+}

@@ -9,8 +9,8 @@ import { AppError } from '../lib/errors.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { ensureDatabase } from '../db/database.js';
 import { initORM, migrate } from '../db/orm.js';
-import { bootstrapAccount, createUser, creditBalance, userView } from '../db/services/accounts.service.js';
-import { issueGeneralKey, issueUserKey, listKeys, revokeKey } from '../db/services/api-keys.service.js';
+import { bootstrapAccount, createUser, creditBalance, userView } from '../db/accounts/accounts.service.js';
+import { issueGeneralKey, issueUserKey, listKeys, revokeKey } from '../db/accounts/api-keys.service.js';
 import { listParkedEvents, requeueParkedEvents } from '../db/automations/event-subscribers.js';
 import { CATALOG_OPTIONS, CATALOG_USAGE, catalogVerbs } from './admin-catalog-verbs.js';
 

@@ -1,13 +1,13 @@
 /**
  * `npm run cluster`: agentry on a Temporal cluster of its own (README, "A Temporal cluster on PostgreSQL"): the
- * cluster of `cluster/cluster.json` (lib/cluster/start.ts), then the API, two runs workers and a turns worker
+ * cluster of `cluster/cluster.json` (launcher/cluster/start-cluster.ts), then the API, two runs workers and a turns worker
  * against it. Ctrl-C stops all of it; a second start reuses the databases.
  */
 import { resolve } from 'node:path';
-import { projectRoot } from '../lib/temporal-cli.js';
-import { startTemporalCluster } from '../lib/cluster/start.js';
-import { frontendAddress, loadTopology } from '../lib/cluster/topology.js';
-import { launch } from './launcher.js';
+import { projectRoot } from '../launcher/temporal-cli.js';
+import { startTemporalCluster } from '../launcher/cluster/start-cluster.js';
+import { frontendAddress, loadTopology } from '../launcher/cluster/topology.js';
+import { launch } from '../launcher/launcher.js';
 
 const topology = loadTopology();
 process.env.TEMPORAL_ADDRESS ||= frontendAddress(topology);

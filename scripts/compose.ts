@@ -1,12 +1,12 @@
 /**
  * `npm run compose`: writes temporal-docker-compose.yml and the files its Temporal containers mount (cluster/docker/)
- * from cluster/cluster.json (lib/cluster/compose.ts), and removes mounted files of processes no longer in it.
+ * from cluster/cluster.json (launcher/cluster/compose-file.ts), and removes mounted files of processes no longer in it.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { projectRoot } from '../lib/temporal-cli.js';
-import { composeFiles, MOUNT_DIR, TEMPLATE } from '../lib/cluster/compose.js';
-import { loadTopology } from '../lib/cluster/topology.js';
+import { projectRoot } from '../launcher/temporal-cli.js';
+import { composeFiles, MOUNT_DIR, TEMPLATE } from '../launcher/cluster/compose-file.js';
+import { loadTopology } from '../launcher/cluster/topology.js';
 
 const files = composeFiles(loadTopology());
 for (const [file, text] of Object.entries(files)) {

@@ -67,7 +67,7 @@ function ensureTemporalCli() {
   say(`Temporal CLI built in ${(ms / 1000).toFixed(0)} s: ${cli}`);
 }
 
-/** The Temporal server, SQL tool and Web UI server of the cluster tests (lib/cluster/tools.ts builds them). */
+/** The Temporal server, SQL tool and Web UI server of the cluster tests (launcher/cluster/tools.ts builds them). */
 function ensureClusterTools() {
   const bin = join(root, '.tools', 'bin');
   if (['temporal-server', 'temporal-sql-tool', 'temporal-ui-server'].every((name) => existsSync(join(bin, name)))) return;
@@ -78,7 +78,7 @@ function ensureClusterTools() {
 
 ensureNodeModules();
 // The CLI is needed by tests (always) and by `npm start` unless it is pointed at an existing cluster; `npm run
-// cluster` builds the Temporal server itself (lib/cluster/tools.ts).
+// cluster` builds the Temporal server itself (launcher/cluster/tools.ts).
 const lifecycle = process.env.npm_lifecycle_event;
 if ((lifecycle !== 'prestart' || !process.env.TEMPORAL_ADDRESS) && lifecycle !== 'preadmin' && lifecycle !== 'precluster') ensureTemporalCli();
 // The reliability suite runs a Temporal cluster: its binaries are built here, with the rest of the install.

@@ -1,14 +1,14 @@
 /**
- * `npm start`: the whole platform on one machine (scripts/launcher.ts), with the embedded Temporal dev server on its
+ * `npm start`: the whole platform on one machine (launcher/launcher.ts), with the embedded Temporal dev server on its
  * SQLite file unless TEMPORAL_ADDRESS points at a Temporal server of your own.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { connectTemporal } from '../lib/temporal.js';
 import { ensureRunRetention } from '../lib/run-retention.js';
-import { devServerArgs, projectRoot, temporalCliPath } from '../lib/temporal-cli.js';
-import { launch, portAnswers, type Launch } from './launcher.js';
-import { waitFor } from '../lib/supervisor.js';
+import { devServerArgs, projectRoot, temporalCliPath } from '../launcher/temporal-cli.js';
+import { launch, portAnswers, type Launch } from '../launcher/launcher.js';
+import { waitFor } from '../launcher/supervisor.js';
 
 async function startTemporal({ config, supervisor, step }: Launch): Promise<void> {
   const [host, portText] = config.temporal.address.split(':') as [string, string];

@@ -1,5 +1,5 @@
 /** The runs an outbox event starts: for each subscribed entry node of a live graph, or the one a manual run asks for. */
-import { entryMatches, nodeFactsOf } from '../activities/nodes/registry.js';
+import { entryMatches, nodeFactsOf } from '../nodes/registry.js';
 import type { EntryCandidate, PendingEvent, Subscriber } from '../db/automations/event-subscribers.js';
 import { closesLoop, triggerPayloadOf } from '../lib/events/event-match.js';
 import type { Graph } from '../lib/graph/graph.js';

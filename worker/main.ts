@@ -8,7 +8,7 @@ import { initORM } from '../db/orm.js';
 import { Client } from '@temporalio/client';
 import { createWorker } from './create-worker.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
-import { aiProviderFrom } from '../activities/ai/openai-compatible-provider.js';
+import { aiProviderFrom } from '../integrations/ai/openai-compatible-provider.js';
 import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { sweepRunLedger } from './run-ledger-sweep.js';
 import { serveMetrics } from './metrics-server.js';

@@ -31,7 +31,7 @@ import {
   type PendingEvent,
   type RetryPolicy,
 } from '../db/automations/event-subscribers.js';
-import { EVENT_ENTRY_TYPES } from '../activities/nodes/registry.js';
+import { EVENT_ENTRY_TYPES } from '../nodes/registry.js';
 import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
 import { runInput, runSearchAttributes } from '../lib/runtime/run-start.js';

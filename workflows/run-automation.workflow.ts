@@ -2,7 +2,7 @@ import { ApplicationFailure, CancellationScope, isCancellation, proxyLocalActivi
 import type { Activities } from '../activities/index.js';
 import type { GraphNode } from '../lib/graph/graph.js';
 import type { AutomationRunResult, ExecuteNodeInput, NodeOutcome, RunAutomationInput, RunMemo, RunResult } from '../lib/runtime/contract.js';
-import { interpret, RunFailure } from './interpreter.js';
+import { interpret, RunFailure } from './interpreter/interpreter.js';
 import { boundedResult } from './interpreter/bounded-result.js';
 import { LocalBatch, NodeExecutionFailure, runNodeExecution } from './node-runner.js';
 import { awaitAdmission } from './await-admission.js';

@@ -4,7 +4,7 @@ import { listApprovedTemplates, listChannels, messagingTemplateView } from '../.
 import { connectedAccountView, listConnectedAccounts } from '../../db/catalogs/integrations.service.js';
 import { listTriggerTypes } from '../../db/catalogs/trigger-types.js';
 import { paginate } from '../pagination.js';
-import type { RouteRegistry } from '../routes.js';
+import type { RouteRegistry } from '../route-registry.js';
 import {
   AiModelDefaultQuerySchema,
   AiModelListQuerySchema,

@@ -1,5 +1,5 @@
 import { checkHealth, type HealthDeps } from '../health.service.js';
-import { Reply, type RouteRegistry } from '../routes.js';
+import { Reply, type RouteRegistry } from '../route-registry.js';
 
 const probeSchema = {
   type: 'object',

@@ -9,11 +9,11 @@ import {
   webhookView,
   type IncomingWebhookInput,
   type IncomingWebhookPatch,
-} from '../../db/services/incoming-webhooks.service.js';
+} from '../../db/automations/incoming-webhooks.service.js';
 import { IDEMPOTENCY_HEADER_SCHEMA } from '../../lib/idempotency.js';
 import { IDEMPOTENCY_RESPONSES, idempotencyKeyOf, idempotentReply } from '../idempotency.js';
 import { paginate } from '../pagination.js';
-import type { RouteRegistry } from '../routes.js';
+import type { RouteRegistry } from '../route-registry.js';
 import { PageQuerySchema, pageSchema } from '../schemas/common.schema.js';
 import {
   IncomingWebhookCreateSchema,

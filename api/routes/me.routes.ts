@@ -1,5 +1,5 @@
-import { accountView, userView } from '../../db/services/accounts.service.js';
-import type { RouteRegistry } from '../routes.js';
+import { accountView, userView } from '../../db/accounts/accounts.service.js';
+import type { RouteRegistry } from '../route-registry.js';
 import { MeResponseSchema } from '../schemas/me.schema.js';
 
 export function meRoutes(api: RouteRegistry): void {

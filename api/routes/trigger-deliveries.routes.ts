@@ -4,7 +4,7 @@ import { PayloadTooLargeError } from '../../lib/errors.js';
 import { IDEMPOTENCY_HEADER_SCHEMA } from '../../lib/idempotency.js';
 import { MAX_DELIVERY_AGE_SECONDS, SIGNATURE_HEADER, TIMESTAMP_HEADER, type TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
 import { IDEMPOTENCY_RESPONSES, idempotencyKeyOf, idempotentReply } from '../idempotency.js';
-import type { RouteRegistry } from '../routes.js';
+import type { RouteRegistry } from '../route-registry.js';
 
 /** Paths whose body the JSON parser must leave unread: the signature covers the bytes as sent. */
 export const TRIGGER_DELIVERY_PATH = /^\/trigger-deliveries\/[^/]+\/?$/;

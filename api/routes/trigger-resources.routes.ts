@@ -8,7 +8,7 @@ import { TRIGGER_TYPES } from '../../db/catalogs/trigger-types.js';
 import { listTriggerResources } from '../../db/automations/external-triggers.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { paginate } from '../pagination.js';
-import type { RouteRegistry } from '../routes.js';
+import type { RouteRegistry } from '../route-registry.js';
 import { PageQuerySchema } from '../schemas/data.schema.js';
 import type { JsonSchema } from '../validation.js';
 

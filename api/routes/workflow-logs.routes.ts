@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
 import { findWorkflow } from '../../db/automations/workflows.service.js';
-import type { RunLog } from '../run-history.js';
-import { analyticsOf } from '../run-analytics.service.js';
-import { cancelRunLog, getRunLog, listRunLogs, type LogListQuery } from '../run-logs.service.js';
-import type { RouteRegistry } from '../routes.js';
+import type { RunLog } from '../runtime/run-history.js';
+import { analyticsOf } from '../runtime/run-analytics-query.js';
+import { cancelRunLog, getRunLog, listRunLogs, type LogListQuery } from '../runtime/run-logs.js';
+import type { RouteRegistry } from '../route-registry.js';
 import {
   AnalyticsQuerySchema,
   AnalyticsSchema,

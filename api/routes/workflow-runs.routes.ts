@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { findWorkflow } from '../../db/automations/workflows.service.js';
-import { startManualRun } from '../runs.service.js';
-import type { RouteRegistry } from '../routes.js';
+import { startManualRun } from '../runtime/runs.js';
+import type { RouteRegistry } from '../route-registry.js';
 import { ManualRunSchema } from '../schemas/workflow.schema.js';
 import { ManualRunStartedSchema } from '../schemas/workflow-responses.schema.js';
 

@@ -10,7 +10,7 @@ import {
   type VariableInput,
 } from '../../db/automations/variables.service.js';
 import { paginate } from '../pagination.js';
-import type { RouteInput, RouteRegistry } from '../routes.js';
+import type { RouteInput, RouteRegistry } from '../route-registry.js';
 import { workflowLock } from './workflows.routes.js';
 import { PageQuerySchema } from '../schemas/data.schema.js';
 import { VariableCreateSchema, VariableUpdateSchema } from '../schemas/workflow.schema.js';

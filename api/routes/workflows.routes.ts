@@ -4,8 +4,8 @@ import type { TriggerDeliveries } from '../../lib/triggers/delivery-signature.js
 import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
 import type { Graph, GraphEdge } from '../../lib/graph/graph.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
-import { nodeFactsOf, workflowNodeCatalog } from '../../activities/nodes/registry.js';
-import { staleAgentReferences } from '../../activities/nodes/checks/stale-references.js';
+import { nodeFactsOf, workflowNodeCatalog } from '../../nodes/registry.js';
+import { staleAgentReferences } from '../../nodes/checks/stale-references.js';
 import { addEdge, createNode, deleteNode, removeEdge, updateNode, type GraphEditDeps, type NodeInput } from '../../db/automations/graph.service.js';
 import type { GraphOwner } from '../../db/automations/graph-owner.js';
 import { workflowGraphOwner } from '../../db/automations/workflow-graph-owner.js';
@@ -26,7 +26,7 @@ import {
   type WorkflowPatch,
 } from '../../db/automations/workflows.service.js';
 import { paginate } from '../pagination.js';
-import type { RouteInput, RouteRegistry } from '../routes.js';
+import type { RouteInput, RouteRegistry } from '../route-registry.js';
 import {
   EdgeDeleteSchema,
   EdgeSchema,

@@ -2,7 +2,7 @@
  * Custom tools, playbooks and knowledge bases (extensions: SPEC.md shows only the ids flows and agent settings use).
  * One description per kind gives its create, update and response schemas.
  */
-import { HTTP_METHODS } from '../../activities/nodes/api.node.js';
+import { HTTP_METHODS } from '../../nodes/api.node.js';
 import type { JsonSchema } from '../validation.js';
 
 const name = { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' };

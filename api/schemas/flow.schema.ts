@@ -1,5 +1,5 @@
 /** Request and response schemas of an agent's flows and their graphs. */
-import { flowNodeCatalog } from '../../activities/nodes/registry.js';
+import { flowNodeCatalog } from '../../nodes/registry.js';
 import type { JsonSchema } from '../validation.js';
 import { strictObject } from './common.schema.js';
 import { nodeSchemaFor } from './workflow.schema.js';

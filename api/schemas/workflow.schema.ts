@@ -1,6 +1,6 @@
 /** Request schemas of the /workflows endpoints. */
-import type { NodeScope } from '../../activities/nodes/node-module.js';
-import { NODE_MODULES, nodeDataSchema, nodeModule } from '../../activities/nodes/registry.js';
+import type { NodeScope } from '../../nodes/node-module.js';
+import { NODE_MODULES, nodeDataSchema, nodeModule } from '../../nodes/registry.js';
 import type { JsonSchema } from '../validation.js';
 
 const statuses = ['ACTIVE', 'DRAFT', 'PAUSED', 'ARCHIVED'];

@@ -1,6 +1,6 @@
 /**
  * What the graph service needs to know about node types, handed in by its caller (the node registry of
- * `activities/nodes/registry.ts`), so db/ depends on no node module.
+ * `nodes/registry.ts`), so db/ depends on no node module.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Issue } from '../../lib/errors.js';

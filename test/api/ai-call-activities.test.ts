@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DefaultLogger } from '@temporalio/worker';
 import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
-import { createAiCallActivities } from '../../activities/ai/ai-call.activity.js';
+import { createAiCallActivities } from '../../activities/ai-call.activity.js';
 import type { AiCallRequest, AiReply } from '../../lib/runtime/ai-call.js';
 import { createOutboundFetch } from '../../lib/outbound/outbound-fetch.js';
 import { recordedActivities } from '../setup/activity-history.js';

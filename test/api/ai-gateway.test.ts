@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { AiProviderUnavailableError } from '../../activities/ai/ai-provider.js';
-import { OpenAiCompatibleProvider, retryAfterMs } from '../../activities/ai/openai-compatible-provider.js';
-import { NodeError } from '../../activities/nodes/node-module.js';
+import { AiProviderUnavailableError } from '../../integrations/ai/ai-provider.js';
+import { OpenAiCompatibleProvider, retryAfterMs } from '../../integrations/ai/openai-compatible-provider.js';
 import { ConfigError, loadConfig } from '../../lib/config.js';
 import { harness, listen } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { executeNodeAttempt } from '../setup/node-executions.js';
 import { FakeAiServer } from '../setup/fake-ai-server.js';
+import { NodeError } from '../../lib/errors.js';
 
 describe('the AI gateway: configuration, health, phrase suggestions, provider timeouts', function () {
   this.timeout(30_000);

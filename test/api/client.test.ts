@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
-import { CLIENT_TYPES_FILE, clientTypes } from '../../api/client/generate.js';
+import { CLIENT_TYPES_FILE, clientTypes } from '../../client/generate.js';
 import { harness } from '../setup/harness.js';
 import { newAccount, typedCall } from '../setup/http.js';
 
@@ -22,6 +22,6 @@ describe('typed client', () => {
     this.timeout(60_000);
     const doc = (await (await fetch(`${harness().baseUrl}/openapi.json`)).json()) as Record<string, unknown>;
     const fresh = await clientTypes(doc);
-    expect(fresh === (await readFile(CLIENT_TYPES_FILE, 'utf8')), 'api/client/agentry-api.ts is out of date: npm run client').to.equal(true);
+    expect(fresh === (await readFile(CLIENT_TYPES_FILE, 'utf8')), 'client/agentry-api.ts is out of date: npm run client').to.equal(true);
   });
 });

@@ -6,7 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
-import { HttpTriggerProvider } from '../../activities/triggers/http-trigger-provider.js';
+import { HttpTriggerProvider } from '../../integrations/triggers/http-trigger-provider.js';
 import { connectAccount } from '../../db/catalogs/integrations.service.js';
 import { harness, listen } from '../setup/harness.js';
 import { call, newAccount, type CallOptions } from '../setup/http.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { findWebhookOfAccount } from '../../db/services/incoming-webhooks.service.js';
+import { findWebhookOfAccount } from '../../db/automations/incoming-webhooks.service.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount, type CallOptions, type CallResult } from '../setup/http.js';
 

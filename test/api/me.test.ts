@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApiKey } from '../../db/entities/index.js';
-import { revokeKey } from '../../db/services/api-keys.service.js';
+import { revokeKey } from '../../db/accounts/api-keys.service.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { REFUSE_PRIVATE, type OutboundPolicy } from '../../lib/outbound/address-policy.js';
 import { createWorker } from '../../worker/create-worker.js';
 import { OutboxDispatcher } from '../../worker/outbox-dispatcher.js';

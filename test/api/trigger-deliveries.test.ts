@@ -5,7 +5,7 @@
 import { createHmac } from 'node:crypto';
 import type { Server } from 'node:http';
 import { expect } from 'chai';
-import { HttpTriggerProvider } from '../../activities/triggers/http-trigger-provider.js';
+import { HttpTriggerProvider } from '../../integrations/triggers/http-trigger-provider.js';
 import { pruneDeliveryReceipts } from '../../db/automations/trigger-deliveries.service.js';
 import { connectAccount } from '../../db/catalogs/integrations.service.js';
 import { harness, listen } from '../setup/harness.js';

@@ -1,4 +1,4 @@
-import { nodeFactsOf } from '../../activities/nodes/registry.js';
+import { nodeFactsOf } from '../../nodes/registry.js';
 import { Client, Connection, ScheduleNotFoundError, type ScheduleDescription } from '@temporalio/client';
 import { expect } from 'chai';
 import { reconcileSchedules, type ScheduleSource } from '../../db/automations/schedules.service.js';

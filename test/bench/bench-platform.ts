@@ -13,11 +13,11 @@ import type { Knex } from '@mikro-orm/postgresql';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { dropDatabase, ensureDatabase } from '../../db/database.js';
 import { initORM, migrate } from '../../db/orm.js';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
 import { connectTemporal } from '../../lib/temporal.js';
 import { startTestCluster } from '../setup/cluster.js';
-import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS, temporalCliPath } from '../../lib/temporal-cli.js';
+import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS, temporalCliPath } from '../../launcher/temporal-cli.js';
 
 /** A Temporal server for a benchmark: a client of it, the bytes of its store, and how to stop it. */
 interface BenchTemporal {

@@ -18,7 +18,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { DATA_SCHEMA } from '../../db/tables/types.js';
 import { rowTableName } from '../../db/tables/ddl.js';
 import { benchPlatform } from './bench-platform.js';

@@ -1,7 +1,7 @@
 /** The set-up shared by the data-plane benchmarks: a fresh migrated database, an account, and the API in a process. */
 import { ensureDatabase } from '../../db/database.js';
 import { initORM, migrate } from '../../db/orm.js';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { benchApi, startProcess } from './bench-processes.js';
 
 export async function startDataBench(databaseUrl: string) {

@@ -14,7 +14,7 @@ import { request, type IncomingMessage } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dropDatabase, ensureDatabase } from '../../db/database.js';
 import { initORM, migrate } from '../../db/orm.js';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { startProcess, stopProcesses } from './bench-processes.js';
 import { CUSTOMERS_TABLE, STAGES, TAGS, customerRow } from './customers-table.js';
 

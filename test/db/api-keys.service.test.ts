@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApiKey } from '../../db/entities/index.js';
-import { MAX_USER_KEYS, issueUserKey } from '../../db/services/api-keys.service.js';
+import { MAX_USER_KEYS, issueUserKey } from '../../db/accounts/api-keys.service.js';
 import { harness } from '../setup/harness.js';
 import { newAccount } from '../setup/http.js';
 

@@ -4,7 +4,7 @@
  * changed nothing.
  */
 import { expect } from 'chai';
-import type { BootstrapResult } from '../../db/services/accounts.service.js';
+import type { BootstrapResult } from '../../db/accounts/accounts.service.js';
 import { harness } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 

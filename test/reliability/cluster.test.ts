@@ -5,7 +5,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { expect } from 'chai';
-import { INCOMING_WEBHOOK_EVENT } from '../../db/services/incoming-webhooks.service.js';
+import { INCOMING_WEBHOOK_EVENT } from '../../db/automations/incoming-webhooks.service.js';
 import { connectTemporal } from '../../lib/temporal.js';
 import { harness, harnessCluster } from '../setup/harness.js';
 import { startTestCluster, type TestCluster } from '../setup/cluster.js';

@@ -7,7 +7,7 @@
  * default: longer than the 7 s of retries that the activities of a run had before they waited outages out).
  */
 import { expect } from 'chai';
-import { INCOMING_WEBHOOK_EVENT } from '../../db/services/incoming-webhooks.service.js';
+import { INCOMING_WEBHOOK_EVENT } from '../../db/automations/incoming-webhooks.service.js';
 import { call } from '../setup/http.js';
 import { startPrivatePostgres, type PrivatePostgres } from '../setup/private-postgres.js';
 import { waitUntil } from '../setup/runs.js';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes, randomInt } from 'node:crypto';
 import { dropDatabase } from '../../db/database.js';
 import type { Orm } from '../../db/orm.js';
-import { bootstrapAccount } from '../../db/services/accounts.service.js';
+import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { expect } from 'chai';
 import { harness, listen, migratedDatabase, projectRoot, TEST_OUTBOUND_ALLOW_HOSTS } from '../setup/harness.js';
 import { call } from '../setup/http.js';

@@ -1,5 +1,5 @@
 /**
- * A Temporal cluster of separate server processes for tests (`npm run cluster`'s topology, lib/cluster/start.ts) on
+ * A Temporal cluster of separate server processes for tests (`npm run cluster`'s topology, launcher/cluster/start-cluster.ts) on
  * free ports and databases of its own, under a supervisor whose messages are kept. The first start on a machine
  * builds the server binaries (minutes).
  */
@@ -8,11 +8,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dropDatabase } from '../../db/database.js';
-import { siblingDatabaseUrl } from '../../lib/cluster/schema.js';
-import { startTemporalCluster } from '../../lib/cluster/start.js';
-import { loadTopology, type ClusterTopology } from '../../lib/cluster/topology.js';
-import { Supervisor } from '../../lib/supervisor.js';
-import { projectRoot } from '../../lib/temporal-cli.js';
+import { siblingDatabaseUrl } from '../../launcher/cluster/schema.js';
+import { startTemporalCluster } from '../../launcher/cluster/start-cluster.js';
+import { loadTopology, type ClusterTopology } from '../../launcher/cluster/topology.js';
+import { Supervisor } from '../../launcher/supervisor.js';
+import { projectRoot } from '../../launcher/temporal-cli.js';
 
 export interface TestCluster {
   address: string;

@@ -1,7 +1,7 @@
 /** Small helpers over fetch for API tests: real HTTP against the harness's API. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { paths } from '../../api/client/agentry-api.js';
-import { bootstrapAccount, type BootstrapResult } from '../../db/services/accounts.service.js';
+import type { paths } from '../../client/agentry-api.js';
+import { bootstrapAccount, type BootstrapResult } from '../../db/accounts/accounts.service.js';
 import { contractViolations } from './contract.js';
 import { harness } from './harness.js';
 
@@ -51,7 +51,7 @@ type RequestBody<Operation> = Operation extends { requestBody: { content: { 'app
 type PathParams<Operation> = Operation extends { parameters: { path: infer Params } } ? Params : never;
 
 /**
- * `call` typed by the generated client (`api/client/agentry-api.ts`): the path is a documented template, `params` fill
+ * `call` typed by the generated client (`client/agentry-api.ts`): the path is a documented template, `params` fill
  * it, the body is the documented request body and the answer's body the documented success body, so a breaking
  * change of the API is a compile error in the tests that use it.
  */

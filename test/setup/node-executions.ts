@@ -5,15 +5,15 @@
  */
 import { DefaultLogger } from '@temporalio/worker';
 import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
-import { createExecuteNode } from '../../activities/nodes/execute-node.js';
-import { nodeFactsOf } from '../../activities/nodes/registry.js';
+import { createExecuteNode } from '../../activities/execute-node.activity.js';
+import { nodeFactsOf } from '../../nodes/registry.js';
 import type { AiReply } from '../../lib/runtime/ai-call.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
 import { LocalFileStore } from '../../db/tables/files/local-file-store.js';
-import { AiGateway } from '../../activities/ai/ai-gateway.js';
-import type { AiProvider } from '../../activities/ai/ai-provider.js';
-import type { MessagingConfig } from '../../activities/messaging/cloud-api-messaging.js';
+import { AiGateway } from '../../integrations/ai/ai-gateway.js';
+import type { AiProvider } from '../../integrations/ai/ai-provider.js';
+import type { MessagingConfig } from '../../integrations/messaging/cloud-api-messaging.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { createOutboundFetch } from '../../lib/outbound/outbound-fetch.js';
 import { harness, TEST_OUTBOUND_POLICY, TEST_SETTINGS_KEY } from './harness.js';

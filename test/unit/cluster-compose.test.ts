@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { agentryEnv, COMPOSE_FILE, composeFiles, MOUNT_DIR, serviceName, TEMPLATE, temporalServices, yaml } from '../../lib/cluster/compose.js';
-import { loadTopology } from '../../lib/cluster/topology.js';
-import { projectRoot } from '../../lib/temporal-cli.js';
+import { agentryEnv, COMPOSE_FILE, composeFiles, MOUNT_DIR, serviceName, TEMPLATE, temporalServices, yaml } from '../../launcher/cluster/compose-file.js';
+import { loadTopology } from '../../launcher/cluster/topology.js';
+import { projectRoot } from '../../launcher/temporal-cli.js';
 import { loadConfig } from '../../lib/config.js';
 import { REFUSE_PRIVATE } from '../../lib/outbound/address-policy.js';
 

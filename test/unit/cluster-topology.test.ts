@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { dynamicConfig, frontendAddress, loadTopology, postgresEndpoint, serverConfig } from '../../lib/cluster/topology.js';
+import { dynamicConfig, frontendAddress, loadTopology, postgresEndpoint, serverConfig } from '../../launcher/cluster/topology.js';
 
 type Rendered = {
   persistence: {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { entryMatches } from '../../activities/nodes/registry.js';
+import { entryMatches } from '../../nodes/registry.js';
 import { closesLoop, MAX_CHAIN, triggerPayloadOf } from '../../lib/events/event-match.js';
 import type { GraphNode } from '../../lib/graph/graph.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { nodeModule, nodeTypesOf } from '../../activities/nodes/registry.js';
+import { nodeModule, nodeTypesOf } from '../../nodes/registry.js';
 import { interpolate, interpolateFields, lookup, type Scope } from '../../lib/runtime/interpolate.js';
 import { SPEC_WORKFLOW_NODE_TYPES } from '../setup/node-types.js';
 

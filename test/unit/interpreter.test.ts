@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { normalize, type Graph, type GraphNode } from '../../lib/graph/graph.js';
-import { nodeFactsOf } from '../../activities/nodes/registry.js';
+import { nodeFactsOf } from '../../nodes/registry.js';
 import {
   interpret as interpretPure,
   type ExecuteNode,
   type InterpretOptions,
   type NodeInput,
   type NodeOutcome,
-} from '../../workflows/interpreter.js';
+} from '../../workflows/interpreter/interpreter.js';
 
 /** The interpreter with the facts of the registry's node types, as a run's input carries them. */
 const interpret = (g: Graph, entry: string, executeNode: ExecuteNode, options: InterpretOptions = {}) =>

@@ -17,7 +17,7 @@ import {
   type UserMessage,
 } from '../../lib/runtime/conversation-contract.js';
 import type { ExecuteNodeInput, NodeFacts, NodeOutcome, SentMessage } from '../../lib/runtime/contract.js';
-import { interpret } from '../interpreter.js';
+import { interpret } from '../interpreter/interpreter.js';
 import { LocalBatch, runNodeExecution } from '../node-runner.js';
 
 const local = proxyLocalActivities<Activities>({

@@ -1,7 +1,7 @@
 /** `GET /agents/{agentId}/analytics`: credit usage, conversation counts and a breakdown by channel over a date range. */
 import { findAgent } from '../../../db/agents/agents.service.js';
 import { agentAnalytics } from '../../../db/agents/conversation-analytics.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteRegistry } from '../../route-registry.js';
 import { dateBoundQuery, strictObject } from '../../schemas/common.schema.js';
 import { agentParams, type AgentId } from './agent-params.js';
 

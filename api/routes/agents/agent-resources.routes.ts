@@ -13,7 +13,7 @@ import {
   type ResourceInput,
 } from '../../../db/agents/agent-resources.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteInput, RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../route-registry.js';
 import { CustomToolSchemas, KnowledgeBaseSchemas, PlaybookSchemas, type ResourceSchemas } from '../../schemas/agent-resources.schema.js';
 import { page } from '../../schemas/agents.schema.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';

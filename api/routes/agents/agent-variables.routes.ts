@@ -1,5 +1,5 @@
 /** `/agents/{agentId}/variables` (USER keys): the agent's declared variables and its built-in ones. */
-import { flowNodeCatalog } from '../../../activities/nodes/registry.js';
+import { flowNodeCatalog } from '../../../nodes/registry.js';
 import {
   AGENT_BUILT_IN_VARIABLES,
   agentVariableExists,
@@ -13,7 +13,7 @@ import {
 import { findAgent } from '../../../db/agents/agents.service.js';
 import type { VariableInput } from '../../../db/automations/variables.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteInput, RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../route-registry.js';
 import { AgentVariableAllSchema, AgentVariableSchema, page } from '../../schemas/agents.schema.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import { VariableCreateSchema, VariableUpdateSchema } from '../../schemas/workflow.schema.js';

@@ -1,5 +1,5 @@
 /** `/agents`: agents, their agent setting, theme, channel settings and deployment status (SPEC.md, Agents). */
-import { checkAgentSetting } from '../../../activities/nodes/checks/agent-setting.check.js';
+import { checkAgentSetting } from '../../../nodes/checks/agent-setting.check.js';
 import { CONFIG_KIND } from '../../../db/agents/agent-defaults.js';
 import { allChannelSettings, channelOf, readConfig, writeConfig } from '../../../db/agents/agent-configs.service.js';
 import {
@@ -15,7 +15,7 @@ import {
   type AgentInput,
 } from '../../../db/agents/agents.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteInput, RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../route-registry.js';
 import {
   AgentCreateSchema,
   AgentListItemSchema,

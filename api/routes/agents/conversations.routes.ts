@@ -4,12 +4,12 @@
  * transcripts: the list (date range, channel, status filters) and one conversation with every message.
  */
 import type { Client } from '@temporalio/client';
-import { endConversation, sendUserMessage, startConversation } from '../../conversations.service.js';
+import { endConversation, sendUserMessage, startConversation } from '../../runtime/conversation-runtime.js';
 import { findAgent } from '../../../db/agents/agents.service.js';
 import { AGENT_CHANNELS } from '../../../db/agents/agent-defaults.js';
 import { conversationView, findConversation, listConversations, listMessages, recordFeedback } from '../../../db/agents/conversations.service.js';
-import type { RouteRegistry } from '../../routes.js';
-import { Reply } from '../../routes.js';
+import type { RouteRegistry } from '../../route-registry.js';
+import { Reply } from '../../route-registry.js';
 import { dateBoundQuery, pageSchema, strictObject } from '../../schemas/common.schema.js';
 import { agentParams, type AgentId } from './agent-params.js';
 import { messageStream } from './conversation-stream.js';

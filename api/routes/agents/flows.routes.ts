@@ -4,7 +4,7 @@
  * workflows (DESIGN.md, Publishing).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { flowNodeCatalog } from '../../../activities/nodes/registry.js';
+import { flowNodeCatalog } from '../../../nodes/registry.js';
 import { findAgent } from '../../../db/agents/agents.service.js';
 import { flowGraphOwner } from '../../../db/agents/flow-graph-owner.js';
 import {
@@ -32,7 +32,7 @@ import { draftGraph } from '../../../db/automations/snapshots.js';
 import type { Flow } from '../../../db/entities/index.js';
 import type { Graph, GraphEdge } from '../../../lib/graph/graph.js';
 import { paginate } from '../../pagination.js';
-import type { RouteInput, RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import { FlowCreateSchema, FlowNodeSchema, FlowSchema, FlowUpdateSchema, GraphSchema, SnapshotListSchema } from '../../schemas/flow.schema.js';
 import { page } from '../../schemas/agents.schema.js';

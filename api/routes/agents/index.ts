@@ -1,7 +1,7 @@
 /** Every route of the agents feature: agents and their settings, flows, variables, intents, conversations, analytics, and the account's tools, playbooks and knowledge bases. */
 import type { Client } from '@temporalio/client';
-import type { AiProvider } from '../../../activities/ai/ai-provider.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { AiProvider } from '../../../integrations/ai/ai-provider.js';
+import type { RouteRegistry } from '../../route-registry.js';
 import { agentAnalyticsRoutes } from './agent-analytics.routes.js';
 import { agentResourceRoutes } from './agent-resources.routes.js';
 import { agentVariableRoutes } from './agent-variables.routes.js';

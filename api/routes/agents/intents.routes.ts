@@ -1,7 +1,7 @@
 /** `/agents/{agentId}/intents` (USER keys): intents and their training phrases; suggestions from the AI gateway. */
-import type { AiProvider } from '../../../activities/ai/ai-provider.js';
+import type { AiProvider } from '../../../integrations/ai/ai-provider.js';
 import { findAgent } from '../../../db/agents/agents.service.js';
-import { generatePhrases, type PhraseRequest } from '../../../db/agents/phrase-generation.service.js';
+import { generatePhrases, type PhraseRequest } from '../../../integrations/ai/phrase-generation.js';
 import {
   createIntent,
   deleteIntent,
@@ -12,7 +12,7 @@ import {
   type IntentInput,
 } from '../../../db/agents/intents.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteInput, RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../route-registry.js';
 import { GeneratePhrasesSchema, IntentCreateSchema, IntentSchema, IntentUpdateSchema, page } from '../../schemas/agents.schema.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import { agentLock, agentParams, type AgentId } from './agent-params.js';

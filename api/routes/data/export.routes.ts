@@ -3,7 +3,7 @@ import { exportRows, type ExportQuery } from '../../../db/tables/export/rows-exp
 import type { ExportFormat } from '../../../db/tables/export/export-cells.js';
 import { tableContext } from '../../../db/tables/rows.service.js';
 import { attachment } from '../../http-download.js';
-import { Reply, type RouteRegistry } from '../../routes.js';
+import { Reply, type RouteRegistry } from '../../route-registry.js';
 import { RowsExportSchema } from '../../schemas/data.schema.js';
 import { nameParam, type DataSurface } from './surface.js';
 

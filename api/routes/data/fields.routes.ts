@@ -14,7 +14,7 @@ import { fieldView } from '../../../db/tables/views.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DataField, DataTable } from '../../../db/entities/index.js';
 import { paginate } from '../../pagination.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteRegistry } from '../../route-registry.js';
 import { previewFormula, type PreviewInput } from '../../../db/tables/formulas/formula-preview.service.js';
 import {
   FieldCreateSchema,

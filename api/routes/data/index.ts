@@ -1,6 +1,6 @@
 /** Every Objects and Tables endpoint. */
 import { registerSharedSchema, type JsonSchema } from '../../validation.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteRegistry } from '../../route-registry.js';
 import { FieldCreateSchema, RowBodySchema } from '../../schemas/data.schema.js';
 import { QueryFilterSchema, QuerySortSchema } from '../../../db/tables/query/filter.schema.js';
 import type { FileStore } from '../../../db/tables/files/file-store.js';

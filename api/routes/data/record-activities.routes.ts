@@ -9,7 +9,7 @@ import {
   type ActivityInput,
   type ActivityPatch,
 } from '../../../db/tables/record-activities.service.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import {
   RecordActivityCreateSchema,

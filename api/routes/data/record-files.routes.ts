@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FileStore } from '../../../db/tables/files/file-store.js';
 import { deleteFile, fileView, findFile, listFiles, readFile, uploadFiles } from '../../../db/tables/files/record-files.service.js';
 import { attachment, parseRange } from '../../http-download.js';
-import { Reply, type RouteRegistry } from '../../routes.js';
+import { Reply, type RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import {
   FileUploadForm,

@@ -12,7 +12,7 @@ import {
   type TaskInput,
   type TaskPatch,
 } from '../../../db/tables/record-tasks.service.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import { RecordTaskCreateSchema, RecordTaskPageSchema, RecordTaskPatchSchema, RecordTaskSchema } from '../../schemas/record-tasks.schema.js';
 import { OBJECTS, findObject, paramsWith, recordParams, type PageQuery, type RecordParams } from './surface.js';

@@ -12,7 +12,7 @@ import {
 import { createView, deleteView, findView, updateView, type ViewInput, type ViewPatch } from '../../../db/tables/views.service.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { paginate } from '../../pagination.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema, RecordTypeCreateSchema, RecordTypePatchSchema, ViewCreateSchema, ViewPatchSchema } from '../../schemas/data.schema.js';
 import { OBJECTS, nameParam, paramsWith, schemaLock } from './surface.js';
 import { RecordTypePageSchema, RecordTypeSchema, ViewSchema } from '../../schemas/data-responses.schema.js';

@@ -1,7 +1,7 @@
 import { changeLinks, linkedRows, sourceRows } from '../../../db/tables/relations.service.js';
 import { tableContext } from '../../../db/tables/rows.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteRegistry } from '../../route-registry.js';
 import { LinkSchema, PageQuerySchema } from '../../schemas/data.schema.js';
 import { OBJECTS } from './surface.js';
 import { RowPageSchema, RowSchema } from '../../schemas/data-responses.schema.js';

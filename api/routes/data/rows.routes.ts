@@ -1,7 +1,7 @@
 import type { FileStore } from '../../../db/tables/files/file-store.js';
 import { countRows, listRows, type RowQuery } from '../../../db/tables/rows-query.service.js';
 import { createRows, deleteRow, getRow, rowInputOf, tableContext, updateRow } from '../../../db/tables/rows.service.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteRegistry } from '../../route-registry.js';
 import { RowBodySchema, RowsBulkSchema, RowsCountSchema, RowsListSchema } from '../../schemas/data.schema.js';
 import { nameParam, type DataSurface } from './surface.js';
 import { RowCountSchema, RowListSchema, RowPageSchema, RowSchema } from '../../schemas/data-responses.schema.js';

@@ -12,7 +12,7 @@ import {
   type TablePatch,
 } from '../../../db/tables/tables.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteInput, RouteRegistry } from '../../routes.js';
+import type { RouteInput, RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema, TableCreateSchema, TablePatchSchema } from '../../schemas/data.schema.js';
 import { nameParam, schemaLock, type DataSurface } from './surface.js';
 import { TableDetailSchema, TablePageSchema, TableSchemaSchema } from '../../schemas/data-responses.schema.js';

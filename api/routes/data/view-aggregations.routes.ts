@@ -13,7 +13,7 @@ import {
 import { findTable } from '../../../db/tables/catalog.js';
 import { findView } from '../../../db/tables/views.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteRegistry } from '../../route-registry.js';
 import { AggregationComputeSchema, AggregationCreateSchema, AggregationPatchSchema, PageQuerySchema } from '../../schemas/data.schema.js';
 import { paramsWith, type DataSurface, schemaLock } from './surface.js';
 import { AggregationPageSchema, AggregationResultSchema, AggregationSchema } from '../../schemas/data-responses.schema.js';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { findTable } from '../../../db/tables/catalog.js';
 import { createView, deleteView, findView, listViews, updateView, type ViewInput, type ViewPatch } from '../../../db/tables/views.service.js';
 import { paginate } from '../../pagination.js';
-import type { RouteRegistry } from '../../routes.js';
+import type { RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema, ViewCreateSchema, ViewPatchSchema } from '../../schemas/data.schema.js';
 import { nameParam, paramsWith, type DataSurface, schemaLock } from './surface.js';
 import { viewAggregationRoutes } from './view-aggregations.routes.js';

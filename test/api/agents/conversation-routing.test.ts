@@ -1,6 +1,6 @@
 /** Conversations where the AI decides (ties, agenticRouting, TOOLS_AI) and conversations that outlive a workflow run. */
 import { expect } from 'chai';
-import { createTurnActivities } from '../../../activities/conversation/turn.activities.js';
+import { createTurnActivities } from '../../../activities/turn.activity.js';
 import { harness } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import { eventually } from '../../setup/runs.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createUser } from '../../../db/services/accounts.service.js';
-import { issueUserKey } from '../../../db/services/api-keys.service.js';
+import { createUser } from '../../../db/accounts/accounts.service.js';
+import { issueUserKey } from '../../../db/accounts/api-keys.service.js';
 import { harness } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { expectError, expectIssue, ok } from './helpers.js';

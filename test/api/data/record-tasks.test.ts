@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createUser } from '../../../db/services/accounts.service.js';
+import { createUser } from '../../../db/accounts/accounts.service.js';
 import { harness } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { expectError, expectIssue, ok } from './helpers.js';

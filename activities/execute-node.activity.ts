@@ -1,0 +1,116 @@
+/**
+ * The `executeNode` activity: runs one node through its module's executor. This is the one place where a node's
+ * failure becomes a Temporal failure (permanent ones non-retryable), where its heartbeats and cancellation are
+ * wired, and where its output is checked against Temporal's payload limit. A node that needs an AI call answers
+ * the call instead of an output (`NodeOutcome.aiCall`); the workflow makes it and executes the node again.
+ */
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NodeEffect } from '../db/entities/index.js';
+import { AppError, NodeError } from '../lib/errors.js';
+import { OutboundError } from '../lib/outbound/outbound-fetch.js';
+import { AiCallNeeded, type AiSession } from '../integrations/ai/ai-gateway.js';
+import { nodeDuration } from '../lib/metrics.js';
+import type { ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';
+import { type ExecutorDeps } from '../nodes/node-module.js';
+import { nodeModule } from '../nodes/registry.js';
+
+/**
+ * Largest node output, as JSON bytes. Temporal refuses payloads over 2 MB; a larger output fails the node with a
+ * message saying what to change instead of an opaque Temporal error after every retry.
+ */
+export const MAX_OUTPUT_BYTES = 1_500_000;
+
+const describe = (node: ExecuteNodeInput['node']) => (node.alias ? `${node.nodeId} (${node.alias})` : node.nodeId);
+
+function checkOutputSize(input: ExecuteNodeInput, outcome: NodeOutcome): NodeOutcome {
+  const answer = outcome.aiCall ?? outcome.output;
+  const bytes = answer === undefined ? 0 : Buffer.byteLength(JSON.stringify(answer));
+  if (bytes <= MAX_OUTPUT_BYTES) return outcome;
+  const size = `${(bytes / 1e6).toFixed(1)} MB`;
+  throw ApplicationFailure.nonRetryable(
+    outcome.aiCall
+      ? `The AI call of ${input.node.type} node ${describe(input.node)} is ${size}; an AI call may be at most ${MAX_OUTPUT_BYTES / 1e6} MB: give the model less text`
+      : `The output of ${input.node.type} node ${describe(input.node)} is ${size}; a node output may be at most ${MAX_OUTPUT_BYTES / 1e6} MB: narrow it (a filter, fewer fields)`,
+    'OutputTooLarge',
+  );
+}
+
+/** Permanent failures (a `NodeError`, a refused request of the data plane) fail the node at once; others are retried. */
+export function toFailure(error: unknown, cancelled: boolean): unknown {
+  if (cancelled || error instanceof ApplicationFailure) return error;
+  if (error instanceof NodeError || error instanceof OutboundError) return ApplicationFailure.nonRetryable(error.message, error.type);
+  if (error instanceof AppError && error.status < 500) return ApplicationFailure.nonRetryable(error.message, error.code);
+  return error;
+}
+
+/**
+ * Runs `effect` once per node execution: its output is recorded under the execution key in the same transaction,
+ * and an attempt that finds a recorded output answers it without running `effect` again. Two attempts at once
+ * (a lost heartbeat) serialize on the key: the second waits for the first's commit, then reads its output.
+ */
+export async function once<T>(em: EntityManager, executionKey: string, effect: (em: EntityManager) => Promise<T>): Promise<T> {
+  return em.fork().transactional(async (tx) => {
+    const claimed = await tx
+      .getConnection()
+      .execute<{ execution_key: string }[]>(
+        'insert into node_effects (execution_key, created_at) values (?, now()) on conflict (execution_key) do nothing returning execution_key',
+        [executionKey],
+        'all',
+        tx.getTransactionContext(),
+      );
+    if (!claimed.length) {
+      const done = await tx.findOneOrFail(NodeEffect, { executionKey });
+      return done.output as T;
+    }
+    const output = await effect(tx);
+    await tx
+      .getConnection()
+      .execute(
+        'update node_effects set output = ?::jsonb where execution_key = ?',
+        [JSON.stringify(output ?? null), executionKey],
+        'run',
+        tx.getTransactionContext(),
+      );
+    return output;
+  });
+}
+
+export function createExecuteNode(deps: ExecutorDeps) {
+  return async function executeNode(input: ExecuteNodeInput): Promise<NodeOutcome> {
+    const module = nodeModule(input.node.type);
+    if (!module?.execute)
+      throw ApplicationFailure.nonRetryable(`${input.node.type} nodes are not available yet in this version of agentry`, 'NotAvailable');
+    const context = Context.current();
+    // Heartbeats let Temporal notice a dead worker within the heartbeat timeout, and deliver cancellation.
+    const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), 2_000);
+    const timer = nodeDuration.startTimer({ type: input.node.type });
+    let session: AiSession | undefined;
+    try {
+      const outcome = await module
+        .execute(input, {
+          ...deps,
+          signal: context.cancellationSignal,
+          attempt: context.info.attempt,
+          temporalWorkflowId: context.info.workflowExecution?.workflowId ?? '',
+          once: (effect) => once(deps.orm.em, input.executionKey, effect),
+          onceFor: (part, effect) => once(deps.orm.em, `${input.executionKey}/${part}`, effect),
+          aiSession: () => (session ??= deps.ai.journaled(input)),
+        })
+        .catch((error: unknown) => {
+          if (error instanceof AiCallNeeded) return { aiCall: error.request };
+          throw error;
+        });
+      deps.outbox?.poke();
+      const checked = checkOutputSize(input, outcome);
+      // A node paused for an AI call is not done: its duration is counted apart from finished nodes.
+      timer({ outcome: outcome.aiCall ? 'ai_call' : 'success' });
+      return checked;
+    } catch (error) {
+      timer({ outcome: context.cancellationSignal.aborted ? 'cancelled' : 'failure' });
+      throw toFailure(error, context.cancellationSignal.aborted);
+    } finally {
+      clearInterval(beat);
+    }
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * The bookkeeping activities of the conversation workflow (its flow nodes run through `executeNode`): the start of
+ * a turn (the user's message into the transcript, the agent's live flows, where the message enters them), the end
+ * of a flow entered by the AI (run counts), and the conversation events (idle, ended). Each is safe to run twice: messages are
+ * keyed, counts and events are recorded once per key in `node_effects`.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AgentConfig, Conversation, Flow, GraphSnapshot } from '../db/entities/index.js';
+import { appendMessage } from '../db/agents/conversations.service.js';
+import { CONFIG_KIND } from '../db/agents/agent-defaults.js';
+import { loadIntentPhrases } from '../db/agents/intent-phrases.js';
+import { recordConversationEvent } from '../db/automations/events.service.js';
+import type { Orm } from '../db/orm.js';
+import type { OutboxNotifier } from '../db/outbox-notifier.js';
+import { matchIntents } from '../lib/intents/intent-match.js';
+import type { Graph } from '../lib/graph/graph.js';
+import {
+  conversationWorkflowId,
+  type FlowPosition,
+  type FlowRoute,
+  type LiveFlow,
+  type TurnContext,
+} from '../lib/runtime/conversation-contract.js';
+import type { NodeFacts } from '../lib/runtime/contract.js';
+import { once } from './execute-node.activity.js';
+import { nodeFactsOf } from '../nodes/registry.js';
+
+export interface BeginTurnInput {
+  accountId: number;
+  agentId: string;
+  conversationId: string;
+  channel: string;
+  turn: number;
+  /** The user's message (absent for the greeting), keyed so a repeated turn writes it once. */
+  message?: { text: string; key: string };
+  /** Live snapshots the workflow already holds: their graphs are not sent again. */
+  knownSnapshots: string[];
+  /** A RESPONSE_AI waiting for this message: the turn resumes there instead of routing (when its flow is still live). */
+  waiting?: FlowPosition | null;
+  temporalRunId: string;
+}
+
+/**
+ * Live snapshots are immutable, so their graphs are kept in memory by id: a turn reads its flows' graphs without a
+ * query once they have been read (least recently used ones dropped past `SNAPSHOT_CACHE_SIZE`).
+ */
+const SNAPSHOT_CACHE_SIZE = 1000;
+const snapshotCache = new Map<string, Graph>();
+
+async function graphsOf(em: EntityManager, ids: string[]): Promise<Map<string, Graph>> {
+  const missing = ids.filter((id) => !snapshotCache.has(id));
+  if (missing.length) {
+    for (const s of await em.find(GraphSnapshot, { id: { $in: missing }, kind: 'LIVE' })) snapshotCache.set(s.id, { nodes: s.nodes, edges: s.edges });
+  }
+  const found = new Map<string, Graph>();
+  for (const id of ids) {
+    const graph = snapshotCache.get(id);
+    if (!graph) continue;
+    snapshotCache.delete(id);
+    snapshotCache.set(id, graph);
+    found.set(id, graph);
+  }
+  while (snapshotCache.size > SNAPSHOT_CACHE_SIZE) snapshotCache.delete(snapshotCache.keys().next().value!);
+  return found;
+}
+
+/** Counts one run of a flow, once per key (a repeated activity finds its key and counts nothing), in one statement. */
+async function countFlowRun(em: EntityManager, key: string, flowId: number): Promise<void> {
+  await em.getKnex().raw(
+    `with claimed as (insert into node_effects (execution_key, created_at) values (?, now()) on conflict do nothing returning 1)
+     update flows set run_count = run_count + 1 where id = ? and exists (select 1 from claimed)`,
+    [key, flowId],
+  );
+}
+
+/** Characters of a user message matched against training phrases. */
+const MATCHED_CHARACTERS = 2000;
+
+/** Said when a turn has no message and no AI provider can write one (`CONVERSATION_FALLBACK_MESSAGE`). */
+const DEFAULT_FALLBACK = "Sorry, I can't help with that right now. Could you put it another way?";
+
+/** Flows that serve conversations (published, neither paused nor archived), with their graphs. */
+async function liveFlows(em: EntityManager, agentId: string): Promise<(LiveFlow & { graph: Graph })[]> {
+  const flows = await em.find(
+    Flow,
+    { agent: agentId, deletedAt: null, liveSnapshotId: { $ne: null }, status: { $nin: ['PAUSED', 'ARCHIVED'] } },
+    { orderBy: { id: 'asc' }, fields: ['id', 'isDefault', 'liveSnapshotId'] },
+  );
+  const graphs = await graphsOf(
+    em,
+    flows.map((f) => f.liveSnapshotId!),
+  );
+  return flows.flatMap((f) => {
+    const graph = graphs.get(f.liveSnapshotId!);
+    return graph ? [{ flowId: f.id, isDefault: f.isDefault, snapshotId: f.liveSnapshotId!, graph }] : [];
+  });
+}
+
+/**
+ * Where a user message enters the flows: the TRIGGER_INTENT whose intents match it locally; a tie between flows, or
+ * flows entered by `agenticRouting`, are left to the AI (`askAi`) when there is one — without one the best local match
+ * wins and agentic routing is not available.
+ */
+async function routeMessage(
+  em: EntityManager,
+  input: BeginTurnInput,
+  flows: (LiveFlow & { graph: Graph })[],
+  aiAvailable: boolean,
+): Promise<{ route: FlowRoute | null; askAi: TurnContext['askAi'] }> {
+  const entries = flows.flatMap((flow) => {
+    if (flow.isDefault) return [];
+    const entry = flow.graph.nodes.find((n) => n.type === 'TRIGGER_INTENT');
+    return entry ? [{ flow, entry, intentIds: Array.isArray(entry.data.intentIds) ? entry.data.intentIds.map(Number) : [] }] : [];
+  });
+  if (!input.message || !entries.length) return { route: null, askAi: [] };
+  const intentIds = [...new Set(entries.flatMap((e) => e.intentIds))];
+  const intents = intentIds.length ? await loadIntentPhrases(em, input.accountId, input.agentId, intentIds) : [];
+  // The start of a long message says what it is about; matching all of it would only cost time.
+  const match = matchIntents(input.message.text.slice(0, MATCHED_CHARACTERS), intents);
+  const flowOfIntent = (intentId: number) => entries.find((e) => e.intentIds.includes(intentId));
+  const best = match.best && flowOfIntent(match.best.intentId);
+  const routeToBest = () => ({
+    route: best
+      ? { flowId: best.flow.flowId, nodeId: best.entry.nodeId, by: 'intent' as const, intentId: match.best!.intentId, score: match.best!.score }
+      : null,
+    askAi: [],
+  });
+  if (!aiAvailable || (best && !match.ambiguous)) return routeToBest();
+  const agentic = entries.filter(({ entry }) => typeof entry.data.agenticRouting === 'string' && entry.data.agenticRouting.trim());
+  const tied = match.ambiguous ? match.candidates.flatMap((c) => flowOfIntent(c.intentId) ?? []) : [];
+  const judged = [...new Map([...tied, ...agentic].map((e) => [e.flow.flowId, e])).values()];
+  if (!judged.length) return routeToBest();
+  const namesOf = (ids: number[]) => intents.filter((i) => ids.includes(i.id)).map((i) => `"${i.name}"`);
+  return {
+    route: null,
+    askAi: judged.map(({ flow, entry, intentIds: ids }) => ({
+      flowId: flow.flowId,
+      nodeId: entry.nodeId,
+      instruction: String(entry.data.agenticRouting ?? '').trim() || `The user asks about ${namesOf(ids).join(' or ') || 'this topic'}`,
+    })),
+  };
+}
+
+export function createTurnActivities(orm: Orm, options: { fallbackMessage?: string; outbox?: OutboxNotifier; aiAvailable?: boolean } = {}) {
+  return {
+    /** Starts a turn: the user's message into the transcript, the live flows, the route of the message. */
+    async beginTurn(input: BeginTurnInput): Promise<TurnContext> {
+      const em = orm.em.fork();
+      if (input.message) {
+        await appendMessage(em, {
+          accountId: input.accountId,
+          conversationId: input.conversationId,
+          key: input.message.key,
+          author: 'user',
+          text: input.message.text,
+          turn: input.turn,
+          temporalRunId: input.temporalRunId,
+        });
+      }
+      const conversation = await em.findOneOrFail(Conversation, { id: input.conversationId }, { populate: ['agent'] });
+      const flows = await liveFlows(em, input.agentId);
+      const facts: Record<string, NodeFacts> = {};
+      for (const flow of flows) Object.assign(facts, nodeFactsOf(flow.graph));
+      Object.assign(facts, nodeFactsOf({ nodes: [{ type: 'SAY_AI' }], edges: [] } as unknown as Graph));
+      const waiting = input.waiting;
+      const resumes = !!waiting && flows.some((f) => f.flowId === waiting.flowId && f.snapshotId === waiting.snapshotId);
+      const { route, askAi } = resumes ? { route: null, askAi: [] } : await routeMessage(em, input, flows, options.aiAvailable ?? false);
+      // A flow entered now counts one run: the default flow at the greeting, the flow the message routes to.
+      const entered = input.turn === 0 ? flows.find((f) => f.isDefault)?.flowId : route?.flowId;
+      if (entered !== undefined) await countFlowRun(em, `${conversationWorkflowId(input.conversationId)}/turn-${input.turn}/count`, entered);
+      const known = new Set(input.knownSnapshots);
+      const theme = input.turn === 0 ? await em.findOne(AgentConfig, { agent: input.agentId, kind: CONFIG_KIND.theme }) : null;
+      const welcome = typeof theme?.values.welcomeMessage === 'string' ? theme.values.welcomeMessage.trim() : '';
+      return {
+        flows: flows.map(({ graph, ...flow }) => (known.has(flow.snapshotId) ? flow : { ...flow, graph })),
+        nodeFacts: facts,
+        builtIns: {
+          conversation_id: input.conversationId,
+          channel: input.channel,
+          agent_name: conversation.agent.name,
+          current_date: new Date().toISOString(),
+          ...(input.message ? { last_user_message: input.message.text } : {}),
+        },
+        route,
+        askAi,
+        fallbackText: welcome || options.fallbackMessage || DEFAULT_FALLBACK,
+        agentName: conversation.agent.name,
+        aiAvailable: options.aiAvailable ?? false,
+      };
+    },
+
+    /** Counts the run of a flow the AI routed the message to (the other entries are counted by `beginTurn`). */
+    async countRoutedRun(input: { conversationId: string; turn: number; flowId: number }): Promise<void> {
+      await countFlowRun(orm.em.fork(), `${conversationWorkflowId(input.conversationId)}/turn-${input.turn}/count`, input.flowId);
+    },
+
+    /** CONVERSATION_IDLE: no user message for the channel's idle time (once per quiet period). */
+    async conversationIdle(input: { accountId: number; agentId: string; conversationId: string; turns: number; idleMinutes: number }): Promise<void> {
+      await once(orm.em, `${conversationWorkflowId(input.conversationId)}/idle-${input.turns}`, async (tx) => {
+        await recordConversationEvent(tx, input.accountId, {
+          type: 'CONVERSATION_IDLE',
+          agentId: input.agentId,
+          conversationId: input.conversationId,
+          details: { idleMinutes: input.idleMinutes, turns: input.turns },
+        });
+        return null;
+      });
+      options.outbox?.poke();
+    },
+
+    /** Ends the conversation: status, end time, reason, and CONVERSATION_ENDED, in one transaction, once. */
+    async closeConversation(input: { accountId: number; agentId: string; conversationId: string; reason: string }): Promise<void> {
+      await once(orm.em, `${conversationWorkflowId(input.conversationId)}/end`, async (tx) => {
+        const conversation = await tx.findOneOrFail(Conversation, { id: input.conversationId });
+        conversation.status = 'ENDED';
+        conversation.endedAt = new Date();
+        conversation.endReason = input.reason;
+        await recordConversationEvent(tx, input.accountId, {
+          type: 'CONVERSATION_ENDED',
+          agentId: input.agentId,
+          conversationId: input.conversationId,
+          details: { reason: input.reason, channel: conversation.channel, turns: conversation.turns, messageCount: conversation.messageCount },
+        });
+        await tx.flush();
+        return null;
+      });
+      options.outbox?.poke();
+    },
+  };
+}
+
+export type TurnActivities = ReturnType<typeof createTurnActivities>;

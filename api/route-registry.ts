@@ -1,0 +1,242 @@
+/**
+ * Route registry. Every endpoint is declared once with its key scope and its schemas; from that one
+ * declaration the registry mounts the Koa handler (authentication, scope check, validation) and the
+ * OpenAPI document describes it. Routers therefore only state `scope: 'U'` or `scope: 'any'`.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import type Router from '@koa/router';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Context, Middleware } from 'koa';
+import type { KeyIdentity } from '../db/accounts/api-keys.service.js';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../lib/errors.js';
+import { lockDocument } from '../db/document-lock.js';
+import { authenticate, requireScope, type Scope } from './auth.js';
+import { checkIfMatch, etagOf, noneMatchHits } from './etag.js';
+import { guardInput } from './input-guard.js';
+import { compileSchema, validate, type JsonSchema, type Validator } from './validation.js';
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What a handler receives: validated input and the caller's identity, never the Koa context. */
+export interface RouteInput<Body, Query, Params> {
+  body: Body;
+  query: Query;
+  params: Params;
+  /** Present on every route whose scope is not `public`. */
+  auth: KeyIdentity;
+  /** A fresh entity manager for this request. */
+  em: EntityManager;
+  /** Request headers, names in lower case. */
+  headers: IncomingHttpHeaders;
+  /** The request body, unread by the JSON parser when not JSON: `multipart` routes stream it themselves. */
+  stream: Readable;
+}
+
+export interface RouteResponse {
+  description: string;
+  schema?: JsonSchema;
+  /** Media types of a binary answer (a download, an export) instead of JSON. */
+  contentTypes?: string[];
+}
+
+export interface RouteSpec<Body = unknown, Query = Record<string, unknown>, Params = Record<string, string>> {
+  method: Method;
+  /** Koa path relative to the router prefix, e.g. `/workflows/:workflowId`. */
+  path: string;
+  /** `U`: USER key only; `any`: USER or GENERAL key; `public`: no key. */
+  scope: Scope | 'public';
+  summary: string;
+  tag: string;
+  params?: JsonSchema;
+  query?: JsonSchema;
+  /**
+   * Request headers the route reads, by their canonical names (`Idempotency-Key`): documented as header parameters and
+   * validated like the query (issues at `headers.<Name>`); the handler reads them from `headers` (lower case).
+   */
+  headers?: JsonSchema;
+  body?: JsonSchema;
+  /**
+   * `any`: the body may be any JSON value (object, array, string, number, boolean, null) and reaches the handler
+   * exactly as sent; a non-JSON Content-Type is refused with 415 and a missing or empty body with 400.
+   * Unset: a missing body reads as `{}`; a body sent must be JSON (else 415) and is validated as sent, so `null`
+   * where the schema wants an object is a 400.
+   */
+  jsonBody?: 'any';
+  /**
+   * The body carries user data (rows, a run's payload): it may be as large as the process's body limit
+   * (`BODY_LIMIT_BYTES`). Other bodies are configuration, held to `CONFIG_BODY_LIMIT_BYTES` (413 past it).
+   */
+  largeBody?: true;
+  /**
+   * The body is JSON the handler reads from `stream` exactly as sent, because a signature covers its bytes; the
+   * body parser leaves it alone (see `rawBodyPaths` in app.ts). Documented only, with this schema and description.
+   */
+  rawBody?: { schema: JsonSchema; description: string };
+  /** The body is `multipart/form-data` with these parts (documented only; the handler reads `stream`). */
+  multipart?: JsonSchema;
+  /**
+   * The stored document this write changes, as a key unique within the account (`agent:<agentId>`). The handler
+   * runs in one transaction that first takes the document's lock (db/document-lock.ts): concurrent writes of one
+   * document run one after another, each on what the one before it committed, so no acknowledged write is lost, and
+   * a failure leaves nothing half-written.
+   */
+  lock?: (params: Params) => string;
+  /**
+   * The document's version tag. `true` on a GET: its answer carries the `ETag` of the body (304 to a matching
+   * `If-None-Match`). A reader on a `lock` write (the document as its GET answers it): an `If-Match` that names
+   * another version is refused with 412 under the lock, before anything changes, and the answer carries the new ETag.
+   */
+  etag?: true | ((input: RouteInput<any, any, Params>) => Promise<unknown>);
+  /** Success status; 200 unless given. */
+  status?: number;
+  responses: Record<number, RouteResponse>;
+  handler: (input: RouteInput<Body, Query, Params>) => Promise<unknown> | unknown;
+}
+
+/** Returned by a handler whose status or headers depend on the outcome. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    /** Response headers, set after the body (Koa drops Content-Length when a stream body is assigned). */
+    readonly headers: Record<string, string | number> = {},
+  ) {}
+}
+
+interface Compiled {
+  params?: Validator;
+  query?: Validator;
+  headers?: Validator;
+  body?: Validator;
+}
+
+/** Collects route declarations; mounted on a router (which carries the URL prefix), and read by the OpenAPI builder. */
+export class RouteRegistry {
+  readonly routes: RouteSpec<any, any, any>[] = [];
+
+  add<Body, Query = Record<string, unknown>, Params = Record<string, string>>(spec: RouteSpec<Body, Query, Params>): void {
+    if (spec.lock && spec.scope === 'public') throw new Error(`${spec.method} ${spec.path}: a document lock needs an authenticated account`);
+    if (typeof spec.etag === 'function' && !spec.lock) throw new Error(`${spec.method} ${spec.path}: If-Match is checked under the lock`);
+    this.routes.push(spec);
+  }
+
+  /**
+   * Registers every declared route on the router, with schemas compiled once; `afterAuth` runs on authenticated
+   * routes once the key is known (the per-key rate limit).
+   */
+  mount(router: Router, getEm: () => EntityManager, afterAuth?: Middleware): void {
+    for (const spec of this.routes) {
+      const compiled: Compiled = {
+        params: spec.params && compileSchema(spec.params, { coerce: true }),
+        query: spec.query && compileSchema(spec.query, { coerce: true }),
+        headers: spec.headers && compileSchema(spec.headers),
+        body: spec.body && compileSchema(spec.body),
+      };
+      const stack = spec.scope === 'public' ? [] : [authenticate(getEm), ...(afterAuth ? [afterAuth] : []), requireScope(spec.scope)];
+      router[spec.method](spec.path, ...stack, async (ctx: Context) => {
+        const input = readInput(ctx, spec, compiled, getEm);
+        const reply = await respond(spec, input);
+        if (reply.headers.ETag && spec.method === 'get' && noneMatchHits(ctx.get('if-none-match') || undefined, String(reply.headers.ETag))) {
+          ctx.status = 304;
+          ctx.set('ETag', String(reply.headers.ETag));
+          return;
+        }
+        ctx.status = reply.status;
+        if (reply.body !== undefined) ctx.body = reply.body;
+        ctx.set(Object.fromEntries(Object.entries(reply.headers).map(([name, value]) => [name, String(value)])));
+      });
+    }
+  }
+}
+
+function replyOf(spec: RouteSpec<any, any, any>, result: unknown): Reply {
+  return result instanceof Reply ? result : new Reply(spec.status ?? 200, result);
+}
+
+/** Runs the handler; a `lock` route in a transaction holding the document's lock, checking `If-Match` first. */
+async function respond(spec: RouteSpec<any, any, any>, input: RouteInput<any, any, any>): Promise<Reply> {
+  const { lock, etag } = spec;
+  if (!lock) {
+    const reply = replyOf(spec, await spec.handler(input));
+    if (etag === true && reply.status === 200) reply.headers.ETag = etagOf(reply.body);
+    return reply;
+  }
+  return input.em.transactional(async (em) => {
+    const locked = { ...input, em };
+    await lockDocument(em, input.auth.account.id, lock(input.params));
+    const read = typeof etag === 'function' ? etag : undefined;
+    const ifMatch = input.headers['if-match'];
+    if (read && ifMatch !== undefined) checkIfMatch(ifMatch, await read(locked));
+    const reply = replyOf(spec, await spec.handler(locked));
+    if (read && reply.status < 300 && reply.status !== 204) reply.headers.ETag = etagOf(await read(locked));
+    return reply;
+  });
+}
+
+function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compiled, getEm: () => EntityManager): RouteInput<any, any, any> {
+  const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
+  const query = { ...ctx.query };
+  const body = spec.rawBody ? {} : spec.jsonBody === 'any' ? anyJsonBody(ctx) : spec.body ? schemaBody(ctx, spec) : {};
+  guardInput(params, 'params');
+  guardInput(query, 'query');
+  guardInput(body, 'body');
+  if (compiled.headers) validate(compiled.headers, declaredHeaders(ctx, spec.headers!), 'headers');
+  return {
+    params: compiled.params ? validate(compiled.params, params, 'params') : params,
+    query: compiled.query ? validate(compiled.query, query, 'query') : query,
+    body: compiled.body ? validate(compiled.body, body, 'body') : body,
+    auth: ctx.state.auth,
+    em: ctx.state.em ?? getEm(),
+    headers: ctx.headers,
+    stream: ctx.req,
+  };
+}
+
+/** The headers a route declares, under their declared names, as sent (a header sent twice arrives joined by Node). */
+function declaredHeaders(ctx: Context, schema: JsonSchema): Record<string, string> {
+  const names = Object.keys((schema.properties ?? {}) as Record<string, unknown>);
+  return Object.fromEntries(names.filter((name) => name.toLowerCase() in ctx.headers).map((name) => [name, ctx.get(name)]));
+}
+
+/** Whether the request carries a body (a length, or a chunked one); `ctx.request.length` is undefined when chunked. */
+function hasBody(ctx: Context): boolean {
+  return (ctx.request.length ?? 0) > 0 || !!ctx.get('transfer-encoding');
+}
+
+/** Largest body of a configuration route (not `largeBody`): names, graphs, fields, settings. */
+export const CONFIG_BODY_LIMIT_BYTES = 256 * 1024;
+
+/**
+ * The body of a route with a body schema: `{}` when none is sent (operations without required fields), else the
+ * parsed JSON as sent. A body of another Content-Type is refused with 415 rather than read as empty, and a
+ * configuration body over `CONFIG_BODY_LIMIT_BYTES` with 413.
+ */
+function schemaBody(ctx: Context, spec: RouteSpec<any, any, any>): unknown {
+  if (!hasBody(ctx)) return {};
+  if (!spec.largeBody && (ctx.request.length ?? 0) > CONFIG_BODY_LIMIT_BYTES) throw new PayloadTooLargeError(CONFIG_BODY_LIMIT_BYTES);
+  if (!ctx.request.is('json', '+json')) {
+    throw new UnsupportedMediaTypeError(
+      `Content-Type "${ctx.request.type || '(none)'}" is not accepted: send JSON with Content-Type: application/json`,
+    );
+  }
+  return (ctx.request as { body?: unknown }).body;
+}
+
+/**
+ * The body of a `jsonBody: 'any'` route as sent. The body parser (non-strict JSON) leaves a request without a body,
+ * or of a JSON type it does not know, unparsed (`undefined`), and reads an empty body as '', like the JSON string
+ * `""`, which takes at least 2 bytes.
+ */
+function anyJsonBody(ctx: Context): unknown {
+  const isJson = ctx.request.is('json', '+json');
+  if (isJson === null || (!ctx.request.type && ctx.request.length === 0)) throw new BadRequestError('A JSON body is required', 'body');
+  const body = (ctx.request as { body?: unknown }).body;
+  if (isJson === false || body === undefined) {
+    throw new UnsupportedMediaTypeError(
+      `Content-Type "${ctx.request.type || '(none)'}" is not accepted: send JSON with Content-Type: application/json`,
+    );
+  }
+  if (body === '' && !((ctx.request.length ?? 0) >= 2)) throw new BadRequestError('The body is empty: send a JSON value', 'body');
+  return body;
+}

@@ -1,0 +1,174 @@
+/**
+ * Run logs of a workflow, read from Temporal: the list from visibility (filtered by the run's search attributes),
+ * one log from describing its execution plus its result or history, and cancellation of a running one.
+ * Visibility is eventually consistent: a run appears in the list, and its final state shows there, a moment
+ * after Temporal records it; the detail reads the execution itself and is always current.
+ */
+import { createHash } from 'node:crypto';
+import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import { isDateOrDateTime } from '../../lib/time/date-formats.js';
+import { parseDateTime } from '../../lib/time/zoned-time.js';
+import { automationRunPrefix } from '../../lib/runtime/run-start.js';
+import type { AutomationRunResult } from '../../workflows/run-automation.workflow.js';
+import {
+  nodeResultsFromHistory,
+  nodeResultView,
+  runLog,
+  searchAttributes,
+  type LogNodeResult,
+  type RawExecutionInfo,
+  type RunLog,
+} from './run-history.js';
+
+/** Whose logs: the account of the key and one of its workflows (already checked to exist). */
+export interface LogScope {
+  accountId: number;
+  workflowId: number;
+}
+
+export interface LogListQuery {
+  limit: number;
+  cursor?: string;
+  status?: string;
+  start_date?: string;
+  end_date?: string;
+}
+
+/** What `status` accepts (case-insensitive), and the Temporal execution statuses each stands for. */
+const STATUS_FILTERS: Record<string, string[]> = {
+  successful: ['Completed'],
+  success: ['Completed'],
+  completed: ['Completed'],
+  failed: ['Failed', 'Terminated', 'TimedOut'],
+  error: ['Failed', 'Terminated', 'TimedOut'],
+  running: ['Running'],
+  pending: ['Running'],
+  cancelled: ['Canceled'],
+  canceled: ['Canceled'],
+};
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A date bound of a query: `YYYY-MM-DD` (a whole day in UTC: an end date includes that day) or an ISO date-time
+ * (UTC unless it names an offset). Anything else is a 400 naming the parameter.
+ */
+export function parseDateBound(value: string, bound: 'start' | 'end', field: string): Date {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const date = isDateOrDateTime(value) ? parseDateTime(value, 'UTC') : undefined;
+  if (!date) throw new BadRequestError(`${field} must be a date (YYYY-MM-DD) or an ISO date-time, got "${value}"`, `query.${field}`);
+  return day && bound === 'end' ? new Date(date.getTime() + DAY_MS - 1) : date;
+}
+
+function visibilityQuery(scope: LogScope, query: LogListQuery): string {
+  const clauses = [`AgentryAccountId = ${scope.accountId}`, `AgentryAutomationId = ${scope.workflowId}`];
+  if (query.status !== undefined) {
+    const statuses = STATUS_FILTERS[query.status.trim().toLowerCase()];
+    if (!statuses)
+      throw new BadRequestError(`status must be one of successful, failed, running (or pending), cancelled; got "${query.status}"`, 'query.status');
+    clauses.push(`(${statuses.map((s) => `ExecutionStatus = '${s}'`).join(' OR ')})`);
+  }
+  const start = query.start_date !== undefined ? parseDateBound(query.start_date, 'start', 'start_date') : undefined;
+  const end = query.end_date !== undefined ? parseDateBound(query.end_date, 'end', 'end_date') : undefined;
+  if (start && end && end < start) throw new BadRequestError('end_date is before start_date', 'query.end_date');
+  if (start) clauses.push(`StartTime >= '${start.toISOString()}'`);
+  // Temporal keeps start times in nanoseconds, logs show milliseconds: an end bound includes its whole millisecond.
+  if (end) clauses.push(`StartTime < '${new Date(end.getTime() + 1).toISOString()}'`);
+  return clauses.join(' AND ');
+}
+
+/** A cursor is Temporal's page token behind a short digest of the list's query, so a cursor only continues its own list. */
+function cursorDigest(token: Uint8Array, query: string): Buffer {
+  return createHash('sha256').update(query).update('\0').update(token).digest().subarray(0, 8);
+}
+
+function encodeCursor(token: Uint8Array, query: string): string {
+  return Buffer.concat([cursorDigest(token, query), token]).toString('base64url');
+}
+
+function decodeCursor(cursor: string, query: string): Buffer {
+  const raw = Buffer.from(cursor, 'base64url');
+  const token = raw.subarray(8);
+  if (raw.toString('base64url') !== cursor || !token.length || !cursorDigest(token, query).equals(raw.subarray(0, 8))) {
+    throw new BadRequestError('Invalid cursor', [
+      { code: 'invalid', path: 'query.cursor', message: 'is not a cursor of this list (with these filters)' },
+    ]);
+  }
+  return token;
+}
+
+/**
+ * One page of logs in Temporal visibility's order: running runs first, then by end time, most recent first.
+ * `nextCursor` is null on the last page.
+ */
+export async function listRunLogs(temporal: Client, scope: LogScope, query: LogListQuery): Promise<{ agentry: RunLog[]; nextCursor: string | null }> {
+  const request = { namespace: temporal.options.namespace, query: visibilityQuery(scope, query) };
+  const token = query.cursor === undefined ? undefined : decodeCursor(query.cursor, request.query);
+  const page = await temporal.workflowService.listWorkflowExecutions({ ...request, pageSize: query.limit, nextPageToken: token });
+  const now = Date.now();
+  const items = (page.executions ?? []).map((info) => runLog(info, now));
+  let next = page.nextPageToken?.length ? page.nextPageToken : null;
+  // Visibility hands out a token whenever a page is full; look one run ahead so the last page says so.
+  if (next && items.length >= query.limit) {
+    const peek = await temporal.workflowService.listWorkflowExecutions({ ...request, pageSize: 1, nextPageToken: next });
+    if (!peek.executions?.length) next = null;
+  }
+  return { agentry: items, nextCursor: next ? encodeCursor(next, request.query) : null };
+}
+
+/** The execution of a log, or 404 when it does not exist or is not a run of this account's workflow. */
+async function ownedExecution(temporal: Client, scope: LogScope, logId: string): Promise<RawExecutionInfo> {
+  const notFound = new NotFoundError(`Log ${logId} not found for workflow ${scope.workflowId}`);
+  if (!logId.startsWith(automationRunPrefix(scope.workflowId))) throw notFound;
+  let info: RawExecutionInfo | null | undefined;
+  try {
+    info = (await temporal.workflow.getHandle(logId).describe()).raw.workflowExecutionInfo;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) throw notFound;
+    throw error;
+  }
+  const attributes = info ? searchAttributes(info) : {};
+  if (!info || attributes.AgentryAccountId !== scope.accountId || attributes.AgentryAutomationId !== scope.workflowId) throw notFound;
+  return info;
+}
+
+/** One log with `node_results`: from the run's result when it has one, else from its history. */
+export async function getRunLog(temporal: Client, scope: LogScope, logId: string): Promise<RunLog & { node_results: LogNodeResult[] }> {
+  const info = await ownedExecution(temporal, scope, logId);
+  const log = runLog(info);
+  const handle = temporal.workflow.getHandle(logId, log.temporal_run_id);
+  const result = log.status === 'successful' || log.status === 'failed' ? await runResult(handle) : undefined;
+  if (result) return { ...log, node_results: result.nodeResults.map(nodeResultView) };
+  const history = await handle.fetchHistory();
+  return { ...log, node_results: nodeResultsFromHistory(history.events ?? [], log.status !== 'running', log.error ?? 'Cancelled') };
+}
+
+/** The result of an ended run: what it returned, or the details of its failure (none for a terminated run). */
+async function runResult(handle: ReturnType<Client['workflow']['getHandle']>): Promise<AutomationRunResult | undefined> {
+  try {
+    return (await handle.result()) as AutomationRunResult;
+  } catch (error) {
+    if (error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure)
+      return error.cause.details?.[0] as AutomationRunResult | undefined;
+    if (error instanceof WorkflowFailedError) return undefined;
+    throw error;
+  }
+}
+
+/** Requests cancellation of a running run; 409 when it has already ended. Answers the log as it is now. */
+export async function cancelRunLog(temporal: Client, scope: LogScope, logId: string): Promise<RunLog> {
+  const info = await ownedExecution(temporal, scope, logId);
+  const status = runLog(info).status;
+  const ended = () =>
+    new ConflictError(`Log ${logId} has already ended${status === 'running' ? '' : ` (${status})`}: only a running run can be cancelled`);
+  if (status !== 'running') throw ended();
+  try {
+    await temporal.workflow.getHandle(logId, info.execution?.runId ?? undefined).cancel();
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) throw ended(); // it ended between the describe and the cancel
+    throw error;
+  }
+  return runLog(await ownedExecution(temporal, scope, logId));
+}

@@ -1,0 +1,145 @@
+/**
+ * The shape of a node type: everything agentry knows about one type is declared in its module
+ * (`<type>.node.ts`), and `registry.ts` lists the modules. The API documents and validates `data` with `data`;
+ * the graph service checks saved nodes and edges with `checks` and `handles`; a run carries the facts
+ * (`interpolated`, `captures`, `local`, `entry`) in its input; the `executeNode` activity calls `execute`.
+ */
+import type { Client } from '@temporalio/client';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../db/orm.js';
+import type { OutboxNotifier } from '../db/outbox-notifier.js';
+import type { FileStore } from '../db/tables/files/file-store.js';
+import type { AutomationEvent } from '../lib/events/event-match.js';
+import type { CaptureKind, ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';
+import type { AutomationSchedules } from '../lib/schedules/automation-schedules.js';
+import type { NodeCheck } from './checks/check-context.js';
+import type { AiGateway, AiSession } from '../integrations/ai/ai-gateway.js';
+import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import type { OutboundFetch } from '../lib/outbound/outbound-fetch.js';
+
+export type { NodeCheck, NodeCheckContext } from './checks/check-context.js';
+
+/** A JSON Schema object (the subset ajv and OpenAPI 3.1 share). */
+export type JsonSchema = Record<string, unknown>;
+
+/** Where a node type may appear: account-level automations, agents' conversation flows, or both. */
+export type NodeScope = 'workflow' | 'flow';
+
+export interface ExecutorDeps {
+  orm: Orm;
+  /** Temporal client of the worker process. */
+  temporal: Client;
+  /** The Temporal Schedules of automations, for nodes that change another automation's status. */
+  schedules: AutomationSchedules;
+  /** Timeout of outgoing HTTP calls. */
+  httpTimeoutMs: number;
+  /** The client for every call to a URL a user saved: it refuses what the outbound address policy refuses. */
+  outbound: OutboundFetch;
+  /** The AI gateway (its provider is null when none is configured: AI nodes then fail saying so). */
+  ai: AiGateway;
+  /** The messaging product's Cloud API of numbers without settings of their own (SEND_MESSAGING_MESSAGE); null when not configured. */
+  messaging?: MessagingConfig | null;
+  /** Opens the stored third-party secrets (numbers' Cloud API tokens); null when SETTINGS_ENCRYPTION_KEY is unset. */
+  secrets?: SecretBox | null;
+  /** Wakes the outbox dispatchers after a node that may have written events (row changes). */
+  outbox?: OutboxNotifier;
+  /** Where the bytes of record files are stored (a deleted record's files go with it). */
+  files: FileStore;
+}
+
+/** What an executor gets besides its input: the activity's cancellation and the retry-safety helper. */
+export interface ExecutionContext extends ExecutorDeps {
+  /** Aborted when the run is cancelled (or the activity times out): pass it to outgoing calls. */
+  signal: AbortSignal;
+  /** Which attempt of this node execution this is (1 for the first). */
+  attempt: number;
+  /** The Temporal workflow id of the run. */
+  temporalWorkflowId: string;
+  /**
+   * Runs a database side effect once per node execution: in one transaction, `effect` runs and its output is
+   * recorded under the execution key; a later attempt of the same execution answers the recorded output instead.
+   */
+  once<T>(effect: (em: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * `once` for a node that makes several side effects (tool calls of TOOLS_AI): each is recorded under the execution
+   * key plus `part`, so a retried attempt that reaches the same part answers its recorded output.
+   */
+  onceFor<T>(part: string, effect: (em: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * The AI session of this node execution (one per execution, so its calls are numbered across the execution). Its
+   * calls are answered from the replies of the calls already made; the first new one stops the executor, the
+   * workflow makes it as an `aiCall` activity and executes the node again. So everything an AI node does before
+   * an AI call runs again after it: make it safe to repeat (`once`/`onceFor` for side effects and costly work).
+   */
+  aiSession(): AiSession;
+}
+
+/** Runs one node. Throw an `AppError` (4xx) or `NodeError` for a permanent failure; anything else is retried. */
+export type NodeExecutor = (input: ExecuteNodeInput, context: ExecutionContext) => Promise<NodeOutcome>;
+
+export interface NodeModule {
+  type: string;
+  scopes: readonly NodeScope[];
+  /** One line for the API reference. */
+  summary: string;
+  /**
+   * JSON Schema of the node's `data` besides `type` (`type: object` and the `type` property are added by the
+   * registry). It validates requests and documents the type in the OpenAPI document.
+   */
+  data: JsonSchema;
+  /** Output ports an edge may leave from: a fixed list, or computed from the node's data (condition ids). */
+  handles: readonly string[] | ((data: Record<string, unknown>) => string[]);
+  /** Data fields filled from `{variables}` before the node runs (`headers[].value` steps into every item). */
+  interpolated?: readonly string[];
+  /** How the node's output is captured into declared variables. */
+  captures?: CaptureKind;
+  /**
+   * May work for long (file downloads, OCR, tool calls): runs as a remote activity that heartbeats, so a dead
+   * worker's node is retried elsewhere within seconds. Every other node runs as a local activity, in the workflow
+   * task that reaches it: a run of such nodes costs Temporal one workflow task instead of three events per node.
+   */
+  remote?: boolean;
+  /** Runs as a local activity unless this data field is filled (SAY_AI: a static message is local, a prompt is not). */
+  localUnless?: string;
+  /** A conversation pauses at this node until the user answers; the answer's turn runs it (RESPONSE_AI). */
+  awaitsAnswer?: boolean;
+  /** An entry node: its output is the delivered trigger payload; it has no executor. */
+  entry?: boolean;
+  /** The executor reads the trigger payload itself (`ExecuteNodeInput.triggerPayload`). */
+  readsTriggerPayload?: boolean;
+  /** For entry nodes started by outbox events: whether this node subscribes to `event`. */
+  matchesEvent?: (data: Record<string, unknown>, event: AutomationEvent) => boolean;
+  /** Save-time checks of the data beyond its schema (references to account resources, cross-field rules). */
+  checks?: readonly NodeCheck[];
+  /** Absent: the node type is declared but does not run in this version (the node fails with a clear message). */
+  execute?: NodeExecutor;
+}
+
+/** The schema of a model-using node's model fields (SPEC.md, AI model, "Use by type"). */
+export const MODEL_FIELDS: Record<string, JsonSchema> = {
+  aiModelId: { type: ['integer', 'null'], description: 'Id of an AI model (GET /ai-models); omitted: the default model of the type' },
+  model: { type: ['string', 'null'], description: "Provider's model id (externalId), with aiVendor" },
+  aiVendor: { type: ['string', 'null'], description: 'Vendor code such as OPENAI, with model' },
+};
+
+/** `captureVariables` items as sent: `{ name }` or `{ id }` of workflow variables. */
+export const CAPTURE_VARIABLES: JsonSchema = {
+  type: ['array', 'null'],
+  maxItems: 100,
+  items: {
+    type: 'object',
+    properties: { id: { type: 'integer' }, name: { type: 'string', minLength: 1 }, description: { type: 'string' } },
+  },
+  description: 'Variables the node captures into: { name } or { id } of workflow variables',
+};
+
+/** Ids of account resources, as node data lists them. */
+export const idList = (what: string, item: JsonSchema = { type: ['string', 'integer'] }): JsonSchema => ({
+  type: ['array', 'null'],
+  maxItems: 500,
+  items: item,
+  description: `Ids of ${what} of the account`,
+});
+
+export const DEFAULT_HANDLES = ['default'] as const;
