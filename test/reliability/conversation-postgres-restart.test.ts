@@ -1,8 +1,9 @@
 /**
  * Conversations through a PostgreSQL restart (real processes): a PostgreSQL server of the test's own is crashed
- * (`pg_ctl stop -m immediate`) in the middle of a turn, and again while a conversation's idle and expiry timers fire;
- * it is down PG_TURN_DOWN_MS each time (8 s by default). The turn completes, every message is in the transcript once,
- * and the conversation's counters, idle event and end are recorded once.
+ * (`pg_ctl stop -m immediate`) in the middle of a turn, with the next turn queued behind it, and again while a
+ * conversation's idle and expiry timers fire; it is down PG_TURN_DOWN_MS each time (8 s by default; more than 160 s
+ * fails these steps when they are retried only 4 or 5 times). Both turns complete, every message is in the transcript
+ * once, and the conversation's counters, idle event and end are recorded once.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -92,7 +93,6 @@ describe('conversations through a PostgreSQL restart (a PostgreSQL server of its
       { type: 'TRIGGER_INTENT', data: { intentIds: [orders.id] } },
       { type: 'SAY_AI', data: { message: 'Let me check.' } },
       { type: 'API', data: { url: `${gate.origin}/orders/7` } },
-      { type: 'SAY_AI', data: { message: 'It has shipped.' } },
     ]);
     await ok('PUT', `${base}/deployment-status`, { isOffline: false });
     worker = await startWorker(rig.plant);
@@ -110,31 +110,28 @@ describe('conversations through a PostgreSQL restart (a PostgreSQL server of its
     const send = (text: string) => v1('POST', `${base}/conversations/${conversation.id}/messages`, { text });
     const first = send('Where is my order?');
     await eventually(async () => (gate!.hits() >= 1 ? true : undefined), 'the API node to call the service', 30_000);
-    // A second message waits for the first turn: its turn begins (the user's message into the transcript) while
-    // the database is down.
+    // A second message waits for the first turn, which ends without the database once the service answers: the
+    // second turn begins (the user's message into the transcript) while the database is down.
     const second = send('where is my order');
     await eventually(async () => ((await acceptedUpdates(conversation.temporalWorkflowId)) >= 3 ? true : undefined), 'the second turn to queue');
-    // The service answers while the database is down: the first turn's last node waits for it too.
     await outage(() => gate!.release());
     for (const turn of [await first, await second]) {
       expect(turn.status, turn.text).to.equal(200);
       expect(turn.body.error, JSON.stringify(turn.body.error)).to.equal(undefined);
-      expect(turn.body.messages.map((m: { text: string }) => m.text)).to.deep.equal(['Let me check.', 'It has shipped.']);
+      expect(turn.body.messages.map((m: { text: string }) => m.text)).to.deep.equal(['Let me check.']);
     }
     expect(await transcript(conversation.id)).to.deep.equal([
       'agent: Hello!',
       'user: Where is my order?',
       'agent: Let me check.',
-      'agent: It has shipped.',
       'user: where is my order',
       'agent: Let me check.',
-      'agent: It has shipped.',
     ]);
     const view = await ok('GET', `${base}/conversations/${conversation.id}`);
     expect({ status: view.status, turns: view.turns, messageCount: view.messageCount }).to.deep.equal({
       status: 'ACTIVE',
       turns: 2,
-      messageCount: 7,
+      messageCount: 5,
     });
     expect((await ok('POST', `${base}/conversations/${conversation.id}/end`)).status).to.equal('ENDED');
     expect(worker!.child.exitCode, `the worker process exited:\n${worker!.output.join('')}`).to.equal(null);
