@@ -2,7 +2,8 @@
  * The bookkeeping activities of the conversation workflow (its flow nodes run through `executeNode`): the start of
  * a turn (the user's message into the transcript, the agent's live flows, where the message enters them), the end
  * of a flow entered by the AI (run counts), and the conversation events (idle, ended). Each is safe to run twice: messages are
- * keyed, counts and events are recorded once per key in `node_effects`.
+ * keyed, counts and events are recorded once per key in `node_effects`. The workflow retries them until the database
+ * answers; other failures fail them after as many attempts as before (`failsAfter`).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AgentConfig, Conversation, Flow, GraphSnapshot } from '../db/entities/index.js';
@@ -14,15 +15,10 @@ import type { Orm } from '../db/orm.js';
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
 import { matchIntents } from '../lib/intents/intent-match.js';
 import type { Graph } from '../lib/graph/graph.js';
-import {
-  conversationWorkflowId,
-  type FlowPosition,
-  type FlowRoute,
-  type LiveFlow,
-  type TurnContext,
-} from '../lib/runtime/conversation-contract.js';
+import { conversationWorkflowId, type FlowPosition, type FlowRoute, type LiveFlow, type TurnContext } from '../lib/runtime/conversation-contract.js';
 import type { NodeFacts } from '../lib/runtime/contract.js';
 import { once } from './execute-node.activity.js';
+import { failsAfter } from './bookkeeping.js';
 import { nodeFactsOf } from '../nodes/registry.js';
 
 export interface BeginTurnInput {
@@ -144,7 +140,7 @@ async function routeMessage(
 export function createTurnActivities(orm: Orm, options: { fallbackMessage?: string; outbox?: OutboxNotifier; aiAvailable?: boolean } = {}) {
   return {
     /** Starts a turn: the user's message into the transcript, the live flows, the route of the message. */
-    async beginTurn(input: BeginTurnInput): Promise<TurnContext> {
+    beginTurn: failsAfter(4, async (input: BeginTurnInput): Promise<TurnContext> => {
       const em = orm.em.fork();
       if (input.message) {
         await appendMessage(em, {
@@ -187,29 +183,32 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
         agentName: conversation.agent.name,
         aiAvailable: options.aiAvailable ?? false,
       };
-    },
+    }),
 
     /** Counts the run of a flow the AI routed the message to (the other entries are counted by `beginTurn`). */
-    async countRoutedRun(input: { conversationId: string; turn: number; flowId: number }): Promise<void> {
+    countRoutedRun: failsAfter(4, async (input: { conversationId: string; turn: number; flowId: number }): Promise<void> => {
       await countFlowRun(orm.em.fork(), `${conversationWorkflowId(input.conversationId)}/turn-${input.turn}/count`, input.flowId);
-    },
+    }),
 
     /** CONVERSATION_IDLE: no user message for the channel's idle time (once per quiet period). */
-    async conversationIdle(input: { accountId: number; agentId: string; conversationId: string; turns: number; idleMinutes: number }): Promise<void> {
-      await once(orm.em, `${conversationWorkflowId(input.conversationId)}/idle-${input.turns}`, async (tx) => {
-        await recordConversationEvent(tx, input.accountId, {
-          type: 'CONVERSATION_IDLE',
-          agentId: input.agentId,
-          conversationId: input.conversationId,
-          details: { idleMinutes: input.idleMinutes, turns: input.turns },
+    conversationIdle: failsAfter(
+      5,
+      async (input: { accountId: number; agentId: string; conversationId: string; turns: number; idleMinutes: number }) => {
+        await once(orm.em, `${conversationWorkflowId(input.conversationId)}/idle-${input.turns}`, async (tx) => {
+          await recordConversationEvent(tx, input.accountId, {
+            type: 'CONVERSATION_IDLE',
+            agentId: input.agentId,
+            conversationId: input.conversationId,
+            details: { idleMinutes: input.idleMinutes, turns: input.turns },
+          });
+          return null;
         });
-        return null;
-      });
-      options.outbox?.poke();
-    },
+        options.outbox?.poke();
+      },
+    ),
 
     /** Ends the conversation: status, end time, reason, and CONVERSATION_ENDED, in one transaction, once. */
-    async closeConversation(input: { accountId: number; agentId: string; conversationId: string; reason: string }): Promise<void> {
+    closeConversation: failsAfter(5, async (input: { accountId: number; agentId: string; conversationId: string; reason: string }) => {
       await once(orm.em, `${conversationWorkflowId(input.conversationId)}/end`, async (tx) => {
         const conversation = await tx.findOneOrFail(Conversation, { id: input.conversationId });
         conversation.status = 'ENDED';
@@ -225,7 +224,7 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
         return null;
       });
       options.outbox?.poke();
-    },
+    }),
   };
 }
 

@@ -25,6 +25,7 @@ import {
   type TurnReply,
   type UserMessage,
 } from '../lib/runtime/conversation-contract.js';
+import { untilTheDatabaseAnswers } from './bookkeeping.js';
 import { TurnRunner } from './conversation/turn.js';
 
 export const beginUpdate = defineUpdate<TurnReply>(CONVERSATION_UPDATES.begin);
@@ -32,10 +33,11 @@ export const messageUpdate = defineUpdate<TurnReply, [UserMessage]>(CONVERSATION
 export const endUpdate = defineUpdate<ConversationState, [{ reason?: string }]>(CONVERSATION_UPDATES.end);
 export const stateQuery = defineQuery<ConversationState>('state');
 
-const local = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+/**
+ * The idle event and the end write only to agentry's database: they retry until it answers (`bookkeeping.ts`), so a
+ * PostgreSQL outage fails no conversation.
+ */
+const bookkeeping = proxyLocalActivities<Activities>(untilTheDatabaseAnswers);
 
 /** Continue as new after this many turns in one run (and whenever Temporal suggests it), before history limits. */
 const TURNS_PER_RUN = 200;
@@ -72,7 +74,7 @@ export async function conversation(input: ConversationInput): Promise<Conversati
   const close = async (reason: string) => {
     if (state.ended) return;
     state.ended = true;
-    await local.closeConversation({ ...ids(input), reason });
+    await bookkeeping.closeConversation({ ...ids(input), reason });
   };
 
   setHandler(beginUpdate, () => serialized(async () => (greeting ??= await runner.run(0))), { validator: open });
@@ -122,7 +124,7 @@ export async function conversation(input: ConversationInput): Promise<Conversati
       if (Date.now() >= expireAt) await serialized(() => close('EXPIRED'));
       else if (Date.now() >= idleAt) {
         state.idleFired = true;
-        await local.conversationIdle({ ...ids(input), turns: state.turns, idleMinutes: input.idleMinutes! });
+        await bookkeeping.conversationIdle({ ...ids(input), turns: state.turns, idleMinutes: input.idleMinutes! });
       }
     }
     if (!state.ended && shouldContinue()) {

@@ -6,17 +6,12 @@ import { interpret, RunFailure } from './interpreter/interpreter.js';
 import { boundedResult } from './interpreter/bounded-result.js';
 import { LocalBatch, NodeExecutionFailure, runNodeExecution } from './node-runner.js';
 import { awaitAdmission } from './await-admission.js';
+import { untilTheDatabaseAnswers } from './bookkeeping.js';
 
 export type { AutomationRunResult, RunAutomationInput, RunMemo, RunTrigger } from '../lib/runtime/contract.js';
 
-/**
- * The run's ledger steps write only to agentry's database: they retry (1 s doubling, then every 30 s) until it
- * answers, however long it is down, instead of failing an accepted run.
- */
-const ledger = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+/** The run's ledger steps write only to agentry's database: they retry until it answers (`bookkeeping.ts`). */
+const ledger = proxyLocalActivities<Activities>(untilTheDatabaseAnswers);
 
 /**
  * Temporal fails a workflow whose history passes 50 MB or 51,200 events; a run stops itself before that, at the

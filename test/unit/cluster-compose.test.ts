@@ -1,7 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { agentryEnv, COMPOSE_FILE, composeFiles, MOUNT_DIR, serviceName, TEMPLATE, temporalServices, yaml } from '../../launcher/cluster/compose-file.js';
+import {
+  agentryEnv,
+  COMPOSE_FILE,
+  composeFiles,
+  MOUNT_DIR,
+  serviceName,
+  TEMPLATE,
+  temporalServices,
+  yaml,
+} from '../../launcher/cluster/compose-file.js';
 import { loadTopology } from '../../launcher/cluster/topology.js';
 import { projectRoot } from '../../launcher/temporal-cli.js';
 import { loadConfig } from '../../lib/config.js';

@@ -17,13 +17,15 @@ import {
   type UserMessage,
 } from '../../lib/runtime/conversation-contract.js';
 import type { ExecuteNodeInput, NodeFacts, NodeOutcome, SentMessage } from '../../lib/runtime/contract.js';
+import { untilTheDatabaseAnswers } from '../bookkeeping.js';
 import { interpret } from '../interpreter/interpreter.js';
 import { LocalBatch, runNodeExecution } from '../node-runner.js';
 
-const local = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 },
-});
+/**
+ * The start of a turn (the user's message into the transcript) and the run count of a routed flow write only to
+ * agentry's database: they retry until it answers (`../bookkeeping.ts`), so a PostgreSQL outage fails no turn.
+ */
+const bookkeeping = proxyLocalActivities<Activities>(untilTheDatabaseAnswers);
 
 /** Executed nodes per turn; a flow that loops longer fails its walk. */
 const MAX_STEPS_PER_TURN = 100;
@@ -57,7 +59,7 @@ export class TurnRunner {
     const { input, state } = this;
     this.batch = new LocalBatch();
     const info = workflowInfo();
-    const context = await local.beginTurn({
+    const context = await bookkeeping.beginTurn({
       accountId: input.accountId,
       agentId: input.agentId,
       conversationId: input.conversationId,
@@ -135,7 +137,7 @@ export class TurnRunner {
       const chosen = outcome.output as { flowId?: number; nodeId?: string } | null;
       if (chosen?.flowId && chosen.nodeId) {
         route = { flowId: chosen.flowId, nodeId: chosen.nodeId, by: 'ai' };
-        await local.countRoutedRun({ conversationId: this.input.conversationId, turn, flowId: chosen.flowId });
+        await bookkeeping.countRoutedRun({ conversationId: this.input.conversationId, turn, flowId: chosen.flowId });
       }
     }
     const flow = route && live(route.flowId);
