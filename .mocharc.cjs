@@ -1,8 +1,13 @@
-// Mocha configuration. SPEC=path/or/glob.test.ts runs a subset: SPEC=test/api/me.test.ts npx mocha
+// Mocha configuration. `npm test` runs every suite but the real-process reliability suites of test/reliability/,
+// which `npm run test:cluster` runs (a Temporal cluster of separate server processes, worker processes killed and
+// PostgreSQL servers crashed on purpose). SPEC=path/or/glob.test.ts runs a subset: SPEC=test/api/me.test.ts npx mocha
+const cluster = process.env.npm_lifecycle_event === 'test:cluster';
+const spec = process.env.SPEC ? process.env.SPEC.split(',') : cluster ? ['test/reliability/**/*.test.ts'] : ['test/**/*.test.ts'];
 module.exports = {
   'node-option': ['import=tsx'],
   require: ['test/setup/hooks.ts'],
-  spec: process.env.SPEC ? process.env.SPEC.split(',') : ['test/**/*.test.ts'],
+  spec,
+  ignore: process.env.SPEC || cluster ? [] : ['test/reliability/**'],
   reporter: 'test/setup/summary-reporter.cjs',
   timeout: 20000,
   exit: true,

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Installs what the project needs and is missing, using only Node built-ins (it runs before node_modules
 // exists): the npm packages of package-lock.json, the Temporal CLI (a Go module) under .tools/bin and, before
-// `npm test`, the Temporal cluster binaries of the cluster tests.
-// Runs before `npm start`, `npm test` and `npm run admin`; when everything is in place it costs milliseconds.
+// `npm run test:cluster`, the Temporal cluster binaries of its reliability suites.
+// Runs before `npm start`, `npm test`, `npm run test:cluster` and `npm run admin`; when everything is in place it costs milliseconds.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -81,5 +81,6 @@ ensureNodeModules();
 // cluster` builds the Temporal server itself (launcher/cluster/tools.ts).
 const lifecycle = process.env.npm_lifecycle_event;
 if ((lifecycle !== 'prestart' || !process.env.TEMPORAL_ADDRESS) && lifecycle !== 'preadmin' && lifecycle !== 'precluster') ensureTemporalCli();
-// The reliability suite runs a Temporal cluster: its binaries are built here, with the rest of the install.
-if (lifecycle === 'pretest') ensureClusterTools();
+// The reliability suite (`npm run test:cluster`) runs a Temporal cluster: its binaries are built here, with the rest of
+// the install.
+if (lifecycle === 'pretest:cluster') ensureClusterTools();
