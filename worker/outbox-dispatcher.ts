@@ -72,6 +72,27 @@ const QUEUED_RUNS: Record<string, ((event: PendingEvent) => PlannedRun) | undefi
 
 const GRAPH_CACHE_SIZE = 500;
 
+type Trx = Parameters<typeof loadGraphs>[0];
+
+/** What a claimed event starts: its runs, or why they could not be worked out. */
+type Plan = Outcome<{ runs: PlannedRun[] }>;
+
+/** A claimed event of a pass and its plan. */
+interface Planned {
+  event: PendingEvent;
+  plan: Plan;
+}
+
+/** An admitted event and how starting its runs went (or its plan's failure). */
+interface Started extends Planned {
+  outcome: Outcome<{ ok: true }>;
+}
+
+/** The runs an event's plan starts (none when it could not be worked out). */
+function runsOf({ plan }: Planned): PlannedRun[] {
+  return 'runs' in plan ? plan.runs : [];
+}
+
 export class OutboxDispatcher {
   private stopped = true;
   private woken = false;
@@ -113,80 +134,100 @@ export class OutboxDispatcher {
       const free = (await this.bound.value()) - inFlight;
       if (free <= 0) return 0;
       const claimed = await claimPendingEvents(trx, this.deps.batchSize ?? 100);
-      const planned = await this.runsOf(trx, claimed);
-      const candidates = claimed.flatMap((event, i) => {
-        const runs = planned[i]!;
-        return 'runs' in runs ? [{ eventId: event.id, workflowIds: runs.runs.map((r) => r.request.automationId) }] : [];
-      });
-      const limits = await workflowLimits(trx, [...new Set(candidates.flatMap((c) => c.workflowIds))]);
-      const admitted = planAdmission(candidates, { free, inFlight, limits });
-      // Events whose runs could not even be worked out fail now; the others wait for a later pass.
-      const events = claimed.filter((event, i) => admitted.has(event.id) || !('runs' in planned[i]!));
-      const runsOf = (event: PendingEvent) => {
-        const runs = planned[claimed.indexOf(event)]!;
-        return 'runs' in runs ? runs.runs : [];
-      };
-      // Counted before they start, in this transaction: a run ending before the commit waits for it (releaseAdmission).
-      const starts = events.filter((e) => admitted.has(e.id)).flatMap(runsOf);
-      await recordAdmissions(
-        trx,
-        starts.map((r) => ({ id: r.workflowId, accountId: r.request.accountId, workflowId: r.request.automationId })),
-      );
-      const outcomes = await Promise.all(
-        events.map(async (event) => {
-          const runs = planned[claimed.indexOf(event)]!;
-          if (!('runs' in runs)) return runs;
-          return attemptAsync(() => Promise.all(runs.runs.map((run) => this.startRun(run))));
-        }),
-      );
-      const failures = events.flatMap((event, i) => {
-        const outcome = outcomes[i]!;
-        return 'error' in outcome ? [{ event, error: outcome.error }] : [];
-      });
-      const unreachable = failures.find((f) => temporalUnreachable(f.error));
-      if (unreachable) throw unreachable.error;
-      const failed = new Set(failures.map((f) => f.event.id));
-      for (const run of failures.flatMap((f) => runsOf(f.event))) await releaseAdmission(trx, run.workflowId);
-      const now = Date.now();
-      for (const event of events) if (!failed.has(event.id)) dispatchLag.observe((now - event.createdAt.getTime()) / 1000);
-      await markDispatched(
-        trx,
-        events.filter((e) => !failed.has(e.id)).map((e) => e.id),
-      );
-      for (const { event, error } of failures) this.deps.log?.(`outbox dispatcher: event ${event.id} (${event.type}) failed: ${messageOf(error)}`);
-      await markFailed(
-        trx,
-        failures.map((f) => ({ event: f.event, error: messageOf(f.error) })),
-        { ...DEFAULT_RETRY, ...this.deps.retry },
-      );
-      return events.length;
+      const planned = await this.plan(trx, claimed);
+      const admitted = await this.admit(trx, planned, { free, inFlight });
+      const started = await this.startRuns(admitted);
+      await this.record(trx, started);
+      return started.size;
     });
   }
 
-  /** The runs each event starts (its Temporal workflow id and input), or why they could not be worked out. */
-  private async runsOf(trx: Parameters<typeof loadGraphs>[0], events: PendingEvent[]): Promise<Outcome<{ runs: PlannedRun[] }>[]> {
+  /** Plan: the runs each claimed event starts, or why they could not be worked out; by event id, in claim order. */
+  private async plan(trx: Trx, events: PendingEvent[]): Promise<Map<string, Planned>> {
     const candidates = await findEntryCandidates(
       trx,
       events.filter((e) => !QUEUED_RUNS[e.type]),
       EVENT_ENTRY_TYPES,
     );
-    const matched = events.map((event) => (QUEUED_RUNS[event.type] ? { subscribers: [] } : attempt(() => subscribersOf(event, candidates))));
+    const matched = new Map(
+      events.map((event) => [event.id, QUEUED_RUNS[event.type] ? { subscribers: [] } : attempt(() => subscribersOf(event, candidates))]),
+    );
     await this.cacheGraphs(
       trx,
-      matched.flatMap((m) => ('subscribers' in m ? m.subscribers.map((s) => s.snapshotId) : [])),
+      [...matched.values()].flatMap((m) => ('subscribers' in m ? m.subscribers.map((s) => s.snapshotId) : [])),
     );
-    return events.map((event, i) => {
-      const m = matched[i]!;
-      if (!('subscribers' in m)) return m;
-      return attempt(() => ({
-        runs: QUEUED_RUNS[event.type]
-          ? [QUEUED_RUNS[event.type]!(event)]
-          : m.subscribers.map((sub) => eventRunOf(event, sub, m.subscribers, this.graphs.get(sub.snapshotId)!)),
-      }));
-    });
+    return new Map(
+      events.map((event) => {
+        const m = matched.get(event.id)!;
+        const queued = QUEUED_RUNS[event.type];
+        const plan: Plan =
+          'subscribers' in m
+            ? attempt(() => ({
+                runs: queued ? [queued(event)] : m.subscribers.map((sub) => eventRunOf(event, sub, m.subscribers, this.graphs.get(sub.snapshotId)!)),
+              }))
+            : m;
+        return [event.id, { event, plan }];
+      }),
+    );
   }
 
-  private async cacheGraphs(trx: Parameters<typeof loadGraphs>[0], snapshotIds: string[]): Promise<void> {
+  /**
+   * Admit: the events this pass handles, in claim order: those whose runs fit (planAdmission), counted in flight
+   * before they start, in this transaction (a run ending before the commit waits for it, releaseAdmission); and
+   * those whose runs could not even be worked out, which fail now. The others wait for a later pass.
+   */
+  private async admit(trx: Trx, planned: Map<string, Planned>, state: { free: number; inFlight: number }): Promise<Map<string, Planned>> {
+    const candidates = [...planned.values()].flatMap(({ event, plan }) =>
+      'runs' in plan ? [{ eventId: event.id, workflowIds: plan.runs.map((r) => r.request.automationId) }] : [],
+    );
+    const limits = await workflowLimits(trx, [...new Set(candidates.flatMap((c) => c.workflowIds))]);
+    const fits = planAdmission(candidates, { ...state, limits });
+    const admitted = new Map([...planned].filter(([id, { plan }]) => fits.has(id) || !('runs' in plan)));
+    await recordAdmissions(
+      trx,
+      [...admitted.values()].flatMap(runsOf).map((r) => ({ id: r.workflowId, accountId: r.request.accountId, workflowId: r.request.automationId })),
+    );
+    return admitted;
+  }
+
+  /** Start: each admitted event's runs, all at once; an event whose runs were not worked out keeps that failure. */
+  private async startRuns(admitted: Map<string, Planned>): Promise<Map<string, Started>> {
+    const outcomes = await Promise.all(
+      [...admitted.values()].map(async (planned): Promise<Started> => {
+        const { plan } = planned;
+        if (!('runs' in plan)) return { ...planned, outcome: plan };
+        return { ...planned, outcome: await attemptAsync(() => Promise.all(plan.runs.map((run) => this.startRun(run)))) };
+      }),
+    );
+    return new Map(outcomes.map((started) => [started.event.id, started]));
+  }
+
+  /**
+   * Record: Temporal being unreachable fails the whole pass (the transaction rolls back, no attempt is counted);
+   * otherwise the started events are marked dispatched and the failed ones give back their slots and are retried
+   * with backoff, or parked.
+   */
+  private async record(trx: Trx, started: Map<string, Started>): Promise<void> {
+    const failures = [...started.values()].flatMap((s) => ('error' in s.outcome ? [{ ...s, error: s.outcome.error }] : []));
+    const unreachable = failures.find((f) => temporalUnreachable(f.error));
+    if (unreachable) throw unreachable.error;
+    for (const run of failures.flatMap(runsOf)) await releaseAdmission(trx, run.workflowId);
+    const dispatched = [...started.values()].filter((s) => !('error' in s.outcome)).map((s) => s.event);
+    const now = Date.now();
+    for (const event of dispatched) dispatchLag.observe((now - event.createdAt.getTime()) / 1000);
+    await markDispatched(
+      trx,
+      dispatched.map((e) => e.id),
+    );
+    for (const { event, error } of failures) this.deps.log?.(`outbox dispatcher: event ${event.id} (${event.type}) failed: ${messageOf(error)}`);
+    await markFailed(
+      trx,
+      failures.map((f) => ({ event: f.event, error: messageOf(f.error) })),
+      { ...DEFAULT_RETRY, ...this.deps.retry },
+    );
+  }
+
+  private async cacheGraphs(trx: Trx, snapshotIds: string[]): Promise<void> {
     const missing = [...new Set(snapshotIds)].filter((id) => !this.graphs.has(id));
     for (const [id, graph] of await loadGraphs(trx, missing)) {
       if (this.graphs.size >= GRAPH_CACHE_SIZE) this.graphs.delete(this.graphs.keys().next().value!);

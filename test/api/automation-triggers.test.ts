@@ -3,6 +3,7 @@ import { recordConversationEvent, recordExternalTriggerDelivery } from '../../db
 import { newSubscriptionId, updateSubscriptionIndex } from '../../db/automations/trigger-subscriptions.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
+import { openRuns, quiet, undispatchedEvents } from '../setup/quiet.js';
 import { awaitRun, eventually, ledgerRuns, runResult } from '../setup/runs.js';
 import { activeChain, newTable, patchLiveNode, rowsOf } from './automation-triggers.helpers.js';
 
@@ -20,7 +21,7 @@ describe('automation triggers through the outbox', function () {
   this.timeout(60_000);
 
   it('an incoming webhook call starts every ACTIVE workflow subscribed to it, with the body as {trigger_payload}, once', async () => {
-    const { userKey: key } = await newAccount();
+    const { userKey: key, account } = await newAccount();
     const tableId = await newTable(key, 'orders', ['Ref']);
     const hook = (await call('POST', '/incoming-webhooks', { key, body: { name: 'Shop', useAuthentication: false } })).body;
     const live = await activeChain(key, 'On order', [webhookNode(hook.id), createRow(tableId, { Ref: '{trigger_payload}' })]);
@@ -52,9 +53,11 @@ describe('automation triggers through the outbox', function () {
         (await knex.raw('select dispatched_at from outbox_events where id = ?', [res.body.eventId])).rows[0].dispatched_at ? true : undefined,
       'redispatch',
     );
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await ledgerRuns(live.id)).to.have.length(1);
-    expect(await rowsOf(key, 'orders')).to.have.length(1);
+    const settled = await quiet(async () => ({ runs: (await ledgerRuns(live.id)).length, rows: (await rowsOf(key, 'orders')).length }), {
+      busy: [undispatchedEvents(account.id), openRuns({ accountId: account.id })],
+      what: 'the redelivered event',
+    });
+    expect(settled).to.deep.equal({ runs: 1, rows: 1 });
     expect((await call('GET', `/workflows/${live.id}`, { key })).body.runsCount).to.equal(1);
   });
 
@@ -98,7 +101,7 @@ describe('automation triggers through the outbox', function () {
   });
 
   it('record events match the Object and record type; contact events fire for People', async () => {
-    const { userKey: key } = await newAccount();
+    const { userKey: key, account } = await newAccount();
     const log = await newTable(key, 'log', ['What']);
     const people = (await call('GET', '/objects/people', { key })).body;
     const types = (await call('GET', '/objects/people/record-types', { key })).body.agentry;
@@ -117,8 +120,11 @@ describe('automation triggers through the outbox', function () {
     expect((await call('POST', '/objects/people/rows', { key, body: { recordTypeId: vip.id } })).status).to.equal(201);
     expect(await endedRuns(onContact.id, 2)).to.have.length(2);
     const vipRuns = await endedRuns(onVip.id, 1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await ledgerRuns(onVip.id)).to.have.length(1);
+    const settled = await quiet(async () => (await ledgerRuns(onVip.id)).length, {
+      busy: [undispatchedEvents(account.id), openRuns({ accountId: account.id })],
+      what: 'the runs of the record events',
+    });
+    expect(settled).to.equal(1);
     expect(vipRuns[0]!.trigger_type).to.equal('OBJECT_RECORD_CREATED');
     expect((await rowsOf(key, 'log')).map((r) => r.data.What).sort()).to.deep.equal(['contact', 'contact', 'vip']);
   });

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { createLogger } from '../../lib/logger.js';
 import { harness, listen } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
+import { quiet } from '../setup/quiet.js';
 
 /** A JSON logger whose lines the test reads back. */
 function capturingLogger() {
@@ -41,7 +42,10 @@ describe('structured logs', function () {
         headers: { 'x-request-id': 'not a valid id!' },
       });
       expect(generated.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The lines are written asynchronously: wait for both, then for no more (one line per request).
+      const ids = ['trace-42', generated.headers.get('x-request-id')];
+      const logged = () => capture.lines.filter((l) => ids.includes(l.requestId as string)).length;
+      expect(await quiet(logged, { settleMs: 300, busy: [() => logged() < 2], what: 'the request log' })).to.equal(2);
       const me = capture.lines.find((l) => l.requestId === 'trace-42')!;
       expect(me).to.include({ name: 'api', msg: 'request', method: 'GET', route: '/public/v1/me', status: 200, accountId: a.account.id });
       expect(me.ms).to.be.a('number');

@@ -41,6 +41,16 @@ describe('import layers', function () {
     expect(await lint('api/example.ts', "import { x } from '../nodes/registry.js';\nexport const y = x;")).to.deep.equal([]);
   });
 
+  it("holds a node's unit test beside it to the layers of its folder; the test helpers are outside the layers", async () => {
+    expect(
+      await lint(
+        'nodes/example.node.test.ts',
+        "import { a } from '../test/setup/node-unit.js';\nimport { b } from '../lib/errors.js';\nimport { c } from './example.node.js';\nexport const d = [a, b, c];",
+      ),
+    ).to.deep.equal([]);
+    expect(await lint('nodes/example.node.test.ts', "import { x } from '../activities/index.js';\nexport const y = x;")).to.have.length(1);
+  });
+
   it('finds no circle of value imports between the files of the project', () => {
     const files = execFileSync('git', ['ls-files', '*.ts'], { cwd: projectRoot, encoding: 'utf8' })
       .split('\n')

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { expect } from 'chai';
 import { harness } from '../setup/harness.js';
 import { call } from '../setup/http.js';
+import { openRuns, quiet } from '../setup/quiet.js';
 import { awaitRun, eventually } from '../setup/runs.js';
 import {
   hookedWorkflow as hooked,
@@ -74,8 +75,16 @@ describe('runs survive worker crashes and downtime (real worker processes)', fun
     const res = await call('POST', `/webhooks/${hookId}`, { baseUrl: api.origin, body: { n: 2 } });
     expect(res.status).to.equal(202);
     expect(Date.now() - started).to.be.below(2_000);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(await runsOf(id)).to.deep.equal([]);
+    // With no worker, no dispatcher: the event waits in the outbox and nothing runs, however long one watches.
+    const pending = async () =>
+      (await plant.orm.em.getKnex().raw('select dispatched_at from outbox_events where id = ?', [res.body.eventId])).rows.map(
+        (r: { dispatched_at: Date | null }) => r.dispatched_at === null,
+      );
+    const open = openRuns({ automationId: id });
+    const settled = await quiet(async () => ({ runs: await runsOf(id), open: await open(), pending: await pending() }), {
+      what: 'the workflow without a worker',
+    });
+    expect(settled).to.deep.equal({ runs: [], open: 0, pending: [true] });
     worker = await startWorker(plant);
     const result = await awaitRun(`automation:${id}:event-${res.body.eventId}`);
     expect(result.successful).to.equal(true);

@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { harness } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
+import { openRuns, quiet, undispatchedEvents } from '../../setup/quiet.js';
 import { awaitRun, eventually, ledgerRuns } from '../../setup/runs.js';
 import { activeChain, newTable, rowsOf } from '../automation-triggers.helpers.js';
 import { ok, refused, type Account } from './helpers.js';
@@ -275,8 +276,13 @@ describe('conversations', function () {
       return found.length ? found : undefined;
     }, 'the idle run');
     expect(rows.map((r) => r.data.What)).to.deep.equal(['idle after 0']);
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(await ledgerRuns(idle.id)).to.have.length(1);
+    // Quiet for longer than the idle period: a timer firing again would have shown as a second event and run.
+    const settled = await quiet(async () => ({ runs: (await ledgerRuns(idle.id)).length, rows: (await rowsOf(a.userKey, 'idle_log')).length }), {
+      settleMs: 2_500,
+      busy: [undispatchedEvents(a.account.id), openRuns({ automationId: idle.id })],
+      what: 'the idle workflow',
+    });
+    expect(settled).to.deep.equal({ runs: 1, rows: 1 });
     // A message resets the timer: one more quiet period, one more event.
     ai().script({ content: 'Still here!' });
     await say(a, agent, started.id, 'are you there?');
