@@ -2,7 +2,6 @@
  * The routes of declared variables, the same for each owner of variables (`<owner>/variables`): a workflow's
  * (workflow-variables.routes.ts) and an agent's (agents/agent-variables.routes.ts).
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NodeCatalog } from '../../db/automations/node-catalog.js';
 import {
   allVariables,
@@ -22,19 +21,12 @@ import { PageQuerySchema } from '../schemas/data.schema.js';
 import { VariableCreateSchema, VariableUpdateSchema } from '../schemas/workflow.schema.js';
 import { NameExistsSchema } from '../schemas/workflow-responses.schema.js';
 import type { JsonSchema } from '../validation.js';
+import { ownerOf, type RouteOwner } from './route-owner.js';
 
-/** An owner of variables as its routes see it. */
-export interface VariableRoutesOwner<P> {
-  tag: string;
-  /** Koa path of the owner, e.g. `/workflows/:workflowId`. */
-  path: string;
-  /** Schemas of the owner's path parameters, and of those with `variableId`. */
-  params: JsonSchema;
+/** An owner of variables (a workflow, an agent) as its routes see it. */
+export interface VariableRoutesOwner<P> extends RouteOwner<P, VariableOwner> {
+  /** Schema of the path parameters with `variableId`. */
   variableParams: JsonSchema;
-  /** The lock of the owner's documents (`RouteSpec.lock`). */
-  lock: (params: P) => string;
-  /** The owner of the account that `params` name (404 when there is none). */
-  find(em: EntityManager, accountId: number, params: P): Promise<VariableOwner>;
   /** The owner's node types: whether a node uses a variable. */
   nodes: NodeCatalog;
   /** Response schemas: one variable, a page of them, and the declared and built-in ones. */
@@ -52,7 +44,7 @@ export function variableRoutes<P>(api: RouteRegistry, owner: VariableRoutesOwner
   const base = `${owner.path}/variables`;
   type VarId = P & { variableId: number };
   const variable = { description: 'Variable', schema: owner.schemas.variable };
-  const find = ({ auth, em, params }: RouteInput<unknown, unknown, P>) => owner.find(em, auth.account.id, params);
+  const find = (input: RouteInput<unknown, unknown, P>) => ownerOf(owner, input);
   const readVariable = async (input: RouteInput<unknown, unknown, VarId>) =>
     variableView(await findVariable(input.em, await find(input), input.params.variableId));
   api.add<unknown, { limit: number; cursor?: string }, P>({
