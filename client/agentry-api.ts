@@ -2177,7 +2177,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Whether a variable of that name exists */
+    /** Whether a variable (declared or built-in) of that name exists */
     get: operations['getWorkflowsWorkflowIdVariablesCheckName'];
     put?: never;
     post?: never;
@@ -7659,9 +7659,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': {
-            exists: boolean;
-          };
+          'application/json': components['schemas']['NameExists'];
         };
       };
       /** @description Invalid input; `details.issues` lists each problem */
@@ -16454,6 +16452,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The name is taken (by a variable or a built-in) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,14 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import type { TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
 import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
-import type { Graph, GraphEdge } from '../../lib/graph/graph.js';
 import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
 import { nodeFactsOf, workflowNodeCatalog } from '../../nodes/registry.js';
 import { staleAgentReferences } from '../../nodes/checks/stale-references.js';
-import { addEdge, createNode, deleteNode, removeEdge, updateNode, type GraphEditDeps, type NodeInput } from '../../db/automations/graph.service.js';
-import type { GraphOwner } from '../../db/automations/graph-owner.js';
 import { workflowGraphOwner } from '../../db/automations/workflow-graph-owner.js';
+import type { Workflow } from '../../db/entities/index.js';
 import {
   createWorkflow,
   deleteWorkflow,
@@ -26,19 +23,11 @@ import {
   type WorkflowPatch,
 } from '../../db/automations/workflows.service.js';
 import { paginate } from '../pagination.js';
-import type { RouteInput, RouteRegistry } from '../route-registry.js';
-import {
-  EdgeDeleteSchema,
-  EdgeSchema,
-  NodeDataSchemas,
-  NodeSchema,
-  WorkflowCreateSchema,
-  WorkflowListQuerySchema,
-  WorkflowUpdateSchema,
-} from '../schemas/workflow.schema.js';
+import type { RouteRegistry } from '../route-registry.js';
+import { NodeDataSchemas, NodeSchema, WorkflowCreateSchema, WorkflowListQuerySchema, WorkflowUpdateSchema } from '../schemas/workflow.schema.js';
 import { registerSharedSchema } from '../validation.js';
 import { WorkflowPageSchema, WorkflowSchema } from '../schemas/workflow-responses.schema.js';
-import { GraphSchema, SnapshotListSchema } from '../schemas/flow.schema.js';
+import { graphRoutes } from './graph.routes.js';
 
 const tag = 'Workflows';
 const idParams = { type: 'object', required: ['workflowId'], properties: { workflowId: { type: 'integer', minimum: 1 } } };
@@ -50,9 +39,6 @@ const nodeParams = {
 type Id = { workflowId: number };
 /** The lock of a workflow's documents (its settings, graph and variables): see `RouteSpec.lock`. */
 export const workflowLock = ({ workflowId }: Id): string => `workflow:${workflowId}`;
-/** The draft graph as `GET .../graph` answers it (the ETag reader of every graph edit). */
-const readGraph = async ({ auth, em, params }: RouteInput<unknown, unknown, Id>) =>
-  (await draftGraph(em, await findWorkflow(em, auth.account.id, params.workflowId))).graph;
 const unavailable = { description: 'Temporal did not answer while the schedules had to change; nothing was changed' };
 
 /**
@@ -69,21 +55,6 @@ export function workflowRoutes(
 ): void {
   for (const schema of NodeDataSchemas) registerSharedSchema(schema);
   const schedules = new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf);
-  /** A graph edit of a workflow of the account; an ACTIVE workflow's edit is published with it (publishIfActive). */
-  const edit = async (
-    em: EntityManager,
-    accountId: number,
-    workflowId: number,
-    change: (owner: GraphOwner, deps: GraphEditDeps) => Promise<Graph>,
-  ) => {
-    const workflow = await findWorkflow(em, accountId, workflowId);
-    return change(workflowGraphOwner(workflow), {
-      nodes: workflowNodeCatalog,
-      triggers,
-      deliveries,
-      afterSave: publishIfActive(workflow, schedules),
-    });
-  };
   api.add<unknown, { status?: WorkflowListStatus; limit: number; cursor?: string }>({
     method: 'get',
     path: '/workflows',
@@ -151,112 +122,30 @@ export function workflowRoutes(
     lock: workflowLock,
     handler: async ({ auth, em, params }) => deleteWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), schedules, triggers),
   });
-  api.add<unknown, unknown, Id>({
-    method: 'get',
-    path: '/workflows/:workflowId/graph',
-    scope: 'any',
+  graphRoutes<Id, Workflow>(api, {
     tag,
-    summary: 'Nodes and edges of the draft graph',
+    path: '/workflows/:workflowId',
     params: idParams,
-    responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
-    etag: true,
-    handler: readGraph,
-  });
-  api.add<NodeInput, unknown, Id>({
-    method: 'post',
-    path: '/workflows/:workflowId/nodes',
-    scope: 'any',
-    tag,
-    summary: 'Adds a node (validated; nothing saved on failure); on an ACTIVE workflow the edit goes live at once; returns the graph',
-    params: idParams,
-    body: NodeSchema,
-    status: 201,
-    responses: { 201: { description: '{ nodes, edges }', schema: GraphSchema } },
+    nodeParams,
     lock: workflowLock,
-    etag: readGraph,
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => createNode(em, w, body, deps)),
-  });
-  api.add<NodeInput, unknown, Id & { nodeId: string }>({
-    method: 'put',
-    path: '/workflows/:workflowId/nodes/:nodeId',
-    scope: 'any',
-    tag,
-    summary: 'Updates a node (live at once on an ACTIVE workflow); returns the graph',
-    params: nodeParams,
-    body: NodeSchema,
-    responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
-    lock: workflowLock,
-    etag: readGraph,
-    handler: async ({ auth, em, params, body }) =>
-      edit(em, auth.account.id, params.workflowId, (w, deps) => updateNode(em, w, params.nodeId, body, deps)),
-  });
-  api.add<unknown, unknown, Id & { nodeId: string }>({
-    method: 'delete',
-    path: '/workflows/:workflowId/nodes/:nodeId',
-    scope: 'any',
-    tag,
-    summary: 'Deletes a node and its edges (live at once on an ACTIVE workflow); returns the graph',
-    params: nodeParams,
-    responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
-    lock: workflowLock,
-    etag: readGraph,
-    handler: async ({ auth, em, params }) => edit(em, auth.account.id, params.workflowId, (w, deps) => deleteNode(em, w, params.nodeId, deps)),
-  });
-  api.add<GraphEdge, unknown, Id>({
-    method: 'post',
-    path: '/workflows/:workflowId/edges',
-    scope: 'any',
-    tag,
-    summary: "Adds or replaces the edge leaving a node's handle",
-    params: idParams,
-    body: EdgeSchema,
-    status: 201,
-    responses: { 201: { description: '{ nodes, edges }', schema: GraphSchema } },
-    lock: workflowLock,
-    etag: readGraph,
-    handler: async ({ auth, em, params, body }) => edit(em, auth.account.id, params.workflowId, (w, deps) => addEdge(em, w, body, deps)),
-  });
-  api.add<{ source: string; handle: string }, unknown, Id>({
-    method: 'delete',
-    path: '/workflows/:workflowId/edges',
-    scope: 'any',
-    tag,
-    summary: 'Removes the edge leaving `source` by `handle`',
-    params: idParams,
-    body: EdgeDeleteSchema,
-    responses: { 200: { description: '{ nodes, edges }', schema: GraphSchema } },
-    lock: workflowLock,
-    etag: readGraph,
-    handler: async ({ auth, em, params, body }) =>
-      edit(em, auth.account.id, params.workflowId, (w, deps) => removeEdge(em, w, body.source, body.handle, deps)),
-  });
-  api.add<unknown, unknown, Id>({
-    method: 'post',
-    path: '/workflows/:workflowId/publish',
-    scope: 'any',
-    tag,
-    summary: "Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph",
-    params: idParams,
-    status: 201,
-    responses: { 201: { description: 'Workflow with its new liveSnapshotId', schema: WorkflowSchema }, 503: unavailable },
-    lock: workflowLock,
-    handler: async ({ auth, em, params }) => {
-      const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
+    find: (em, accountId, { workflowId }) => findWorkflow(em, accountId, workflowId),
+    // An ACTIVE workflow's edit is published with it (publishIfActive).
+    editOf: (workflow) => ({
+      owner: workflowGraphOwner(workflow),
+      deps: { nodes: workflowNodeCatalog, triggers, deliveries, afterSave: publishIfActive(workflow, schedules) },
+    }),
+    node: NodeSchema,
+    publish: async (em, workflow) => {
       await publishWorkflow(em, workflow, schedules);
       return workflowDetail(workflow);
     },
-  });
-  api.add<unknown, unknown, Id>({
-    method: 'get',
-    path: '/workflows/:workflowId/snapshots',
-    scope: 'any',
-    tag,
-    summary: 'Draft and live snapshots, newest first',
-    params: idParams,
-    responses: { 200: { description: '{ agentry: [snapshot] }', schema: SnapshotListSchema } },
-    handler: async ({ auth, em, params }) => ({
-      agentry: await listWorkflowSnapshots(em, await findWorkflow(em, auth.account.id, params.workflowId)),
-      nextCursor: null,
-    }),
+    snapshots: listWorkflowSnapshots,
+    summaries: {
+      addNode: 'Adds a node (validated; nothing saved on failure); on an ACTIVE workflow the edit goes live at once; returns the graph',
+      updateNode: 'Updates a node (live at once on an ACTIVE workflow); returns the graph',
+      deleteNode: 'Deletes a node and its edges (live at once on an ACTIVE workflow); returns the graph',
+      publish: "Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph",
+    },
+    published: { 201: { description: 'Workflow with its new liveSnapshotId', schema: WorkflowSchema }, 503: unavailable },
   });
 }

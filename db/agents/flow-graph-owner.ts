@@ -8,7 +8,8 @@ import type { Issue } from '../../lib/errors.js';
 import type { Graph } from '../../lib/graph/graph.js';
 import type { Flow } from '../entities/index.js';
 import type { GraphOwner } from '../automations/graph-owner.js';
-import { AGENT_BUILT_IN_VARIABLES, listAgentVariables } from './agent-variables.service.js';
+import { listVariables } from '../automations/variables.service.js';
+import { AGENT_BUILT_IN_VARIABLES, agentVariables } from './agent-variables.js';
 
 export const FLOW_NODE_ID = /^[A-Za-z0-9_-]+_\d+$/;
 
@@ -59,7 +60,7 @@ export function flowGraphOwner(flow: Flow): GraphOwner {
     agentId: flow.agent.id,
     nodeId: { pattern: FLOW_NODE_ID, describe: 'letters, digits, _ or -, then _ and digits (say_ai_1)' },
     newNodeId: newFlowNodeId,
-    variables: async (em) => (await listAgentVariables(em, flow.agent)).map(({ id, name, description }) => ({ id, name, description })),
+    variables: async (em) => (await listVariables(em, agentVariables(flow.agent))).map(({ id, name, description }) => ({ id, name, description })),
     builtIns: AGENT_BUILT_IN_VARIABLES.map((v) => v.name),
     rules: flowRules(flow.isDefault),
   };

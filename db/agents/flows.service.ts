@@ -5,8 +5,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
-import type { Graph } from '../../lib/graph/graph.js';
-import { Flow, type Agent, type FlowStatus } from '../entities/index.js';
+import type { Graph, GraphNode } from '../../lib/graph/graph.js';
+import { Flow, GraphSnapshot, type Agent, type FlowStatus } from '../entities/index.js';
 import { listSnapshots, newDraft, promoteDraft } from '../automations/snapshots.js';
 import { newObjectId } from '../tables/object-id.js';
 
@@ -95,4 +95,18 @@ export async function publishFlow(em: EntityManager, flow: Flow): Promise<Flow> 
 
 export async function listFlowSnapshots(em: EntityManager, flow: Flow) {
   return listSnapshots(em, flow, 'FLOW', String(flow.id));
+}
+
+/** Where the nodes of the agent's flows (draft and live graphs) match `uses`: `flow "Start" node say_ai_1 (SAY_AI)`. */
+export async function flowNodesWhere(em: EntityManager, agent: Agent, uses: (node: GraphNode) => boolean): Promise<string[]> {
+  const flows = await listFlows(em, agent);
+  const snapshotIds = flows.flatMap((f) => [f.draftSnapshotId, f.liveSnapshotId ?? []].flat());
+  const snapshots = snapshotIds.length ? await em.find(GraphSnapshot, { id: { $in: snapshotIds } }) : [];
+  const places = new Set<string>();
+  for (const flow of flows) {
+    for (const snapshot of snapshots.filter((s) => s.ownerId === String(flow.id))) {
+      for (const node of snapshot.nodes.filter(uses)) places.add(`flow "${flow.name}" node ${node.nodeId} (${node.type})`);
+    }
+  }
+  return [...places];
 }

@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../lib/errors.js';
 import { Intent, type Agent } from '../entities/index.js';
-import { flowNodesWhere } from './agent-variables.service.js';
+import { flowNodesWhere } from './flows.service.js';
 
 export interface IntentInput {
   name: string;

@@ -1,25 +1,62 @@
-/** Declared variables of a workflow: capture targets and interpolation sources (`{name}`, case-sensitive). */
+/**
+ * Declared variables of a workflow or of an agent (its `VariableOwner`): capture targets and interpolation sources
+ * (`{name}`, case-sensitive). Both kinds have one shape, kept in their own tables (`WorkflowVariable`, `AgentVariable`).
+ */
+import type { EntityClass, FilterQuery, RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { GraphNode } from '../../lib/graph/graph.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { WorkflowVariable, type Workflow } from '../entities/index.js';
+import { WorkflowVariable, type AgentVariable, type Workflow } from '../entities/index.js';
+import { draftGraph } from './snapshots.js';
 
-/** Names usable inside `{…}`: letters, digits and underscores, not starting with a digit. */
-const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
+export type Variable = WorkflowVariable | AgentVariable;
 
-/** Runtime names that declared variables may not take. */
-const RESERVED = new Set(['trigger_payload']);
+/** A variable every graph of the owner may reference without declaring it. */
+export interface BuiltInVariable {
+  name: string;
+  description: string;
+}
+
+/** What the variables service needs to know about the owner of variables: where they are, and its built-in names. */
+export interface VariableOwner<V extends Variable = Variable> {
+  entity: EntityClass<V>;
+  /** The owner as its variables reference it: `{ workflow }` or `{ agent }`. */
+  ref: Partial<V>;
+  /** Names declared variables may not take. */
+  reserved: ReadonlySet<string>;
+  /** The built-in variables as `GET .../variables/all` lists them. */
+  builtIns(em: EntityManager): Promise<BuiltInVariable[]>;
+  /** Where the owner's nodes use the variable (`variablesUsed`: the names a node reads or captures into); a used variable is not deleted. */
+  usedBy?(em: EntityManager, variable: V, variablesUsed: (node: GraphNode) => string[]): Promise<string[]>;
+}
 
 export interface VariableInput {
   name: string;
   description?: string;
 }
 
-export function variableView(v: WorkflowVariable) {
+/** Names usable inside `{…}`: letters, digits and underscores, not starting with a digit. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
+
+/** The variables of a workflow: besides the declared ones, `{trigger_payload}` and one per node (its output). */
+export function workflowVariables(workflow: Workflow): VariableOwner<WorkflowVariable> {
+  return {
+    entity: WorkflowVariable,
+    ref: { workflow },
+    reserved: new Set(['trigger_payload']),
+    builtIns: async (em) => [
+      { name: 'trigger_payload', description: 'The event that started the run' },
+      ...(await draftGraph(em, workflow)).graph.nodes.map((n) => ({ name: n.nodeId, description: `Output of ${n.alias} (${n.type})` })),
+    ],
+  };
+}
+
+export function variableView(v: Variable) {
   return { id: v.id, name: v.name, description: v.description, createdAt: v.createdAt.toISOString(), updatedAt: v.updatedAt.toISOString() };
 }
 
 /** A usable name for a declared variable (400 naming `name` otherwise); `reserved` are the owner's built-ins. */
-export function checkVariableName(name: string, reserved: ReadonlySet<string> = RESERVED): string {
+export function checkVariableName(name: string, reserved: ReadonlySet<string>): string {
   if (!VARIABLE_NAME.test(name)) {
     throw new BadRequestError('Variable names use letters, digits and underscores and do not start with a digit', 'name');
   }
@@ -27,42 +64,62 @@ export function checkVariableName(name: string, reserved: ReadonlySet<string> = 
   return name;
 }
 
-const checkName = (name: string) => checkVariableName(name);
-
-export async function listVariables(em: EntityManager, workflow: Workflow): Promise<WorkflowVariable[]> {
-  return em.find(WorkflowVariable, { workflow }, { orderBy: { id: 'asc' } });
+export async function listVariables<V extends Variable>(em: EntityManager, owner: VariableOwner<V>): Promise<V[]> {
+  return em.find(owner.entity, owner.ref as FilterQuery<V>, { orderBy: { id: 'asc' } as never });
 }
 
-export async function nameExists(em: EntityManager, workflow: Workflow, name: string): Promise<boolean> {
-  return (await em.count(WorkflowVariable, { workflow, name })) > 0;
+/** The declared variables and then the built-in ones, as `GET .../variables/all` answers them. */
+export async function allVariables(em: EntityManager, owner: VariableOwner) {
+  const declared = (await listVariables(em, owner)).map((v) => ({ ...variableView(v), builtIn: false }));
+  const builtIn = (await owner.builtIns(em)).map(({ name, description }) => ({ id: null, name, description, builtIn: true }));
+  return [...declared, ...builtIn];
 }
 
-export async function createVariable(em: EntityManager, workflow: Workflow, input: VariableInput): Promise<WorkflowVariable> {
-  const name = checkName(input.name);
-  if (await nameExists(em, workflow, name)) throw new ConflictError(`A variable named "${name}" already exists`);
-  const variable = em.create(WorkflowVariable, { workflow, name, description: input.description ?? '' });
+/** Whether a declared or a built-in variable has the name. */
+export async function variableExists(em: EntityManager, owner: VariableOwner, name: string): Promise<boolean> {
+  return owner.reserved.has(name) || (await em.count(owner.entity, { ...owner.ref, name } as FilterQuery<Variable>)) > 0;
+}
+
+async function freeName(em: EntityManager, owner: VariableOwner, name: string): Promise<string> {
+  checkVariableName(name, owner.reserved);
+  if (await variableExists(em, owner, name)) throw new ConflictError(`A variable named "${name}" already exists`);
+  return name;
+}
+
+export async function createVariable<V extends Variable>(em: EntityManager, owner: VariableOwner<V>, input: VariableInput): Promise<V> {
+  const name = await freeName(em, owner, input.name);
+  const variable = em.create(owner.entity, { ...owner.ref, name, description: input.description ?? '' } as RequiredEntityData<V>);
   await em.flush();
   return variable;
 }
 
-export async function findVariable(em: EntityManager, workflow: Workflow, id: number): Promise<WorkflowVariable> {
-  const variable = await em.findOne(WorkflowVariable, { id, workflow });
+export async function findVariable<V extends Variable>(em: EntityManager, owner: VariableOwner<V>, id: number): Promise<V> {
+  const variable = await em.findOne(owner.entity, { ...owner.ref, id } as FilterQuery<V>);
   if (!variable) throw new NotFoundError(`Variable ${id} not found`);
   return variable;
 }
 
-export async function updateVariable(em: EntityManager, variable: WorkflowVariable, patch: Partial<VariableInput>): Promise<WorkflowVariable> {
-  if (patch.name !== undefined && patch.name !== variable.name) {
-    const name = checkName(patch.name);
-    if (await nameExists(em, variable.workflow, name)) throw new ConflictError(`A variable named "${name}" already exists`);
-    variable.name = name;
-  }
+export async function updateVariable<V extends Variable>(
+  em: EntityManager,
+  owner: VariableOwner<V>,
+  variable: V,
+  patch: Partial<VariableInput>,
+): Promise<V> {
+  if (patch.name !== undefined && patch.name !== variable.name) variable.name = await freeName(em, owner, patch.name);
   if (patch.description !== undefined) variable.description = patch.description;
   await em.flush();
   return variable;
 }
 
-export async function deleteVariable(em: EntityManager, variable: WorkflowVariable): Promise<void> {
+/** Deletes a variable no node of the owner uses (409 naming the nodes otherwise). */
+export async function deleteVariable<V extends Variable>(
+  em: EntityManager,
+  owner: VariableOwner<V>,
+  variable: V,
+  variablesUsed: (node: GraphNode) => string[],
+): Promise<void> {
+  const users = (await owner.usedBy?.(em, variable, variablesUsed)) ?? [];
+  if (users.length) throw new ConflictError(`Variable "${variable.name}" is used by ${users.join(', ')}: change those nodes first`, { nodes: users });
   em.remove(variable);
   await em.flush();
 }

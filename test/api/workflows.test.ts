@@ -198,6 +198,8 @@ describe('workflow variables', () => {
     expect((await call('POST', base, { key, body: { name: 'trigger_payload' } })).status).to.equal(400);
     expect((await call('GET', `${base}/check-name?name=customer_email`, { key })).body).to.deep.equal({ exists: true });
     expect((await call('GET', `${base}/check-name?name=Customer_email`, { key })).body).to.deep.equal({ exists: false });
+    // The built-in is taken too, as for agents: a name check must not promise a name that creating refuses.
+    expect((await call('GET', `${base}/check-name?name=trigger_payload`, { key })).body).to.deep.equal({ exists: true });
     const all = await call('GET', `${base}/all`, { key });
     expect(all.body.agentry.map((v: { name: string }) => v.name)).to.include.members(['customer_email', 'trigger_payload']);
     const renamed = await call('PUT', `${base}/${created.body.id}`, { key, body: { name: 'email' } });

@@ -1,0 +1,144 @@
+/**
+ * The routes of a draft graph, the same for each owner of graphs (`<owner>/graph`, `/nodes`, `/edges`, `/publish`,
+ * `/snapshots`): a workflow's (workflows.routes.ts) and an agent's flow's (agents/flows.routes.ts). Every edit goes
+ * through the graph service with the owner's `GraphOwner` and `GraphEditDeps`.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { addEdge, createNode, deleteNode, removeEdge, updateNode, type GraphEditDeps, type NodeInput } from '../../db/automations/graph.service.js';
+import type { GraphOwner } from '../../db/automations/graph-owner.js';
+import { draftGraph } from '../../db/automations/snapshots.js';
+import type { Graph, GraphEdge } from '../../lib/graph/graph.js';
+import type { RouteInput, RouteRegistry, RouteResponse } from '../route-registry.js';
+import { GraphSchema, SnapshotListSchema } from '../schemas/flow.schema.js';
+import { EdgeDeleteSchema, EdgeSchema } from '../schemas/workflow.schema.js';
+import type { JsonSchema } from '../validation.js';
+import { ownerOf, type RouteOwner } from './route-owner.js';
+
+/** An owner of a graph (a workflow, a flow) as its graph routes see it. */
+export interface GraphRoutesOwner<P, Doc extends { draftSnapshotId: string }> extends RouteOwner<P, Doc> {
+  /** Schema of the path parameters with `nodeId`. */
+  nodeParams: JsonSchema;
+  /** The graph owner and the dependencies of an edit of the owner's draft. */
+  editOf(doc: Doc): { owner: GraphOwner; deps: GraphEditDeps };
+  /** The body schema of a node. */
+  node: JsonSchema;
+  /** Promotes the draft to a new live snapshot; the owner as the publish route answers it. */
+  publish(em: EntityManager, doc: Doc): Promise<unknown>;
+  snapshots(em: EntityManager, doc: Doc): Promise<unknown[]>;
+  /** What the summaries say of this owner. */
+  summaries: { addNode: string; updateNode: string; deleteNode: string; publish: string };
+  /** The answers of the publish route. */
+  published: Record<number, RouteResponse>;
+}
+
+export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: RouteRegistry, owner: GraphRoutesOwner<P, Doc>): void {
+  const { tag, path, params, nodeParams, lock, summaries } = owner;
+  type NodeId = P & { nodeId: string };
+  const graph = { description: '{ nodes, edges }', schema: GraphSchema };
+  const find = (input: RouteInput<unknown, unknown, P>) => ownerOf(owner, input);
+  /** The draft graph as `GET .../graph` answers it (the ETag reader of every graph edit). */
+  const readGraph = async (input: RouteInput<unknown, unknown, P>) => (await draftGraph(input.em, await find(input))).graph;
+  const edit = async (input: RouteInput<unknown, unknown, P>, change: (owner: GraphOwner, deps: GraphEditDeps) => Promise<Graph>) => {
+    const { owner: graphOwner, deps } = owner.editOf(await find(input));
+    return change(graphOwner, deps);
+  };
+  api.add<unknown, unknown, P>({
+    method: 'get',
+    path: `${path}/graph`,
+    scope: 'any',
+    tag,
+    summary: 'Nodes and edges of the draft graph',
+    params,
+    responses: { 200: graph },
+    etag: true,
+    handler: readGraph,
+  });
+  api.add<NodeInput, unknown, P>({
+    method: 'post',
+    path: `${path}/nodes`,
+    scope: 'any',
+    tag,
+    summary: summaries.addNode,
+    params,
+    body: owner.node,
+    status: 201,
+    responses: { 201: graph },
+    lock,
+    etag: readGraph,
+    handler: async (input) => edit(input, (o, deps) => createNode(input.em, o, input.body, deps)),
+  });
+  api.add<NodeInput, unknown, NodeId>({
+    method: 'put',
+    path: `${path}/nodes/:nodeId`,
+    scope: 'any',
+    tag,
+    summary: summaries.updateNode,
+    params: nodeParams,
+    body: owner.node,
+    responses: { 200: graph },
+    lock,
+    etag: readGraph,
+    handler: async (input) => edit(input, (o, deps) => updateNode(input.em, o, input.params.nodeId, input.body, deps)),
+  });
+  api.add<unknown, unknown, NodeId>({
+    method: 'delete',
+    path: `${path}/nodes/:nodeId`,
+    scope: 'any',
+    tag,
+    summary: summaries.deleteNode,
+    params: nodeParams,
+    responses: { 200: graph },
+    lock,
+    etag: readGraph,
+    handler: async (input) => edit(input, (o, deps) => deleteNode(input.em, o, input.params.nodeId, deps)),
+  });
+  api.add<GraphEdge, unknown, P>({
+    method: 'post',
+    path: `${path}/edges`,
+    scope: 'any',
+    tag,
+    summary: "Adds or replaces the edge leaving a node's handle",
+    params,
+    body: EdgeSchema,
+    status: 201,
+    responses: { 201: graph },
+    lock,
+    etag: readGraph,
+    handler: async (input) => edit(input, (o, deps) => addEdge(input.em, o, input.body, deps)),
+  });
+  api.add<{ source: string; handle: string }, unknown, P>({
+    method: 'delete',
+    path: `${path}/edges`,
+    scope: 'any',
+    tag,
+    summary: 'Removes the edge leaving `source` by `handle`',
+    params,
+    body: EdgeDeleteSchema,
+    responses: { 200: graph },
+    lock,
+    etag: readGraph,
+    handler: async (input) => edit(input, (o, deps) => removeEdge(input.em, o, input.body.source, input.body.handle, deps)),
+  });
+  api.add<unknown, unknown, P>({
+    method: 'post',
+    path: `${path}/publish`,
+    scope: 'any',
+    tag,
+    summary: summaries.publish,
+    params,
+    status: 201,
+    responses: owner.published,
+    lock,
+    handler: async (input) => owner.publish(input.em, await find(input)),
+  });
+  api.add<unknown, unknown, P>({
+    method: 'get',
+    path: `${path}/snapshots`,
+    scope: 'any',
+    tag,
+    summary: 'Draft and live snapshots, newest first',
+    params,
+    responses: { 200: { description: '{ agentry: [snapshot] }', schema: SnapshotListSchema } },
+    handler: async (input) => ({ agentry: await owner.snapshots(input.em, await find(input)), nextCursor: null }),
+  });
+}
