@@ -1,8 +1,11 @@
 /**
- * The `executeNode` activity: runs one node through its module's executor. This is the one place where a node's
- * failure becomes a Temporal failure (permanent ones non-retryable), where its heartbeats and cancellation are
- * wired, and where its output is checked against Temporal's payload limit. A node that needs an AI call answers
- * the call instead of an output (`NodeOutcome.aiCall`); the workflow makes it and executes the node again.
+ * The activities that run nodes: `executeNode` runs one node through its module's executor; `prepareAiNode` and
+ * `finishAiNode` run the steps of an AI node (`NodeModule.ai`: prepare → AI call → finish). This is the one place
+ * where a node's failure becomes a Temporal failure (permanent ones non-retryable), where its heartbeats and
+ * cancellation are wired, and where its output is checked against Temporal's payload limit. A node that needs an AI
+ * call answers the call instead of an output (`NodeOutcome.aiCall`): the workflow makes it, then runs the node's
+ * `finish` step with the reply (an AI node in steps) or executes the node again (TOOLS_AI, and runs started before
+ * steps existed, for which `executeNode` runs an AI node's steps from its replies: `stepsExecutor`).
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -12,8 +15,9 @@ import { OutboundError } from '../lib/outbound/outbound-fetch.js';
 import { AiCallNeeded, type AiSession } from '../integrations/ai/ai-gateway.js';
 import { nodeDuration } from '../lib/metrics.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';
-import { type ExecutorDeps } from '../nodes/node-module.js';
+import { type ExecutionContext, type ExecutorDeps, type NodeModule } from '../nodes/node-module.js';
 import { nodeModule } from '../nodes/registry.js';
+import { finishStep, prepareStep, stepsExecutor } from '../nodes/support/ai-steps.js';
 
 /**
  * Largest node output, as JSON bytes. Temporal refuses payloads over 2 MB; a larger output fails the node with a
@@ -24,7 +28,7 @@ export const MAX_OUTPUT_BYTES = 1_500_000;
 const describe = (node: ExecuteNodeInput['node']) => (node.alias ? `${node.nodeId} (${node.alias})` : node.nodeId);
 
 function checkOutputSize(input: ExecuteNodeInput, outcome: NodeOutcome): NodeOutcome {
-  const answer = outcome.aiCall ?? outcome.output;
+  const answer = outcome.aiCall ? [outcome.aiCall, outcome.aiState] : outcome.output;
   const bytes = answer === undefined ? 0 : Buffer.byteLength(JSON.stringify(answer));
   if (bytes <= MAX_OUTPUT_BYTES) return outcome;
   const size = `${(bytes / 1e6).toFixed(1)} MB`;
@@ -76,31 +80,36 @@ export async function once<T>(em: EntityManager, executionKey: string, effect: (
   });
 }
 
-export function createExecuteNode(deps: ExecutorDeps) {
-  return async function executeNode(input: ExecuteNodeInput): Promise<NodeOutcome> {
+/** How one of the node activities runs its node: the executor, or a step of an AI node. */
+type Run = (module: NodeModule, input: ExecuteNodeInput, context: ExecutionContext) => Promise<NodeOutcome> | undefined;
+
+/** `run` as an activity: the execution context, heartbeats, metrics, the output's size check and the failure mapping. */
+function nodeActivity(deps: ExecutorDeps, run: Run) {
+  return async (input: ExecuteNodeInput): Promise<NodeOutcome> => {
     const module = nodeModule(input.node.type);
-    if (!module?.execute)
-      throw ApplicationFailure.nonRetryable(`${input.node.type} nodes are not available yet in this version of agentry`, 'NotAvailable');
     const context = Context.current();
     // Heartbeats let Temporal notice a dead worker within the heartbeat timeout, and deliver cancellation.
     const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), 2_000);
     const timer = nodeDuration.startTimer({ type: input.node.type });
     let session: AiSession | undefined;
     try {
-      const outcome = await module
-        .execute(input, {
-          ...deps,
-          signal: context.cancellationSignal,
-          attempt: context.info.attempt,
-          temporalWorkflowId: context.info.workflowExecution?.workflowId ?? '',
-          once: (effect) => once(deps.orm.em, input.executionKey, effect),
-          onceFor: (part, effect) => once(deps.orm.em, `${input.executionKey}/${part}`, effect),
-          aiSession: () => (session ??= deps.ai.journaled(input)),
-        })
-        .catch((error: unknown) => {
-          if (error instanceof AiCallNeeded) return { aiCall: error.request };
-          throw error;
-        });
+      const running = module
+        ? run(module, input, {
+            ...deps,
+            signal: context.cancellationSignal,
+            attempt: context.info.attempt,
+            temporalWorkflowId: context.info.workflowExecution?.workflowId ?? '',
+            once: (effect) => once(deps.orm.em, input.executionKey, effect),
+            onceFor: (part, effect) => once(deps.orm.em, `${input.executionKey}/${part}`, effect),
+            aiSession: () => (session ??= deps.ai.journaled(input)),
+          })
+        : undefined;
+      if (!running)
+        throw ApplicationFailure.nonRetryable(`${input.node.type} nodes are not available yet in this version of agentry`, 'NotAvailable');
+      const outcome = await running.catch((error: unknown) => {
+        if (error instanceof AiCallNeeded) return { aiCall: error.request };
+        throw error;
+      });
       deps.outbox?.poke();
       const checked = checkOutputSize(input, outcome);
       // A node paused for an AI call is not done: its duration is counted apart from finished nodes.
@@ -112,5 +121,28 @@ export function createExecuteNode(deps: ExecutorDeps) {
     } finally {
       clearInterval(beat);
     }
+  };
+}
+
+/** An AI node in steps has no session (its calls are asked for by its steps). */
+const withoutSession = (context: ExecutionContext): ExecutionContext => ({
+  ...context,
+  aiSession: () => {
+    throw new NodeError('AI nodes in steps ask for their AI calls (askAi); they have no AI session');
+  },
+});
+
+/** `executeNode`: the whole node (an AI node in steps: its steps from its AI replies, for runs started before steps). */
+export function createExecuteNode(deps: ExecutorDeps) {
+  return nodeActivity(deps, (module, input, context) =>
+    module.execute ? module.execute(input, context) : module.ai && stepsExecutor(module.ai)(input, withoutSession(context)),
+  );
+}
+
+/** `prepareAiNode` and `finishAiNode`: the steps of an AI node (`NodeModule.ai`), each once per successful attempt. */
+export function createAiNodeSteps(deps: ExecutorDeps) {
+  return {
+    prepareAiNode: nodeActivity(deps, (module, input, context) => module.ai && prepareStep(module.ai, input, withoutSession(context))),
+    finishAiNode: nodeActivity(deps, (module, input, context) => module.ai && finishStep(module.ai, input, withoutSession(context))),
   };
 }

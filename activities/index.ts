@@ -15,7 +15,7 @@ import type { MessagingConfig } from '../integrations/messaging/cloud-api-messag
 import type { SecretBox } from '../lib/secret-box.js';
 import { REFUSE_PRIVATE, type OutboundPolicy } from '../lib/outbound/address-policy.js';
 import { createOutboundFetch } from '../lib/outbound/outbound-fetch.js';
-import { createExecuteNode } from './execute-node.activity.js';
+import { createAiNodeSteps, createExecuteNode } from './execute-node.activity.js';
 import { nodeFactsOf } from '../nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
 import { createTurnActivities } from './turn.activity.js';
@@ -56,20 +56,22 @@ export function createActivities({
   const outbox = new OutboxNotifier(orm.em.getKnex());
   const httpTimeoutMs = 30_000;
   const outbound = createOutboundFetch(policy);
+  const executorDeps = {
+    orm,
+    temporal,
+    schedules: new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf),
+    httpTimeoutMs,
+    outbound,
+    ai: new AiGateway(aiProvider ?? null, outbound),
+    messaging: messaging ?? null,
+    secrets: secrets ?? null,
+    outbox,
+    files,
+  };
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
-    executeNode: createExecuteNode({
-      orm,
-      temporal,
-      schedules: new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf),
-      httpTimeoutMs,
-      outbound,
-      ai: new AiGateway(aiProvider ?? null, outbound),
-      messaging: messaging ?? null,
-      secrets: secrets ?? null,
-      outbox,
-      files,
-    }),
+    executeNode: createExecuteNode(executorDeps),
+    ...createAiNodeSteps(executorDeps),
     ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
     ...createRunLedgerActivities(orm, outbox),
     ...createTurnActivities(orm, {

@@ -2,18 +2,24 @@
  * AI_CAPTURE: extracts structured data from text with an LLM into variables. The model answers JSON with one
  * property per capture variable (structured output); the output is `{ captures }`, values it did not find left out.
  */
-import { aiForNode, captureVariablesOf, extractCaptures, text } from './support/ai-node-support.js';
+import { askCaptures, captureVariablesOf, readCaptures, text } from './support/ai-node-support.js';
+import { nodeModel, lastReply, type StructuredState } from './support/ai-steps.js';
 import { modelCheck } from './checks/ai-model.check.js';
 import { checkCaptureVariables } from './checks/capture-variables.check.js';
-import { CAPTURE_VARIABLES, DEFAULT_HANDLES, MODEL_FIELDS, type NodeExecutor, type NodeModule } from './node-module.js';
+import { CAPTURE_VARIABLES, DEFAULT_HANDLES, MODEL_FIELDS, type AiNodeSteps, type NodeModule } from './node-module.js';
 import { NodeError } from '../lib/errors.js';
 
-const executeAiCapture: NodeExecutor = async (input, context) => {
-  const variables = captureVariablesOf(input.data);
-  if (!variables.length) throw new NodeError('AI_CAPTURE needs at least one capture variable (captureVariables)');
-  const { session, model } = await aiForNode(input, context, 'TEXT');
-  const captures = await extractCaptures(session, model, variables, text(input.data.instructions), text(input.data.prompt));
-  return { output: { captures }, aiCredits: session.credits };
+const aiCaptureSteps: AiNodeSteps<StructuredState> = {
+  async prepare(input, context) {
+    const variables = captureVariablesOf(input.data);
+    if (!variables.length) throw new NodeError('AI_CAPTURE needs at least one capture variable (captureVariables)');
+    const model = await nodeModel(input, context, 'TEXT');
+    return askCaptures(model, variables, text(input.data.instructions), text(input.data.prompt));
+  },
+  async finish(_input, _context, replies, state) {
+    const read = readCaptures(state, lastReply(replies));
+    return 'captures' in read ? { output: { captures: read.captures } } : read;
+  },
 };
 
 export const aiCaptureNode: NodeModule = {
@@ -32,5 +38,5 @@ export const aiCaptureNode: NodeModule = {
   interpolated: ['prompt', 'instructions'],
   captures: 'captureVariables',
   checks: [modelCheck('TEXT'), checkCaptureVariables],
-  execute: executeAiCapture,
+  ai: aiCaptureSteps,
 };

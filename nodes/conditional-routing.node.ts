@@ -3,9 +3,9 @@
  * an output handle; the first condition that holds is taken, `default` when none does. The AI answers the id of
  * that condition (or null) as structured output, so it can only choose among the node's handles.
  */
-import { aiForNode } from './support/ai-node-support.js';
+import { askStructured, lastReply, nodeModel, readStructured, type StructuredState } from './support/ai-steps.js';
 import { modelCheck, routesWithAi } from './checks/ai-model.check.js';
-import { MODEL_FIELDS, type NodeExecutor, type NodeModule } from './node-module.js';
+import { MODEL_FIELDS, type AiNodeSteps, type NodeModule } from './node-module.js';
 import { plainConditionHolds } from './support/plain-condition.js';
 
 interface Condition {
@@ -17,32 +17,34 @@ const SYSTEM =
   'You route an automation. Read the numbered conditions and decide, in order, whether each one holds. ' +
   'Answer a JSON object whose conditionId is the id of the first condition that holds, or null when none holds.';
 
-const executeConditionalRouting: NodeExecutor = async (input, context) => {
-  const conditions = (Array.isArray(input.data.conditions) ? input.data.conditions : [])
-    .filter((c): c is Condition => typeof c?.id === 'string' && c.id !== '')
-    .map((c) => ({ id: c.id, expression: typeof c.expression === 'string' ? c.expression : '' }));
-  if (input.data.useAi === false || !conditions.length) {
-    const chosen = conditions.find((c) => plainConditionHolds(c.expression))?.id ?? null;
-    return { output: { conditionId: chosen }, handle: chosen ?? 'default' };
-  }
-  const { session, model } = await aiForNode(input, context, 'TEXT');
-  const listed = conditions.map((c, i) => `${i + 1}. id "${c.id}": ${c.expression}`).join('\n');
-  const schema = {
-    type: 'object',
-    properties: { conditionId: { type: ['string', 'null'], enum: [...conditions.map((c) => c.id), null] } },
-    required: ['conditionId'],
-    additionalProperties: false,
-  };
-  const answer = await session.structured<{ conditionId: string | null }>(
-    model,
-    [
-      { role: 'system', content: SYSTEM },
-      { role: 'user', content: `Conditions:\n${listed}` },
-    ],
-    'route',
-    schema,
-  );
-  return { output: answer, handle: answer.conditionId ?? 'default', aiCredits: session.credits };
+const conditionalRoutingSteps: AiNodeSteps<StructuredState> = {
+  async prepare(input, context) {
+    const conditions = (Array.isArray(input.data.conditions) ? input.data.conditions : [])
+      .filter((c): c is Condition => typeof c?.id === 'string' && c.id !== '')
+      .map((c) => ({ id: c.id, expression: typeof c.expression === 'string' ? c.expression : '' }));
+    if (input.data.useAi === false || !conditions.length) {
+      const chosen = conditions.find((c) => plainConditionHolds(c.expression))?.id ?? null;
+      return { output: { conditionId: chosen }, handle: chosen ?? 'default' };
+    }
+    const model = await nodeModel(input, context, 'TEXT');
+    const listed = conditions.map((c, i) => `${i + 1}. id "${c.id}": ${c.expression}`).join('\n');
+    const schema = {
+      type: 'object',
+      properties: { conditionId: { type: ['string', 'null'], enum: [...conditions.map((c) => c.id), null] } },
+      required: ['conditionId'],
+      additionalProperties: false,
+    };
+    const messages = [
+      { role: 'system' as const, content: SYSTEM },
+      { role: 'user' as const, content: `Conditions:\n${listed}` },
+    ];
+    return askStructured(model, messages, 'route', schema);
+  },
+  async finish(_input, _context, replies, state) {
+    const read = readStructured<{ conditionId: string | null }>(state, lastReply(replies));
+    if (!('value' in read)) return read;
+    return { output: read.value, handle: read.value.conditionId ?? 'default' };
+  },
 };
 
 /** The handles: one per condition (its `id`), and `default`. */
@@ -75,5 +77,5 @@ export const conditionalRoutingNode: NodeModule = {
   handles: conditionHandles,
   interpolated: ['conditions[].expression'],
   checks: [modelCheck('TEXT', routesWithAi)],
-  execute: executeConditionalRouting,
+  ai: conditionalRoutingSteps,
 };

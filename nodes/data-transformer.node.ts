@@ -1,21 +1,25 @@
 /** DATA_TRANSFORMER: reshapes data as a prompt says; the output is the model's answer, parsed when it is JSON. */
-import { aiForNode, parsedOrText, text } from './support/ai-node-support.js';
+import { parsedOrText, text } from './support/ai-node-support.js';
+import { askAi, lastReply, nodeModel } from './support/ai-steps.js';
 import { modelCheck } from './checks/ai-model.check.js';
-import { DEFAULT_HANDLES, MODEL_FIELDS, type NodeExecutor, type NodeModule } from './node-module.js';
+import { DEFAULT_HANDLES, MODEL_FIELDS, type AiNodeSteps, type NodeModule } from './node-module.js';
 
 const SYSTEM =
   'You transform data as the user asks. Answer with the transformed data only, without explanations: ' +
   'JSON when the result is structured, plain text otherwise.';
 
-const executeDataTransformer: NodeExecutor = async (input, context) => {
-  const { session, model } = await aiForNode(input, context, 'TEXT');
-  const { content } = await session.chat(model, {
-    messages: [
-      { role: 'system', content: SYSTEM },
-      { role: 'user', content: text(input.data.prompt) },
-    ],
-  });
-  return { output: parsedOrText(content), aiCredits: session.credits };
+const dataTransformerSteps: AiNodeSteps<null> = {
+  async prepare(input, context) {
+    const model = await nodeModel(input, context, 'TEXT');
+    const messages = [
+      { role: 'system' as const, content: SYSTEM },
+      { role: 'user' as const, content: text(input.data.prompt) },
+    ];
+    return askAi(model, { kind: 'chat', messages }, null);
+  },
+  async finish(_input, _context, replies) {
+    return { output: parsedOrText(lastReply(replies).content) };
+  },
 };
 
 export const dataTransformerNode: NodeModule = {
@@ -31,5 +35,5 @@ export const dataTransformerNode: NodeModule = {
   handles: DEFAULT_HANDLES,
   interpolated: ['prompt'],
   checks: [modelCheck('TEXT')],
-  execute: executeDataTransformer,
+  ai: dataTransformerSteps,
 };

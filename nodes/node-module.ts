@@ -14,6 +14,7 @@ import type { CaptureKind, ExecuteNodeInput, NodeOutcome } from '../lib/runtime/
 import type { AutomationSchedules } from '../lib/schedules/automation-schedules.js';
 import type { NodeCheck } from './checks/check-context.js';
 import type { AiGateway, AiSession } from '../integrations/ai/ai-gateway.js';
+import type { AiCallModel, AiReply, ChatCall, TranscriptionCall } from '../lib/runtime/ai-call.js';
 import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { OutboundFetch } from '../lib/outbound/outbound-fetch.js';
@@ -67,16 +68,50 @@ export interface ExecutionContext extends ExecutorDeps {
    */
   onceFor<T>(part: string, effect: (em: EntityManager) => Promise<T>): Promise<T>;
   /**
-   * The AI session of this node execution (one per execution, so its calls are numbered across the execution). Its
-   * calls are answered from the replies of the calls already made; the first new one stops the executor, the
-   * workflow makes it as an `aiCall` activity and executes the node again. So everything an AI node does before
-   * an AI call runs again after it: make it safe to repeat (`once`/`onceFor` for side effects and costly work).
+   * The AI session of this node execution, for an executor that loops over AI calls (TOOLS_AI; every other AI node
+   * declares `NodeModule.ai` steps instead). Its calls are answered from the replies of the calls already made; the
+   * first new one stops the executor, the workflow makes it as an `aiCall` activity and executes the node again.
+   * So everything such a node does before an AI call runs again after it: make it safe to repeat
+   * (`once`/`onceFor` for side effects and costly work). AI steps have no session: it throws.
    */
   aiSession(): AiSession;
 }
 
 /** Runs one node. Throw an `AppError` (4xx) or `NodeError` for a permanent failure; anything else is retried. */
 export type NodeExecutor = (input: ExecuteNodeInput, context: ExecutionContext) => Promise<NodeOutcome>;
+
+/**
+ * An AI call a step of an AI node asks for (`askAi` in `support/ai-steps.ts` builds it): the catalog model and the
+ * call, and `state`, what the next `finish` step needs besides the reply. `state` travels through the run's
+ * Temporal history with the call: keep it JSON and small (not a whole document).
+ */
+export interface AiAsk<S = unknown> {
+  ask: { model: AiCallModel; call: ChatCall | TranscriptionCall };
+  state: S;
+}
+
+/** What an AI step answers: the node's outcome, or an AI call to make before the next `finish`. */
+export type AiStepResult<S = unknown> = NodeOutcome | AiAsk<S>;
+
+/**
+ * An AI node in steps: `prepare` → AI call → `finish`, each an activity of its own that runs once per successful
+ * attempt (a failed attempt is retried as a whole step, like any activity).
+ *
+ * - `prepare` does the node's reads and downloads and builds its AI call (`askAi`), with no side effects. When the
+ *   node needs no AI call this time (a written message, plain-rule routing, no provider and a fallback) it answers
+ *   the node's outcome instead and is the node's only step: its side effects then go through `context.once`.
+ * - `finish` gets every reply so far (the last one answers the call just made) and the state passed on with the
+ *   call; it turns the answer into the node's output and does the node's side effects. It may ask for one more call
+ *   instead (a structured answer's repair, a second call on the answer), with no side effects before it; it then
+ *   runs again with one reply more.
+ *
+ * The node's `aiCredits` are the credits of its replies unless a step sets them. Steps throw `NodeError` (or a 4xx
+ * `AppError`) for permanent failures, like executors.
+ */
+export interface AiNodeSteps<S = any> {
+  prepare(input: ExecuteNodeInput, context: ExecutionContext): Promise<AiStepResult<S>>;
+  finish(input: ExecuteNodeInput, context: ExecutionContext, replies: AiReply[], state: S): Promise<AiStepResult<S>>;
+}
 
 export interface NodeModule {
   type: string;
@@ -112,8 +147,16 @@ export interface NodeModule {
   matchesEvent?: (data: Record<string, unknown>, event: AutomationEvent) => boolean;
   /** Save-time checks of the data beyond its schema (references to account resources, cross-field rules). */
   checks?: readonly NodeCheck[];
-  /** Absent: the node type is declared but does not run in this version (the node fails with a clear message). */
+  /**
+   * Absent: the node type is declared but does not run in this version (the node fails with a clear message), or
+   * it is an AI node in `ai` steps.
+   */
   execute?: NodeExecutor;
+  /**
+   * An AI node's steps (prepare → AI call → finish), run by the workflow as activities of their own. Runs started
+   * before steps existed still execute the node (`executeNode`), which then runs the steps from its AI replies.
+   */
+  ai?: AiNodeSteps;
 }
 
 /** The schema of a model-using node's model fields (SPEC.md, AI model, "Use by type"). */

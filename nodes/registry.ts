@@ -93,6 +93,7 @@ function factsOf(module: NodeModule): NodeFacts {
     ...(module.readsTriggerPayload ? { readsTriggerPayload: true } : {}),
     ...(module.localUnless ? { localUnless: module.localUnless } : {}),
     ...(module.awaitsAnswer ? { awaitsAnswer: true } : {}),
+    ...(module.ai ? { aiSteps: true } : {}),
   };
 }
 

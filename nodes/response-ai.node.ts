@@ -4,24 +4,30 @@
  * AI provider, a node capturing one variable stores the whole answer in it; more variables need the AI.
  */
 import { AI_NOT_CONFIGURED } from '../integrations/ai/ai-gateway.js';
-import { aiForNode, captureVariablesOf, extractCaptures, text } from './support/ai-node-support.js';
+import { askCaptures, captureVariablesOf, readCaptures, text } from './support/ai-node-support.js';
+import { lastReply, nodeModel, type StructuredState } from './support/ai-steps.js';
 import { conversationOf } from './support/conversation-io.js';
 import { modelCheck } from './checks/ai-model.check.js';
 import { checkCaptureVariables } from './checks/capture-variables.check.js';
-import { CAPTURE_VARIABLES, DEFAULT_HANDLES, MODEL_FIELDS, type NodeExecutor, type NodeModule } from './node-module.js';
+import { CAPTURE_VARIABLES, DEFAULT_HANDLES, MODEL_FIELDS, type AiNodeSteps, type NodeModule } from './node-module.js';
 import { NodeError } from '../lib/errors.js';
 
-const executeResponseAi: NodeExecutor = async (input, context) => {
-  const answer = conversationOf(input).message ?? '';
-  const variables = captureVariablesOf(input.data);
-  if (!variables.length) return { output: { answer, captures: {} } };
-  if (!context.ai.provider) {
-    if (variables.length === 1) return { output: { answer, captures: { [variables[0]!.name]: answer } } };
-    throw new NodeError(`${AI_NOT_CONFIGURED} (this RESPONSE_AI captures ${variables.length} variables from the answer)`, 'AiNotConfigured');
-  }
-  const { session, model } = await aiForNode(input, context, 'TEXT');
-  const captures = await extractCaptures(session, model, variables, text(input.data.instructions), answer);
-  return { output: { answer, captures }, aiCredits: session.credits };
+const responseAiSteps: AiNodeSteps<StructuredState> = {
+  async prepare(input, context) {
+    const answer = conversationOf(input).message ?? '';
+    const variables = captureVariablesOf(input.data);
+    if (!variables.length) return { output: { answer, captures: {} } };
+    if (!context.ai.provider) {
+      if (variables.length === 1) return { output: { answer, captures: { [variables[0]!.name]: answer } } };
+      throw new NodeError(`${AI_NOT_CONFIGURED} (this RESPONSE_AI captures ${variables.length} variables from the answer)`, 'AiNotConfigured');
+    }
+    const model = await nodeModel(input, context, 'TEXT');
+    return askCaptures(model, variables, text(input.data.instructions), answer);
+  },
+  async finish(input, _context, replies, state) {
+    const read = readCaptures(state, lastReply(replies));
+    return 'captures' in read ? { output: { answer: conversationOf(input).message ?? '', captures: read.captures } } : read;
+  },
 };
 
 export const responseAiNode: NodeModule = {
@@ -41,5 +47,5 @@ export const responseAiNode: NodeModule = {
   captures: 'captureVariables',
   awaitsAnswer: true,
   checks: [modelCheck('TEXT'), checkCaptureVariables],
-  execute: executeResponseAi,
+  ai: responseAiSteps,
 };

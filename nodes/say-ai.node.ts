@@ -6,43 +6,49 @@
 import { AgentConfig } from '../db/entities/index.js';
 import { CONFIG_KIND } from '../db/agents/agent-defaults.js';
 import { toVariableString } from '../lib/runtime/path.js';
-import { aiForNode, text } from './support/ai-node-support.js';
+import type { ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';
+import { text } from './support/ai-node-support.js';
+import { askAi, creditsOf, lastReply, nodeModel } from './support/ai-steps.js';
 import { conversationOf, recentTranscript, say } from './support/conversation-io.js';
 import { modelCheck } from './checks/ai-model.check.js';
-import { DEFAULT_HANDLES, MODEL_FIELDS, type NodeExecutor, type NodeModule } from './node-module.js';
+import { DEFAULT_HANDLES, MODEL_FIELDS, type AiNodeSteps, type ExecutionContext, type NodeModule } from './node-module.js';
 
 const WRITER =
   'You are a conversational agent talking with a user. Write your next message to the user: short, friendly and in the ' +
   "user's language. Answer with the message text only.";
 
-const executeSayAi: NodeExecutor = async (input, context) => {
-  const { data } = input;
-  const conversation = conversationOf(input);
-  const written = (toVariableString(data.message) ?? '').trim();
-  const prompt = (toVariableString(data.prompt) ?? '').trim();
-  const fallback = (toVariableString(data.fallbackMessage) ?? '').trim();
-  let message = written;
-  let credits = 0;
-  if (!message && prompt) {
-    if (!context.ai.provider && fallback) message = fallback;
-    else {
-      const { session, model } = await aiForNode(input, context, 'TEXT');
-      const em = context.orm.em.fork();
-      const setting = await em.findOne(AgentConfig, { agent: conversation.agentId, kind: CONFIG_KIND.setting });
-      const instructions = text(setting?.values.instructions);
-      const reply = await session.chat(model, {
-        messages: [
-          { role: 'system', content: [WRITER, instructions && `Your instructions:\n${instructions}`, prompt].filter(Boolean).join('\n\n') },
-          ...(await recentTranscript(context, conversation.conversationId)),
-        ],
-      });
-      message = reply.content.trim() || fallback;
-      credits = session.credits;
-    }
-  }
+const field = (value: unknown) => (toVariableString(value) ?? '').trim();
+
+/** Says `message` (nothing when it is empty): the node's outcome. */
+async function speak(input: ExecuteNodeInput, context: ExecutionContext, message: string, credits: number): Promise<NodeOutcome> {
   if (!message) return { output: null };
   const sent = await say(input, context, message, credits);
   return { output: { message: sent.text }, messages: [sent], aiCredits: credits };
+}
+
+/** A written message is said by `prepare` alone; a prompt asks the AI for the message, which `finish` says. */
+const sayAiSteps: AiNodeSteps<null> = {
+  async prepare(input, context) {
+    const { data } = input;
+    const conversation = conversationOf(input);
+    const written = field(data.message);
+    const prompt = field(data.prompt);
+    const fallback = field(data.fallbackMessage);
+    if (written || !prompt) return speak(input, context, written, 0);
+    if (!context.ai.provider && fallback) return speak(input, context, fallback, 0);
+    const model = await nodeModel(input, context, 'TEXT');
+    const setting = await context.orm.em.fork().findOne(AgentConfig, { agent: conversation.agentId, kind: CONFIG_KIND.setting });
+    const instructions = text(setting?.values.instructions);
+    const messages = [
+      { role: 'system' as const, content: [WRITER, instructions && `Your instructions:\n${instructions}`, prompt].filter(Boolean).join('\n\n') },
+      ...(await recentTranscript(context, conversation.conversationId)),
+    ];
+    return askAi(model, { kind: 'chat', messages }, null);
+  },
+  async finish(input, context, replies) {
+    const message = lastReply(replies).content.trim() || field(input.data.fallbackMessage);
+    return speak(input, context, message, creditsOf(replies));
+  },
 };
 
 export const sayAiNode: NodeModule = {
@@ -65,5 +71,5 @@ export const sayAiNode: NodeModule = {
   interpolated: ['message', 'prompt'],
   localUnless: 'prompt',
   checks: [modelCheck('TEXT')],
-  execute: executeSayAi,
+  ai: sayAiSteps,
 };

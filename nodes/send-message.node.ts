@@ -7,10 +7,11 @@
 import { Conversation } from '../db/entities/index.js';
 import { appendMessage } from '../db/agents/conversations.service.js';
 import { toVariableString } from '../lib/runtime/path.js';
-import { aiForNode } from './support/ai-node-support.js';
+import { askAi, creditsOf, lastReply, nodeModel } from './support/ai-steps.js';
+import type { ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';
 import { recentTranscript } from './support/conversation-io.js';
 import { modelCheck, sendsDynamicMessage } from './checks/ai-model.check.js';
-import { DEFAULT_HANDLES, MODEL_FIELDS, type NodeExecutor, type NodeModule } from './node-module.js';
+import { DEFAULT_HANDLES, MODEL_FIELDS, type AiNodeSteps, type ExecutionContext, type NodeModule } from './node-module.js';
 import { NodeError } from '../lib/errors.js';
 
 /** The conversation a SEND_MESSAGE node addresses: its own `conversationId`, else the trigger event's. */
@@ -24,38 +25,49 @@ function conversationOf(data: Record<string, unknown>, triggerPayload: unknown):
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const executeSendMessage: NodeExecutor = async (input, context) => {
-  const { data, accountId } = input;
-  const conversationId = conversationOf(data, input.triggerPayload);
-  if (!conversationId)
-    throw new NodeError('SEND_MESSAGE has no conversation: set data.conversationId, or start the run from a conversation trigger', 'InvalidNode');
-  const em = context.orm.em.fork();
-  const conversation = UUID.test(conversationId) ? await em.findOne(Conversation, { id: conversationId, account: accountId }) : null;
-  if (!conversation) throw new NodeError(`Conversation ${conversationId} not found in this account`, 'NotFound');
-  let text = (toVariableString(data.message) ?? '').trim();
-  let credits = 0;
-  if (data.isDynamic === true && text) {
-    const { session, model } = await aiForNode(input, context, 'TEXT');
-    const reply = await session.chat(model, {
-      messages: [
-        { role: 'system', content: `Write the agent's next message to the user of this conversation, following this instruction:\n${text}` },
-        ...(await recentTranscript(context, conversationId)),
-      ],
-    });
-    text = reply.content.trim();
-    credits = session.credits;
-  }
+/** The message's conversation and the turn the message joins. */
+interface Addressed {
+  conversationId: string;
+  turn: number;
+}
+
+async function send(input: ExecuteNodeInput, context: ExecutionContext, to: Addressed, text: string, credits: number): Promise<NodeOutcome> {
   if (!text) throw new NodeError('SEND_MESSAGE has no message to send', 'InvalidNode');
-  const sent = await appendMessage(em, {
-    accountId,
-    conversationId,
+  const sent = await appendMessage(context.orm.em.fork(), {
+    accountId: input.accountId,
+    conversationId: to.conversationId,
     key: `${input.executionKey}/send`,
     author: 'agent',
     text,
-    turn: conversation.turns,
+    turn: to.turn,
     credits,
   });
-  return { output: { conversationId, message: sent }, aiCredits: credits };
+  return { output: { conversationId: to.conversationId, message: sent }, aiCredits: credits };
+}
+
+/** A written message is sent by `prepare` alone; a dynamic one asks the AI to write it, and `finish` sends it. */
+const sendMessageSteps: AiNodeSteps<Addressed> = {
+  async prepare(input, context) {
+    const { data, accountId } = input;
+    const conversationId = conversationOf(data, input.triggerPayload);
+    if (!conversationId)
+      throw new NodeError('SEND_MESSAGE has no conversation: set data.conversationId, or start the run from a conversation trigger', 'InvalidNode');
+    const em = context.orm.em.fork();
+    const conversation = UUID.test(conversationId) ? await em.findOne(Conversation, { id: conversationId, account: accountId }) : null;
+    if (!conversation) throw new NodeError(`Conversation ${conversationId} not found in this account`, 'NotFound');
+    const to = { conversationId, turn: conversation.turns };
+    const text = (toVariableString(data.message) ?? '').trim();
+    if (data.isDynamic !== true || !text) return send(input, context, to, text, 0);
+    const model = await nodeModel(input, context, 'TEXT');
+    const messages = [
+      { role: 'system' as const, content: `Write the agent's next message to the user of this conversation, following this instruction:\n${text}` },
+      ...(await recentTranscript(context, conversationId)),
+    ];
+    return askAi(model, { kind: 'chat', messages }, to);
+  },
+  async finish(input, context, replies, to) {
+    return send(input, context, to, lastReply(replies).content.trim(), creditsOf(replies));
+  },
 };
 
 export const sendMessageNode: NodeModule = {
@@ -73,5 +85,5 @@ export const sendMessageNode: NodeModule = {
   handles: DEFAULT_HANDLES,
   readsTriggerPayload: true,
   checks: [modelCheck('TEXT', sendsDynamicMessage)],
-  execute: executeSendMessage,
+  ai: sendMessageSteps,
 };

@@ -5,27 +5,40 @@
  * transcript, as AI_CAPTURE does.
  */
 import { resolveModel } from '../integrations/ai/model-resolution.js';
-import { aiForNode, captureVariablesOf, extractCaptures, text } from './support/ai-node-support.js';
+import { askCaptures, captureVariablesOf, readCaptures, text } from './support/ai-node-support.js';
+import { askAi, lastReply, nodeModel, within, type StructuredState } from './support/ai-steps.js';
 import { modelCheck } from './checks/ai-model.check.js';
 import { checkCaptureVariables } from './checks/capture-variables.check.js';
-import { CAPTURE_VARIABLES, DEFAULT_HANDLES, MODEL_FIELDS, type NodeExecutor, type NodeModule } from './node-module.js';
+import { CAPTURE_VARIABLES, DEFAULT_HANDLES, MODEL_FIELDS, type AiNodeSteps, type NodeModule } from './node-module.js';
 import { NodeError } from '../lib/errors.js';
 
 export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
 
-const executeTranscription: NodeExecutor = async (input, context) => {
-  const audioUrl = text(input.data.audioUrl).trim();
-  if (!audioUrl) throw new NodeError('TRANSCRIPTION needs an audioUrl');
-  const { session, model } = await aiForNode(input, context, 'TRANSCRIPTION');
-  const transcript = await session.transcribe(model, { audioUrl, maxBytes: MAX_AUDIO_BYTES });
-  const variables = captureVariablesOf(input.data);
-  let captures: Record<string, unknown> = {};
-  if (variables.length === 1) captures = { [variables[0].name]: transcript };
-  else if (variables.length > 1) {
+/** Before the transcript: nothing; while capturing from it: the transcript and the capture call. */
+type TranscriptionState = { transcript: string; captures: StructuredState } | null;
+
+/** `prepare` asks for the transcription; `finish` captures from it, asking for the extraction call first when several variables need it. */
+const transcriptionSteps: AiNodeSteps<TranscriptionState> = {
+  async prepare(input, context) {
+    const audioUrl = text(input.data.audioUrl).trim();
+    if (!audioUrl) throw new NodeError('TRANSCRIPTION needs an audioUrl');
+    const model = await nodeModel(input, context, 'TRANSCRIPTION');
+    return askAi(model, { kind: 'transcription', audioUrl, maxBytes: MAX_AUDIO_BYTES }, null);
+  },
+  async finish(input, context, replies, state) {
+    const reply = lastReply(replies);
+    if (state) {
+      const read = readCaptures(state.captures, reply);
+      if (!('captures' in read)) return within(read, (captures) => ({ transcript: state.transcript, captures }));
+      return { output: { text: state.transcript, captures: read.captures } };
+    }
+    const transcript = reply.content;
+    const variables = captureVariablesOf(input.data);
+    if (variables.length === 1) return { output: { text: transcript, captures: { [variables[0].name]: transcript } } };
+    if (!variables.length) return { output: { text: transcript, captures: {} } };
     const textModel = await resolveModel(context.orm.em.fork(), {}, 'TEXT');
-    captures = await extractCaptures(session, textModel, variables, '', transcript);
-  }
-  return { output: { text: transcript, captures }, aiCredits: session.credits };
+    return within(askCaptures(textModel, variables, '', transcript), (captures) => ({ transcript, captures }));
+  },
 };
 
 export const transcriptionNode: NodeModule = {
@@ -43,5 +56,5 @@ export const transcriptionNode: NodeModule = {
   interpolated: ['audioUrl'],
   captures: 'captureVariables',
   checks: [modelCheck('TRANSCRIPTION'), checkCaptureVariables],
-  execute: executeTranscription,
+  ai: transcriptionSteps,
 };

@@ -2,10 +2,20 @@
  * Runs one node execution to its outcome, for every workflow that executes nodes (automation runs, conversation
  * turns). The node runs as the `executeNode` activity (a local one when its type says so). An AI node answers each
  * AI call it needs instead of an output (`NodeOutcome.aiCall`): the call is made as an `aiCall` activity of its own
- * — its own timeouts and retries, its request and reply in the history — and the node is executed again with the
- * reply appended to `ExecuteNodeInput.aiReplies`, until it answers its output.
+ * — its own timeouts and retries, its request and reply in the history. An AI node in steps (`NodeFacts.aiSteps`)
+ * runs `prepareAiNode`, the call, and `finishAiNode` with the reply: its code runs once. Any other (TOOLS_AI, and
+ * every AI node of histories recorded before steps) is executed again with the reply appended to
+ * `ExecuteNodeInput.aiReplies`, until it answers its output.
  */
-import { ActivityFailure, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { AiCallRequest, AiReply } from '../lib/runtime/ai-call.js';
 import { nodeSummary, type ExecuteNodeInput, type NodeFacts, type NodeOutcome } from '../lib/runtime/contract.js';
@@ -45,6 +55,13 @@ const { aiCall } = proxyActivities<Activities>({
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 
+/**
+ * The patch of AI nodes in steps: a run that reaches an AI node with this patch runs its steps (`prepareAiNode`,
+ * `aiCall`, `finishAiNode`); histories recorded before it execute the node again after each call (`executeNode`,
+ * `aiCall`, `executeNode`), and replay so.
+ */
+export const AI_STEPS_PATCH = 'ai-nodes-prepare-finish';
+
 /** AI calls one node execution may make (TOOLS_AI: 5 tool rounds and a capture with its one repair need 7). */
 export const MAX_AI_CALLS_PER_NODE = 20;
 
@@ -66,6 +83,8 @@ export class NodeExecutionFailure extends Error {
 /**
  * Runs the node execution `input` to its outcome: `executeNode` (local when `facts.local`, unless `batch` is full), then for each AI call
  * the node asks for, an `aiCall` activity and `executeNode` again with the reply, until the node answers its output.
+ * An AI node in steps (`facts.aiSteps`, behind the `AI_STEPS_PATCH` patch) runs `prepareAiNode` → `aiCall` →
+ * `finishAiNode` instead (`runAiSteps`).
  *
  * `input.executionKey` must name this node execution uniquely and stay the same on replay (the node's side effects
  * and each AI call's credits are keyed by it). Throws `NodeExecutionFailure` when the node or one of its AI calls
@@ -74,22 +93,14 @@ export class NodeExecutionFailure extends Error {
 export async function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFacts, batch = new LocalBatch()): Promise<NodeOutcome> {
   const replies: AiReply[] = [...(input.aiReplies ?? [])];
   try {
+    // Only for AI nodes in steps, so a run without them records no patch marker.
+    if (facts?.aiSteps && patched(AI_STEPS_PATCH)) return await runAiSteps(input, facts, batch, replies);
     for (;;) {
       // Without AI replies the input is what it was before AI calls were activities, so older histories replay.
       const args: ExecuteNodeInput = replies.length ? { ...input, aiReplies: [...replies] } : input;
-      const local = facts?.local && batch.bytes < LOCAL_BATCH_BYTES;
-      const summary = nodeSummary(input.node);
-      const outcome = await (local
-        ? proxyLocalActivities<Activities>({ ...localNodeOptions, summary }).executeNode(args)
-        : proxyActivities<Activities>({ ...remoteNodeOptions, summary }).executeNode(args));
-      batch.bytes = local ? batch.bytes + JSON.stringify(outcome).length : 0;
+      const outcome = await nodeActivity('executeNode', args, facts, batch);
       if (!outcome.aiCall) return outcome;
-      if (replies.length >= MAX_AI_CALLS_PER_NODE)
-        throw new NodeExecutionFailure(
-          `The node made ${MAX_AI_CALLS_PER_NODE} AI calls without finishing, the most one node execution may make`,
-          'TooManyAiCalls',
-          creditsOf(replies),
-        );
+      tooManyCalls(replies);
       replies.push(await callAi(outcome.aiCall));
       batch.bytes = 0;
     }
@@ -104,6 +115,47 @@ export async function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFact
       throw new NodeExecutionFailure(error.message, error.type ?? undefined, creditsOf(replies));
     throw error;
   }
+}
+
+/**
+ * An AI node in steps: `prepareAiNode`, then for each AI call it asks for, an `aiCall` activity and `finishAiNode`
+ * with every reply so far and the state its last step passed on, until a step answers the node's outcome.
+ * `replies` collects the replies (for the credits of a failure).
+ */
+async function runAiSteps(input: ExecuteNodeInput, facts: NodeFacts, batch: LocalBatch, replies: AiReply[]): Promise<NodeOutcome> {
+  let outcome = await nodeActivity('prepareAiNode', input, facts, batch);
+  while (outcome.aiCall) {
+    tooManyCalls(replies);
+    replies.push(await callAi(outcome.aiCall));
+    batch.bytes = 0;
+    outcome = await nodeActivity('finishAiNode', { ...input, aiReplies: [...replies], aiState: outcome.aiState ?? null }, facts, batch);
+  }
+  return outcome;
+}
+
+/** One node activity: local when `facts.local`, unless `batch` is full. */
+async function nodeActivity(
+  name: 'executeNode' | 'prepareAiNode' | 'finishAiNode',
+  args: ExecuteNodeInput,
+  facts: NodeFacts | undefined,
+  batch: LocalBatch,
+): Promise<NodeOutcome> {
+  const local = facts?.local && batch.bytes < LOCAL_BATCH_BYTES;
+  const summary = nodeSummary(args.node);
+  const outcome = await (local
+    ? proxyLocalActivities<Activities>({ ...localNodeOptions, summary })[name](args)
+    : proxyActivities<Activities>({ ...remoteNodeOptions, summary })[name](args));
+  batch.bytes = local ? batch.bytes + JSON.stringify(outcome).length : 0;
+  return outcome;
+}
+
+function tooManyCalls(replies: AiReply[]): void {
+  if (replies.length >= MAX_AI_CALLS_PER_NODE)
+    throw new NodeExecutionFailure(
+      `The node made ${MAX_AI_CALLS_PER_NODE} AI calls without finishing, the most one node execution may make`,
+      'TooManyAiCalls',
+      creditsOf(replies),
+    );
 }
 
 const creditsOf = (replies: AiReply[]) => replies.reduce((sum, reply) => sum + reply.record.credits, 0);

@@ -117,14 +117,19 @@ export function nodeResultView(result: NodeResult): LogNodeResult {
 
 type Node = Pick<Graph['nodes'][number], 'nodeId' | 'alias' | 'type'>;
 
+/** The activities that run a node (or one step of an AI node: `prepareAiNode`, `finishAiNode`). */
+const NODE_ACTIVITIES = new Set(['executeNode', 'prepareAiNode', 'finishAiNode']);
+const isNodeActivity = (name: string | null | undefined) => !!name && NODE_ACTIVITIES.has(name);
+
 /**
  * Node results from a run's history: the entry node (the workflow produces its output, the trigger payload, when
- * the run starts), then one per finished `executeNode` activity, in the order they finished. Local activities'
+ * the run starts), then one per finished node activity (`executeNode`, or an AI node's `finishAiNode`, or its
+ * `prepareAiNode` when that answers the output), in the order they finished. Local activities'
  * markers do not record their input: their summary names the node (runs from before summaries: the node the
  * previous node's handle leads to). ITERATION and
- * BREAK run inside the workflow and have no event, so they are missing here. An `executeNode` that answered an AI
+ * BREAK run inside the workflow and have no event, so they are missing here. A node activity that answered an AI
  * call has not finished its node: the node stays in flight through its `aiCall` activity (whose failure is the
- * node's) until an `executeNode` of it answers an output. When `closed`, a node still in flight was interrupted and
+ * node's) until a node activity of it answers an output. When `closed`, a node still in flight was interrupted and
  * is listed as failed.
  */
 export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, interruption = 'Cancelled'): LogNodeResult[] {
@@ -153,7 +158,7 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
   for (const event of events) {
     const at = toDate(event.eventTime);
     const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled?.activityType?.name === 'executeNode') {
+    if (scheduled && isNodeActivity(scheduled.activityType?.name)) {
       const args = decode<ExecuteNodeInput>(scheduled.input?.payloads?.[0]);
       if (args) pending.set(String(event.eventId), args.node);
       awaitingAi = undefined;
@@ -189,7 +194,7 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
     // `result`, and the node's summary (workflows/node-runner.ts) in the event's user metadata.
     const marker = event.markerRecordedEventAttributes;
     const data = marker?.markerName === 'core_local_activity' ? decode<{ activity_type?: string }>(marker.details?.data?.payloads?.[0]) : undefined;
-    if (data?.activity_type === 'executeNode' && input) {
+    if (isNodeActivity(data?.activity_type) && input) {
       const summary = decode<string>(event.userMetadata?.summary);
       const local = (summary && input.graph.nodes.find((n) => nodeSummary(n) === summary)) || localNode(input, previous);
       const outcome = decode<NodeOutcome>(marker!.details?.result?.payloads?.[0]);

@@ -5,9 +5,11 @@
  * its schema (one retry with the validation error fed back).
  *
  * A node execution does not call the provider itself: every AI call is an `aiCall` activity of its own, with its
- * own timeouts and retries (`workflows/node-runner.ts`). The node's session answers its calls from the replies of
- * the calls already made (`ExecuteNodeInput.aiReplies`) and stops the executor with `AiCallNeeded` at the first call
- * it has no reply for; the workflow makes that call and executes the node again with one reply more.
+ * own timeouts and retries (`workflows/node-runner.ts`). Most AI nodes ask for their call from a `prepare` step and
+ * read the reply in a `finish` step (`nodes/support/ai-steps.ts`, with `checkStructured` and `structuredRepair`
+ * for structured output). A node that loops over calls (TOOLS_AI) uses a session instead: it answers its calls from
+ * the replies of the calls already made (`ExecuteNodeInput.aiReplies`) and stops the executor with `AiCallNeeded`
+ * at the first call it has no reply for; the workflow makes that call and executes the node again with one reply more.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Ajv } from 'ajv';
@@ -78,24 +80,13 @@ export class AiSession {
    * a second miss fails the node with the model's text in the message.
    */
   async structured<T>(model: AiModel, messages: ChatMessage[], name: string, schema: Record<string, unknown>): Promise<T> {
-    const validate = ajv.compile(schema);
     const conversation = [...messages];
     for (let attempt = 1; ; attempt++) {
       const { content } = await this.chat(model, { messages: conversation, jsonSchema: { name, schema } });
-      let problem: string;
-      try {
-        const value = JSON.parse(stripFences(content)) as unknown;
-        if (validate(value)) return value as T;
-        problem = ajv.errorsText(validate.errors, { dataVar: 'answer' });
-      } catch {
-        problem = 'the answer is not JSON';
-      }
-      if (attempt === 2)
-        throw new NodeError(`The AI model's answer does not fit the expected schema (${problem}): ${content.slice(0, 2000)}`, 'AiOutputInvalid');
-      conversation.push(
-        { role: 'assistant', content },
-        { role: 'user', content: `That answer is invalid: ${problem}. Answer again with JSON only, fitting the schema.` },
-      );
+      const checked = checkStructured<T>(content, schema);
+      if ('value' in checked) return checked.value;
+      if (attempt === 2) throw structuredInvalid(checked.problem, content);
+      conversation.push(...structuredRepair(content, checked.problem));
     }
   }
 
@@ -104,6 +95,31 @@ export class AiSession {
     this.calls.push(reply.record);
     return reply;
   }
+}
+
+/** A structured answer that parses and fits `schema` (its value), or what is wrong with it. */
+export function checkStructured<T>(content: string, schema: Record<string, unknown>): { value: T } | { problem: string } {
+  const validate = ajv.compile(schema);
+  try {
+    const value = JSON.parse(stripFences(content)) as unknown;
+    if (validate(value)) return { value: value as T };
+    return { problem: ajv.errorsText(validate.errors, { dataVar: 'answer' }) };
+  } catch {
+    return { problem: 'the answer is not JSON' };
+  }
+}
+
+/** The messages that send an invalid structured answer back once, with what is wrong with it. */
+export function structuredRepair(content: string, problem: string): ChatMessage[] {
+  return [
+    { role: 'assistant', content },
+    { role: 'user', content: `That answer is invalid: ${problem}. Answer again with JSON only, fitting the schema.` },
+  ];
+}
+
+/** The failure of a structured answer that still does not fit after its repair. */
+export function structuredInvalid(problem: string, content: string): NodeError {
+  return new NodeError(`The AI model's answer does not fit the expected schema (${problem}): ${content.slice(0, 2000)}`, 'AiOutputInvalid');
 }
 
 /** Local models often wrap JSON in a Markdown code fence even when asked for JSON only. */

@@ -31,6 +31,11 @@ export interface NodeFacts {
   localUnless?: string;
   /** In a conversation, the walk pauses at this node until the user's next message, which it then handles (RESPONSE_AI). */
   awaitsAnswer?: boolean;
+  /**
+   * An AI node in steps (`NodeModule.ai`): the workflow runs `prepareAiNode`, each AI call it asks for as an
+   * `aiCall` activity, and `finishAiNode` with the reply, instead of executing the node again after each call.
+   */
+  aiSteps?: boolean;
 }
 
 /** Facts by node type, for the types a graph uses. */
@@ -88,6 +93,8 @@ export interface ExecuteNodeInput {
    * node's AI session answers its n-th call with the n-th reply and asks for the call only past the end.
    */
   aiReplies?: AiReply[];
+  /** What an AI node's `prepare` (or previous `finish`) passed on with its AI call to the `finish` step. */
+  aiState?: unknown;
 }
 
 /** What a flow node knows of its conversation. */
@@ -140,6 +147,8 @@ export interface NodeOutcome {
    * `aiCall` activity and executes the node again with the reply appended to `aiReplies`.
    */
   aiCall?: AiCallRequest;
+  /** With `aiCall`, from an AI node's steps: what its `finish` step gets back with the reply (`ExecuteNodeInput.aiState`). */
+  aiState?: unknown;
 }
 
 /** One executed node, in execution order. */

@@ -1,8 +1,14 @@
-/** What AI node executors share: a session on the node's model, and extraction into `captureVariables`. */
+/**
+ * What AI nodes share: a session on the node's model (TOOLS_AI), and extraction into `captureVariables`, as a
+ * session call (`extractCaptures`) or as AI steps (`askCaptures`, then `readCaptures` in `finish`).
+ */
 import type { AiModel, AiModelType } from '../../db/entities/index.js';
 import type { ExecuteNodeInput } from '../../lib/runtime/contract.js';
 import type { ExecutionContext } from '../node-module.js';
 import { stripFences, type AiSession } from '../../integrations/ai/ai-gateway.js';
+import type { AiCallModel, AiReply, ChatMessage } from '../../lib/runtime/ai-call.js';
+import type { AiAsk } from '../node-module.js';
+import { askStructured, readStructured, type StructuredState } from './ai-steps.js';
 import { resolveModel } from '../../integrations/ai/model-resolution.js';
 
 /** The AI session of one node execution and the model its data resolves to. */
@@ -46,6 +52,14 @@ const EXTRACT =
   'You extract values from the text the user gives. Answer with a JSON object holding one property per requested variable; ' +
   'use null for a value the text does not contain. Never invent values.';
 
+function captureMessages(variables: CaptureVariable[], instructions: string, source: string): ChatMessage[] {
+  const wanted = variables.map((v) => `- ${v.name}${v.description ? `: ${v.description}` : ''}`).join('\n');
+  return [
+    { role: 'system', content: `${EXTRACT}${instructions ? `\n\n${instructions}` : ''}\n\nVariables:\n${wanted}` },
+    { role: 'user', content: source },
+  ];
+}
+
 /** Values of `variables` found in `source` by the model (structured output); the ones it did not find left out. */
 export async function extractCaptures(
   session: AiSession,
@@ -54,17 +68,25 @@ export async function extractCaptures(
   instructions: string,
   source: string,
 ): Promise<Record<string, unknown>> {
-  const wanted = variables.map((v) => `- ${v.name}${v.description ? `: ${v.description}` : ''}`).join('\n');
-  const values = await session.structured<Record<string, unknown>>(
-    model,
-    [
-      { role: 'system', content: `${EXTRACT}${instructions ? `\n\n${instructions}` : ''}\n\nVariables:\n${wanted}` },
-      { role: 'user', content: source },
-    ],
-    'captures',
-    captureSchema(variables),
-  );
+  const messages = captureMessages(variables, instructions, source);
+  const values = await session.structured<Record<string, unknown>>(model, messages, 'captures', captureSchema(variables));
   return foundCaptures(values);
+}
+
+/** `extractCaptures` as AI steps: the call a step asks for; `readCaptures` reads its reply. */
+export function askCaptures(
+  model: AiModel | AiCallModel,
+  variables: CaptureVariable[],
+  instructions: string,
+  source: string,
+): AiAsk<StructuredState> {
+  return askStructured(model, captureMessages(variables, instructions, source), 'captures', captureSchema(variables));
+}
+
+/** The values a capture call found (the ones it did not find left out), or its repair call. */
+export function readCaptures(state: StructuredState, reply: AiReply): { captures: Record<string, unknown> } | AiAsk<StructuredState> {
+  const read = readStructured<Record<string, unknown>>(state, reply);
+  return 'value' in read ? { captures: foundCaptures(read.value) } : read;
 }
 
 export const text = (value: unknown): string => (typeof value === 'string' ? value : value == null ? '' : JSON.stringify(value));

@@ -10,6 +10,8 @@ import { call, newAccount } from '../setup/http.js';
 import { waitUntil } from '../setup/runs.js';
 import { executeNodeAttempt } from '../setup/node-executions.js';
 import { aiWorkflow } from './ai-nodes.helpers.js';
+import { dataTransformerNode } from '../../nodes/data-transformer.node.js';
+import type { AiNodeSteps } from '../../nodes/node-module.js';
 
 // The default TEXT model of the catalog: GPT-4o, 5 credits a message.
 const CREDITS = 5;
@@ -44,17 +46,17 @@ describe('AI calls as activities of their own', function () {
     expect(run.successful, JSON.stringify(run)).to.equal(true);
     expect(run.nodeResults.map((r) => r.aiCredits)).to.deep.equal([2 * CREDITS, CREDITS]);
 
-    const activities = await recordedActivities(run.logId, ['executeNode', 'aiCall']);
-    // Each node is executed again after each of its AI calls, with the replies so far.
+    const activities = await recordedActivities(run.logId, ['executeNode', 'prepareAiNode', 'aiCall', 'finishAiNode']);
+    // Each node prepares its call and finishes with the reply; AI_CAPTURE's invalid answer has its repair call and finishes again.
     expect(activities.map((a) => a.type)).to.deep.equal([
-      'executeNode',
+      'prepareAiNode',
       'aiCall',
-      'executeNode',
+      'finishAiNode',
       'aiCall',
-      'executeNode',
-      'executeNode',
+      'finishAiNode',
+      'prepareAiNode',
       'aiCall',
-      'executeNode',
+      'finishAiNode',
     ]);
     const calls = activities.filter((a) => a.type === 'aiCall');
     const requests = calls.map((c) => c.input as AiCallRequest);
@@ -67,9 +69,44 @@ describe('AI calls as activities of their own', function () {
       expect(reply.record).to.include({ model: 'gpt-4o', promptTokens: 30 + 10 * i, completionTokens: 3 + i, credits: CREDITS });
       expect(reply.record.latencyMs).to.be.a('number').and.at.least(0);
     }
-    // The node ran again with the reply (a local activity, whose marker records its result): its output is the reply.
+    // The node finished with the reply (a local activity, whose marker records its result): its output is the reply.
     expect(activities.at(-1)).to.deep.include({ local: true });
     expect((activities.at(-1)!.result as { output: unknown }).output).to.equal('Hello a@b.test');
+  });
+
+  it("runs a single-call AI node's code once: prepareAiNode, its aiCall, finishAiNode, and never the whole node again", async () => {
+    const a = await accountWithBalance(100);
+    const wf = await aiWorkflow(a.userKey);
+    const transform = await wf.node('DATA_TRANSFORMER', { prompt: 'Shout hi' });
+    // Every run of the node's code, counted in the worker (it runs in this process).
+    const steps = dataTransformerNode.ai as AiNodeSteps;
+    const { prepare, finish } = steps;
+    const ran: string[] = [];
+    steps.prepare = (...args) => (ran.push('prepare'), prepare(...args));
+    steps.finish = (...args) => (ran.push('finish'), finish(...args));
+    try {
+      ai().script({ content: 'HI' });
+      const run = await wf.run(transform);
+      expect(run.successful, JSON.stringify(run)).to.equal(true);
+      expect(run.nodeResults.map((r) => [r.output, r.aiCredits])).to.deep.equal([['HI', CREDITS]]);
+      expect(ran).to.deep.equal(['prepare', 'finish']);
+      // The history has one execution of each step, at its first attempt: the node was never executed again
+      // (before steps it was: executeNode, aiCall, executeNode).
+      const activities = await recordedActivities(run.logId, ['executeNode', 'prepareAiNode', 'aiCall', 'finishAiNode']);
+      expect(activities.map((x) => [x.type, x.attempts])).to.deep.equal([
+        ['prepareAiNode', 1],
+        ['aiCall', 1],
+        ['finishAiNode', 1],
+      ]);
+      expect((activities[0].result as { aiCall: AiCallRequest }).aiCall.callKey).to.match(/#1\/ai-1$/);
+      // The new command sequence is behind its patch: the run recorded the patch marker.
+      const history = await harness().env.client.workflow.getHandle(run.logId).fetchHistory();
+      const markers = (history.events ?? []).map((e) => e.markerRecordedEventAttributes?.markerName).filter(Boolean);
+      expect(markers).to.include('core_patch');
+      expect(await balanceOf(a.account.id)).to.equal(100 - CREDITS);
+    } finally {
+      Object.assign(steps, { prepare, finish });
+    }
   });
 
   it('retries a 429 no earlier than its Retry-After, charging the call once; a 400 is not retried and its credits go back', async () => {
@@ -140,7 +177,7 @@ describe('AI calls as activities of their own', function () {
     expect(await balanceOf(a.account.id)).to.equal(100);
   });
 
-  it('executes a node again from its journal of AI replies without calling the provider or charging, however often it is retried', async () => {
+  it('runs an AI node in steps from its journal of AI replies, as executeNode does for runs started before steps, without calling the provider or charging, however often it is retried', async () => {
     const a = await accountWithBalance(100);
     const execution = {
       accountId: a.account.id,

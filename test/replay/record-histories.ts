@@ -138,3 +138,46 @@ describe('recording a conversation history for the replay tests', function () {
     await save('conversation', conversation.temporalWorkflowId);
   });
 });
+
+describe('recording AI nodes in steps for the replay tests', function () {
+  this.timeout(120_000);
+
+  it('records a run of AI nodes in steps: AI_CAPTURE with its repair call, then DATA_TRANSFORMER (the ai-nodes-prepare-finish patch)', async () => {
+    const { userKey: key } = await newAccount();
+    const workflowId = (await call('POST', '/workflows', { key, body: { name: 'AI steps' } })).body.id as number;
+    expect((await call('POST', `/workflows/${workflowId}/variables`, { key, body: { name: 'email' } })).status).to.equal(201);
+    const capture = await node(key, workflowId, { type: 'AI_CAPTURE', data: { prompt: '{trigger_payload}', captureVariables: [{ name: 'email' }] } });
+    const transform = await node(key, workflowId, { type: 'DATA_TRANSFORMER', data: { prompt: 'Greet {email}' } });
+    await edge(key, workflowId, capture, 'default', transform);
+    harness().ai.script({ content: 'not JSON' }, { content: '{"email":"a@b.test"}' }, { content: 'Hello a@b.test' });
+    const run = await manualRun(key, workflowId, 'Write to a@b.test');
+    expect((await runResult(run)).successful).to.equal(true);
+    await save('ai-steps-run', run);
+  });
+
+  it('records a conversation whose AI nodes run in steps: RESPONSE_AI capturing with the AI, an AI reply', async () => {
+    const a = await newAccount();
+    const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
+    await ok('POST', `${agent.base}/variables`, a.userKey, { name: 'email' });
+    const newsletter = await intent(a, agent, 'newsletter', ['subscribe me to the newsletter']);
+    await intentFlow(
+      a,
+      agent,
+      'Newsletter',
+      [newsletter],
+      [
+        { type: 'SAY_AI', data: { message: 'Your email address?' } },
+        { type: 'RESPONSE_AI', data: { captureVariables: [{ name: 'email' }] } },
+        { type: 'SAY_AI', data: { message: 'Subscribed {email}.' } },
+      ],
+    );
+    const conversation = await startConversation(a, agent);
+    await say(a, agent, conversation.id, 'subscribe me to the newsletter');
+    harness().ai.script({ content: JSON.stringify({ email: 'ada@example.test' }) }, { content: 'Anything else?' });
+    await say(a, agent, conversation.id, 'ada@example.test');
+    await say(a, agent, conversation.id, 'thanks');
+    await ok('POST', `${agent.base}/conversations/${conversation.id}/end`, a.generalKey, undefined, 200);
+    await harness().env.client.workflow.getHandle(conversation.temporalWorkflowId).result();
+    await save('ai-steps-conversation', conversation.temporalWorkflowId);
+  });
+});

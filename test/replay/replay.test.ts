@@ -23,8 +23,18 @@ describe('replaying recorded run histories with the current workflow code', func
     bundle = await bundleWorkflowCode({ workflowsPath, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
   });
 
-  it('has the recorded histories: a webhook run, a loop with BREAK, a failed run, a cancelled run and a conversation', () => {
-    expect(fixtures).to.deep.equal(['cancelled-run.json', 'conversation.json', 'failed-run.json', 'loop-with-break.json', 'webhook-run.json']);
+  it('has the recorded histories: a webhook run, a loop with BREAK, a failed run, a cancelled run and a conversation, and AI nodes in steps', () => {
+    // conversation.json predates AI nodes in steps (each AI node executed again after its call): it proves that runs
+    // in flight keep that path; the ai-steps-* histories, recorded with the ai-nodes-prepare-finish patch, prove theirs.
+    expect(fixtures).to.deep.equal([
+      'ai-steps-conversation.json',
+      'ai-steps-run.json',
+      'cancelled-run.json',
+      'conversation.json',
+      'failed-run.json',
+      'loop-with-break.json',
+      'webhook-run.json',
+    ]);
   });
 
   for (const name of fixtures) {
