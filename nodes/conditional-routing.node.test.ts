@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AiCallNeeded } from '../integrations/ai/ai-gateway.js';
-import { aiDeps, chatReply, nodeContext, nodeInput } from '../test/setup/node-unit.js';
+import { aiDeps, chatReply, nodeContext, nodeInput, runNode } from '../test/setup/node-unit.js';
 import { conditionalRoutingNode } from './conditional-routing.node.js';
 
 /**
@@ -8,7 +8,7 @@ import { conditionalRoutingNode } from './conditional-routing.node.js';
  * and the AI's choice on a journaled session, as a run replays it.
  */
 describe('CONDITIONAL_ROUTING node (unit)', () => {
-  const route = (data: Record<string, unknown>) => conditionalRoutingNode.execute!(nodeInput('CONDITIONAL_ROUTING', data), nodeContext());
+  const route = (data: Record<string, unknown>) => runNode(conditionalRoutingNode, nodeInput('CONDITIONAL_ROUTING', data), nodeContext());
   const conditions = [
     { id: 'big', expression: '1200 > 1000' },
     { id: 'vip', expression: 'Gold contains gold' },
@@ -52,14 +52,14 @@ describe('CONDITIONAL_ROUTING node (unit)', () => {
     expect(await route(data)).to.deep.equal({ output: { conditionId: 'ok' }, handle: 'ok' });
   });
 
-  it('asks the AI otherwise (the unit context has no AI session: the executor reaches for it)', async () => {
+  it('asks the AI otherwise (the unit context has no AI gateway: the prepare step reaches for it)', async () => {
     const error = await route({ conditions }).catch((e: Error) => e);
-    expect((error as Error).message).to.match(/context\.aiSession/);
+    expect((error as Error).message).to.match(/context\.ai\b/);
   });
 
   it('with AI, asks which condition holds first, numbered, choosing among its ids or null', async () => {
     const input = nodeInput('CONDITIONAL_ROUTING', { conditions });
-    const { request } = (await conditionalRoutingNode.execute!(input, nodeContext(aiDeps(input))).catch((e: Error) => e)) as AiCallNeeded;
+    const { request } = (await runNode(conditionalRoutingNode, input, nodeContext(aiDeps(input))).catch((e: Error) => e)) as AiCallNeeded;
     expect(request.call.kind).to.equal('chat');
     if (request.call.kind !== 'chat') return;
     expect(request.call.messages[1]!.content).to.equal('Conditions:\n1. id "big": 1200 > 1000\n2. id "vip": Gold contains gold\n3. id "any": yes');
@@ -70,7 +70,7 @@ describe('CONDITIONAL_ROUTING node (unit)', () => {
   it("with AI, follows the model's choice, and default when it chooses none", async () => {
     const withReply = (content: string) => {
       const input = nodeInput('CONDITIONAL_ROUTING', { conditions }, { aiReplies: [chatReply(content)] });
-      return conditionalRoutingNode.execute!(input, nodeContext(aiDeps(input)));
+      return runNode(conditionalRoutingNode, input, nodeContext(aiDeps(input)));
     };
     expect(await withReply('{"conditionId":"vip"}')).to.deep.equal({ output: { conditionId: 'vip' }, handle: 'vip', aiCredits: 2 });
     expect(await withReply('{"conditionId":null}')).to.deep.equal({ output: { conditionId: null }, handle: 'default', aiCredits: 2 });

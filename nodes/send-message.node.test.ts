@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Orm } from '../db/orm.js';
 import { NodeError } from '../lib/errors.js';
-import { nodeContext, nodeInput } from '../test/setup/node-unit.js';
+import { nodeContext, nodeInput, runNode } from '../test/setup/node-unit.js';
 import { sendMessageNode } from './send-message.node.js';
 
 const CONVERSATION = '6f1c2a7e-3b7d-4a43-9a57-0f7b9f0e2d11';
@@ -21,7 +21,7 @@ describe('SEND_MESSAGE node (unit)', () => {
       },
     };
     const orm = { em: { fork: () => em } } as unknown as Orm;
-    return sendMessageNode.execute!(nodeInput('SEND_MESSAGE', data, { accountId: 42, triggerPayload }), nodeContext({ orm })).catch((e: Error) => e);
+    return runNode(sendMessageNode, nodeInput('SEND_MESSAGE', data, { accountId: 42, triggerPayload }), nodeContext({ orm })).catch((e: Error) => e);
   };
 
   it('refuses, before any lookup, a node with no conversation of its own or from its trigger', async () => {

@@ -11,10 +11,11 @@ import { DefaultLogger } from '@temporalio/worker';
 import type { Orm } from '../../db/orm.js';
 import type { AiModel } from '../../db/entities/index.js';
 import type { AiReply } from '../../lib/runtime/ai-call.js';
-import type { ExecuteNodeInput } from '../../lib/runtime/contract.js';
-import { AiGateway } from '../../integrations/ai/ai-gateway.js';
+import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
+import { AiCallNeeded, AiGateway } from '../../integrations/ai/ai-gateway.js';
 import type { AiProvider } from '../../integrations/ai/ai-provider.js';
-import type { ExecutionContext } from '../../nodes/node-module.js';
+import type { ExecutionContext, NodeModule } from '../../nodes/node-module.js';
+import { isAsk, stepOutcome } from '../../nodes/support/ai-steps.js';
 
 /** An activity environment whose expected failures are not logged as warnings; `cancel()` cancels its activity. */
 export function activityEnvironment(): MockActivityEnvironment {
@@ -80,7 +81,7 @@ export function aiModel(more: Partial<AiModel> = {}): AiModel {
 export function aiDeps(input: ExecuteNodeInput, model = aiModel()): Partial<ExecutionContext> {
   const gateway = new AiGateway({} as AiProvider);
   const em = { findOne: async () => model };
-  return { aiSession: () => gateway.journaled(input), orm: { em: { fork: () => em } } as unknown as Orm };
+  return { ai: gateway, aiSession: () => gateway.journaled(input), orm: { em: { fork: () => em } } as unknown as Orm };
 }
 
 /** The reply of a chat call on `model`, as the aiCall activity records it. */
@@ -91,4 +92,22 @@ export function chatReply(content: string, model = aiModel()): AiReply {
     toolCalls: [],
     record: { model: model.externalId, promptTokens: 10, completionTokens: 5, latencyMs: 1, credits: model.creditsPerMessage },
   };
+}
+
+/**
+ * Runs a node as a run does: its executor, or its AI steps (`prepare`, then `finish` with each reply of
+ * `input.aiReplies`, as the prepareAiNode and finishAiNode activities do). An AI call with no reply yet throws
+ * `AiCallNeeded` carrying the call the workflow would make.
+ */
+export async function runNode(module: NodeModule, input: ExecuteNodeInput, context: ExecutionContext): Promise<NodeOutcome> {
+  if (module.execute) return module.execute(input, context);
+  const replies = input.aiReplies ?? [];
+  let result = await module.ai!.prepare(input, context);
+  for (let made = 0; isAsk(result) && made < replies.length; made++) {
+    const answered = replies.slice(0, made + 1);
+    result = await module.ai!.finish({ ...input, aiReplies: answered }, context, answered, result.state);
+  }
+  const outcome = stepOutcome(input, result, replies);
+  if (outcome.aiCall) throw new AiCallNeeded(outcome.aiCall);
+  return outcome;
 }
