@@ -47,7 +47,7 @@ export async function startManualRun(em: EntityManager, temporal: Client, workfl
   };
   const id = automationRunId(workflow.id, `manual-${randomUUID()}`);
   // Sized here, so a run too large for Temporal is refused (413) now rather than failing in the outbox.
-  const payload: ManualRunEventPayload = { workflowId: id, request: { ...runInput(run), trigger: run.trigger } };
+  const payload: ManualRunEventPayload = { runWorkflowId: id, request: { ...runInput(run), trigger: run.trigger } };
   const event = em.create(OutboxEvent, { account: em.getReference(Account, workflow.account.id), type: MANUAL_RUN_EVENT, payload: { ...payload } });
   await em.flush();
   await em.getKnex().raw(`select pg_notify(?, '')`, [OUTBOX_CHANNEL]);
@@ -58,13 +58,13 @@ export async function startManualRun(em: EntityManager, temporal: Client, workfl
 const ADMISSION_WAIT_MS = 1_000;
 
 /** The Temporal run id of the run once its event is dispatched within `ADMISSION_WAIT_MS`, else null (still queued). */
-async function startedRunId(em: EntityManager, temporal: Client, eventId: string, workflowId: string): Promise<string | null> {
+async function startedRunId(em: EntityManager, temporal: Client, eventId: string, runWorkflowId: string): Promise<string | null> {
   const deadline = Date.now() + ADMISSION_WAIT_MS;
   for (let wait = 5; Date.now() < deadline; wait = Math.min(wait * 2, 100)) {
     const event = await em.getKnex().raw(`select dispatched_at from outbox_events where id = ?`, [eventId]);
     if (event.rows[0]?.dispatched_at) {
       try {
-        return (await temporal.workflow.getHandle(workflowId).describe()).runId;
+        return (await temporal.workflow.getHandle(runWorkflowId).describe()).runId;
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) return null;
         throw error;
