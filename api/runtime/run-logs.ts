@@ -22,10 +22,10 @@ import {
   type RunLog,
 } from './run-history.js';
 
-/** Whose logs: the account of the key and one of its workflows (already checked to exist). */
+/** Whose logs: the account of the key and one of its automations (already checked to exist). */
 export interface LogScope {
   accountId: number;
-  workflowId: number;
+  automationId: number;
 }
 
 export interface LogListQuery {
@@ -63,7 +63,7 @@ export function parseDateBound(value: string, bound: 'start' | 'end', field: str
 }
 
 function visibilityQuery(scope: LogScope, query: LogListQuery): string {
-  const clauses = [`AgentryAccountId = ${scope.accountId}`, `AgentryAutomationId = ${scope.workflowId}`];
+  const clauses = [`AgentryAccountId = ${scope.accountId}`, `AgentryAutomationId = ${scope.automationId}`];
   if (query.status !== undefined) {
     const statuses = STATUS_FILTERS[query.status.trim().toLowerCase()];
     if (!statuses)
@@ -120,8 +120,8 @@ export async function listRunLogs(temporal: Client, scope: LogScope, query: LogL
 
 /** The execution of a log, or 404 when it does not exist or is not a run of this account's workflow. */
 async function ownedExecution(temporal: Client, scope: LogScope, logId: string): Promise<RawExecutionInfo> {
-  const notFound = new NotFoundError(`Log ${logId} not found for workflow ${scope.workflowId}`);
-  if (!logId.startsWith(automationRunPrefix(scope.workflowId))) throw notFound;
+  const notFound = new NotFoundError(`Log ${logId} not found for workflow ${scope.automationId}`);
+  if (!logId.startsWith(automationRunPrefix(scope.automationId))) throw notFound;
   let info: RawExecutionInfo | null | undefined;
   try {
     info = (await temporal.workflow.getHandle(logId).describe()).raw.workflowExecutionInfo;
@@ -130,7 +130,7 @@ async function ownedExecution(temporal: Client, scope: LogScope, logId: string):
     throw error;
   }
   const attributes = info ? searchAttributes(info) : {};
-  if (!info || attributes.AgentryAccountId !== scope.accountId || attributes.AgentryAutomationId !== scope.workflowId) throw notFound;
+  if (!info || attributes.AgentryAccountId !== scope.accountId || attributes.AgentryAutomationId !== scope.automationId) throw notFound;
   return info;
 }
 

@@ -21,7 +21,7 @@ export type { AutomationSchedules };
 /** What a workflow's schedules depend on, read at one moment (before or after a change). */
 export interface ScheduleSource {
   accountId: number;
-  workflowId: number;
+  automationId: number;
   name: string;
   status: WorkflowStatus;
   deleted: boolean;
@@ -33,7 +33,7 @@ export async function scheduleSource(em: EntityManager, workflow: Workflow): Pro
   const snapshot = workflow.liveSnapshotId ? await em.findOne(GraphSnapshot, { id: workflow.liveSnapshotId }) : null;
   return {
     accountId: workflow.account.id,
-    workflowId: workflow.id,
+    automationId: workflow.id,
     name: workflow.name,
     status: workflow.status,
     deleted: !!workflow.deletedAt,
@@ -47,7 +47,7 @@ function scheduledNodes(source: ScheduleSource): GraphNode[] {
 }
 
 function stateOf(source: ScheduleSource, node: GraphNode): ScheduleState {
-  const workflow = `workflow "${source.name}" (${source.workflowId})`;
+  const workflow = `workflow "${source.name}" (${source.automationId})`;
   return source.status === 'ACTIVE'
     ? { paused: false, note: `Node "${node.alias}" of ${workflow}, on its live snapshot` }
     : { paused: true, note: `Paused: ${workflow} is ${source.status}; setting it ACTIVE resumes node "${node.alias}"` };
@@ -59,13 +59,13 @@ async function apply(schedules: AutomationSchedules, from: ScheduleSource, to: S
   const kept = new Set(wanted.map((n) => n.nodeId));
   for (const node of scheduledNodes(from)) {
     if (kept.has(node.nodeId)) continue;
-    await schedules.delete(automationScheduleId(from.workflowId, node.nodeId));
+    await schedules.delete(automationScheduleId(from.automationId, node.nodeId));
     onDone();
   }
   for (const node of wanted) {
     const target = {
       accountId: to.accountId,
-      workflowId: to.workflowId,
+      automationId: to.automationId,
       workflowName: to.name,
       snapshotId: to.live!.snapshotId,
       graph: to.live!.graph,

@@ -1,6 +1,6 @@
 /**
  * The Temporal Schedules of automations: one per SCHEDULED_TRIGGER node of an ACTIVE workflow's live graph, with id
- * `automation-<workflowId>-<nodeId>`. The database services decide which schedules should exist and in which state
+ * `automation-<automationId>-<nodeId>`. The database services decide which schedules should exist and in which state
  * (db/automations/schedules.service.ts) and call this interface; `TemporalAutomationSchedules` implements it with the
  * Temporal client, so db/ never imports one.
  *
@@ -13,7 +13,7 @@ import type { Graph, GraphNode } from '../graph/graph.js';
 /** Everything a schedule is made from: the workflow, the live snapshot it runs and the scheduled node. */
 export interface ScheduleTarget {
   accountId: number;
-  workflowId: number;
+  automationId: number;
   workflowName: string;
   /** The live snapshot fired runs execute. */
   snapshotId: string;
@@ -39,8 +39,8 @@ export interface AutomationSchedules {
 }
 
 /** The id of a scheduled node's Temporal Schedule, as shown in the Temporal UI. */
-export function automationScheduleId(workflowId: number, nodeId: string): string {
-  return `automation-${workflowId}-${nodeId}`;
+export function automationScheduleId(automationId: number, nodeId: string): string {
+  return `automation-${automationId}-${nodeId}`;
 }
 
 /** Temporal did not answer a schedule request: not the caller's fault, and worth retrying. */
