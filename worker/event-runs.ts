@@ -4,7 +4,7 @@ import type { EntryCandidate, PendingEvent, Subscriber } from '../db/automations
 import { closesLoop, triggerPayloadOf } from '../lib/events/event-match.js';
 import type { Graph } from '../lib/graph/graph.js';
 import { runWorkflowIdOf, type AdmissionRequest, type LegacyRunWorkflowId, type ManualRunEventPayload } from '../lib/runtime/queued-runs.js';
-import { automationRunId, type RunStartRequest } from '../lib/runtime/run-start.js';
+import { automationRunWorkflowId, type RunStartRequest } from '../lib/runtime/run-start.js';
 
 /** The entry nodes among `candidates` that `event` starts. */
 export function subscribersOf(event: PendingEvent, candidates: EntryCandidate[]): { subscribers: Subscriber[] } {
@@ -47,5 +47,5 @@ export function eventRunOf(event: PendingEvent, sub: Subscriber, all: Subscriber
     chain: event.chain ?? [],
     preventedLoop: closesLoop(event.chain, sub.automationId),
   };
-  return { runWorkflowId: automationRunId(sub.automationId, `event-${event.id}${several ? `-${sub.entry.nodeId}` : ''}`), request };
+  return { runWorkflowId: automationRunWorkflowId(sub.automationId, `event-${event.id}${several ? `-${sub.entry.nodeId}` : ''}`), request };
 }

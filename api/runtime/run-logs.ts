@@ -10,7 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { isDateOrDateTime } from '../../lib/time/date-formats.js';
 import { parseDateTime } from '../../lib/time/zoned-time.js';
-import { automationRunPrefix } from '../../lib/runtime/run-start.js';
+import { automationRunWorkflowIdPrefix } from '../../lib/runtime/run-start.js';
 import type { AutomationRunResult } from '../../workflows/run-automation.workflow.js';
 import {
   nodeResultsFromHistory,
@@ -121,7 +121,7 @@ export async function listRunLogs(temporal: Client, scope: LogScope, query: LogL
 /** The execution of a log, or 404 when it does not exist or is not a run of this account's workflow. */
 async function ownedExecution(temporal: Client, scope: LogScope, logId: string): Promise<RawExecutionInfo> {
   const notFound = new NotFoundError(`Log ${logId} not found for workflow ${scope.automationId}`);
-  if (!logId.startsWith(automationRunPrefix(scope.automationId))) throw notFound;
+  if (!logId.startsWith(automationRunWorkflowIdPrefix(scope.automationId))) throw notFound;
   let info: RawExecutionInfo | null | undefined;
   try {
     info = (await temporal.workflow.getHandle(logId).describe()).raw.workflowExecutionInfo;

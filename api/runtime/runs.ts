@@ -12,7 +12,7 @@ import { OUTBOX_CHANNEL } from '../../db/outbox-notifier.js';
 import { MANUAL_RUN_EVENT, type ManualRunEventPayload } from '../../lib/runtime/queued-runs.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { ENTRY_NODE_TYPES, nodeFactsOf } from '../../nodes/registry.js';
-import { automationRunId, runInput, type RunStartRequest } from '../../lib/runtime/run-start.js';
+import { automationRunWorkflowId, runInput, type RunStartRequest } from '../../lib/runtime/run-start.js';
 
 export interface ManualRunRequest {
   payload?: unknown;
@@ -45,13 +45,13 @@ export async function startManualRun(em: EntityManager, temporal: Client, workfl
     triggerPayload: request.payload ?? null,
     trigger: { type: 'MANUAL' },
   };
-  const id = automationRunId(workflow.id, `manual-${randomUUID()}`);
+  const runWorkflowId = automationRunWorkflowId(workflow.id, `manual-${randomUUID()}`);
   // Sized here, so a run too large for Temporal is refused (413) now rather than failing in the outbox.
-  const payload: ManualRunEventPayload = { runWorkflowId: id, request: { ...runInput(run), trigger: run.trigger } };
+  const payload: ManualRunEventPayload = { runWorkflowId, request: { ...runInput(run), trigger: run.trigger } };
   const event = em.create(OutboxEvent, { account: em.getReference(Account, workflow.account.id), type: MANUAL_RUN_EVENT, payload: { ...payload } });
   await em.flush();
   await em.getKnex().raw(`select pg_notify(?, '')`, [OUTBOX_CHANNEL]);
-  return { id, runId: await startedRunId(em, temporal, String(event.id), id), snapshotId, entryNodeId: entry.nodeId };
+  return { id: runWorkflowId, runId: await startedRunId(em, temporal, String(event.id), runWorkflowId), snapshotId, entryNodeId: entry.nodeId };
 }
 
 /** How long the answer waits for the run to be admitted, to tell its Temporal run id. */

@@ -66,7 +66,7 @@ async function apply(schedules: AutomationSchedules, from: ScheduleSource, to: S
     const target = {
       accountId: to.accountId,
       automationId: to.automationId,
-      workflowName: to.name,
+      automationName: to.name,
       snapshotId: to.live!.snapshotId,
       graph: to.live!.graph,
       node,

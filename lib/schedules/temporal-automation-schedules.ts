@@ -17,7 +17,7 @@ import { NamespaceNotFoundError } from '@temporalio/common';
 import { BadRequestError } from '../errors.js';
 import type { Graph } from '../graph/graph.js';
 import type { NodeFactsByType } from '../runtime/contract.js';
-import { automationRunId, runInput, runSearchAttributes, type RunStartRequest } from '../runtime/run-start.js';
+import { automationRunWorkflowId, runInput, runSearchAttributes, type RunStartRequest } from '../runtime/run-start.js';
 import {
   automationScheduleId,
   SchedulesUnavailableError,
@@ -97,7 +97,7 @@ export class TemporalAutomationSchedules implements AutomationSchedules {
       action: {
         type: 'startWorkflow',
         workflowType: 'runAutomation',
-        workflowId: automationRunId(target.automationId, `schedule-${node.nodeId}`),
+        workflowId: automationRunWorkflowId(target.automationId, `schedule-${node.nodeId}`),
         taskQueue: this.taskQueue,
         args: [{ ...runInput(run), awaitAdmission: true }],
         typedSearchAttributes: runSearchAttributes(run),
