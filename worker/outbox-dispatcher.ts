@@ -8,7 +8,7 @@
  * take turns through an advisory lock (and SKIP LOCKED).
  *
  * Admission control (db/automations/admission.ts, worker/admission-plan.ts): a pass starts runs only while fewer
- * than the bound are in flight, taking events round-robin by account and holding those of workflows at their
+ * than the bound are in flight, taking events round-robin by account and holding those of automations at their
  * concurrency limit; the rest wait in the outbox, in order. A run that ends frees its slot and wakes the dispatchers
  * with the same NOTIFY that new events send. Manual runs come through the outbox too (MANUAL_RUN events carrying
  * their whole input), so they obey the same bound.

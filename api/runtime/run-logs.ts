@@ -118,7 +118,7 @@ export async function listRunLogs(temporal: Client, scope: LogScope, query: LogL
   return { agentry: items, nextCursor: next ? encodeCursor(next, request.query) : null };
 }
 
-/** The execution of a log, or 404 when it does not exist or is not a run of this account's workflow. */
+/** The execution of a log, or 404 when it does not exist or is not a run of this account's automation. */
 async function ownedExecution(temporal: Client, scope: LogScope, logId: string): Promise<RawExecutionInfo> {
   const notFound = new NotFoundError(`Log ${logId} not found for workflow ${scope.automationId}`);
   if (!logId.startsWith(automationRunWorkflowIdPrefix(scope.automationId))) throw notFound;

@@ -1,5 +1,5 @@
 /**
- * Manual runs of a workflow: one Temporal execution of `runAutomation` on the live snapshot (or the draft). The run
+ * Manual runs of an automation: one Temporal execution of `runAutomation` on the live snapshot (or the draft). The run
  * waits for admission like every run (worker/outbox-dispatcher.ts): the API writes a MANUAL_RUN outbox event with the
  * run's input and its Temporal workflow id, wakes the dispatchers, and answers 202 with that id; when the run starts
  * within a moment (the usual case, below the bound) the answer also carries its Temporal run id.

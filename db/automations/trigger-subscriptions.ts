@@ -1,6 +1,6 @@
 /**
- * The index of trigger subscriptions (`trigger_subscriptions`): which account, workflow and node hold each
- * subscription with the trigger provider. Graph edits and workflow deletes keep it in step in their own
+ * The index of trigger subscriptions (`trigger_subscriptions`): which account, automation and node hold each
+ * subscription with the trigger provider. Graph edits and automation deletes keep it in step in their own
  * transactions; deliveries find their owner through it.
  */
 import { randomBytes } from 'node:crypto';

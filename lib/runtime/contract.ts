@@ -182,7 +182,7 @@ export interface RunResult {
   /** Executed nodes, BREAK and ITERATION included. */
   steps: number;
   nodeResults: NodeResult[];
-  /** Declared workflow variables at the end of the run (initial values and captures). */
+  /** Declared variables of the automation at the end of the run (initial values and captures). */
   variables: Record<string, unknown>;
   /** The node where the walk paused (a node answered `suspend`); absent when it ran to an end. */
   suspendedAt?: string;
