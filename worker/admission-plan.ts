@@ -3,25 +3,25 @@
  * and tested in one place. Events come round-robin by account (claimPendingEvents) and are taken in that order:
  *  - an event whose runs fit in the free slots is admitted; the first that does not fit closes the pass for every
  *    event with runs (so a large event is not overtaken forever by small ones); events that start no run pass;
- *  - an event one of whose workflows is at its concurrency limit waits, and so do the later events of that workflow
- *    in this pass, so a limited workflow's runs start in the order of their events;
- *  - an event needing more slots than could ever be free (more runs than the bound, or than its workflow's limit) is
+ *  - an event one of whose automations is at its concurrency limit waits, and so do the later events of that
+ *    automation in this pass, so a limited automation's runs start in the order of their events;
+ *  - an event needing more slots than could ever be free (more runs than the bound, or than its automation's limit) is
  *    admitted when nothing it competes with is in flight, instead of waiting forever.
  */
-import type { WorkflowLimit } from '../db/automations/admission.js';
+import type { AutomationLimit } from '../db/automations/admission.js';
 
 export interface AdmissionCandidate {
   eventId: string;
-  /** The workflow of each run the event starts. */
-  workflowIds: number[];
+  /** The automation of each run the event starts. */
+  automationIds: number[];
 }
 
 export interface AdmissionState {
   /** The bound minus the runs in flight (may be negative after the bound was lowered). */
   free: number;
   inFlight: number;
-  /** The workflows that set a concurrency limit, with their runs in flight. */
-  limits: ReadonlyMap<number, WorkflowLimit>;
+  /** The automations that set a concurrency limit, with their runs in flight. */
+  limits: ReadonlyMap<number, AutomationLimit>;
 }
 
 /** The ids of the events to dispatch now; the others stay pending, in place. */
@@ -32,28 +32,28 @@ export function planAdmission(candidates: AdmissionCandidate[], state: Admission
   const inFlightOf = new Map([...state.limits].map(([id, l]) => [id, l.inFlight]));
   const waiting = new Set<number>();
   const admitted = new Set<string>();
-  for (const { eventId, workflowIds } of candidates) {
-    if (!workflowIds.length) {
+  for (const { eventId, automationIds } of candidates) {
+    if (!automationIds.length) {
       admitted.add(eventId);
       continue;
     }
-    const perWorkflow = new Map<number, number>();
-    for (const id of workflowIds) perWorkflow.set(id, (perWorkflow.get(id) ?? 0) + 1);
-    const atLimit = [...perWorkflow].some(([id, runs]) => {
+    const perAutomation = new Map<number, number>();
+    for (const id of automationIds) perAutomation.set(id, (perAutomation.get(id) ?? 0) + 1);
+    const atLimit = [...perAutomation].some(([id, runs]) => {
       const limit = state.limits.get(id)?.limit;
       const inFlight = inFlightOf.get(id) ?? 0;
       return waiting.has(id) || (limit !== undefined && inFlight > 0 && inFlight + runs > limit);
     });
-    const fits = workflowIds.length <= free || (state.inFlight + admittedRuns === 0 && !full);
+    const fits = automationIds.length <= free || (state.inFlight + admittedRuns === 0 && !full);
     if (atLimit || full || !fits) {
-      for (const id of perWorkflow.keys()) waiting.add(id);
+      for (const id of perAutomation.keys()) waiting.add(id);
       if (!atLimit) full = true;
       continue;
     }
     admitted.add(eventId);
-    free -= workflowIds.length;
-    admittedRuns += workflowIds.length;
-    for (const [id, runs] of perWorkflow) if (state.limits.has(id)) inFlightOf.set(id, (inFlightOf.get(id) ?? 0) + runs);
+    free -= automationIds.length;
+    admittedRuns += automationIds.length;
+    for (const [id, runs] of perAutomation) if (state.limits.has(id)) inFlightOf.set(id, (inFlightOf.get(id) ?? 0) + runs);
   }
   return admitted;
 }

@@ -8,7 +8,7 @@
  * take turns through an advisory lock (and SKIP LOCKED).
  *
  * Admission control (db/automations/admission.ts, worker/admission-plan.ts): a pass starts runs only while fewer
- * than the bound are in flight, taking events round-robin by account and holding those of workflows at their
+ * than the bound are in flight, taking events round-robin by account and holding those of automations at their
  * concurrency limit; the rest wait in the outbox, in order. A run that ends frees its slot and wakes the dispatchers
  * with the same NOTIFY that new events send. Manual runs come through the outbox too (MANUAL_RUN events carrying
  * their whole input), so they obey the same bound.
@@ -36,7 +36,7 @@ import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
 import { runInput, runSearchAttributes } from '../lib/runtime/run-start.js';
 import { ADMITTED_SIGNAL, MANUAL_RUN_EVENT, SCHEDULED_RUN_EVENT } from '../lib/runtime/queued-runs.js';
-import { recordAdmissions, releaseAdmission, runsInFlight, tryLockAdmission, workflowLimits } from '../db/automations/admission.js';
+import { recordAdmissions, releaseAdmission, runsInFlight, tryLockAdmission, automationLimits } from '../db/automations/admission.js';
 import { planAdmission } from './admission-plan.js';
 import { AdmissionBound, type AdmissionSettings } from './admission-bound.js';
 import { attempt, attemptAsync, messageOf, temporalUnreachable, type Outcome } from './dispatch-outcomes.js';
@@ -178,14 +178,16 @@ export class OutboxDispatcher {
    */
   private async admit(trx: Trx, planned: Map<string, Planned>, state: { free: number; inFlight: number }): Promise<Map<string, Planned>> {
     const candidates = [...planned.values()].flatMap(({ event, plan }) =>
-      'runs' in plan ? [{ eventId: event.id, workflowIds: plan.runs.map((r) => r.request.automationId) }] : [],
+      'runs' in plan ? [{ eventId: event.id, automationIds: plan.runs.map((r) => r.request.automationId) }] : [],
     );
-    const limits = await workflowLimits(trx, [...new Set(candidates.flatMap((c) => c.workflowIds))]);
+    const limits = await automationLimits(trx, [...new Set(candidates.flatMap((c) => c.automationIds))]);
     const fits = planAdmission(candidates, { ...state, limits });
     const admitted = new Map([...planned].filter(([id, { plan }]) => fits.has(id) || !('runs' in plan)));
     await recordAdmissions(
       trx,
-      [...admitted.values()].flatMap(runsOf).map((r) => ({ id: r.workflowId, accountId: r.request.accountId, workflowId: r.request.automationId })),
+      [...admitted.values()]
+        .flatMap(runsOf)
+        .map((r) => ({ id: r.runWorkflowId, accountId: r.request.accountId, automationId: r.request.automationId })),
     );
     return admitted;
   }
@@ -211,7 +213,7 @@ export class OutboxDispatcher {
     const failures = [...started.values()].flatMap((s) => ('error' in s.outcome ? [{ ...s, error: s.outcome.error }] : []));
     const unreachable = failures.find((f) => temporalUnreachable(f.error));
     if (unreachable) throw unreachable.error;
-    for (const run of failures.flatMap(runsOf)) await releaseAdmission(trx, run.workflowId);
+    for (const run of failures.flatMap(runsOf)) await releaseAdmission(trx, run.runWorkflowId);
     const dispatched = [...started.values()].filter((s) => !('error' in s.outcome)).map((s) => s.event);
     const now = Date.now();
     for (const event of dispatched) dispatchLag.observe((now - event.createdAt.getTime()) / 1000);
@@ -239,18 +241,18 @@ export class OutboxDispatcher {
     if (run.admitOnly) {
       // A run its schedule started waits for this signal; one that has ended meanwhile needs nothing.
       await this.deps.temporal.workflow
-        .getHandle(run.workflowId)
+        .getHandle(run.runWorkflowId)
         .signal(ADMITTED_SIGNAL)
         .catch((error: unknown) => {
           if (!(error instanceof WorkflowNotFoundError)) throw error;
         });
       return;
     }
-    const { workflowId, request } = run;
+    const { runWorkflowId, request } = run;
     try {
       await this.deps.temporal.workflow.start('runAutomation', {
         taskQueue: this.deps.taskQueue,
-        workflowId,
+        workflowId: runWorkflowId,
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         args: [runInput(request)],
         typedSearchAttributes: runSearchAttributes(request),

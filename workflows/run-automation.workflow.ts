@@ -26,12 +26,12 @@ export const HISTORY_LIMITS = { bytes: 40 * 1024 * 1024, events: 40_000 };
  */
 export async function runAutomation(input: RunAutomationInput): Promise<AutomationRunResult> {
   const info = workflowInfo();
-  const runId = info.workflowId; // the Temporal workflow id names the run in the ledger
-  if (input.awaitAdmission) await awaitAdmission({ workflowId: runId, accountId: input.accountId, automationId: input.automationId });
+  const runWorkflowId = info.workflowId; // the Temporal workflow id names the run in the ledger
+  if (input.awaitAdmission) await awaitAdmission({ runWorkflowId, accountId: input.accountId, automationId: input.automationId });
   const { insufficientCredits } = await ledger.beginRun({
-    id: runId,
+    id: runWorkflowId,
     accountId: input.accountId,
-    workflowId: input.automationId,
+    automationId: input.automationId,
     triggerType: input.trigger?.type ?? 'MANUAL',
     eventId: input.trigger?.eventId ?? null,
     startedAt: info.startTime.toISOString(),
@@ -69,7 +69,7 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
       if (isCancellation(error)) {
         await CancellationScope.nonCancellable(() =>
           end(
-            runId,
+            runWorkflowId,
             { successful: false, operations: executed, aiCredits: 0, error: 'Cancelled', insufficientCredits: false, preventedLoop: false },
             'cancelled',
           ),
@@ -92,7 +92,7 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
     insufficientCredits: result.insufficientCredits,
     preventedLoop: result.preventedLoop,
   };
-  await end(runId, memo, result.successful ? 'successful' : 'failed');
+  await end(runWorkflowId, memo, result.successful ? 'successful' : 'failed');
   if (result.successful) return result;
   const type = result.preventedLoop ? 'PreventedLoop' : result.insufficientCredits ? 'InsufficientCredits' : 'RunFailed';
   throw ApplicationFailure.create({ message: memo.error ?? 'The run failed', type, nonRetryable: true, details: [result] });
@@ -139,10 +139,10 @@ async function runNode(
 /** A node refused because the account's credits could not pay for its AI call. */
 class InsufficientCreditsFailure extends RunFailure {}
 
-async function end(runId: string, memo: RunMemo, status: 'successful' | 'failed' | 'cancelled'): Promise<void> {
+async function end(runWorkflowId: string, memo: RunMemo, status: 'successful' | 'failed' | 'cancelled'): Promise<void> {
   upsertMemo({ ...memo });
   await ledger.finishRun({
-    id: runId,
+    id: runWorkflowId,
     status,
     operations: memo.operations,
     aiCredits: memo.aiCredits,

@@ -39,7 +39,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     responses: { 200: { description: '{ agentry: [RunLog], nextCursor }', schema: RunLogPageSchema }, 404: { description: 'Unknown workflow' } },
     handler: async ({ auth, em, params, query }) => {
       await findWorkflow(em, auth.account.id, params.workflowId);
-      const page = await listRunLogs(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, query);
+      const page = await listRunLogs(temporal, { accountId: auth.account.id, automationId: params.workflowId }, query);
       return { ...page, agentry: page.agentry.map(linked) };
     },
   });
@@ -53,7 +53,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     responses: { 200: { description: 'RunLog with node_results', schema: RunLogDetailSchema }, 404: { description: 'Unknown workflow or log' } },
     handler: async ({ auth, em, params }) => {
       await findWorkflow(em, auth.account.id, params.workflowId);
-      return linked(await getRunLog(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, params.logId));
+      return linked(await getRunLog(temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId));
     },
   });
   api.add<unknown, unknown, LogId>({
@@ -71,7 +71,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     },
     handler: async ({ auth, em, params }) => {
       await findWorkflow(em, auth.account.id, params.workflowId);
-      return linked(await cancelRunLog(temporal, { accountId: auth.account.id, workflowId: params.workflowId }, params.logId));
+      return linked(await cancelRunLog(temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId));
     },
   });
   api.add<unknown, { startDate?: string; endDate?: string }, Id>({

@@ -8,7 +8,7 @@ const given = (value: string | undefined): string | undefined => (value === unde
 
 export async function analyticsOf(
   em: EntityManager,
-  workflowId: number,
+  automationId: number,
   query: { startDate?: string; endDate?: string },
 ): Promise<WorkflowAnalytics> {
   const start = given(query.startDate);
@@ -17,5 +17,5 @@ export async function analyticsOf(
     start === undefined ? undefined : parseDateBound(start, 'start', 'startDate'),
     end === undefined ? undefined : parseDateBound(end, 'end', 'endDate'),
   );
-  return workflowAnalytics(em, workflowId, range);
+  return workflowAnalytics(em, automationId, range);
 }

@@ -10,7 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { isDateOrDateTime } from '../../lib/time/date-formats.js';
 import { parseDateTime } from '../../lib/time/zoned-time.js';
-import { automationRunPrefix } from '../../lib/runtime/run-start.js';
+import { automationRunWorkflowIdPrefix } from '../../lib/runtime/run-start.js';
 import type { AutomationRunResult } from '../../workflows/run-automation.workflow.js';
 import {
   nodeResultsFromHistory,
@@ -22,10 +22,10 @@ import {
   type RunLog,
 } from './run-history.js';
 
-/** Whose logs: the account of the key and one of its workflows (already checked to exist). */
+/** Whose logs: the account of the key and one of its automations (already checked to exist). */
 export interface LogScope {
   accountId: number;
-  workflowId: number;
+  automationId: number;
 }
 
 export interface LogListQuery {
@@ -63,7 +63,7 @@ export function parseDateBound(value: string, bound: 'start' | 'end', field: str
 }
 
 function visibilityQuery(scope: LogScope, query: LogListQuery): string {
-  const clauses = [`AgentryAccountId = ${scope.accountId}`, `AgentryAutomationId = ${scope.workflowId}`];
+  const clauses = [`AgentryAccountId = ${scope.accountId}`, `AgentryAutomationId = ${scope.automationId}`];
   if (query.status !== undefined) {
     const statuses = STATUS_FILTERS[query.status.trim().toLowerCase()];
     if (!statuses)
@@ -118,10 +118,10 @@ export async function listRunLogs(temporal: Client, scope: LogScope, query: LogL
   return { agentry: items, nextCursor: next ? encodeCursor(next, request.query) : null };
 }
 
-/** The execution of a log, or 404 when it does not exist or is not a run of this account's workflow. */
+/** The execution of a log, or 404 when it does not exist or is not a run of this account's automation. */
 async function ownedExecution(temporal: Client, scope: LogScope, logId: string): Promise<RawExecutionInfo> {
-  const notFound = new NotFoundError(`Log ${logId} not found for workflow ${scope.workflowId}`);
-  if (!logId.startsWith(automationRunPrefix(scope.workflowId))) throw notFound;
+  const notFound = new NotFoundError(`Log ${logId} not found for workflow ${scope.automationId}`);
+  if (!logId.startsWith(automationRunWorkflowIdPrefix(scope.automationId))) throw notFound;
   let info: RawExecutionInfo | null | undefined;
   try {
     info = (await temporal.workflow.getHandle(logId).describe()).raw.workflowExecutionInfo;
@@ -130,7 +130,7 @@ async function ownedExecution(temporal: Client, scope: LogScope, logId: string):
     throw error;
   }
   const attributes = info ? searchAttributes(info) : {};
-  if (!info || attributes.AgentryAccountId !== scope.accountId || attributes.AgentryAutomationId !== scope.workflowId) throw notFound;
+  if (!info || attributes.AgentryAccountId !== scope.accountId || attributes.AgentryAutomationId !== scope.automationId) throw notFound;
   return info;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Manual runs of a workflow: one Temporal execution of `runAutomation` on the live snapshot (or the draft). The run
+ * Manual runs of an automation: one Temporal execution of `runAutomation` on the live snapshot (or the draft). The run
  * waits for admission like every run (worker/outbox-dispatcher.ts): the API writes a MANUAL_RUN outbox event with the
  * run's input and its Temporal workflow id, wakes the dispatchers, and answers 202 with that id; when the run starts
  * within a moment (the usual case, below the bound) the answer also carries its Temporal run id.
@@ -12,7 +12,7 @@ import { OUTBOX_CHANNEL } from '../../db/outbox-notifier.js';
 import { MANUAL_RUN_EVENT, type ManualRunEventPayload } from '../../lib/runtime/queued-runs.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { ENTRY_NODE_TYPES, nodeFactsOf } from '../../nodes/registry.js';
-import { automationRunId, runInput, type RunStartRequest } from '../../lib/runtime/run-start.js';
+import { automationRunWorkflowId, runInput, type RunStartRequest } from '../../lib/runtime/run-start.js';
 
 export interface ManualRunRequest {
   payload?: unknown;
@@ -45,26 +45,26 @@ export async function startManualRun(em: EntityManager, temporal: Client, workfl
     triggerPayload: request.payload ?? null,
     trigger: { type: 'MANUAL' },
   };
-  const id = automationRunId(workflow.id, `manual-${randomUUID()}`);
+  const runWorkflowId = automationRunWorkflowId(workflow.id, `manual-${randomUUID()}`);
   // Sized here, so a run too large for Temporal is refused (413) now rather than failing in the outbox.
-  const payload: ManualRunEventPayload = { workflowId: id, request: { ...runInput(run), trigger: run.trigger } };
+  const payload: ManualRunEventPayload = { runWorkflowId, request: { ...runInput(run), trigger: run.trigger } };
   const event = em.create(OutboxEvent, { account: em.getReference(Account, workflow.account.id), type: MANUAL_RUN_EVENT, payload: { ...payload } });
   await em.flush();
   await em.getKnex().raw(`select pg_notify(?, '')`, [OUTBOX_CHANNEL]);
-  return { id, runId: await startedRunId(em, temporal, String(event.id), id), snapshotId, entryNodeId: entry.nodeId };
+  return { id: runWorkflowId, runId: await startedRunId(em, temporal, String(event.id), runWorkflowId), snapshotId, entryNodeId: entry.nodeId };
 }
 
 /** How long the answer waits for the run to be admitted, to tell its Temporal run id. */
 const ADMISSION_WAIT_MS = 1_000;
 
 /** The Temporal run id of the run once its event is dispatched within `ADMISSION_WAIT_MS`, else null (still queued). */
-async function startedRunId(em: EntityManager, temporal: Client, eventId: string, workflowId: string): Promise<string | null> {
+async function startedRunId(em: EntityManager, temporal: Client, eventId: string, runWorkflowId: string): Promise<string | null> {
   const deadline = Date.now() + ADMISSION_WAIT_MS;
   for (let wait = 5; Date.now() < deadline; wait = Math.min(wait * 2, 100)) {
     const event = await em.getKnex().raw(`select dispatched_at from outbox_events where id = ?`, [eventId]);
     if (event.rows[0]?.dispatched_at) {
       try {
-        return (await temporal.workflow.getHandle(workflowId).describe()).runId;
+        return (await temporal.workflow.getHandle(runWorkflowId).describe()).runId;
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) return null;
         throw error;

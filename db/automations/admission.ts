@@ -1,7 +1,7 @@
 /**
  * Admission control of automation runs (README, Processes and scaling out): the outbox is the queue, and the
  * dispatcher starts a run only while the runs in flight (`admitted_runs` rows not finished) are fewer than the
- * bound, and fewer than the workflow's `concurrencyLimit` when it has one. Dispatchers take turns admitting under a
+ * bound, and fewer than the automation's `concurrencyLimit` when it has one. Dispatchers take turns admitting under a
  * transaction-level advisory lock, so two of them never both fill the last free slot; the count itself is in the
  * database, so it survives any dispatcher or worker dying.
  */
@@ -22,19 +22,19 @@ export async function runsInFlight(knex: Knex): Promise<number> {
   return result.rows[0].n as number;
 }
 
-export interface WorkflowLimit {
+export interface AutomationLimit {
   limit: number;
   inFlight: number;
 }
 
-/** The workflows among `workflowIds` that set a concurrency limit, with their runs in flight. */
-export async function workflowLimits(knex: Knex, workflowIds: number[]): Promise<Map<number, WorkflowLimit>> {
-  if (!workflowIds.length) return new Map();
+/** The automations among `automationIds` that set a concurrency limit, with their runs in flight. */
+export async function automationLimits(knex: Knex, automationIds: number[]): Promise<Map<number, AutomationLimit>> {
+  if (!automationIds.length) return new Map();
   const result = await knex.raw(
     `select w.id, w.concurrency_limit,
             (select count(*)::int from admitted_runs a where a.workflow_id = w.id and a.finished_at is null) as in_flight
        from workflows w where w.id = any(?::int[]) and w.concurrency_limit is not null`,
-    [workflowIds],
+    [automationIds],
   );
   type Row = { id: number; concurrency_limit: number; in_flight: number };
   return new Map(result.rows.map((r: Row) => [r.id, { limit: r.concurrency_limit, inFlight: r.in_flight }]));
@@ -44,7 +44,7 @@ export interface Admission {
   /** The run's Temporal workflow id. */
   id: string;
   accountId: number;
-  workflowId: number;
+  automationId: number;
 }
 
 /**
@@ -57,7 +57,7 @@ export async function recordAdmissions(trx: Knex, runs: Admission[]): Promise<vo
     `insert into admitted_runs (id, account_id, workflow_id, admitted_at)
      select id, account_id, workflow_id, now() from unnest(?::text[], ?::int[], ?::int[]) as r(id, account_id, workflow_id)
      on conflict (id) do nothing`,
-    [runs.map((r) => r.id), runs.map((r) => r.accountId), runs.map((r) => r.workflowId)],
+    [runs.map((r) => r.id), runs.map((r) => r.accountId), runs.map((r) => r.automationId)],
   );
 }
 

@@ -12,8 +12,8 @@ export interface GraphOwner {
   draftSnapshotId: string;
   /** Who declares the variables (`workflow` or `agent`), for messages. */
   variablesOf: 'workflow' | 'agent';
-  /** The workflow, when the owner is one (its EXTERNAL_TRIGGER subscriptions are indexed under it). */
-  workflowId?: number;
+  /** The automation, when the owner is one (its EXTERNAL_TRIGGER subscriptions are indexed under it). */
+  automationId?: number;
   /** The owning agent of a flow. */
   agentId?: string;
   /** Node ids a client may give; `describe` says the form in messages. */

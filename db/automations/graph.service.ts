@@ -130,11 +130,11 @@ async function commit(em: EntityManager, owner: GraphOwner, graph: Graph, deps: 
     const { data, subscriptionId, indexId } = await subscribeNode(em, owner.accountId, target, triggers, deps.deliveries);
     subscribed = subscriptionId;
     next = { ...graph, nodes: graph.nodes.map((n) => (n.nodeId === target.nodeId ? { ...n, data } : n)) };
-    if (owner.workflowId !== undefined) {
+    if (owner.automationId !== undefined) {
       index = {
         id: indexId,
         accountId: owner.accountId,
-        workflowId: owner.workflowId,
+        automationId: owner.automationId,
         nodeId: target.nodeId,
         providerSubscriptionId: subscriptionId,
       };

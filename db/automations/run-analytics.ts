@@ -59,10 +59,10 @@ interface DayRow {
   total_credits: number;
 }
 
-/** Runs of one workflow between two UTC days, both included. */
+/** Runs of one automation between two UTC days, both included. */
 export async function workflowAnalytics(
   em: EntityManager,
-  workflowId: number,
+  automationId: number,
   range: { startDate: string; endDate: string },
 ): Promise<WorkflowAnalytics> {
   const result = await em.getKnex().raw(
@@ -81,7 +81,7 @@ export async function workflowAnalytics(
         and r.started_at < (d.day + interval '1 day') at time zone 'UTC'
       group by d.day
       order by d.day`,
-    [range.startDate, range.endDate, workflowId],
+    [range.startDate, range.endDate, automationId],
   );
   const rows = result.rows as DayRow[];
   const totalRuns = rows.reduce((sum, r) => sum + r.total_runs, 0);

@@ -13,7 +13,7 @@ export interface RunBegin {
   /** The Temporal workflow id of the run. */
   id: string;
   accountId: number;
-  workflowId: number;
+  automationId: number;
   triggerType: string;
   eventId?: string | null;
   startedAt: string;
@@ -43,13 +43,13 @@ export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insu
       `insert into workflow_runs (id, account_id, workflow_id, trigger_type, event_id, started_at)
        select ?, ?, w.id, ?, ?, ? from workflows w where w.id = ? and w.account_id = ?
        on conflict (id) do nothing returning id`,
-      [run.id, run.accountId, run.triggerType, run.eventId ?? null, run.startedAt, run.workflowId, run.accountId],
+      [run.id, run.accountId, run.triggerType, run.eventId ?? null, run.startedAt, run.automationId, run.accountId],
     );
-    // Every run of a workflow updates its row: last, so that its lock is held only until the commit.
+    // Every run of an automation updates its row: last, so that its lock is held only until the commit.
     if (inserted.rows.length) {
       await knex.raw(
         `update workflows set runs_count = runs_count + 1, last_run_date = greatest(coalesce(last_run_date, ?::timestamptz), ?::timestamptz) where id = ?`,
-        [run.startedAt, run.startedAt, run.workflowId],
+        [run.startedAt, run.startedAt, run.automationId],
       );
     }
     return { insufficientCredits: balance !== null && balance !== undefined && balance <= 0, recorded: inserted.rows.length > 0 };
@@ -75,11 +75,11 @@ export async function finishRunFreeing(em: EntityManager, run: RunEnd): Promise<
        where id = ? and status = 'running' returning workflow_id, trigger_type`,
       [run.status, run.operations, run.aiCredits, run.error ?? null, !!run.preventedLoop, !!run.insufficientCredits, run.completedAt, run.id],
     );
-    const workflowId = updated.rows[0]?.workflow_id as number | undefined;
-    if (workflowId !== undefined && run.status === 'failed') {
-      await knex.raw(`update workflows set runs_failed_count = runs_failed_count + 1 where id = ?`, [workflowId]);
+    const automationId = updated.rows[0]?.workflow_id as number | undefined;
+    if (automationId !== undefined && run.status === 'failed') {
+      await knex.raw(`update workflows set runs_failed_count = runs_failed_count + 1 where id = ?`, [automationId]);
     }
-    return { triggerType: workflowId === undefined ? null : (updated.rows[0].trigger_type as string), freed };
+    return { triggerType: automationId === undefined ? null : (updated.rows[0].trigger_type as string), freed };
   });
 }
 

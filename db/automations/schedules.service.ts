@@ -1,10 +1,10 @@
 /**
- * The Temporal Schedules of a workflow follow its live snapshot while it is ACTIVE and not deleted: one schedule per
- * SCHEDULED_TRIGGER node of the live graph. A workflow that is DRAFT, PAUSED or ARCHIVED keeps its schedules,
- * paused with a note saying why; a deleted workflow, or a node a publish removed, has none. The schedules themselves
+ * The Temporal Schedules of an automation follow its live snapshot while it is ACTIVE and not deleted: one schedule per
+ * SCHEDULED_TRIGGER node of the live graph. An automation that is DRAFT, PAUSED or ARCHIVED keeps its schedules,
+ * paused with a note saying why; a deleted automation, or a node a publish removed, has none. The schedules themselves
  * are made through `AutomationSchedules` (lib/schedules), handed in by the caller.
  *
- * Changes run in one transaction that locks the workflow's row, so concurrent changes of one workflow queue up; the
+ * Changes run in one transaction that locks the automation's row, so concurrent changes of one automation queue up; the
  * schedules are brought in line once the change is flushed and before it commits. A Temporal failure therefore rolls
  * the change back, and the schedule requests that had already succeeded are undone (best effort), so nothing is
  * half-written; a transaction that fails after the schedules changed restores them too.
@@ -18,14 +18,14 @@ import { GraphSnapshot, Workflow, type WorkflowStatus } from '../entities/index.
 
 export type { AutomationSchedules };
 
-/** What a workflow's schedules depend on, read at one moment (before or after a change). */
+/** What an automation's schedules depend on, read at one moment (before or after a change). */
 export interface ScheduleSource {
   accountId: number;
-  workflowId: number;
+  automationId: number;
   name: string;
   status: WorkflowStatus;
   deleted: boolean;
-  /** The live snapshot, when the workflow has been published. */
+  /** The live snapshot, when the automation has been published. */
   live: { snapshotId: string; graph: Graph } | null;
 }
 
@@ -33,7 +33,7 @@ export async function scheduleSource(em: EntityManager, workflow: Workflow): Pro
   const snapshot = workflow.liveSnapshotId ? await em.findOne(GraphSnapshot, { id: workflow.liveSnapshotId }) : null;
   return {
     accountId: workflow.account.id,
-    workflowId: workflow.id,
+    automationId: workflow.id,
     name: workflow.name,
     status: workflow.status,
     deleted: !!workflow.deletedAt,
@@ -47,10 +47,11 @@ function scheduledNodes(source: ScheduleSource): GraphNode[] {
 }
 
 function stateOf(source: ScheduleSource, node: GraphNode): ScheduleState {
-  const workflow = `workflow "${source.name}" (${source.workflowId})`;
+  // The note is shown in the Temporal UI, in SPEC.md's words.
+  const named = `workflow "${source.name}" (${source.automationId})`;
   return source.status === 'ACTIVE'
-    ? { paused: false, note: `Node "${node.alias}" of ${workflow}, on its live snapshot` }
-    : { paused: true, note: `Paused: ${workflow} is ${source.status}; setting it ACTIVE resumes node "${node.alias}"` };
+    ? { paused: false, note: `Node "${node.alias}" of ${named}, on its live snapshot` }
+    : { paused: true, note: `Paused: ${named} is ${source.status}; setting it ACTIVE resumes node "${node.alias}"` };
 }
 
 /** Moves Temporal from the schedules of `from` to those of `to`; `onDone` counts each request that succeeded. */
@@ -59,19 +60,19 @@ async function apply(schedules: AutomationSchedules, from: ScheduleSource, to: S
   const kept = new Set(wanted.map((n) => n.nodeId));
   for (const node of scheduledNodes(from)) {
     if (kept.has(node.nodeId)) continue;
-    await schedules.delete(automationScheduleId(from.workflowId, node.nodeId));
+    await schedules.delete(automationScheduleId(from.automationId, node.nodeId));
     onDone();
   }
   for (const node of wanted) {
     const target = {
       accountId: to.accountId,
-      workflowId: to.workflowId,
-      workflowName: to.name,
+      automationId: to.automationId,
+      automationName: to.name,
       snapshotId: to.live!.snapshotId,
       graph: to.live!.graph,
       node,
     };
-    // Only an ACTIVE workflow creates schedules; an inactive one updates (and pauses) those it already has.
+    // Only an ACTIVE automation creates schedules; an inactive one updates (and pauses) those it already has.
     await schedules.save(target, stateOf(to, node), { onlyIfExists: to.status !== 'ACTIVE' });
     onDone();
   }

@@ -1,6 +1,6 @@
 /**
- * The index of trigger subscriptions (`trigger_subscriptions`): which account, workflow and node hold each
- * subscription with the trigger provider. Graph edits and workflow deletes keep it in step in their own
+ * The index of trigger subscriptions (`trigger_subscriptions`): which account, automation and node hold each
+ * subscription with the trigger provider. Graph edits and automation deletes keep it in step in their own
  * transactions; deliveries find their owner through it.
  */
 import { randomBytes } from 'node:crypto';
@@ -16,7 +16,7 @@ export const SUBSCRIPTION_ID_PATTERN = /^tsub_[0-9a-f]{32}$/;
 
 export interface IndexChange {
   /** A node's new subscription. */
-  add?: { id: string; accountId: number; workflowId: number; nodeId: string; providerSubscriptionId: string };
+  add?: { id: string; accountId: number; automationId: number; nodeId: string; providerSubscriptionId: string };
   /** Provider subscription ids the edit replaces or deletes. */
   remove?: string[];
 }
@@ -29,16 +29,16 @@ export async function updateSubscriptionIndex(tx: EntityManager, change: IndexCh
   tx.create(TriggerSubscription, {
     id: add.id,
     account: tx.getReference(Account, add.accountId),
-    workflow: tx.getReference(Workflow, add.workflowId),
+    workflow: tx.getReference(Workflow, add.automationId),
     nodeId: add.nodeId,
     providerSubscriptionId: add.providerSubscriptionId,
   });
   await tx.flush();
 }
 
-/** Forgets every subscription of a deleted workflow. */
-export async function unindexWorkflow(tx: EntityManager, workflowId: number): Promise<void> {
-  await tx.nativeDelete(TriggerSubscription, { workflow: workflowId });
+/** Forgets every subscription of a deleted automation. */
+export async function unindexAutomation(tx: EntityManager, automationId: number): Promise<void> {
+  await tx.nativeDelete(TriggerSubscription, { workflow: automationId });
 }
 
 /** A subscription by agentry's id (the id in its callback URL), or null. */

@@ -8,7 +8,7 @@ import { listVariables, workflowVariables } from './variables.service.js';
 export function workflowGraphOwner(workflow: Workflow): GraphOwner {
   return {
     accountId: workflow.account.id,
-    workflowId: workflow.id,
+    automationId: workflow.id,
     draftSnapshotId: workflow.draftSnapshotId,
     variablesOf: 'workflow',
     nodeId: { pattern: WORKFLOW_NODE_ID, describe: 'node_<uuid>' },

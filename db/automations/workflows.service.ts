@@ -8,7 +8,7 @@ import type { Graph } from '../../lib/graph/graph.js';
 import { Account, GraphSnapshot, Workflow, type WorkflowStatus } from '../entities/index.js';
 import { newObjectId } from '../tables/object-id.js';
 import { subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
-import { unindexWorkflow } from './trigger-subscriptions.js';
+import { unindexAutomation } from './trigger-subscriptions.js';
 import { changeWithSchedules, type AutomationSchedules } from './schedules.service.js';
 import { draftGraph, listSnapshots, newDraft, promoteDraft as promoteSnapshot } from './snapshots.js';
 
@@ -146,7 +146,7 @@ export async function deleteWorkflow(
     async (tx, locked) => {
       locked.deletedAt = new Date();
       locked.status = 'DRAFT';
-      await unindexWorkflow(tx, locked.id);
+      await unindexAutomation(tx, locked.id);
     },
     () => unsubscribeAll(triggers, subscriptions, 'The workflow cannot be deleted with its trigger subscriptions', 'workflowId'),
   );

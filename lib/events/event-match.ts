@@ -31,7 +31,7 @@ export function triggerPayloadOf(event: AutomationEvent): unknown {
 /** Events longer than this chain of automations are stopped as a loop even without a repeated automation. */
 export const MAX_CHAIN = 10;
 
-/** Whether a run of `workflowId` caused by an event with this chain would close a loop. */
-export function closesLoop(chain: readonly number[] | null | undefined, workflowId: number): boolean {
-  return !!chain && (chain.includes(workflowId) || chain.length >= MAX_CHAIN);
+/** Whether a run of the automation `automationId` caused by an event with this chain would close a loop. */
+export function closesLoop(chain: readonly number[] | null | undefined, automationId: number): boolean {
+  return !!chain && (chain.includes(automationId) || chain.length >= MAX_CHAIN);
 }

@@ -4,7 +4,8 @@
  * pure graph model and the contract of AI calls (`ai-call.ts`), so every side can depend on it without import circles.
  *
  * Names: `automationId` is the number of the automation (SPEC.md calls it `workflowId` at the API edge);
- * `temporalWorkflowId` is the id of a Temporal workflow execution.
+ * `temporalWorkflowId` is the id of a Temporal workflow execution, `runWorkflowId` that of an automation run's
+ * (`automationRunWorkflowId`); `runId` is only ever Temporal's run id of an execution.
  */
 import type { Graph, GraphNode } from '../graph/graph.js';
 import type { AiCallRequest, AiReply } from './ai-call.js';
@@ -181,7 +182,7 @@ export interface RunResult {
   /** Executed nodes, BREAK and ITERATION included. */
   steps: number;
   nodeResults: NodeResult[];
-  /** Declared workflow variables at the end of the run (initial values and captures). */
+  /** Declared variables of the automation at the end of the run (initial values and captures). */
   variables: Record<string, unknown>;
   /** The node where the walk paused (a node answered `suspend`); absent when it ran to an end. */
   suspendedAt?: string;

@@ -2,7 +2,7 @@
  * `{NAME}` interpolation of node data (SPEC.md, Variables and interpolation), pure.
  *
  * A reference is `{` + a name + `}`; the name is matched case-sensitively and exactly (no trimming). It resolves,
- * in this order, to: the built-in `{trigger_payload}`; a declared workflow variable; a node's output by node id;
+ * in this order, to: the built-in `{trigger_payload}`; a declared variable (of the automation or agent); a node's output by node id;
  * a node's output by alias; a loop variable `{<loopNodeId or alias>.item|index|length}` of an active loop. A name
  * may go on with a path into the JSON value it names, with the path rules of API captures (`lib/runtime/path.ts`):
  * `{trigger_payload.customer.email}`, `{lookup.items[0].id}`, `{loop.item.id}`. Values are rendered by
@@ -27,7 +27,7 @@ export interface LoopVariables {
 
 /** What `{NAME}` can refer to while a node runs. */
 export interface Scope {
-  /** Declared workflow variables by name (captured values are strings; unset ones are absent). */
+  /** Declared variables by name (captured values are strings; unset ones are absent). */
   variables: Readonly<Record<string, unknown>>;
   /** Outputs of the nodes executed so far, by node id (`{<nodeId>}`). */
   nodeOutputs: Readonly<Record<string, unknown>>;

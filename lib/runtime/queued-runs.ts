@@ -12,15 +12,32 @@ export const MANUAL_RUN_EVENT = 'MANUAL_RUN';
 export const SCHEDULED_RUN_EVENT = 'SCHEDULED_RUN';
 export const ADMITTED_SIGNAL = 'admitted';
 
+/**
+ * Payloads stored before `runWorkflowId` was named so (outbox events written by an older API or worker) carry the
+ * run's Temporal workflow id as `workflowId`; readers of stored payloads fall back to it.
+ */
+export interface LegacyRunWorkflowId {
+  /** @deprecated the old name of `runWorkflowId`; read only. */
+  workflowId?: string;
+}
+
+/** The run's Temporal workflow id of a stored MANUAL_RUN or SCHEDULED_RUN payload, of the current shape or the old one. */
+export function runWorkflowIdOf(payload: { runWorkflowId?: string } & LegacyRunWorkflowId): string {
+  const id = payload.runWorkflowId ?? payload.workflowId;
+  if (typeof id !== 'string') throw new Error('The queued run names no Temporal workflow id');
+  return id;
+}
+
 export interface ManualRunEventPayload {
-  workflowId: string;
+  /** The run's Temporal workflow id. */
+  runWorkflowId: string;
   request: RunStartRequest;
 }
 
 /** A run already started that asks to be admitted (the payload of a SCHEDULED_RUN event). */
 export interface AdmissionRequest {
   /** The run's Temporal workflow id. */
-  workflowId: string;
+  runWorkflowId: string;
   accountId: number;
   automationId: number;
 }

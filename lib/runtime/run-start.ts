@@ -13,12 +13,12 @@ import type { RunAutomationInput, RunTrigger } from './contract.js';
 export type RunStartRequest = RunAutomationInput & { trigger: RunTrigger };
 
 /** The Temporal workflow id of an automation run; `key` is `manual-<uuid>`, `event-<id>` or `schedule-<nodeId>`. */
-export function automationRunId(automationId: number, key: string): string {
+export function automationRunWorkflowId(automationId: number, key: string): string {
   return `automation:${automationId}:${key}`;
 }
 
 /** The Temporal workflow id prefix of every run of an automation, for telling its logs from others'. */
-export function automationRunPrefix(automationId: number): string {
+export function automationRunWorkflowIdPrefix(automationId: number): string {
   return `automation:${automationId}:`;
 }
 

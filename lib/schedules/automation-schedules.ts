@@ -1,6 +1,6 @@
 /**
- * The Temporal Schedules of automations: one per SCHEDULED_TRIGGER node of an ACTIVE workflow's live graph, with id
- * `automation-<workflowId>-<nodeId>`. The database services decide which schedules should exist and in which state
+ * The Temporal Schedules of automations: one per SCHEDULED_TRIGGER node of an ACTIVE automation's live graph, with id
+ * `automation-<automationId>-<nodeId>`. The database services decide which schedules should exist and in which state
  * (db/automations/schedules.service.ts) and call this interface; `TemporalAutomationSchedules` implements it with the
  * Temporal client, so db/ never imports one.
  *
@@ -10,11 +10,11 @@
 import { AppError } from '../errors.js';
 import type { Graph, GraphNode } from '../graph/graph.js';
 
-/** Everything a schedule is made from: the workflow, the live snapshot it runs and the scheduled node. */
+/** Everything a schedule is made from: the automation, the live snapshot it runs and the scheduled node. */
 export interface ScheduleTarget {
   accountId: number;
-  workflowId: number;
-  workflowName: string;
+  automationId: number;
+  automationName: string;
   /** The live snapshot fired runs execute. */
   snapshotId: string;
   graph: Graph;
@@ -31,7 +31,7 @@ export interface ScheduleState {
 export interface AutomationSchedules {
   /**
    * Creates the node's schedule, or replaces the spec, action and state of the one that exists. With
-   * `onlyIfExists`, a schedule that does not exist stays absent (a paused workflow's new nodes get none).
+   * `onlyIfExists`, a schedule that does not exist stays absent (a paused automation's new nodes get none).
    */
   save(target: ScheduleTarget, state: ScheduleState, options?: { onlyIfExists?: boolean }): Promise<void>;
   /** Removes a schedule; one that does not exist counts as removed. */
@@ -39,8 +39,8 @@ export interface AutomationSchedules {
 }
 
 /** The id of a scheduled node's Temporal Schedule, as shown in the Temporal UI. */
-export function automationScheduleId(workflowId: number, nodeId: string): string {
-  return `automation-${workflowId}-${nodeId}`;
+export function automationScheduleId(automationId: number, nodeId: string): string {
+  return `automation-${automationId}-${nodeId}`;
 }
 
 /** Temporal did not answer a schedule request: not the caller's fault, and worth retrying. */

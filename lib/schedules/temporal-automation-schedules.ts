@@ -1,6 +1,6 @@
 /**
  * `AutomationSchedules` on Temporal: each schedule starts `runAutomation` on the run task queue with the live
- * snapshot's graph, from its SCHEDULED_TRIGGER node, under the workflow id `automation:<workflowId>:schedule-<nodeId>`
+ * snapshot's graph, from its SCHEDULED_TRIGGER node, under the workflow id `automation:<automationId>:schedule-<nodeId>`
  * (Temporal appends the fire time). A fire time that comes while the node's previous run still runs is skipped.
  */
 import {
@@ -17,7 +17,7 @@ import { NamespaceNotFoundError } from '@temporalio/common';
 import { BadRequestError } from '../errors.js';
 import type { Graph } from '../graph/graph.js';
 import type { NodeFactsByType } from '../runtime/contract.js';
-import { automationRunId, runInput, runSearchAttributes, type RunStartRequest } from '../runtime/run-start.js';
+import { automationRunWorkflowId, runInput, runSearchAttributes, type RunStartRequest } from '../runtime/run-start.js';
 import {
   automationScheduleId,
   SchedulesUnavailableError,
@@ -45,12 +45,13 @@ export class TemporalAutomationSchedules implements AutomationSchedules {
   ) {}
 
   async save(target: ScheduleTarget, state: ScheduleState, options: { onlyIfExists?: boolean } = {}): Promise<void> {
-    const scheduleId = automationScheduleId(target.workflowId, target.node.nodeId);
+    const scheduleId = automationScheduleId(target.automationId, target.node.nodeId);
     const desired = this.desired(target, state);
     await this.call(target, async () => {
       if (options.onlyIfExists) return this.update(scheduleId, desired, true);
       try {
-        const memo = { accountId: target.accountId, workflowId: target.workflowId, nodeId: target.node.nodeId };
+        // The memo's keys are stored with every schedule and shown in the Temporal UI: `workflowId` (SPEC.md's name) stays.
+        const memo = { accountId: target.accountId, workflowId: target.automationId, nodeId: target.node.nodeId };
         await this.temporal.schedule.create({ scheduleId, ...desired, memo });
       } catch (error) {
         if (!(error instanceof ScheduleAlreadyRunning)) throw error;
@@ -80,10 +81,10 @@ export class TemporalAutomationSchedules implements AutomationSchedules {
 
   private desired(target: ScheduleTarget, state: ScheduleState): ScheduleUpdateOptions<ScheduleOptionsAction> {
     const { node } = target;
-    const triggerPayload: ScheduledTriggerPayload = { scheduleId: automationScheduleId(target.workflowId, node.nodeId), nodeId: node.nodeId };
+    const triggerPayload: ScheduledTriggerPayload = { scheduleId: automationScheduleId(target.automationId, node.nodeId), nodeId: node.nodeId };
     const run: RunStartRequest = {
       accountId: target.accountId,
-      automationId: target.workflowId,
+      automationId: target.automationId,
       snapshotId: target.snapshotId,
       graph: target.graph,
       nodeFacts: this.factsOf(target.graph),
@@ -96,7 +97,7 @@ export class TemporalAutomationSchedules implements AutomationSchedules {
       action: {
         type: 'startWorkflow',
         workflowType: 'runAutomation',
-        workflowId: automationRunId(target.workflowId, `schedule-${node.nodeId}`),
+        workflowId: automationRunWorkflowId(target.automationId, `schedule-${node.nodeId}`),
         taskQueue: this.taskQueue,
         args: [{ ...runInput(run), awaitAdmission: true }],
         typedSearchAttributes: runSearchAttributes(run),

@@ -152,7 +152,7 @@ describe('automation triggers through the outbox', function () {
     await patchLiveNode(external.id, external.nodeIds[0]!, { triggerType: 'EXTERNAL_TRIGGER', connectedAccountTriggerId: 'sub_123' });
     const em = harness().orm.em.fork();
     // The index of subscriptions, as saving the node through a trigger provider would have written it.
-    const subscription = { id: newSubscriptionId(), accountId: a.account.id, workflowId: external.id, nodeId: external.nodeIds[0]! };
+    const subscription = { id: newSubscriptionId(), accountId: a.account.id, automationId: external.id, nodeId: external.nodeIds[0]! };
     await updateSubscriptionIndex(em, { add: { ...subscription, providerSubscriptionId: 'sub_123' } });
 
     const { eventId } = await recordConversationEvent(em, a.account.id, {

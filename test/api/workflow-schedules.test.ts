@@ -175,7 +175,7 @@ describe('SCHEDULED_TRIGGER nodes as Temporal Schedules', function () {
     });
     const source = (nodes: GraphNode[]): ScheduleSource => ({
       accountId: 1,
-      workflowId: 990_001,
+      automationId: 990_001,
       name: 'Undo',
       status: 'ACTIVE',
       deleted: false,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { planAdmission, type AdmissionCandidate } from '../../worker/admission-plan.js';
 
-const events = (...workflows: number[][]): AdmissionCandidate[] => workflows.map((workflowIds, i) => ({ eventId: `e${i}`, workflowIds }));
+const events = (...automations: number[][]): AdmissionCandidate[] => automations.map((automationIds, i) => ({ eventId: `e${i}`, automationIds }));
 const admitted = (candidates: AdmissionCandidate[], free: number, inFlight = 0, limits: [number, number, number][] = []) => [
   ...planAdmission(candidates, { free, inFlight, limits: new Map(limits.map(([id, limit, n]) => [id, { limit, inFlight: n }])) }),
 ];

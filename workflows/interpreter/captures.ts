@@ -1,5 +1,5 @@
 /**
- * Capturing node outputs into declared workflow variables (SPEC.md, "Capturing values into variables"). Each node
+ * Capturing node outputs into declared variables of the automation (SPEC.md, "Capturing values into variables"). Each node
  * type captures through its own field only (its `NodeFacts.captures`); the other field is ignored. Captured values are stored as
  * `toVariableString` renders them (objects and arrays as JSON); a value that is missing or null leaves the variable
  * as it was, without error.

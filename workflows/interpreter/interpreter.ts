@@ -1,5 +1,5 @@
 /**
- * The automation interpreter (DESIGN.md, Runtime semantics): walks a workflow graph from the entry node that fired,
+ * The automation interpreter (DESIGN.md, Runtime semantics): walks an automation's graph from the entry node that fired,
  * running each node through `executeNode` and following the edge of the handle the node chose. Pure: no Temporal
  * import and no I/O; the workflow passes its proxied activity as `executeNode`, tests pass a fake.
  *

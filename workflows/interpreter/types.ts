@@ -27,7 +27,7 @@ export interface InterpretOptions {
   triggerPayload?: unknown;
   /** What the run knows of each node type (interpolated fields, captures); a type not listed has neither. */
   nodeFacts?: NodeFactsByType;
-  /** Declared workflow variables with a value at the start of the run. */
+  /** Declared variables of the automation with a value at the start of the run. */
   variables?: Record<string, unknown>;
   /**
    * Errors of `executeNode` for which this answers true are not node failures: they leave `interpret` as thrown
