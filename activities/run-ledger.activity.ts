@@ -1,7 +1,7 @@
 import type { Orm } from '../db/orm.js';
 import { beginRun, finishRunFreeing, type RunBegin, type RunEnd } from '../db/automations/run-ledger.js';
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
-import { SCHEDULED_RUN_EVENT, type AdmissionRequest } from '../lib/runtime/queued-runs.js';
+import { SCHEDULED_RUN_EVENT, storedRunPayload, type AdmissionRequest } from '../lib/runtime/queued-runs.js';
 import { runsTotal } from '../lib/metrics.js';
 
 /**
@@ -26,7 +26,7 @@ export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier) {
         .raw(`insert into outbox_events (account_id, type, payload, created_at, attempts) values (?, ?, ?::json, now(), 0)`, [
           request.accountId,
           SCHEDULED_RUN_EVENT,
-          JSON.stringify(request),
+          JSON.stringify(storedRunPayload(request)),
         ]);
       outbox?.poke();
     },

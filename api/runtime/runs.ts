@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { Account, GraphSnapshot, OutboxEvent, type Workflow } from '../../db/entities/index.js';
 import { OUTBOX_CHANNEL } from '../../db/outbox-notifier.js';
-import { MANUAL_RUN_EVENT, type ManualRunEventPayload } from '../../lib/runtime/queued-runs.js';
+import { MANUAL_RUN_EVENT, storedRunPayload, type ManualRunEventPayload } from '../../lib/runtime/queued-runs.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { ENTRY_NODE_TYPES, nodeFactsOf } from '../../nodes/registry.js';
 import { automationRunWorkflowId, runInput, type RunStartRequest } from '../../lib/runtime/run-start.js';
@@ -48,7 +48,11 @@ export async function startManualRun(em: EntityManager, temporal: Client, workfl
   const runWorkflowId = automationRunWorkflowId(workflow.id, `manual-${randomUUID()}`);
   // Sized here, so a run too large for Temporal is refused (413) now rather than failing in the outbox.
   const payload: ManualRunEventPayload = { runWorkflowId, request: { ...runInput(run), trigger: run.trigger } };
-  const event = em.create(OutboxEvent, { account: em.getReference(Account, workflow.account.id), type: MANUAL_RUN_EVENT, payload: { ...payload } });
+  const event = em.create(OutboxEvent, {
+    account: em.getReference(Account, workflow.account.id),
+    type: MANUAL_RUN_EVENT,
+    payload: storedRunPayload(payload),
+  });
   await em.flush();
   await em.getKnex().raw(`select pg_notify(?, '')`, [OUTBOX_CHANNEL]);
   return { id: runWorkflowId, runId: await startedRunId(em, temporal, String(event.id), runWorkflowId), snapshotId, entryNodeId: entry.nodeId };

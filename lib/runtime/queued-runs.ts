@@ -28,6 +28,14 @@ export function runWorkflowIdOf(payload: { runWorkflowId?: string } & LegacyRunW
   return id;
 }
 
+/**
+ * A payload to store, with the old name beside the new one: during a rolling deploy a worker of the previous version
+ * may read what a new API or worker queues. Drop it once no such worker can run.
+ */
+export function storedRunPayload<T extends { runWorkflowId: string }>(payload: T): T & LegacyRunWorkflowId {
+  return { ...payload, workflowId: payload.runWorkflowId };
+}
+
 export interface ManualRunEventPayload {
   /** The run's Temporal workflow id. */
   runWorkflowId: string;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { PendingEvent } from '../../db/automations/event-subscribers.js';
 import { manualRunOf, scheduledRunOf } from '../../worker/event-runs.js';
+import { storedRunPayload } from '../../lib/runtime/queued-runs.js';
 
 const event = (type: string, payload: Record<string, unknown>): PendingEvent =>
   ({ id: '1', accountId: 7, type, payload, chain: null, attempts: 0, createdAt: new Date() }) as unknown as PendingEvent;
@@ -27,5 +28,11 @@ describe('queued runs read from the outbox', () => {
 
   it('refuses a payload that names no run', () => {
     expect(() => manualRunOf(event('MANUAL_RUN', { request }))).to.throw(/no Temporal workflow id/);
+  });
+
+  it('stores the old name beside the new one, so a worker of the previous version reads what a new one queues', () => {
+    const stored = storedRunPayload({ runWorkflowId: 'automation-3-manual-c', request });
+    expect(stored).to.deep.equal({ runWorkflowId: 'automation-3-manual-c', workflowId: 'automation-3-manual-c', request });
+    expect(manualRunOf(event('MANUAL_RUN', { ...stored })).runWorkflowId).to.equal('automation-3-manual-c');
   });
 });
