@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { admin } from '../setup/admin-cli.js';
+import { admin, adminViaNpm } from '../setup/admin-cli.js';
 import { harness } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 
@@ -13,8 +13,8 @@ async function storedKeys(accountId: number): Promise<{ prefix: string; key_hash
 describe('admin command line', function () {
   this.timeout(60_000);
 
-  it('bootstrap prints exactly one JSON object, and the keys it prints work and are stored only as hashes', async () => {
-    const res = await admin('bootstrap', '--account', 'Globex', '--email', 'Owner@Globex.test', '--json');
+  it('bootstrap (through npm run admin) prints exactly one JSON object, and the keys it prints work and are stored only as hashes', async () => {
+    const res = await adminViaNpm('bootstrap', '--account', 'Globex', '--email', 'Owner@Globex.test', '--json');
     expect(res.code).to.equal(0);
     const lines = res.stdout.trim().split('\n');
     expect(lines).to.have.length(1);
