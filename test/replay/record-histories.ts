@@ -109,33 +109,41 @@ describe('recording run histories for the replay tests', function () {
   });
 });
 
+/**
+ * A conversation (greeting, an intent flow pausing at RESPONSE_AI, the answer captured by the AI, an AI reply, the end)
+ * recorded as the history `name`.
+ */
+async function recordNewsletterConversation(name: string): Promise<void> {
+  const a = await newAccount();
+  const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
+  await ok('POST', `${agent.base}/variables`, a.userKey, { name: 'email' });
+  const newsletter = await intent(a, agent, 'newsletter', ['subscribe me to the newsletter']);
+  await intentFlow(
+    a,
+    agent,
+    'Newsletter',
+    [newsletter],
+    [
+      { type: 'SAY_AI', data: { message: 'Your email address?' } },
+      { type: 'RESPONSE_AI', data: { captureVariables: [{ name: 'email' }] } },
+      { type: 'SAY_AI', data: { message: 'Subscribed {email}.' } },
+    ],
+  );
+  const conversation = await startConversation(a, agent);
+  await say(a, agent, conversation.id, 'subscribe me to the newsletter');
+  harness().ai.script({ content: JSON.stringify({ email: 'ada@example.test' }) }, { content: 'Anything else?' });
+  await say(a, agent, conversation.id, 'ada@example.test');
+  await say(a, agent, conversation.id, 'thanks');
+  await ok('POST', `${agent.base}/conversations/${conversation.id}/end`, a.generalKey, undefined, 200);
+  await harness().env.client.workflow.getHandle(conversation.temporalWorkflowId).result();
+  await save(name, conversation.temporalWorkflowId);
+}
+
 describe('recording a conversation history for the replay tests', function () {
   this.timeout(120_000);
 
   it('records a conversation: greeting, an intent flow pausing at RESPONSE_AI, the answer, an AI reply, the end', async () => {
-    const a = await newAccount();
-    const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
-    await ok('POST', `${agent.base}/variables`, a.userKey, { name: 'email' });
-    const newsletter = await intent(a, agent, 'newsletter', ['subscribe me to the newsletter']);
-    await intentFlow(
-      a,
-      agent,
-      'Newsletter',
-      [newsletter],
-      [
-        { type: 'SAY_AI', data: { message: 'Your email address?' } },
-        { type: 'RESPONSE_AI', data: { captureVariables: [{ name: 'email' }] } },
-        { type: 'SAY_AI', data: { message: 'Subscribed {email}.' } },
-      ],
-    );
-    const conversation = await startConversation(a, agent);
-    await say(a, agent, conversation.id, 'subscribe me to the newsletter');
-    harness().ai.script({ content: JSON.stringify({ email: 'ada@example.test' }) }, { content: 'Anything else?' });
-    await say(a, agent, conversation.id, 'ada@example.test');
-    await say(a, agent, conversation.id, 'thanks');
-    await ok('POST', `${agent.base}/conversations/${conversation.id}/end`, a.generalKey, undefined, 200);
-    await harness().env.client.workflow.getHandle(conversation.temporalWorkflowId).result();
-    await save('conversation', conversation.temporalWorkflowId);
+    await recordNewsletterConversation('conversation');
   });
 });
 
@@ -156,28 +164,6 @@ describe('recording AI nodes in steps for the replay tests', function () {
   });
 
   it('records a conversation whose AI nodes run in steps: RESPONSE_AI capturing with the AI, an AI reply', async () => {
-    const a = await newAccount();
-    const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
-    await ok('POST', `${agent.base}/variables`, a.userKey, { name: 'email' });
-    const newsletter = await intent(a, agent, 'newsletter', ['subscribe me to the newsletter']);
-    await intentFlow(
-      a,
-      agent,
-      'Newsletter',
-      [newsletter],
-      [
-        { type: 'SAY_AI', data: { message: 'Your email address?' } },
-        { type: 'RESPONSE_AI', data: { captureVariables: [{ name: 'email' }] } },
-        { type: 'SAY_AI', data: { message: 'Subscribed {email}.' } },
-      ],
-    );
-    const conversation = await startConversation(a, agent);
-    await say(a, agent, conversation.id, 'subscribe me to the newsletter');
-    harness().ai.script({ content: JSON.stringify({ email: 'ada@example.test' }) }, { content: 'Anything else?' });
-    await say(a, agent, conversation.id, 'ada@example.test');
-    await say(a, agent, conversation.id, 'thanks');
-    await ok('POST', `${agent.base}/conversations/${conversation.id}/end`, a.generalKey, undefined, 200);
-    await harness().env.client.workflow.getHandle(conversation.temporalWorkflowId).result();
-    await save('ai-steps-conversation', conversation.temporalWorkflowId);
+    await recordNewsletterConversation('ai-steps-conversation');
   });
 });
