@@ -1,15 +1,15 @@
 /**
  * Declared variables of a workflow or of an agent (its `VariableOwner`): capture targets and interpolation sources
- * (`{name}`, case-sensitive). Both kinds have one shape, kept in their own tables (`WorkflowVariable`, `AgentVariable`).
+ * (`{name}`, case-sensitive). Both kinds have one shape, kept in their own tables (`AutomationVariable`, `AgentVariable`).
  */
 import type { EntityClass, FilterQuery, RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphNode } from '../../lib/graph/graph.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { WorkflowVariable, type AgentVariable, type Workflow } from '../entities/index.js';
+import { AutomationVariable, type AgentVariable, type Automation } from '../entities/index.js';
 import { draftGraph } from './snapshots.js';
 
-export type Variable = WorkflowVariable | AgentVariable;
+export type Variable = AutomationVariable | AgentVariable;
 
 /** A variable every graph of the owner may reference without declaring it. */
 export interface BuiltInVariable {
@@ -39,14 +39,14 @@ export interface VariableInput {
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
 
 /** The variables of a workflow: besides the declared ones, `{trigger_payload}` and one per node (its output). */
-export function workflowVariables(workflow: Workflow): VariableOwner<WorkflowVariable> {
+export function automationVariables(automation: Automation): VariableOwner<AutomationVariable> {
   return {
-    entity: WorkflowVariable,
-    ref: { workflow },
+    entity: AutomationVariable,
+    ref: { automation: automation },
     reserved: new Set(['trigger_payload']),
     builtIns: async (em) => [
       { name: 'trigger_payload', description: 'The event that started the run' },
-      ...(await draftGraph(em, workflow)).graph.nodes.map((n) => ({ name: n.nodeId, description: `Output of ${n.alias} (${n.type})` })),
+      ...(await draftGraph(em, automation)).graph.nodes.map((n) => ({ name: n.nodeId, description: `Output of ${n.alias} (${n.type})` })),
     ],
   };
 }
