@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
 import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
-import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
+import { TemporalAutomationSchedules } from '../../integrations/temporal/automation-schedules.js';
 import { nodeFactsOf, workflowNodeCatalog } from '../../nodes/registry.js';
 import { staleAgentReferences } from '../../nodes/checks/stale-references.js';
 import { automationGraphOwner } from '../../db/automations/automation-graph-owner.js';
