@@ -21,7 +21,7 @@ import { errorHandler, type ErrorLogger } from './error-handler.js';
 import type { Config } from '../lib/config.js';
 import { buildOpenApi } from './openapi.js';
 import { rateLimited } from './rate-limit.js';
-import { httpDuration, readOutboxStateWith, registry } from '../lib/metrics.js';
+import { httpDuration, httpLabels, readOutboxStateWith, registry } from '../lib/metrics.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { outboxState } from '../db/automations/event-subscribers.js';
 import { RouteRegistry } from './route-registry.js';
@@ -173,7 +173,7 @@ export function createApp(deps: AppDeps): Koa {
       // The route pattern (`/public/v1/workflows/:workflowId`), never the raw path, keeps the label set bounded.
       const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       const seconds = (performance.now() - started) / 1000;
-      httpDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
+      httpDuration.observe(httpLabels(ctx.method, route, ctx.status), seconds);
       const auth = ctx.state.auth as { account?: { id: number }; keyId?: number } | undefined;
       logger.info(
         {

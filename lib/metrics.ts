@@ -10,11 +10,23 @@ collectDefaultMetrics({ register: registry, prefix: 'agentry_' });
 
 export const httpDuration = new Histogram({
   name: 'agentry_http_request_duration_seconds',
-  help: 'API request duration, by method, route pattern and status',
+  help: 'API request duration, by method, route pattern and status class (2xx, 3xx, 4xx, 5xx, and 429 on its own)',
   labelNames: ['method', 'route', 'status'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   registers: [registry],
 });
+
+const HTTP_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/**
+ * The labels of one HTTP request, bounded whatever clients send: the route pattern (or `unmatched`), a method of
+ * HTTP's own (others are `other`) and the status class, with 429 kept apart because rate limiting is worth its own
+ * line. At most routes × 8 methods × 6 classes series.
+ */
+export function httpLabels(method: string, route: string | undefined, status: number) {
+  const statusClass = status === 429 ? '429' : status >= 100 && status < 600 ? `${Math.floor(status / 100)}xx` : 'other';
+  return { method: HTTP_METHODS.has(method) ? method : 'other', route: route ?? 'unmatched', status: statusClass };
+}
 
 export const runsTotal = new Counter({
   name: 'agentry_runs_total',

@@ -1,9 +1,7 @@
 /**
- * Debian's Chromium for the browser tests: `/usr/bin/chromium`, installed with apt when missing and the test runs as
- * root with a working apt. Otherwise the reason it is unavailable, for the test to skip with.
+ * Debian's Chromium for the browser tests: `/usr/bin/chromium`, installed with apt when missing (test/setup/debian-package.ts).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { ensureDebianProgram } from './debian-package.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -18,19 +16,7 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
 ];
 
-function run(command: string, args: string[], timeoutMs: number): boolean {
-  const result = spawnSync(command, args, { stdio: 'ignore', timeout: timeoutMs, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  return result.status === 0;
-}
-
 /** The browser's path, or why there is none. */
 export function ensureChromium(): { path: string } | { reason: string } {
-  if (existsSync(CHROMIUM)) return { path: CHROMIUM };
-  if (process.getuid?.() !== 0) return { reason: `${CHROMIUM} is missing and the tests do not run as root to install it (apt-get install chromium)` };
-  if (!existsSync('/usr/bin/apt-get')) return { reason: `${CHROMIUM} is missing and this system has no apt-get to install it` };
-  if (!run('apt-get', ['update'], 180_000)) return { reason: `${CHROMIUM} is missing and apt-get update failed (no network or mirror?)` };
-  if (!run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], 300_000) || !existsSync(CHROMIUM)) {
-    return { reason: `${CHROMIUM} is missing and apt-get install chromium failed` };
-  }
-  return { path: CHROMIUM };
+  return ensureDebianProgram(CHROMIUM, 'chromium');
 }
