@@ -7,6 +7,9 @@
  *  - webhook-to-completed-run latency p50/p95 of a workflow WEBHOOK → API lookup (local HTTP server) → DYNAMIC_TABLES
  *    create → API notify (POST to the local server), one call at a time, and the webhook's own answer time (202);
  *  - sustained runs per second of that workflow with CALLERS concurrent webhook callers;
+ *  - beside both, the same work done by a minimal plain-Temporal program (test/bench/baseline-worker.ts): an HTTP
+ *    handler that starts a workflow of the same steps as local activities (GET, INSERT into PostgreSQL, POST) and
+ *    answers when it completes, interleaved with agentry's runs, and the ratios of the medians;
  *  - a chain of 40 API nodes calling the local HTTP server (run time in Temporal, per node) against plain Temporal
  *    workflows of 40 empty activities and of 40 empty local activities on their own worker process, interleaved, with
  *    the ratios of the medians (the runtime's cost per node over a bare activity).
@@ -31,12 +34,28 @@ async function main(): Promise<void> {
   const platform = await benchPlatform();
   const { env, orm, account, queue } = platform;
   const common = { ...platform.processEnv };
-  const [[, port]] = await Promise.all([
+  const service = createServer((_req, res) => res.setHeader('content-type', 'application/json').end('{"tier":"gold"}'));
+  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+  const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}/customer`;
+  const [[, port], , [, baselinePort]] = await Promise.all([
     startProcess('test/bench/api-process.ts', { ...common, TEMPORAL_TASK_QUEUE: queue }, /port (\d+)/),
     // INFO: the worker says when it polls (no line per run is logged at that level).
     startProcess('worker/main.ts', { ...common, LOG_LEVEL: 'INFO', TEMPORAL_TASK_QUEUE: queue }, /polling task queue/),
-    startProcess('test/bench/baseline-worker.ts', { ...common, TEMPORAL_TASK_QUEUE: `${queue}-plain` }, /ready/),
+    startProcess(
+      'test/bench/baseline-worker.ts',
+      { ...common, TEMPORAL_TASK_QUEUE: `${queue}-plain`, BASELINE_SERVICE_URL: serviceUrl },
+      /ready (\d+)/,
+    ),
   ]);
+  // The baseline of the same shape: an HTTP handler starting a plain Temporal workflow of the same three steps as
+  // local activities (GET, INSERT into PostgreSQL, POST) and answering when it has completed.
+  const baselineHook = async (n: number) => {
+    const started = performance.now();
+    const res = await fetch(`http://127.0.0.1:${baselinePort}/hook`, { method: 'POST', body: JSON.stringify({ n }) });
+    if (res.status !== 200) throw new Error(`baseline answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+    return performance.now() - started;
+  };
   const origin = `http://127.0.0.1:${port}`;
   const headers = { authorization: `Bearer ${account.userKey}`, 'content-type': 'application/json' };
   const api = async (method: string, path: string, body?: unknown): Promise<any> => {
@@ -45,9 +64,6 @@ async function main(): Promise<void> {
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
     return json;
   };
-  const service = createServer((_req, res) => res.setHeader('content-type', 'application/json').end('{"tier":"gold"}'));
-  await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
-  const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}/customer`;
 
   const chainWorkflow = async (name: string, nodes: object[]): Promise<number> => {
     const { id } = await api('POST', '/workflows', { name });
@@ -104,12 +120,16 @@ async function main(): Promise<void> {
 
   const latencies: number[] = [];
   const accepts: number[] = [];
+  const baselineLatencies: number[] = [];
   for (let i = 0; i < LATENCY_RUNS + 5; i += 1) {
     const { eventId, acceptMs, started } = await post(i);
     await completion(`automation:${workflowId}:event-${eventId}`);
+    const agentryMs = performance.now() - started;
+    const baselineMs = await baselineHook(i);
     if (i >= 5) {
-      latencies.push(performance.now() - started);
+      latencies.push(agentryMs);
       accepts.push(acceptMs);
+      baselineLatencies.push(baselineMs);
     }
   }
 
@@ -140,6 +160,18 @@ async function main(): Promise<void> {
   const { accepts: loadAccepts, ms: postedMs } = await callers(THROUGHPUT_RUNS, hook.id);
   while ((await ended()) < before + THROUGHPUT_RUNS) await sleep(50);
   const throughputMs = performance.now() - t0;
+  // The baseline under the same load: CALLERS callers, each waiting for its run's completion before the next.
+  let baselineSent = 0;
+  const b0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CALLERS }, async () => {
+      while (baselineSent < THROUGHPUT_RUNS) {
+        baselineSent += 1;
+        await baselineHook(baselineSent);
+      }
+    }),
+  );
+  const baselineThroughputMs = performance.now() - b0;
   const failed = Number(
     (await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'successful'`, [workflowId])).rows[0].count,
   );
@@ -190,6 +222,10 @@ async function main(): Promise<void> {
   console.log(
     `  latency p50 ${fmt(percentile(latencies, 50))}, p95 ${fmt(percentile(latencies, 95))}; webhook 202 answer p50 ${fmt(percentile(accepts, 50))}, p95 ${fmt(percentile(accepts, 95))}`,
   );
+  const baselineP50 = percentile(baselineLatencies, 50);
+  console.log(
+    `  plain Temporal baseline of the same shape (HTTP handler → workflow of 3 local activities: GET, INSERT, POST → answer), interleaved: p50 ${fmt(baselineP50)}, p95 ${fmt(percentile(baselineLatencies, 95))}; ratio of medians ${(percentile(latencies, 50) / baselineP50).toFixed(2)}x`,
+  );
   console.log(
     `acceptance alone: ${THROUGHPUT_RUNS} webhooks nobody listens to from ${CALLERS} concurrent callers in ${(acceptOnly.ms / 1000).toFixed(2)} s → ${((THROUGHPUT_RUNS * 1000) / acceptOnly.ms).toFixed(0)}/s (202 p50 ${fmt(percentile(acceptOnly.accepts, 50))}, p95 ${fmt(percentile(acceptOnly.accepts, 95))})`,
   );
@@ -198,6 +234,10 @@ async function main(): Promise<void> {
   );
   console.log(
     `  all runs completed in ${(throughputMs / 1000).toFixed(2)} s → ${((THROUGHPUT_RUNS * 1000) / throughputMs).toFixed(1)} runs/s (${failed} not successful)`,
+  );
+  const baselineRate = (THROUGHPUT_RUNS * 1000) / baselineThroughputMs;
+  console.log(
+    `  plain Temporal baseline, ${THROUGHPUT_RUNS} runs from ${CALLERS} callers each waiting for its run: ${baselineRate.toFixed(1)} runs/s; agentry at ${(((THROUGHPUT_RUNS * 1000) / throughputMs / baselineRate) * 100).toFixed(0)} % of it`,
   );
   console.log(
     `chain of ${CHAIN} API nodes (local HTTP server), ${CHAIN_RUNS} runs interleaved with the baseline (time from start to close in Temporal):`,

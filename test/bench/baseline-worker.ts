@@ -1,15 +1,44 @@
-/** Worker process of the plain-Temporal baseline (TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE); prints `ready`. */
+/**
+ * Worker process of the plain-Temporal baseline (TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE, DATABASE_URL), and the
+ * baseline's HTTP handler: `POST /hook` starts `webhookShaped` with the body as payload and answers 200 once it has
+ * completed. Prints `ready <port>`.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import pg from 'pg';
+import { baselineActivities } from './baseline-activities.js';
 
 Runtime.install({ logger: new DefaultLogger('ERROR') });
+const taskQueue = process.env.TEMPORAL_TASK_QUEUE!;
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+await pool.query('create table if not exists baseline_events (id bigserial primary key, payload jsonb, answer jsonb)');
 const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS! });
 const worker = await Worker.create({
   connection,
-  taskQueue: process.env.TEMPORAL_TASK_QUEUE!,
+  taskQueue,
   workflowsPath: fileURLToPath(new URL('./baseline.workflow.ts', import.meta.url)),
-  activities: { noop: async () => {} },
+  activities: baselineActivities(pool),
 });
-console.log('ready');
-await worker.run();
+const client = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }) });
+const serviceUrl = process.env.BASELINE_SERVICE_URL ?? '';
+let runs = 0;
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const payload = JSON.parse(Buffer.concat(chunks).toString() || 'null');
+    client.workflow
+      .execute('webhookShaped', { taskQueue, workflowId: `baseline-${process.pid}-${(runs += 1)}`, args: [{ serviceUrl, payload }] })
+      .then(() => res.writeHead(200).end('{}'))
+      .catch((error: Error) => res.writeHead(500).end(JSON.stringify({ error: error.message })));
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log(`ready ${(server.address() as AddressInfo).port}`));
+await worker.run(); // until SIGTERM
+server.close();
 await connection.close();
+await pool.end();
+process.exit(0);
