@@ -2411,6 +2411,8 @@ export interface components {
      *           "fieldId": 12,
      *           "operation": "sum",
      *           "order": 0,
+     *           "createdAt": "2026-01-05T10:00:00.000Z",
+     *           "updatedAt": "2026-01-05T10:00:00.000Z",
      *           "value": 15300
      *         }
      *       ]
@@ -2432,6 +2434,14 @@ export interface components {
       }[];
       /** @description Rows the aggregations ran over */
       rows: number;
+    };
+    AiCaptureNode: {
+      data?: components['schemas']['AiCaptureNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'AI_CAPTURE';
     };
     /**
      * AI_CAPTURE node data
@@ -2510,6 +2520,14 @@ export interface components {
       /** @description Pass as `cursor` for the next page */
       nextCursor: string | null;
     };
+    ApiNode: {
+      data?: components['schemas']['ApiNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'API';
+    };
     /**
      * API node data
      * @description Calls an external HTTP endpoint; the output is the response body (parsed when JSON)
@@ -2560,6 +2578,14 @@ export interface components {
           }[]
         | null;
     };
+    AutomationStatusNode: {
+      data?: components['schemas']['AutomationStatusNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'AUTOMATION_STATUS';
+    };
     /**
      * AUTOMATION_STATUS node data
      * @description Changes another automation's status (its schedules follow); does not publish its draft
@@ -2574,6 +2600,14 @@ export interface components {
        * @constant
        */
       type?: 'AUTOMATION_STATUS';
+    };
+    BreakNode: {
+      data?: components['schemas']['BreakNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'BREAK';
     };
     /**
      * BREAK node data
@@ -2620,6 +2654,14 @@ export interface components {
         }[];
       };
     };
+    ConditionalRoutingNode: {
+      data?: components['schemas']['ConditionalRoutingNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'CONDITIONAL_ROUTING';
+    };
     /**
      * CONDITIONAL_ROUTING node data
      * @description Branches on conditions: an edge leaves from each condition id, and from default when none matches
@@ -2646,6 +2688,14 @@ export interface components {
       type?: 'CONDITIONAL_ROUTING';
       /** @description false: plain rules without AI */
       useAi?: boolean | null;
+    };
+    CreateRecordActivityNode: {
+      data?: components['schemas']['CreateRecordActivityNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'CREATE_RECORD_ACTIVITY';
     };
     /**
      * CREATE_RECORD_ACTIVITY node data
@@ -2722,6 +2772,14 @@ export interface components {
       /** Format: uri */
       url?: string;
     };
+    DataTransformerNode: {
+      data?: components['schemas']['DataTransformerNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'DATA_TRANSFORMER';
+    };
     /**
      * DATA_TRANSFORMER node data
      * @description Reshapes data via a prompt; the output is the transformed data
@@ -2740,6 +2798,14 @@ export interface components {
        * @constant
        */
       type?: 'DATA_TRANSFORMER';
+    };
+    DynamicTablesNode: {
+      data?: components['schemas']['DynamicTablesNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'DYNAMIC_TABLES';
     };
     /**
      * DYNAMIC_TABLES node data
@@ -2765,6 +2831,14 @@ export interface components {
        * @constant
        */
       type?: 'DYNAMIC_TABLES';
+    };
+    /** @description Refused: DYNAMIC_TABLES is automation-only and unavailable in flows: read or write records with a TOOLS_AI node and table tools (selectedRecordTypes) */
+    DynamicTablesNodeRefusedInFlow: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'DYNAMIC_TABLES';
     };
     Error: {
       /** @enum {string} */
@@ -2866,6 +2940,14 @@ export interface components {
       type?: string;
       unique?: boolean;
     };
+    FileAnalysisNode: {
+      data?: components['schemas']['FileAnalysisNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'FILE_ANALYSIS';
+    };
     /**
      * FILE_ANALYSIS node data
      * @description Reads a file from a URL (PDF text, OCR of images) and analyses it with an AI model; the output is { analysis, text }
@@ -2953,50 +3035,15 @@ export interface components {
         | 'RESPONSE_AI'
         | 'DYNAMIC_TABLES';
     } & (
-      | {
-          data?: components['schemas']['ApiNodeData'];
-          /** @constant */
-          type?: 'API';
-        }
-      | {
-          data?: components['schemas']['ToolsAiNodeData'];
-          /** @constant */
-          type?: 'TOOLS_AI';
-        }
-      | {
-          data?: components['schemas']['ConditionalRoutingNodeData'];
-          /** @constant */
-          type?: 'CONDITIONAL_ROUTING';
-        }
-      | {
-          data?: components['schemas']['CreateRecordActivityNodeData'];
-          /** @constant */
-          type?: 'CREATE_RECORD_ACTIVITY';
-        }
-      | {
-          data?: components['schemas']['StartNodeData'];
-          /** @constant */
-          type?: 'START';
-        }
-      | {
-          data?: components['schemas']['TriggerIntentNodeData'];
-          /** @constant */
-          type?: 'TRIGGER_INTENT';
-        }
-      | {
-          data?: components['schemas']['SayAiNodeData'];
-          /** @constant */
-          type?: 'SAY_AI';
-        }
-      | {
-          data?: components['schemas']['ResponseAiNodeData'];
-          /** @constant */
-          type?: 'RESPONSE_AI';
-        }
-      | {
-          /** @constant */
-          type?: 'DYNAMIC_TABLES';
-        }
+      | components['schemas']['ApiNode']
+      | components['schemas']['ToolsAiNode']
+      | components['schemas']['ConditionalRoutingNode']
+      | components['schemas']['CreateRecordActivityNode']
+      | components['schemas']['StartNode']
+      | components['schemas']['TriggerIntentNode']
+      | components['schemas']['SayAiNode']
+      | components['schemas']['ResponseAiNode']
+      | components['schemas']['DynamicTablesNodeRefusedInFlow']
     );
     FlowUpdate: {
       description?: string | null;
@@ -3120,6 +3167,14 @@ export interface components {
       description?: string;
       name?: string;
       trainingPhrases?: string[];
+    };
+    IterationNode: {
+      data?: components['schemas']['IterationNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'ITERATION';
     };
     /**
      * ITERATION node data
@@ -3540,6 +3595,14 @@ export interface components {
     RelationLink: {
       targetIds: string[];
     };
+    ResponseAiNode: {
+      data?: components['schemas']['ResponseAiNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'RESPONSE_AI';
+    };
     /**
      * RESPONSE_AI node data
      * @description Captures the user's free-text answer into agent variables
@@ -3755,6 +3818,14 @@ export interface components {
       /** @description Pass as `cursor` for the next page */
       nextCursor: string | null;
     };
+    SayAiNode: {
+      data?: components['schemas']['SayAiNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'SAY_AI';
+    };
     /**
      * SAY_AI node data
      * @description Sends a message to the user, as written or AI-generated from a prompt
@@ -3777,6 +3848,14 @@ export interface components {
        * @constant
        */
       type?: 'SAY_AI';
+    };
+    ScheduledTriggerNode: {
+      data?: components['schemas']['ScheduledTriggerNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'SCHEDULED_TRIGGER';
     };
     /**
      * SCHEDULED_TRIGGER node data
@@ -3812,6 +3891,14 @@ export interface components {
        */
       type?: 'SCHEDULED_TRIGGER';
     };
+    SendMessageNode: {
+      data?: components['schemas']['SendMessageNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'SEND_MESSAGE';
+    };
     /**
      * SEND_MESSAGE node data
      * @description Pushes a message to a conversation (its conversationId, else the trigger event's)
@@ -3832,6 +3919,14 @@ export interface components {
        * @constant
        */
       type?: 'SEND_MESSAGE';
+    };
+    SendMessagingMessageNode: {
+      data?: components['schemas']['SendMessagingMessageNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'SEND_MESSAGING_MESSAGE';
     };
     /**
      * SEND_MESSAGING_MESSAGE node data
@@ -3877,6 +3972,14 @@ export interface components {
         nodeCount: number;
       }[];
       nextCursor: null;
+    };
+    StartNode: {
+      data?: components['schemas']['StartNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'START';
     };
     /**
      * START node data
@@ -3964,6 +4067,14 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
+    ToolsAiNode: {
+      data?: components['schemas']['ToolsAiNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'TOOLS_AI';
+    };
     /**
      * TOOLS_AI node data
      * @description The AI chooses a tool to call (custom tools, table tools) and may capture values into variables
@@ -4005,6 +4116,14 @@ export interface components {
        */
       type?: 'TOOLS_AI';
     };
+    TranscriptionNode: {
+      data?: components['schemas']['TranscriptionNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'TRANSCRIPTION';
+    };
     /**
      * TRANSCRIPTION node data
      * @description Transcribes an audio URL; the output is { text, captures }
@@ -4032,6 +4151,14 @@ export interface components {
        */
       type?: 'TRANSCRIPTION';
     };
+    TriggerIntentNode: {
+      data?: components['schemas']['TriggerIntentNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'TRIGGER_INTENT';
+    };
     /**
      * TRIGGER_INTENT node data
      * @description Entry point of a non-default flow: entered when the user's message matches one of its intents, or by agenticRouting
@@ -4046,6 +4173,14 @@ export interface components {
        * @constant
        */
       type?: 'TRIGGER_INTENT';
+    };
+    TriggerNode: {
+      data?: components['schemas']['TriggerNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'TRIGGER';
     };
     /**
      * TRIGGER node data
@@ -4145,6 +4280,14 @@ export interface components {
       order?: number;
       sort?: components['schemas']['QuerySort'];
       visibleFieldIds?: number[];
+    };
+    WebhookNode: {
+      data?: components['schemas']['WebhookNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'WEBHOOK';
     };
     /**
      * WEBHOOK node data
@@ -4303,91 +4446,23 @@ export interface components {
         | 'TRANSCRIPTION'
         | 'FILE_ANALYSIS';
     } & (
-      | {
-          data?: components['schemas']['TriggerNodeData'];
-          /** @constant */
-          type?: 'TRIGGER';
-        }
-      | {
-          data?: components['schemas']['ScheduledTriggerNodeData'];
-          /** @constant */
-          type?: 'SCHEDULED_TRIGGER';
-        }
-      | {
-          data?: components['schemas']['WebhookNodeData'];
-          /** @constant */
-          type?: 'WEBHOOK';
-        }
-      | {
-          data?: components['schemas']['ApiNodeData'];
-          /** @constant */
-          type?: 'API';
-        }
-      | {
-          data?: components['schemas']['ToolsAiNodeData'];
-          /** @constant */
-          type?: 'TOOLS_AI';
-        }
-      | {
-          data?: components['schemas']['ConditionalRoutingNodeData'];
-          /** @constant */
-          type?: 'CONDITIONAL_ROUTING';
-        }
-      | {
-          data?: components['schemas']['AiCaptureNodeData'];
-          /** @constant */
-          type?: 'AI_CAPTURE';
-        }
-      | {
-          data?: components['schemas']['DataTransformerNodeData'];
-          /** @constant */
-          type?: 'DATA_TRANSFORMER';
-        }
-      | {
-          data?: components['schemas']['DynamicTablesNodeData'];
-          /** @constant */
-          type?: 'DYNAMIC_TABLES';
-        }
-      | {
-          data?: components['schemas']['CreateRecordActivityNodeData'];
-          /** @constant */
-          type?: 'CREATE_RECORD_ACTIVITY';
-        }
-      | {
-          data?: components['schemas']['IterationNodeData'];
-          /** @constant */
-          type?: 'ITERATION';
-        }
-      | {
-          data?: components['schemas']['BreakNodeData'];
-          /** @constant */
-          type?: 'BREAK';
-        }
-      | {
-          data?: components['schemas']['AutomationStatusNodeData'];
-          /** @constant */
-          type?: 'AUTOMATION_STATUS';
-        }
-      | {
-          data?: components['schemas']['SendMessageNodeData'];
-          /** @constant */
-          type?: 'SEND_MESSAGE';
-        }
-      | {
-          data?: components['schemas']['SendMessagingMessageNodeData'];
-          /** @constant */
-          type?: 'SEND_MESSAGING_MESSAGE';
-        }
-      | {
-          data?: components['schemas']['TranscriptionNodeData'];
-          /** @constant */
-          type?: 'TRANSCRIPTION';
-        }
-      | {
-          data?: components['schemas']['FileAnalysisNodeData'];
-          /** @constant */
-          type?: 'FILE_ANALYSIS';
-        }
+      | components['schemas']['TriggerNode']
+      | components['schemas']['ScheduledTriggerNode']
+      | components['schemas']['WebhookNode']
+      | components['schemas']['ApiNode']
+      | components['schemas']['ToolsAiNode']
+      | components['schemas']['ConditionalRoutingNode']
+      | components['schemas']['AiCaptureNode']
+      | components['schemas']['DataTransformerNode']
+      | components['schemas']['DynamicTablesNode']
+      | components['schemas']['CreateRecordActivityNode']
+      | components['schemas']['IterationNode']
+      | components['schemas']['BreakNode']
+      | components['schemas']['AutomationStatusNode']
+      | components['schemas']['SendMessageNode']
+      | components['schemas']['SendMessagingMessageNode']
+      | components['schemas']['TranscriptionNode']
+      | components['schemas']['FileAnalysisNode']
     );
     WorkflowPage: {
       agentry: components['schemas']['WorkflowListItem'][];

@@ -24,7 +24,14 @@ import {
 } from '../../db/automations/automations.service.js';
 import { paginate } from '../pagination.js';
 import type { RouteRegistry } from '../route-registry.js';
-import { NodeDataSchemas, NodeSchema, WorkflowCreateSchema, WorkflowListQuerySchema, WorkflowUpdateSchema } from '../schemas/workflow.schema.js';
+import {
+  NodeDataSchemas,
+  NodeSchema,
+  NodeTypeSchemas,
+  WorkflowCreateSchema,
+  WorkflowListQuerySchema,
+  WorkflowUpdateSchema,
+} from '../schemas/workflow.schema.js';
 import { registerSharedSchema } from '../validation.js';
 import { WorkflowPageSchema, WorkflowSchema } from '../schemas/workflow-responses.schema.js';
 import { graphRoutes } from './graph.routes.js';
@@ -53,7 +60,7 @@ export function workflowRoutes(
   triggers?: TriggerProvider,
   deliveries?: TriggerDeliveries,
 ): void {
-  for (const schema of NodeDataSchemas) registerSharedSchema(schema);
+  for (const schema of [...NodeDataSchemas, ...NodeTypeSchemas]) registerSharedSchema(schema);
   const schedules = new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf);
   api.add<unknown, { status?: AutomationListStatus; limit: number; cursor?: string }>({
     method: 'get',

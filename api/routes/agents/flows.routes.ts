@@ -23,7 +23,8 @@ import type { Flow } from '../../../db/entities/index.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
-import { FlowCreateSchema, FlowNodeSchema, FlowSchema, FlowUpdateSchema } from '../../schemas/flow.schema.js';
+import { FlowCreateSchema, FlowNodeSchema, FlowRefusedNodeSchemas, FlowSchema, FlowUpdateSchema } from '../../schemas/flow.schema.js';
+import { registerSharedSchema } from '../../validation.js';
 import { page } from '../../schemas/agents.schema.js';
 import { graphRoutes } from '../graph.routes.js';
 import { agentLock, agentParams, type AgentId } from './agent-params.js';
@@ -40,6 +41,7 @@ async function flowOf(em: EntityManager, accountId: number, { agentId, flowId }:
 }
 
 export function flowRoutes(api: RouteRegistry): void {
+  for (const schema of FlowRefusedNodeSchemas) registerSharedSchema(schema);
   api.add<unknown, { limit: number; cursor?: string }, AgentId>({
     method: 'get',
     path: base,
