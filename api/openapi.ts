@@ -160,9 +160,7 @@ function operation(spec: RouteSpec<any, any, any>, components: ComponentCollecto
     responses[status] ??= { ...response, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return {
-    operationId: `${spec.method}${openApiPath(spec.path)
-      .replace(/[{}]/g, '')
-      .replace(/(^|[/-])([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}`,
+    operationId: spec.operationId,
     summary: spec.summary,
     tags: [spec.tag],
     'x-key-scope': spec.scope,

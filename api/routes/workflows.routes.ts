@@ -64,6 +64,7 @@ export function workflowRoutes(
   const schedules = new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf);
   api.add<unknown, { status?: AutomationListStatus; limit: number; cursor?: string }>({
     method: 'get',
+    operationId: 'listWorkflows',
     path: '/workflows',
     scope: 'any',
     tag,
@@ -75,6 +76,7 @@ export function workflowRoutes(
   });
   api.add<AutomationInput>({
     method: 'post',
+    operationId: 'createWorkflow',
     path: '/workflows',
     scope: 'any',
     tag,
@@ -86,6 +88,7 @@ export function workflowRoutes(
   });
   api.add<unknown, { includeNodes?: boolean }, Id>({
     method: 'get',
+    operationId: 'getWorkflow',
     path: '/workflows/:workflowId',
     scope: 'any',
     tag,
@@ -104,6 +107,7 @@ export function workflowRoutes(
   });
   api.add<AutomationPatch, unknown, Id>({
     method: 'put',
+    operationId: 'updateWorkflow',
     path: '/workflows/:workflowId',
     scope: 'any',
     tag,
@@ -121,6 +125,7 @@ export function workflowRoutes(
   });
   api.add<unknown, unknown, Id>({
     method: 'delete',
+    operationId: 'deleteWorkflow',
     path: '/workflows/:workflowId',
     scope: 'any',
     tag,
@@ -132,6 +137,7 @@ export function workflowRoutes(
     handler: async ({ auth, em, params }) => deleteAutomation(em, await findAutomation(em, auth.account.id, params.workflowId), schedules, triggers),
   });
   graphRoutes<Id, Automation>(api, {
+    noun: 'Workflow',
     tag,
     path: '/workflows/:workflowId',
     params: idParams,

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import { OPERATION_VERBS } from '../../api/route-registry.js';
 import { schemaViolations } from '../setup/contract.js';
 import { harness, projectRoot } from '../setup/harness.js';
 
@@ -26,7 +27,16 @@ async function acceptedAmbiguousPairs(): Promise<string[]> {
   return [...list.matchAll(/^ {2}- \['([^']+)', '([^']+)'\]$/gm)].map((m) => `${m[1]} and ${m[2]}`);
 }
 
-describe('API description: lint, examples, discriminated unions', () => {
+/** Every operation of the document: its id, method and path. */
+function operations(doc: Record<string, any>): { id: string; route: string }[] {
+  return Object.entries<Record<string, any>>(doc.paths).flatMap(([path, item]) =>
+    Object.entries<any>(item)
+      .filter(([method]) => method !== 'servers')
+      .map(([method, operation]) => ({ id: operation.operationId as string, route: `${method.toUpperCase()} ${path}` })),
+  );
+}
+
+describe('API description: lint, examples, operation ids', () => {
   it('passes Redocly lint (recommended rules) with no problem but the ambiguous paths redocly.yaml lists', async function () {
     this.timeout(30_000);
     const dir = await mkdtemp(join(tmpdir(), 'agentry-openapi-'));
@@ -77,6 +87,25 @@ describe('API description: lint, examples, discriminated unions', () => {
     walk(doc, '');
     expect(examples.map(({ pointer }) => pointer)).to.include.members(['/components/schemas/Row', '/components/schemas/AggregationResult']);
     expect(examples.flatMap(({ pointer, example }) => schemaViolations(pointer, example))).to.deep.equal([]);
+  });
+
+  it('names every operation with a unique verb-first camelCase id, as the typed client does', async () => {
+    const ops = operations(await served());
+    const badForm = ops.filter(({ id }) => !/^[a-z]+(?:[A-Z][a-z0-9]*)+$/.test(id ?? '') || !OPERATION_VERBS.some((verb) => id.startsWith(verb)));
+    expect(
+      badForm.map(({ id, route }) => `${route}: ${id ?? 'no operationId'}`),
+      `operation ids start with one of ${OPERATION_VERBS.join(', ')}`,
+    ).to.deep.equal([]);
+    const seen = new Map<string, string>();
+    const repeated = ops
+      .filter(({ id, route }) => seen.has(id) || !seen.set(id, route))
+      .map(({ id, route }) => `${route} and ${seen.get(id)}: ${id}`);
+    expect(repeated).to.deep.equal([]);
+    // The ones the README and generators' users meet first.
+    const ids = new Set(ops.map(({ id }) => id));
+    for (const id of ['listRecordTypes', 'updateRecordType', 'sendConversationMessage', 'getAgent', 'createWorkflow', 'publishFlow']) {
+      expect(ids, id).to.include(id);
+    }
   });
 
   it('names every branch of a discriminated union: FlowNode and WorkflowNode select <Type>Node by type', async () => {

@@ -44,6 +44,7 @@ export function flowRoutes(api: RouteRegistry): void {
   for (const schema of FlowRefusedNodeSchemas) registerSharedSchema(schema);
   api.add<unknown, { limit: number; cursor?: string }, AgentId>({
     method: 'get',
+    operationId: 'listFlows',
     path: base,
     scope: 'any',
     tag,
@@ -60,6 +61,7 @@ export function flowRoutes(api: RouteRegistry): void {
   });
   api.add<FlowInput, unknown, AgentId>({
     method: 'post',
+    operationId: 'createFlow',
     path: base,
     scope: 'any',
     tag,
@@ -73,6 +75,7 @@ export function flowRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, { includeNodes?: boolean }, FlowId>({
     method: 'get',
+    operationId: 'getFlow',
     path: `${base}/:flowId`,
     scope: 'any',
     tag,
@@ -87,6 +90,7 @@ export function flowRoutes(api: RouteRegistry): void {
   });
   api.add<Partial<FlowInput>, unknown, FlowId>({
     method: 'put',
+    operationId: 'updateFlow',
     path: `${base}/:flowId`,
     scope: 'any',
     tag,
@@ -99,6 +103,7 @@ export function flowRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, FlowId>({
     method: 'delete',
+    operationId: 'deleteFlow',
     path: `${base}/:flowId`,
     scope: 'any',
     tag,
@@ -110,6 +115,7 @@ export function flowRoutes(api: RouteRegistry): void {
     handler: async ({ auth, em, params }) => deleteFlow(em, await flowOf(em, auth.account.id, params)),
   });
   graphRoutes<FlowId, Flow>(api, {
+    noun: 'Flow',
     tag,
     path: `${base}/:flowId`,
     params,
