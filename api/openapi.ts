@@ -51,6 +51,28 @@ function rewriteRefs(value: unknown, base?: string): unknown {
   );
 }
 
+/**
+ * Adds `discriminator.mapping` to every discriminated `oneOf` whose branches are component references, from each
+ * branch's `const` (or `enum`) of the property: generators select a branch by it (ajv, which refuses `mapping`,
+ * validates with the route schemas, which have none).
+ */
+function mapDiscriminators(value: unknown, schemas: Record<string, JsonSchema>): void {
+  if (Array.isArray(value)) return value.forEach((v) => mapDiscriminators(v, schemas));
+  if (!value || typeof value !== 'object') return;
+  const schema = value as { discriminator?: { propertyName: string; mapping?: Record<string, string> }; oneOf?: JsonSchema[] };
+  if (schema.discriminator && !schema.discriminator.mapping && schema.oneOf?.every((branch) => typeof branch.$ref === 'string')) {
+    const mapping: Record<string, string> = {};
+    for (const branch of schema.oneOf) {
+      const ref = branch.$ref as string;
+      const properties = schemas[ref.replace('#/components/schemas/', '')]?.properties as Record<string, JsonSchema> | undefined;
+      const property = properties?.[schema.discriminator.propertyName];
+      for (const tag of property?.const !== undefined ? [property.const] : ((property?.enum as unknown[]) ?? [])) mapping[String(tag)] = ref;
+    }
+    schema.discriminator = { ...schema.discriminator, mapping };
+  }
+  Object.values(value).forEach((v) => mapDiscriminators(v, schemas));
+}
+
 function withoutId(schema: JsonSchema): JsonSchema {
   const { $id: _id, ...rest } = schema;
   return rest;
@@ -138,9 +160,7 @@ function operation(spec: RouteSpec<any, any, any>, components: ComponentCollecto
     responses[status] ??= { ...response, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   }
   return {
-    operationId: `${spec.method}${openApiPath(spec.path)
-      .replace(/[{}]/g, '')
-      .replace(/(^|[/-])([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}`,
+    operationId: spec.operationId,
     summary: spec.summary,
     tags: [spec.tag],
     'x-key-scope': spec.scope,
@@ -171,6 +191,7 @@ export function buildOpenApi(registry: RouteRegistry, serverUrl: string, outside
   };
   add(registry);
   if (outside) add(outside.registry, [{ url: outside.serverUrl }]);
+  mapDiscriminators(components.schemas, components.schemas);
   return {
     openapi: '3.1.0',
     info: {
@@ -180,6 +201,7 @@ export function buildOpenApi(registry: RouteRegistry, serverUrl: string, outside
         'Every request carries `Authorization: Bearer <API_KEY>`. USER keys act for one user and are accepted everywhere; ' +
         'GENERAL keys act for the account and are refused (403) on endpoints whose `x-key-scope` is `U`. ' +
         'Errors are `{ code, message, details? }`.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: serverUrl }],
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',

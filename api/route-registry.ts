@@ -40,8 +40,52 @@ export interface RouteResponse {
   contentTypes?: string[];
 }
 
+/**
+ * The verbs operation ids start with: what the caller does. A new verb is fine where none of these says it; the
+ * OpenAPI test holds every id to a verb of this list, then what it acts on (`listRecordTypes`).
+ */
+export const OPERATION_VERBS = [
+  'list',
+  'get',
+  'create',
+  'update',
+  'delete',
+  'count',
+  'preview',
+  'compute',
+  'export',
+  'link',
+  'unlink',
+  'complete',
+  'uncomplete',
+  'upload',
+  'download',
+  'check',
+  'generate',
+  'rotate',
+  'call',
+  'deliver',
+  'start',
+  'send',
+  'stream',
+  'end',
+  'cancel',
+  'publish',
+] as const;
+
+/**
+ * The name of an operation in the OpenAPI document, and of its method in generated clients: a verb, then what it
+ * acts on, in camelCase, as a person would call it (`listRecordTypes`, `sendConversationMessage`, `publishFlow`).
+ */
+export type OperationId = `${(typeof OPERATION_VERBS)[number]}${Capitalize<string>}`;
+
 export interface RouteSpec<Body = unknown, Query = Record<string, unknown>, Params = Record<string, string>> {
   method: Method;
+  /**
+   * Required, unique among the routes and stable: clients call the operation by this name, so renaming it breaks
+   * them. Words of SPEC.md (workflow, record, row), singular for one item, plural for a list.
+   */
+  operationId: OperationId;
   /** Koa path relative to the router prefix, e.g. `/workflows/:workflowId`. */
   path: string;
   /** `U`: USER key only; `any`: USER or GENERAL key; `public`: no key. */
@@ -118,6 +162,8 @@ export class RouteRegistry {
   add<Body, Query = Record<string, unknown>, Params = Record<string, string>>(spec: RouteSpec<Body, Query, Params>): void {
     if (spec.lock && spec.scope === 'public') throw new Error(`${spec.method} ${spec.path}: a document lock needs an authenticated account`);
     if (typeof spec.etag === 'function' && !spec.lock) throw new Error(`${spec.method} ${spec.path}: If-Match is checked under the lock`);
+    const same = this.routes.find((route) => route.operationId === spec.operationId);
+    if (same) throw new Error(`${spec.method} ${spec.path}: operationId ${spec.operationId} is already ${same.method} ${same.path}'s`);
     this.routes.push(spec);
   }
 

@@ -12,10 +12,10 @@ export interface paths {
       cookie?: never;
     };
     /** Agents of the account */
-    get: operations['getAgents'];
+    get: operations['listAgents'];
     put?: never;
     /** Creates an agent, offline, with its defaults in one transaction: agent setting, theme, the four channel settings and the default flow "Start" (DRAFT) holding a START node */
-    post: operations['postAgents'];
+    post: operations['createAgent'];
     delete?: never;
     options?: never;
     head?: never;
@@ -30,12 +30,12 @@ export interface paths {
       cookie?: never;
     };
     /** An agent (never its secrets) */
-    get: operations['getAgentsAgentId'];
+    get: operations['getAgent'];
     /** Updates name or description */
-    put: operations['putAgentsAgentId'];
+    put: operations['updateAgent'];
     post?: never;
     /** Soft delete with its flows, variables and intents; workflows triggered by it keep firing for the other agents they name */
-    delete: operations['deleteAgentsAgentId'];
+    delete: operations['deleteAgent'];
     options?: never;
     head?: never;
     patch?: never;
@@ -49,9 +49,9 @@ export interface paths {
       cookie?: never;
     };
     /** Model, instructions, tools, playbooks, knowledge bases, connected accounts, system tools */
-    get: operations['getAgentsAgentIdAgentSetting'];
+    get: operations['getAgentSetting'];
     /** Updates the fields sent; aiModelId must be a TEXT model that is not deprecated and every id must name a resource of the account (400 not_found, nothing saved) */
-    put: operations['putAgentsAgentIdAgentSetting'];
+    put: operations['updateAgentSetting'];
     post?: never;
     delete?: never;
     options?: never;
@@ -67,7 +67,7 @@ export interface paths {
       cookie?: never;
     };
     /** Credit usage, conversation counts and a breakdown by channel of conversations started in the range (default: the last 30 days) */
-    get: operations['getAgentsAgentIdAnalytics'];
+    get: operations['getAgentAnalytics'];
     put?: never;
     post?: never;
     delete?: never;
@@ -84,10 +84,10 @@ export interface paths {
       cookie?: never;
     };
     /** Conversations of the agent, newest first; filters: start date range, channel, status */
-    get: operations['getAgentsAgentIdConversations'];
+    get: operations['listConversations'];
     put?: never;
     /** Starts a conversation (livechat unless `channel` says otherwise); answers it with the greeting messages */
-    post: operations['postAgentsAgentIdConversations'];
+    post: operations['startConversation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -102,7 +102,7 @@ export interface paths {
       cookie?: never;
     };
     /** A conversation with its transcript: every message with author, time, flow, node and credits */
-    get: operations['getAgentsAgentIdConversationsConversationId'];
+    get: operations['getConversation'];
     put?: never;
     post?: never;
     delete?: never;
@@ -121,7 +121,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Ends the conversation (fires CONVERSATION_ENDED once); an ended one is answered as it is */
-    post: operations['postAgentsAgentIdConversationsConversationIdEnd'];
+    post: operations['endConversation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -138,7 +138,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Records the user's feedback (a 1-5 rating and/or a comment) and fires FEEDBACK_CAPTURED */
-    post: operations['postAgentsAgentIdConversationsConversationIdFeedback'];
+    post: operations['sendConversationFeedback'];
     delete?: never;
     options?: never;
     head?: never;
@@ -155,7 +155,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Sends the user's message: runs one turn and answers the agent's messages (a resent messageId answers the same turn) */
-    post: operations['postAgentsAgentIdConversationsConversationIdMessages'];
+    post: operations['sendConversationMessage'];
     delete?: never;
     options?: never;
     head?: never;
@@ -170,7 +170,7 @@ export interface paths {
       cookie?: never;
     };
     /** The messages of the conversation as server-sent events (`message` events; `end` when it ends), after `after` (a message id) */
-    get: operations['getAgentsAgentIdConversationsConversationIdStream'];
+    get: operations['streamConversation'];
     put?: never;
     post?: never;
     delete?: never;
@@ -188,7 +188,7 @@ export interface paths {
     };
     get?: never;
     /** Publishes (isOffline false) or pauses (isOffline true) the agent; an account whose credit balance is exhausted cannot take an agent online (409) */
-    put: operations['putAgentsAgentIdDeploymentStatus'];
+    put: operations['updateAgentDeploymentStatus'];
     post?: never;
     delete?: never;
     options?: never;
@@ -204,10 +204,10 @@ export interface paths {
       cookie?: never;
     };
     /** Flows of the agent (without nodes) */
-    get: operations['getAgentsAgentIdFlows'];
+    get: operations['listFlows'];
     put?: never;
     /** Creates a flow with an empty draft graph; its first node is its TRIGGER_INTENT entry */
-    post: operations['postAgentsAgentIdFlows'];
+    post: operations['createFlow'];
     delete?: never;
     options?: never;
     head?: never;
@@ -222,12 +222,12 @@ export interface paths {
       cookie?: never;
     };
     /** A flow; includeNodes=true adds the draft nodes */
-    get: operations['getAgentsAgentIdFlowsFlowId'];
+    get: operations['getFlow'];
     /** Updates name, description or status */
-    put: operations['putAgentsAgentIdFlowsFlowId'];
+    put: operations['updateFlow'];
     post?: never;
     /** Soft delete; the default flow cannot be deleted (409) */
-    delete: operations['deleteAgentsAgentIdFlowsFlowId'];
+    delete: operations['deleteFlow'];
     options?: never;
     head?: never;
     patch?: never;
@@ -243,9 +243,9 @@ export interface paths {
     get?: never;
     put?: never;
     /** Adds or replaces the edge leaving a node's handle */
-    post: operations['postAgentsAgentIdFlowsFlowIdEdges'];
+    post: operations['createFlowEdge'];
     /** Removes the edge leaving `source` by `handle` */
-    delete: operations['deleteAgentsAgentIdFlowsFlowIdEdges'];
+    delete: operations['deleteFlowEdge'];
     options?: never;
     head?: never;
     patch?: never;
@@ -259,7 +259,7 @@ export interface paths {
       cookie?: never;
     };
     /** Nodes and edges of the draft graph */
-    get: operations['getAgentsAgentIdFlowsFlowIdGraph'];
+    get: operations['getFlowGraph'];
     put?: never;
     post?: never;
     delete?: never;
@@ -278,7 +278,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Adds a node (validated with its references and the flow rules; nothing saved on failure); returns the graph */
-    post: operations['postAgentsAgentIdFlowsFlowIdNodes'];
+    post: operations['createFlowNode'];
     delete?: never;
     options?: never;
     head?: never;
@@ -294,10 +294,10 @@ export interface paths {
     };
     get?: never;
     /** Updates a node; returns the graph */
-    put: operations['putAgentsAgentIdFlowsFlowIdNodesNodeId'];
+    put: operations['updateFlowNode'];
     post?: never;
     /** Deletes a node and its incoming and outgoing edges; returns the graph */
-    delete: operations['deleteAgentsAgentIdFlowsFlowIdNodesNodeId'];
+    delete: operations['deleteFlowNode'];
     options?: never;
     head?: never;
     patch?: never;
@@ -313,7 +313,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Promotes the draft to a new immutable live snapshot, which conversations are served from */
-    post: operations['postAgentsAgentIdFlowsFlowIdPublish'];
+    post: operations['publishFlow'];
     delete?: never;
     options?: never;
     head?: never;
@@ -328,7 +328,7 @@ export interface paths {
       cookie?: never;
     };
     /** Draft and live snapshots, newest first */
-    get: operations['getAgentsAgentIdFlowsFlowIdSnapshots'];
+    get: operations['listFlowSnapshots'];
     put?: never;
     post?: never;
     delete?: never;
@@ -345,10 +345,10 @@ export interface paths {
       cookie?: never;
     };
     /** Intents of the agent */
-    get: operations['getAgentsAgentIdIntents'];
+    get: operations['listIntents'];
     put?: never;
     /** Creates an intent with its training phrases (trimmed, without repeats) */
-    post: operations['postAgentsAgentIdIntents'];
+    post: operations['createIntent'];
     delete?: never;
     options?: never;
     head?: never;
@@ -363,12 +363,12 @@ export interface paths {
       cookie?: never;
     };
     /** One intent */
-    get: operations['getAgentsAgentIdIntentsIntentId'];
+    get: operations['getIntent'];
     /** Updates name, description or training phrases (the list sent replaces the old one) */
-    put: operations['putAgentsAgentIdIntentsIntentId'];
+    put: operations['updateIntent'];
     post?: never;
     /** Deletes an intent; refused (409, naming the nodes) while a TRIGGER_INTENT node lists it */
-    delete: operations['deleteAgentsAgentIdIntentsIntentId'];
+    delete: operations['deleteIntent'];
     options?: never;
     head?: never;
     patch?: never;
@@ -382,7 +382,7 @@ export interface paths {
       cookie?: never;
     };
     /** Every intent of the agent, unpaginated */
-    get: operations['getAgentsAgentIdIntentsAll'];
+    get: operations['listAllIntents'];
     put?: never;
     post?: never;
     delete?: never;
@@ -401,7 +401,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Suggests training phrases through the AI gateway; without one configured (AI_BASE_URL, AI_API_KEY) answers 503 and suggests nothing */
-    post: operations['postAgentsAgentIdIntentsGeneratePhrases'];
+    post: operations['generateIntentPhrases'];
     delete?: never;
     options?: never;
     head?: never;
@@ -416,7 +416,7 @@ export interface paths {
       cookie?: never;
     };
     /** Settings of livechat and the messaging channels (messaging, instagram, facebook) */
-    get: operations['getAgentsAgentIdSettings'];
+    get: operations['listAgentChannelSettings'];
     put?: never;
     post?: never;
     delete?: never;
@@ -433,9 +433,9 @@ export interface paths {
       cookie?: never;
     };
     /** Settings of one channel: livechat, messaging, instagram or facebook (another: 404) */
-    get: operations['getAgentsAgentIdSettingsChannel'];
+    get: operations['getAgentChannelSettings'];
     /** Updates the fields sent; enableIdle and idleSettings.idleMinutes govern CONVERSATION_IDLE triggers */
-    put: operations['putAgentsAgentIdSettingsChannel'];
+    put: operations['updateAgentChannelSettings'];
     post?: never;
     delete?: never;
     options?: never;
@@ -451,9 +451,9 @@ export interface paths {
       cookie?: never;
     };
     /** Texts and colours of the chat widget */
-    get: operations['getAgentsAgentIdTheme'];
+    get: operations['getAgentTheme'];
     /** Updates the fields sent (colours #rgb, #rrggbb or #rrggbbaa) */
-    put: operations['putAgentsAgentIdTheme'];
+    put: operations['updateAgentTheme'];
     post?: never;
     delete?: never;
     options?: never;
@@ -469,10 +469,10 @@ export interface paths {
       cookie?: never;
     };
     /** Declared variables of the agent */
-    get: operations['getAgentsAgentIdVariables'];
+    get: operations['listAgentVariables'];
     put?: never;
     /** Declares a variable (a capture target, `{name}` in text fields of the flows) */
-    post: operations['postAgentsAgentIdVariables'];
+    post: operations['createAgentVariable'];
     delete?: never;
     options?: never;
     head?: never;
@@ -487,12 +487,12 @@ export interface paths {
       cookie?: never;
     };
     /** One variable */
-    get: operations['getAgentsAgentIdVariablesVariableId'];
+    get: operations['getAgentVariable'];
     /** Renames or describes a variable */
-    put: operations['putAgentsAgentIdVariablesVariableId'];
+    put: operations['updateAgentVariable'];
     post?: never;
     /** Deletes a variable; refused (409, naming the nodes) while a flow node captures into or interpolates it */
-    delete: operations['deleteAgentsAgentIdVariablesVariableId'];
+    delete: operations['deleteAgentVariable'];
     options?: never;
     head?: never;
     patch?: never;
@@ -506,7 +506,7 @@ export interface paths {
       cookie?: never;
     };
     /** Declared variables plus the built-in ones every agent has: last_user_message, conversation_id, channel, contact_name, contact_email, contact_phone, agent_name, current_date */
-    get: operations['getAgentsAgentIdVariablesAll'];
+    get: operations['listAllAgentVariables'];
     put?: never;
     post?: never;
     delete?: never;
@@ -523,7 +523,7 @@ export interface paths {
       cookie?: never;
     };
     /** Whether a variable (declared or built-in) of that name exists */
-    get: operations['getAgentsAgentIdVariablesCheckName'];
+    get: operations['checkAgentVariableName'];
     put?: never;
     post?: never;
     delete?: never;
@@ -540,7 +540,7 @@ export interface paths {
       cookie?: never;
     };
     /** The AI model catalog, optionally of one type; deprecated models are listed with `deprecated: true` */
-    get: operations['getAiModels'];
+    get: operations['listAiModels'];
     put?: never;
     post?: never;
     delete?: never;
@@ -557,7 +557,7 @@ export interface paths {
       cookie?: never;
     };
     /** One AI model */
-    get: operations['getAiModelsAiModelId'];
+    get: operations['getAiModel'];
     put?: never;
     post?: never;
     delete?: never;
@@ -574,7 +574,7 @@ export interface paths {
       cookie?: never;
     };
     /** The default model of a type (query `type` is required) */
-    get: operations['getAiModelsDefault'];
+    get: operations['getDefaultAiModel'];
     put?: never;
     post?: never;
     delete?: never;
@@ -591,7 +591,7 @@ export interface paths {
       cookie?: never;
     };
     /** Connected channels of the account as `{ agentry: { numbers: [...], socialAccounts: [...] } }`: messaging numbers (with `canSendMessages` and the owning agent `assistantId`) and social accounts with their pages */
-    get: operations['getChannels'];
+    get: operations['listChannels'];
     put?: never;
     post?: never;
     delete?: never;
@@ -608,7 +608,7 @@ export interface paths {
       cookie?: never;
     };
     /** The APPROVED message templates of the account (pending and rejected ones cannot be sent and are not listed) */
-    get: operations['getChannelsMessagingTemplates'];
+    get: operations['listMessagingTemplates'];
     put?: never;
     post?: never;
     delete?: never;
@@ -625,10 +625,10 @@ export interface paths {
       cookie?: never;
     };
     /** Custom tools of the account (extension; their ids go in customToolIds) */
-    get: operations['getCustomTools'];
+    get: operations['listCustomTools'];
     put?: never;
     /** Creates a custom tool (extension) */
-    post: operations['postCustomTools'];
+    post: operations['createCustomTool'];
     delete?: never;
     options?: never;
     head?: never;
@@ -643,12 +643,12 @@ export interface paths {
       cookie?: never;
     };
     /** One custom tool */
-    get: operations['getCustomToolsId'];
+    get: operations['getCustomTool'];
     /** Updates the fields sent of a custom tool */
-    put: operations['putCustomToolsId'];
+    put: operations['updateCustomTool'];
     post?: never;
     /** Deletes a custom tool */
-    delete: operations['deleteCustomToolsId'];
+    delete: operations['deleteCustomTool'];
     options?: never;
     head?: never;
     patch?: never;
@@ -662,10 +662,10 @@ export interface paths {
       cookie?: never;
     };
     /** The account's incoming webhooks, oldest first (extension) */
-    get: operations['getIncomingWebhooks'];
+    get: operations['listIncomingWebhooks'];
     put?: never;
     /** Creates an incoming webhook; the access token (when useAuthentication is true) is returned only here */
-    post: operations['postIncomingWebhooks'];
+    post: operations['createIncomingWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -680,15 +680,15 @@ export interface paths {
       cookie?: never;
     };
     /** One incoming webhook, without its token (extension) */
-    get: operations['getIncomingWebhooksWebhookId'];
+    get: operations['getIncomingWebhook'];
     put?: never;
     post?: never;
     /** Deletes the webhook (calls answer 404 from then on) and reports the workflows whose nodes still list it (extension) */
-    delete: operations['deleteIncomingWebhooksWebhookId'];
+    delete: operations['deleteIncomingWebhook'];
     options?: never;
     head?: never;
     /** Changes name, description, isActive or useAuthentication; turning authentication on returns a new token once (extension) */
-    patch: operations['patchIncomingWebhooksWebhookId'];
+    patch: operations['updateIncomingWebhook'];
     trace?: never;
   };
   '/incoming-webhooks/{webhookId}/rotate-token': {
@@ -701,7 +701,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Replaces the access token, returned once; the previous token stops working at once (extension) */
-    post: operations['postIncomingWebhooksWebhookIdRotateToken'];
+    post: operations['rotateIncomingWebhookToken'];
     delete?: never;
     options?: never;
     head?: never;
@@ -716,7 +716,7 @@ export interface paths {
       cookie?: never;
     };
     /** Connected third-party accounts; `id` is the `connectedAccountId` of nodes (optional `toolkit` filter) */
-    get: operations['getIntegrations'];
+    get: operations['listIntegrations'];
     put?: never;
     post?: never;
     delete?: never;
@@ -733,7 +733,7 @@ export interface paths {
       cookie?: never;
     };
     /** Resources of a connected account that a trigger config field can name, from the trigger provider (`parent` browses nested ones) */
-    get: operations['getIntegrationsTriggerResources'];
+    get: operations['listTriggerResources'];
     put?: never;
     post?: never;
     delete?: never;
@@ -750,7 +750,7 @@ export interface paths {
       cookie?: never;
     };
     /** Third-party events an EXTERNAL_TRIGGER node can subscribe to, with their config fields (optional `toolkit` filter, case-insensitive) */
-    get: operations['getIntegrationsTriggerTypes'];
+    get: operations['listTriggerTypes'];
     put?: never;
     post?: never;
     delete?: never;
@@ -767,10 +767,10 @@ export interface paths {
       cookie?: never;
     };
     /** Knowledge bases of the account (extension; their ids go in knowledgeBaseIds) */
-    get: operations['getKnowledgeBases'];
+    get: operations['listKnowledgeBases'];
     put?: never;
     /** Creates a knowledge base (extension) */
-    post: operations['postKnowledgeBases'];
+    post: operations['createKnowledgeBase'];
     delete?: never;
     options?: never;
     head?: never;
@@ -785,12 +785,12 @@ export interface paths {
       cookie?: never;
     };
     /** One knowledge base */
-    get: operations['getKnowledgeBasesId'];
+    get: operations['getKnowledgeBase'];
     /** Updates the fields sent of a knowledge base */
-    put: operations['putKnowledgeBasesId'];
+    put: operations['updateKnowledgeBase'];
     post?: never;
     /** Deletes a knowledge base */
-    delete: operations['deleteKnowledgeBasesId'];
+    delete: operations['deleteKnowledgeBase'];
     options?: never;
     head?: never;
     patch?: never;
@@ -821,10 +821,10 @@ export interface paths {
       cookie?: never;
     };
     /** All standard and custom Objects */
-    get: operations['getObjects'];
+    get: operations['listObjects'];
     put?: never;
     /** Creates a custom Object (at least one column) */
-    post: operations['postObjects'];
+    post: operations['createObject'];
     delete?: never;
     options?: never;
     head?: never;
@@ -839,15 +839,15 @@ export interface paths {
       cookie?: never;
     };
     /** The Object with its fields, views and record types */
-    get: operations['getObjectsName'];
+    get: operations['getObject'];
     put?: never;
     post?: never;
     /** Deletes a custom Object and its records (standard Objects cannot be deleted) */
-    delete: operations['deleteObjectsName'];
+    delete: operations['deleteObject'];
     options?: never;
     head?: never;
     /** Changes display name, emoji, color or description */
-    patch: operations['patchObjectsName'];
+    patch: operations['updateObject'];
     trace?: never;
   };
   '/objects/{name}/activities/{id}': {
@@ -858,15 +858,15 @@ export interface paths {
       cookie?: never;
     };
     /** One activity */
-    get: operations['getObjectsNameActivitiesId'];
+    get: operations['getRecordActivity'];
     put?: never;
     post?: never;
     /** Deletes an activity: only its author, and never an auto-generated one (409) */
-    delete: operations['deleteObjectsNameActivitiesId'];
+    delete: operations['deleteRecordActivity'];
     options?: never;
     head?: never;
     /** Changes the content and/or the type of an activity */
-    patch: operations['patchObjectsNameActivitiesId'];
+    patch: operations['updateRecordActivity'];
     trace?: never;
   };
   '/objects/{name}/export/csv': {
@@ -879,7 +879,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Rows matching the query (as rows/list, or a saved view with viewId) as CSV (UTF-8, header row of field names); streamed as a download */
-    post: operations['postObjectsNameExportCsv'];
+    post: operations['exportRecordsCsv'];
     delete?: never;
     options?: never;
     head?: never;
@@ -896,7 +896,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Rows matching the query (as rows/list, or a saved view with viewId) as XLSX (typed cells: numbers, dates in the field time zone, booleans); streamed as a download */
-    post: operations['postObjectsNameExportXlsx'];
+    post: operations['exportRecordsXlsx'];
     delete?: never;
     options?: never;
     head?: never;
@@ -911,10 +911,10 @@ export interface paths {
       cookie?: never;
     };
     /** Fields in display order */
-    get: operations['getObjectsNameFields'];
+    get: operations['listObjectFields'];
     put?: never;
     /** Adds a field (strict body; options are added afterwards through the options endpoint) */
-    post: operations['postObjectsNameFields'];
+    post: operations['createObjectField'];
     delete?: never;
     options?: never;
     head?: never;
@@ -932,11 +932,11 @@ export interface paths {
     put?: never;
     post?: never;
     /** Deletes a field and its values */
-    delete: operations['deleteObjectsNameFieldsFieldId'];
+    delete: operations['deleteObjectField'];
     options?: never;
     head?: never;
     /** Changes name, metadata, default, order, required, unique, type; `tags` replaces the options */
-    patch: operations['patchObjectsNameFieldsFieldId'];
+    patch: operations['updateObjectField'];
     trace?: never;
   };
   '/objects/{name}/fields/{fieldId}/options': {
@@ -947,10 +947,10 @@ export interface paths {
       cookie?: never;
     };
     /** Options of a select field */
-    get: operations['getObjectsNameFieldsFieldIdOptions'];
+    get: operations['listObjectFieldOptions'];
     put?: never;
     /** Adds an option (name, color) to a select field */
-    post: operations['postObjectsNameFieldsFieldIdOptions'];
+    post: operations['createObjectFieldOption'];
     delete?: never;
     options?: never;
     head?: never;
@@ -967,7 +967,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Evaluates a formula on existing rows (the first ones, or rowIds) before creating the field; same checks as a create */
-    post: operations['postObjectsNameFieldsPreviewFormula'];
+    post: operations['previewObjectFieldFormula'];
     delete?: never;
     options?: never;
     head?: never;
@@ -982,11 +982,11 @@ export interface paths {
       cookie?: never;
     };
     /** A file's metadata */
-    get: operations['getObjectsNameFilesId'];
+    get: operations['getRecordFile'];
     put?: never;
     post?: never;
     /** Deletes a file and its bytes */
-    delete: operations['deleteObjectsNameFilesId'];
+    delete: operations['deleteRecordFile'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1000,7 +1000,7 @@ export interface paths {
       cookie?: never;
     };
     /** The bytes of a file (not JSON); honours a single `Range: bytes=` range with 206, 416 beyond the end */
-    get: operations['getObjectsNameFilesIdDownload'];
+    get: operations['downloadRecordFile'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1020,11 +1020,11 @@ export interface paths {
     put?: never;
     post?: never;
     /** Deletes an option and removes it from every record */
-    delete: operations['deleteObjectsNameOptionsTagId'];
+    delete: operations['deleteObjectFieldOption'];
     options?: never;
     head?: never;
     /** Changes an option: name, color, order */
-    patch: operations['patchObjectsNameOptionsTagId'];
+    patch: operations['updateObjectFieldOption'];
     trace?: never;
   };
   '/objects/{name}/record-types': {
@@ -1035,10 +1035,10 @@ export interface paths {
       cookie?: never;
     };
     /** Record types of an Object */
-    get: operations['getObjectsNameRecordTypes'];
+    get: operations['listRecordTypes'];
     put?: never;
     /** Creates a record type (isDefault: true promotes it) */
-    post: operations['postObjectsNameRecordTypes'];
+    post: operations['createRecordType'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1056,11 +1056,11 @@ export interface paths {
     put?: never;
     post?: never;
     /** Deletes a record type no record uses; the default one cannot be deleted */
-    delete: operations['deleteObjectsNameRecordTypesRecordTypeId'];
+    delete: operations['deleteRecordType'];
     options?: never;
     head?: never;
     /** Renames, reorders or promotes a record type; the default one cannot be renamed */
-    patch: operations['patchObjectsNameRecordTypesRecordTypeId'];
+    patch: operations['updateRecordType'];
     trace?: never;
   };
   '/objects/{name}/relations/{relation}/target/{targetId}': {
@@ -1071,7 +1071,7 @@ export interface paths {
       cookie?: never;
     };
     /** Records of this Object that link to the target record through the relation */
-    get: operations['getObjectsNameRelationsRelationTargetTargetId'];
+    get: operations['listRecordsLinkedTo'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1090,7 +1090,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Creates one record (values flat or under data) */
-    post: operations['postObjectsNameRows'];
+    post: operations['createRecord'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1105,15 +1105,15 @@ export interface paths {
       cookie?: never;
     };
     /** One record */
-    get: operations['getObjectsNameRowsId'];
+    get: operations['getRecord'];
     put?: never;
     post?: never;
     /** Deletes a record */
-    delete: operations['deleteObjectsNameRowsId'];
+    delete: operations['deleteRecord'];
     options?: never;
     head?: never;
     /** Changes the given fields of a record (flat or under data; recordTypeId changes the record type) */
-    patch: operations['patchObjectsNameRowsId'];
+    patch: operations['updateRecord'];
     trace?: never;
   };
   '/objects/{name}/rows/{id}/relations/{relation}': {
@@ -1124,7 +1124,7 @@ export interface paths {
       cookie?: never;
     };
     /** Records linked from this record through the relation field (id or name) */
-    get: operations['getObjectsNameRowsIdRelationsRelation'];
+    get: operations['listRelatedRecords'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1143,7 +1143,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Links target records (they must exist in the related Object) */
-    post: operations['postObjectsNameRowsIdRelationsRelationLink'];
+    post: operations['linkRecords'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1160,7 +1160,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Unlinks target records */
-    post: operations['postObjectsNameRowsIdRelationsRelationUnlink'];
+    post: operations['unlinkRecords'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1175,10 +1175,10 @@ export interface paths {
       cookie?: never;
     };
     /** Activities of a record, newest first */
-    get: operations['getObjectsNameRowsRowIdActivities'];
+    get: operations['listRecordActivities'];
     put?: never;
     /** Logs an activity (NOTE, PHONE_CALL, MEETING, EMAIL, WHATSAPP) on a record; the caller is its author */
-    post: operations['postObjectsNameRowsRowIdActivities'];
+    post: operations['createRecordActivity'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1193,10 +1193,10 @@ export interface paths {
       cookie?: never;
     };
     /** Files of a record, oldest first */
-    get: operations['getObjectsNameRowsRowIdFiles'];
+    get: operations['listRecordFiles'];
     put?: never;
     /** Uploads files (multipart/form-data, under "files"), streamed to storage; all or nothing */
-    post: operations['postObjectsNameRowsRowIdFiles'];
+    post: operations['uploadRecordFiles'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1211,10 +1211,10 @@ export interface paths {
       cookie?: never;
     };
     /** Tasks of a record: open first, then by due date (none last) */
-    get: operations['getObjectsNameRowsRowIdTasks'];
+    get: operations['listRecordTasks'];
     put?: never;
     /** Creates an open task on a record (assignees: users of the account); writes OBJECT_TASK_CREATED */
-    post: operations['postObjectsNameRowsRowIdTasks'];
+    post: operations['createRecordTask'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1231,7 +1231,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Creates up to 5000 records, all or nothing */
-    post: operations['postObjectsNameRowsBulk'];
+    post: operations['createRecords'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1248,7 +1248,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Counts records matching the same query as rows/list */
-    post: operations['postObjectsNameRowsCount'];
+    post: operations['countRecords'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1265,7 +1265,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Lists records: filter, sort, full-text search, record type, cursor pagination */
-    post: operations['postObjectsNameRowsList'];
+    post: operations['listRecords'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1280,7 +1280,7 @@ export interface paths {
       cookie?: never;
     };
     /** Fields, types and formats only */
-    get: operations['getObjectsNameSchema'];
+    get: operations['getObjectSchema'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1297,15 +1297,15 @@ export interface paths {
       cookie?: never;
     };
     /** One task */
-    get: operations['getObjectsNameTasksId'];
+    get: operations['getRecordTask'];
     put?: never;
     post?: never;
     /** Deletes a task */
-    delete: operations['deleteObjectsNameTasksId'];
+    delete: operations['deleteRecordTask'];
     options?: never;
     head?: never;
     /** Changes the content, due date and/or assignees of a task */
-    patch: operations['patchObjectsNameTasksId'];
+    patch: operations['updateRecordTask'];
     trace?: never;
   };
   '/objects/{name}/tasks/{id}/complete': {
@@ -1318,7 +1318,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** open → completed, recording who and when; writes OBJECT_TASK_COMPLETED (409 when already completed) */
-    post: operations['postObjectsNameTasksIdComplete'];
+    post: operations['completeRecordTask'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1335,7 +1335,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** completed → open (409 when open) */
-    post: operations['postObjectsNameTasksIdUncomplete'];
+    post: operations['uncompleteRecordTask'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1350,10 +1350,10 @@ export interface paths {
       cookie?: never;
     };
     /** Saved views of an Object */
-    get: operations['getObjectsNameViews'];
+    get: operations['listObjectViews'];
     put?: never;
     /** Saves a view: filter, sort, visible fields */
-    post: operations['postObjectsNameViews'];
+    post: operations['createObjectView'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1371,11 +1371,11 @@ export interface paths {
     put?: never;
     post?: never;
     /** Deletes a view */
-    delete: operations['deleteObjectsNameViewsViewId'];
+    delete: operations['deleteObjectView'];
     options?: never;
     head?: never;
     /** Changes a view */
-    patch: operations['patchObjectsNameViewsViewId'];
+    patch: operations['updateObjectView'];
     trace?: never;
   };
   '/objects/{name}/views/{viewId}/aggregations': {
@@ -1386,10 +1386,10 @@ export interface paths {
       cookie?: never;
     };
     /** Aggregations of a view */
-    get: operations['getObjectsNameViewsViewIdAggregations'];
+    get: operations['listObjectViewAggregations'];
     put?: never;
     /** Adds an aggregation (one per field of the view) */
-    post: operations['postObjectsNameViewsViewIdAggregations'];
+    post: operations['createObjectViewAggregation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1407,11 +1407,11 @@ export interface paths {
     put?: never;
     post?: never;
     /** Deletes an aggregation */
-    delete: operations['deleteObjectsNameViewsViewIdAggregationsAggId'];
+    delete: operations['deleteObjectViewAggregation'];
     options?: never;
     head?: never;
     /** Changes the operation of an aggregation */
-    patch: operations['patchObjectsNameViewsViewIdAggregationsAggId'];
+    patch: operations['updateObjectViewAggregation'];
     trace?: never;
   };
   '/objects/{name}/views/{viewId}/aggregations/compute': {
@@ -1424,7 +1424,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Computes the aggregations over the rows matching the view (or the given filter and search), in one statement */
-    post: operations['postObjectsNameViewsViewIdAggregationsCompute'];
+    post: operations['computeObjectViewAggregations'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1441,7 +1441,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Saves a view scoped to a record type */
-    post: operations['postObjectsRecordTypesRecordTypeIdViews'];
+    post: operations['createRecordTypeView'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1459,11 +1459,11 @@ export interface paths {
     put?: never;
     post?: never;
     /** Deletes a record-type view */
-    delete: operations['deleteObjectsRecordTypesRecordTypeIdViewsViewId'];
+    delete: operations['deleteRecordTypeView'];
     options?: never;
     head?: never;
     /** Changes a record-type view */
-    patch: operations['patchObjectsRecordTypesRecordTypeIdViewsViewId'];
+    patch: operations['updateRecordTypeView'];
     trace?: never;
   };
   '/playbooks': {
@@ -1474,10 +1474,10 @@ export interface paths {
       cookie?: never;
     };
     /** Playbooks of the account (extension; their ids go in playbookIds) */
-    get: operations['getPlaybooks'];
+    get: operations['listPlaybooks'];
     put?: never;
     /** Creates a playbook (extension) */
-    post: operations['postPlaybooks'];
+    post: operations['createPlaybook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1492,12 +1492,12 @@ export interface paths {
       cookie?: never;
     };
     /** One playbook */
-    get: operations['getPlaybooksId'];
+    get: operations['getPlaybook'];
     /** Updates the fields sent of a playbook */
-    put: operations['putPlaybooksId'];
+    put: operations['updatePlaybook'];
     post?: never;
     /** Deletes a playbook */
-    delete: operations['deletePlaybooksId'];
+    delete: operations['deletePlaybook'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1511,10 +1511,10 @@ export interface paths {
       cookie?: never;
     };
     /** All Tables */
-    get: operations['getTables'];
+    get: operations['listTables'];
     put?: never;
     /** Creates a Table (columns optional) */
-    post: operations['postTables'];
+    post: operations['createTable'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1529,15 +1529,15 @@ export interface paths {
       cookie?: never;
     };
     /** The Table with its fields and views */
-    get: operations['getTablesName'];
+    get: operations['getTable'];
     put?: never;
     post?: never;
     /** Deletes a Table and its rows */
-    delete: operations['deleteTablesName'];
+    delete: operations['deleteTable'];
     options?: never;
     head?: never;
     /** Changes display name, emoji, color or description */
-    patch: operations['patchTablesName'];
+    patch: operations['updateTable'];
     trace?: never;
   };
   '/tables/{name}/export/csv': {
@@ -1550,7 +1550,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Rows matching the query (as rows/list, or a saved view with viewId) as CSV (UTF-8, header row of field names); streamed as a download */
-    post: operations['postTablesNameExportCsv'];
+    post: operations['exportTableRowsCsv'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1567,7 +1567,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Rows matching the query (as rows/list, or a saved view with viewId) as XLSX (typed cells: numbers, dates in the field time zone, booleans); streamed as a download */
-    post: operations['postTablesNameExportXlsx'];
+    post: operations['exportTableRowsXlsx'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1582,10 +1582,10 @@ export interface paths {
       cookie?: never;
     };
     /** Fields in display order */
-    get: operations['getTablesNameFields'];
+    get: operations['listTableFields'];
     put?: never;
     /** Adds a field (strict body; options are added afterwards through the options endpoint) */
-    post: operations['postTablesNameFields'];
+    post: operations['createTableField'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1603,11 +1603,11 @@ export interface paths {
     put?: never;
     post?: never;
     /** Deletes a field and its values */
-    delete: operations['deleteTablesNameFieldsFieldId'];
+    delete: operations['deleteTableField'];
     options?: never;
     head?: never;
     /** Changes name, metadata, default, order, required, unique, type; `tags` replaces the options */
-    patch: operations['patchTablesNameFieldsFieldId'];
+    patch: operations['updateTableField'];
     trace?: never;
   };
   '/tables/{name}/fields/{fieldId}/tags': {
@@ -1618,10 +1618,10 @@ export interface paths {
       cookie?: never;
     };
     /** Options of a select field */
-    get: operations['getTablesNameFieldsFieldIdTags'];
+    get: operations['listTableFieldTags'];
     put?: never;
     /** Adds an option (name, color) to a select field */
-    post: operations['postTablesNameFieldsFieldIdTags'];
+    post: operations['createTableFieldTag'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1638,7 +1638,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Evaluates a formula on existing rows (the first ones, or rowIds) before creating the field; same checks as a create */
-    post: operations['postTablesNameFieldsPreviewFormula'];
+    post: operations['previewTableFieldFormula'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1655,7 +1655,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Creates one row (values flat or under data) */
-    post: operations['postTablesNameRows'];
+    post: operations['createTableRow'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1670,15 +1670,15 @@ export interface paths {
       cookie?: never;
     };
     /** One row */
-    get: operations['getTablesNameRowsId'];
+    get: operations['getTableRow'];
     put?: never;
     post?: never;
     /** Deletes a row */
-    delete: operations['deleteTablesNameRowsId'];
+    delete: operations['deleteTableRow'];
     options?: never;
     head?: never;
     /** Changes the given fields of a row (flat or under data; recordTypeId changes the record type) */
-    patch: operations['patchTablesNameRowsId'];
+    patch: operations['updateTableRow'];
     trace?: never;
   };
   '/tables/{name}/rows/bulk': {
@@ -1691,7 +1691,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Creates up to 5000 rows, all or nothing */
-    post: operations['postTablesNameRowsBulk'];
+    post: operations['createTableRows'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1708,7 +1708,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Counts rows matching the same query as rows/list */
-    post: operations['postTablesNameRowsCount'];
+    post: operations['countTableRows'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1725,7 +1725,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Lists rows: filter, sort, full-text search, record type, cursor pagination */
-    post: operations['postTablesNameRowsList'];
+    post: operations['listTableRows'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1740,7 +1740,7 @@ export interface paths {
       cookie?: never;
     };
     /** Fields, types and formats only */
-    get: operations['getTablesNameSchema'];
+    get: operations['getTableSchema'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1760,11 +1760,11 @@ export interface paths {
     put?: never;
     post?: never;
     /** Deletes an option and removes it from every record */
-    delete: operations['deleteTablesNameTagsTagId'];
+    delete: operations['deleteTableFieldTag'];
     options?: never;
     head?: never;
     /** Changes an option: name, color, order */
-    patch: operations['patchTablesNameTagsTagId'];
+    patch: operations['updateTableFieldTag'];
     trace?: never;
   };
   '/tables/{name}/views': {
@@ -1775,10 +1775,10 @@ export interface paths {
       cookie?: never;
     };
     /** Saved views of a Table */
-    get: operations['getTablesNameViews'];
+    get: operations['listTableViews'];
     put?: never;
     /** Saves a view: filter, sort, visible fields */
-    post: operations['postTablesNameViews'];
+    post: operations['createTableView'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1796,11 +1796,11 @@ export interface paths {
     put?: never;
     post?: never;
     /** Deletes a view */
-    delete: operations['deleteTablesNameViewsViewId'];
+    delete: operations['deleteTableView'];
     options?: never;
     head?: never;
     /** Changes a view */
-    patch: operations['patchTablesNameViewsViewId'];
+    patch: operations['updateTableView'];
     trace?: never;
   };
   '/tables/{name}/views/{viewId}/aggregations': {
@@ -1811,10 +1811,10 @@ export interface paths {
       cookie?: never;
     };
     /** Aggregations of a view */
-    get: operations['getTablesNameViewsViewIdAggregations'];
+    get: operations['listTableViewAggregations'];
     put?: never;
     /** Adds an aggregation (one per field of the view) */
-    post: operations['postTablesNameViewsViewIdAggregations'];
+    post: operations['createTableViewAggregation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1832,11 +1832,11 @@ export interface paths {
     put?: never;
     post?: never;
     /** Deletes an aggregation */
-    delete: operations['deleteTablesNameViewsViewIdAggregationsAggId'];
+    delete: operations['deleteTableViewAggregation'];
     options?: never;
     head?: never;
     /** Changes the operation of an aggregation */
-    patch: operations['patchTablesNameViewsViewIdAggregationsAggId'];
+    patch: operations['updateTableViewAggregation'];
     trace?: never;
   };
   '/tables/{name}/views/{viewId}/aggregations/compute': {
@@ -1849,7 +1849,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Computes the aggregations over the rows matching the view (or the given filter and search), in one statement */
-    post: operations['postTablesNameViewsViewIdAggregationsCompute'];
+    post: operations['computeTableViewAggregations'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1866,7 +1866,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** The trigger provider delivers one event of an EXTERNAL_TRIGGER subscription; it starts the ACTIVE workflow holding it, with { connectedAccountTriggerId, subscriptionId, data } as {trigger_payload} */
-    post: operations['postTriggerDeliveriesSubscriptionId'];
+    post: operations['deliverTriggerEvent'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1883,7 +1883,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Delivers any JSON value to a webhook; with useAuthentication the access token comes as Bearer; an Idempotency-Key makes retries safe (per webhook, 24 hours) */
-    post: operations['postWebhooksWebhookId'];
+    post: operations['callIncomingWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1898,10 +1898,10 @@ export interface paths {
       cookie?: never;
     };
     /** Workflows; `status` filters ACTIVE, DELETED or DRAFT */
-    get: operations['getWorkflows'];
+    get: operations['listWorkflows'];
     put?: never;
     /** Creates a workflow with an empty draft graph */
-    post: operations['postWorkflows'];
+    post: operations['createWorkflow'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1916,12 +1916,12 @@ export interface paths {
       cookie?: never;
     };
     /** A workflow; includeNodes=true adds the draft nodes; staleReferences lists the ids of deleted agents its nodes still name */
-    get: operations['getWorkflowsWorkflowId'];
+    get: operations['getWorkflow'];
     /** Updates name, description or status. Status ACTIVE publishes the draft first when it differs from the live graph, and runs each SCHEDULED_TRIGGER node of the live graph on a Temporal Schedule; DRAFT, PAUSED or ARCHIVED pause those schedules */
-    put: operations['putWorkflowsWorkflowId'];
+    put: operations['updateWorkflow'];
     post?: never;
     /** Soft delete; the workflow stops receiving events, its schedules are deleted and its third-party trigger subscriptions removed */
-    delete: operations['deleteWorkflowsWorkflowId'];
+    delete: operations['deleteWorkflow'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1935,7 +1935,7 @@ export interface paths {
       cookie?: never;
     };
     /** Runs per day (UTC) and credit totals from the run ledger; the last 30 days unless startDate/endDate say otherwise */
-    get: operations['getWorkflowsWorkflowIdAnalytics'];
+    get: operations['getWorkflowAnalytics'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1954,9 +1954,9 @@ export interface paths {
     get?: never;
     put?: never;
     /** Adds or replaces the edge leaving a node's handle */
-    post: operations['postWorkflowsWorkflowIdEdges'];
+    post: operations['createWorkflowEdge'];
     /** Removes the edge leaving `source` by `handle` */
-    delete: operations['deleteWorkflowsWorkflowIdEdges'];
+    delete: operations['deleteWorkflowEdge'];
     options?: never;
     head?: never;
     patch?: never;
@@ -1970,7 +1970,7 @@ export interface paths {
       cookie?: never;
     };
     /** Nodes and edges of the draft graph */
-    get: operations['getWorkflowsWorkflowIdGraph'];
+    get: operations['getWorkflowGraph'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1987,7 +1987,7 @@ export interface paths {
       cookie?: never;
     };
     /** Runs of a workflow from Temporal visibility: running first, then most recently ended first (changes show after a short lag) */
-    get: operations['getWorkflowsWorkflowIdLogs'];
+    get: operations['listWorkflowLogs'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2004,7 +2004,7 @@ export interface paths {
       cookie?: never;
     };
     /** One run with the result of each executed node */
-    get: operations['getWorkflowsWorkflowIdLogsLogId'];
+    get: operations['getWorkflowLog'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2023,7 +2023,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Requests cancellation of a running run; the log shows it cancelled once the run has stopped */
-    post: operations['postWorkflowsWorkflowIdLogsLogIdCancel'];
+    post: operations['cancelWorkflowRun'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2040,7 +2040,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Adds a node (validated; nothing saved on failure); on an ACTIVE workflow the edit goes live at once; returns the graph */
-    post: operations['postWorkflowsWorkflowIdNodes'];
+    post: operations['createWorkflowNode'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2056,10 +2056,10 @@ export interface paths {
     };
     get?: never;
     /** Updates a node (live at once on an ACTIVE workflow); returns the graph */
-    put: operations['putWorkflowsWorkflowIdNodesNodeId'];
+    put: operations['updateWorkflowNode'];
     post?: never;
     /** Deletes a node and its edges (live at once on an ACTIVE workflow); returns the graph */
-    delete: operations['deleteWorkflowsWorkflowIdNodesNodeId'];
+    delete: operations['deleteWorkflowNode'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2075,7 +2075,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph */
-    post: operations['postWorkflowsWorkflowIdPublish'];
+    post: operations['publishWorkflow'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2092,7 +2092,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Starts a manual run with a payload ({trigger_payload}) on the live snapshot, or the draft with ?snapshot=draft */
-    post: operations['postWorkflowsWorkflowIdRuns'];
+    post: operations['startWorkflowRun'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2107,7 +2107,7 @@ export interface paths {
       cookie?: never;
     };
     /** Draft and live snapshots, newest first */
-    get: operations['getWorkflowsWorkflowIdSnapshots'];
+    get: operations['listWorkflowSnapshots'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2124,10 +2124,10 @@ export interface paths {
       cookie?: never;
     };
     /** Declared variables of a workflow */
-    get: operations['getWorkflowsWorkflowIdVariables'];
+    get: operations['listWorkflowVariables'];
     put?: never;
     /** Declares a variable (a capture target, `{name}` in text fields) */
-    post: operations['postWorkflowsWorkflowIdVariables'];
+    post: operations['createWorkflowVariable'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2142,12 +2142,12 @@ export interface paths {
       cookie?: never;
     };
     /** One variable */
-    get: operations['getWorkflowsWorkflowIdVariablesVariableId'];
+    get: operations['getWorkflowVariable'];
     /** Renames or describes a variable */
-    put: operations['putWorkflowsWorkflowIdVariablesVariableId'];
+    put: operations['updateWorkflowVariable'];
     post?: never;
     /** Deletes a variable */
-    delete: operations['deleteWorkflowsWorkflowIdVariablesVariableId'];
+    delete: operations['deleteWorkflowVariable'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2161,7 +2161,7 @@ export interface paths {
       cookie?: never;
     };
     /** Declared variables plus the built-in ones (trigger_payload, one per node) */
-    get: operations['getWorkflowsWorkflowIdVariablesAll'];
+    get: operations['listAllWorkflowVariables'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2178,7 +2178,7 @@ export interface paths {
       cookie?: never;
     };
     /** Whether a variable (declared or built-in) of that name exists */
-    get: operations['getWorkflowsWorkflowIdVariablesCheckName'];
+    get: operations['checkWorkflowVariableName'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2411,6 +2411,8 @@ export interface components {
      *           "fieldId": 12,
      *           "operation": "sum",
      *           "order": 0,
+     *           "createdAt": "2026-01-05T10:00:00.000Z",
+     *           "updatedAt": "2026-01-05T10:00:00.000Z",
      *           "value": 15300
      *         }
      *       ]
@@ -2432,6 +2434,14 @@ export interface components {
       }[];
       /** @description Rows the aggregations ran over */
       rows: number;
+    };
+    AiCaptureNode: {
+      data?: components['schemas']['AiCaptureNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'AI_CAPTURE';
     };
     /**
      * AI_CAPTURE node data
@@ -2510,6 +2520,14 @@ export interface components {
       /** @description Pass as `cursor` for the next page */
       nextCursor: string | null;
     };
+    ApiNode: {
+      data?: components['schemas']['ApiNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'API';
+    };
     /**
      * API node data
      * @description Calls an external HTTP endpoint; the output is the response body (parsed when JSON)
@@ -2560,6 +2578,14 @@ export interface components {
           }[]
         | null;
     };
+    AutomationStatusNode: {
+      data?: components['schemas']['AutomationStatusNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'AUTOMATION_STATUS';
+    };
     /**
      * AUTOMATION_STATUS node data
      * @description Changes another automation's status (its schedules follow); does not publish its draft
@@ -2574,6 +2600,14 @@ export interface components {
        * @constant
        */
       type?: 'AUTOMATION_STATUS';
+    };
+    BreakNode: {
+      data?: components['schemas']['BreakNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'BREAK';
     };
     /**
      * BREAK node data
@@ -2620,6 +2654,14 @@ export interface components {
         }[];
       };
     };
+    ConditionalRoutingNode: {
+      data?: components['schemas']['ConditionalRoutingNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'CONDITIONAL_ROUTING';
+    };
     /**
      * CONDITIONAL_ROUTING node data
      * @description Branches on conditions: an edge leaves from each condition id, and from default when none matches
@@ -2646,6 +2688,14 @@ export interface components {
       type?: 'CONDITIONAL_ROUTING';
       /** @description false: plain rules without AI */
       useAi?: boolean | null;
+    };
+    CreateRecordActivityNode: {
+      data?: components['schemas']['CreateRecordActivityNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'CREATE_RECORD_ACTIVITY';
     };
     /**
      * CREATE_RECORD_ACTIVITY node data
@@ -2722,6 +2772,14 @@ export interface components {
       /** Format: uri */
       url?: string;
     };
+    DataTransformerNode: {
+      data?: components['schemas']['DataTransformerNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'DATA_TRANSFORMER';
+    };
     /**
      * DATA_TRANSFORMER node data
      * @description Reshapes data via a prompt; the output is the transformed data
@@ -2740,6 +2798,14 @@ export interface components {
        * @constant
        */
       type?: 'DATA_TRANSFORMER';
+    };
+    DynamicTablesNode: {
+      data?: components['schemas']['DynamicTablesNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'DYNAMIC_TABLES';
     };
     /**
      * DYNAMIC_TABLES node data
@@ -2765,6 +2831,14 @@ export interface components {
        * @constant
        */
       type?: 'DYNAMIC_TABLES';
+    };
+    /** @description Refused: DYNAMIC_TABLES is automation-only and unavailable in flows: read or write records with a TOOLS_AI node and table tools (selectedRecordTypes) */
+    DynamicTablesNodeRefusedInFlow: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'DYNAMIC_TABLES';
     };
     Error: {
       /** @enum {string} */
@@ -2866,6 +2940,14 @@ export interface components {
       type?: string;
       unique?: boolean;
     };
+    FileAnalysisNode: {
+      data?: components['schemas']['FileAnalysisNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'FILE_ANALYSIS';
+    };
     /**
      * FILE_ANALYSIS node data
      * @description Reads a file from a URL (PDF text, OCR of images) and analyses it with an AI model; the output is { analysis, text }
@@ -2953,50 +3035,15 @@ export interface components {
         | 'RESPONSE_AI'
         | 'DYNAMIC_TABLES';
     } & (
-      | {
-          data?: components['schemas']['ApiNodeData'];
-          /** @constant */
-          type?: 'API';
-        }
-      | {
-          data?: components['schemas']['ToolsAiNodeData'];
-          /** @constant */
-          type?: 'TOOLS_AI';
-        }
-      | {
-          data?: components['schemas']['ConditionalRoutingNodeData'];
-          /** @constant */
-          type?: 'CONDITIONAL_ROUTING';
-        }
-      | {
-          data?: components['schemas']['CreateRecordActivityNodeData'];
-          /** @constant */
-          type?: 'CREATE_RECORD_ACTIVITY';
-        }
-      | {
-          data?: components['schemas']['StartNodeData'];
-          /** @constant */
-          type?: 'START';
-        }
-      | {
-          data?: components['schemas']['TriggerIntentNodeData'];
-          /** @constant */
-          type?: 'TRIGGER_INTENT';
-        }
-      | {
-          data?: components['schemas']['SayAiNodeData'];
-          /** @constant */
-          type?: 'SAY_AI';
-        }
-      | {
-          data?: components['schemas']['ResponseAiNodeData'];
-          /** @constant */
-          type?: 'RESPONSE_AI';
-        }
-      | {
-          /** @constant */
-          type?: 'DYNAMIC_TABLES';
-        }
+      | components['schemas']['ApiNode']
+      | components['schemas']['ToolsAiNode']
+      | components['schemas']['ConditionalRoutingNode']
+      | components['schemas']['CreateRecordActivityNode']
+      | components['schemas']['StartNode']
+      | components['schemas']['TriggerIntentNode']
+      | components['schemas']['SayAiNode']
+      | components['schemas']['ResponseAiNode']
+      | components['schemas']['DynamicTablesNodeRefusedInFlow']
     );
     FlowUpdate: {
       description?: string | null;
@@ -3120,6 +3167,14 @@ export interface components {
       description?: string;
       name?: string;
       trainingPhrases?: string[];
+    };
+    IterationNode: {
+      data?: components['schemas']['IterationNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'ITERATION';
     };
     /**
      * ITERATION node data
@@ -3540,6 +3595,14 @@ export interface components {
     RelationLink: {
       targetIds: string[];
     };
+    ResponseAiNode: {
+      data?: components['schemas']['ResponseAiNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'RESPONSE_AI';
+    };
     /**
      * RESPONSE_AI node data
      * @description Captures the user's free-text answer into agent variables
@@ -3755,6 +3818,14 @@ export interface components {
       /** @description Pass as `cursor` for the next page */
       nextCursor: string | null;
     };
+    SayAiNode: {
+      data?: components['schemas']['SayAiNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'SAY_AI';
+    };
     /**
      * SAY_AI node data
      * @description Sends a message to the user, as written or AI-generated from a prompt
@@ -3777,6 +3848,14 @@ export interface components {
        * @constant
        */
       type?: 'SAY_AI';
+    };
+    ScheduledTriggerNode: {
+      data?: components['schemas']['ScheduledTriggerNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'SCHEDULED_TRIGGER';
     };
     /**
      * SCHEDULED_TRIGGER node data
@@ -3812,6 +3891,14 @@ export interface components {
        */
       type?: 'SCHEDULED_TRIGGER';
     };
+    SendMessageNode: {
+      data?: components['schemas']['SendMessageNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'SEND_MESSAGE';
+    };
     /**
      * SEND_MESSAGE node data
      * @description Pushes a message to a conversation (its conversationId, else the trigger event's)
@@ -3832,6 +3919,14 @@ export interface components {
        * @constant
        */
       type?: 'SEND_MESSAGE';
+    };
+    SendMessagingMessageNode: {
+      data?: components['schemas']['SendMessagingMessageNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'SEND_MESSAGING_MESSAGE';
     };
     /**
      * SEND_MESSAGING_MESSAGE node data
@@ -3877,6 +3972,14 @@ export interface components {
         nodeCount: number;
       }[];
       nextCursor: null;
+    };
+    StartNode: {
+      data?: components['schemas']['StartNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'START';
     };
     /**
      * START node data
@@ -3964,6 +4067,14 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
+    ToolsAiNode: {
+      data?: components['schemas']['ToolsAiNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'TOOLS_AI';
+    };
     /**
      * TOOLS_AI node data
      * @description The AI chooses a tool to call (custom tools, table tools) and may capture values into variables
@@ -4005,6 +4116,14 @@ export interface components {
        */
       type?: 'TOOLS_AI';
     };
+    TranscriptionNode: {
+      data?: components['schemas']['TranscriptionNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'TRANSCRIPTION';
+    };
     /**
      * TRANSCRIPTION node data
      * @description Transcribes an audio URL; the output is { text, captures }
@@ -4032,6 +4151,14 @@ export interface components {
        */
       type?: 'TRANSCRIPTION';
     };
+    TriggerIntentNode: {
+      data?: components['schemas']['TriggerIntentNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'TRIGGER_INTENT';
+    };
     /**
      * TRIGGER_INTENT node data
      * @description Entry point of a non-default flow: entered when the user's message matches one of its intents, or by agenticRouting
@@ -4046,6 +4173,14 @@ export interface components {
        * @constant
        */
       type?: 'TRIGGER_INTENT';
+    };
+    TriggerNode: {
+      data?: components['schemas']['TriggerNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'TRIGGER';
     };
     /**
      * TRIGGER node data
@@ -4145,6 +4280,14 @@ export interface components {
       order?: number;
       sort?: components['schemas']['QuerySort'];
       visibleFieldIds?: number[];
+    };
+    WebhookNode: {
+      data?: components['schemas']['WebhookNodeData'];
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      type: 'WEBHOOK';
     };
     /**
      * WEBHOOK node data
@@ -4303,91 +4446,23 @@ export interface components {
         | 'TRANSCRIPTION'
         | 'FILE_ANALYSIS';
     } & (
-      | {
-          data?: components['schemas']['TriggerNodeData'];
-          /** @constant */
-          type?: 'TRIGGER';
-        }
-      | {
-          data?: components['schemas']['ScheduledTriggerNodeData'];
-          /** @constant */
-          type?: 'SCHEDULED_TRIGGER';
-        }
-      | {
-          data?: components['schemas']['WebhookNodeData'];
-          /** @constant */
-          type?: 'WEBHOOK';
-        }
-      | {
-          data?: components['schemas']['ApiNodeData'];
-          /** @constant */
-          type?: 'API';
-        }
-      | {
-          data?: components['schemas']['ToolsAiNodeData'];
-          /** @constant */
-          type?: 'TOOLS_AI';
-        }
-      | {
-          data?: components['schemas']['ConditionalRoutingNodeData'];
-          /** @constant */
-          type?: 'CONDITIONAL_ROUTING';
-        }
-      | {
-          data?: components['schemas']['AiCaptureNodeData'];
-          /** @constant */
-          type?: 'AI_CAPTURE';
-        }
-      | {
-          data?: components['schemas']['DataTransformerNodeData'];
-          /** @constant */
-          type?: 'DATA_TRANSFORMER';
-        }
-      | {
-          data?: components['schemas']['DynamicTablesNodeData'];
-          /** @constant */
-          type?: 'DYNAMIC_TABLES';
-        }
-      | {
-          data?: components['schemas']['CreateRecordActivityNodeData'];
-          /** @constant */
-          type?: 'CREATE_RECORD_ACTIVITY';
-        }
-      | {
-          data?: components['schemas']['IterationNodeData'];
-          /** @constant */
-          type?: 'ITERATION';
-        }
-      | {
-          data?: components['schemas']['BreakNodeData'];
-          /** @constant */
-          type?: 'BREAK';
-        }
-      | {
-          data?: components['schemas']['AutomationStatusNodeData'];
-          /** @constant */
-          type?: 'AUTOMATION_STATUS';
-        }
-      | {
-          data?: components['schemas']['SendMessageNodeData'];
-          /** @constant */
-          type?: 'SEND_MESSAGE';
-        }
-      | {
-          data?: components['schemas']['SendMessagingMessageNodeData'];
-          /** @constant */
-          type?: 'SEND_MESSAGING_MESSAGE';
-        }
-      | {
-          data?: components['schemas']['TranscriptionNodeData'];
-          /** @constant */
-          type?: 'TRANSCRIPTION';
-        }
-      | {
-          data?: components['schemas']['FileAnalysisNodeData'];
-          /** @constant */
-          type?: 'FILE_ANALYSIS';
-        }
+      | components['schemas']['TriggerNode']
+      | components['schemas']['ScheduledTriggerNode']
+      | components['schemas']['WebhookNode']
+      | components['schemas']['ApiNode']
+      | components['schemas']['ToolsAiNode']
+      | components['schemas']['ConditionalRoutingNode']
+      | components['schemas']['AiCaptureNode']
+      | components['schemas']['DataTransformerNode']
+      | components['schemas']['DynamicTablesNode']
+      | components['schemas']['CreateRecordActivityNode']
+      | components['schemas']['IterationNode']
+      | components['schemas']['BreakNode']
+      | components['schemas']['AutomationStatusNode']
+      | components['schemas']['SendMessageNode']
+      | components['schemas']['SendMessagingMessageNode']
+      | components['schemas']['TranscriptionNode']
+      | components['schemas']['FileAnalysisNode']
     );
     WorkflowPage: {
       agentry: components['schemas']['WorkflowListItem'][];
@@ -4465,7 +4540,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  getAgents: {
+  listAgents: {
     parameters: {
       query?: {
         cursor?: string;
@@ -4518,7 +4593,7 @@ export interface operations {
       };
     };
   };
-  postAgents: {
+  createAgent: {
     parameters: {
       query?: never;
       header?: never;
@@ -4578,7 +4653,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentId: {
+  getAgent: {
     parameters: {
       query?: never;
       header?: {
@@ -4641,7 +4716,7 @@ export interface operations {
       };
     };
   };
-  putAgentsAgentId: {
+  updateAgent: {
     parameters: {
       query?: never;
       header?: {
@@ -4717,7 +4792,7 @@ export interface operations {
       };
     };
   };
-  deleteAgentsAgentId: {
+  deleteAgent: {
     parameters: {
       query?: never;
       header?: never;
@@ -4773,7 +4848,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdAgentSetting: {
+  getAgentSetting: {
     parameters: {
       query?: never;
       header?: {
@@ -4836,7 +4911,7 @@ export interface operations {
       };
     };
   };
-  putAgentsAgentIdAgentSetting: {
+  updateAgentSetting: {
     parameters: {
       query?: never;
       header?: {
@@ -4912,7 +4987,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdAnalytics: {
+  getAgentAnalytics: {
     parameters: {
       query?: {
         endDate?: string;
@@ -4979,7 +5054,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdConversations: {
+  listConversations: {
     parameters: {
       query?: {
         channel?: 'livechat' | 'messaging' | 'instagram' | 'facebook';
@@ -5064,7 +5139,7 @@ export interface operations {
       };
     };
   };
-  postAgentsAgentIdConversations: {
+  startConversation: {
     parameters: {
       query?: never;
       header?: never;
@@ -5162,7 +5237,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdConversationsConversationId: {
+  getConversation: {
     parameters: {
       query?: never;
       header?: never;
@@ -5261,7 +5336,7 @@ export interface operations {
       };
     };
   };
-  postAgentsAgentIdConversationsConversationIdEnd: {
+  endConversation: {
     parameters: {
       query?: never;
       header?: never;
@@ -5327,7 +5402,7 @@ export interface operations {
       };
     };
   };
-  postAgentsAgentIdConversationsConversationIdFeedback: {
+  sendConversationFeedback: {
     parameters: {
       query?: never;
       header?: never;
@@ -5400,7 +5475,7 @@ export interface operations {
       };
     };
   };
-  postAgentsAgentIdConversationsConversationIdMessages: {
+  sendConversationMessage: {
     parameters: {
       query?: never;
       header?: never;
@@ -5490,7 +5565,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdConversationsConversationIdStream: {
+  streamConversation: {
     parameters: {
       query?: {
         after?: string;
@@ -5542,7 +5617,7 @@ export interface operations {
       };
     };
   };
-  putAgentsAgentIdDeploymentStatus: {
+  updateAgentDeploymentStatus: {
     parameters: {
       query?: never;
       header?: {
@@ -5627,7 +5702,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdFlows: {
+  listFlows: {
     parameters: {
       query?: {
         cursor?: string;
@@ -5682,7 +5757,7 @@ export interface operations {
       };
     };
   };
-  postAgentsAgentIdFlows: {
+  createFlow: {
     parameters: {
       query?: never;
       header?: never;
@@ -5735,7 +5810,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdFlowsFlowId: {
+  getFlow: {
     parameters: {
       query?: {
         includeNodes?: boolean;
@@ -5787,7 +5862,7 @@ export interface operations {
       };
     };
   };
-  putAgentsAgentIdFlowsFlowId: {
+  updateFlow: {
     parameters: {
       query?: never;
       header?: never;
@@ -5841,7 +5916,7 @@ export interface operations {
       };
     };
   };
-  deleteAgentsAgentIdFlowsFlowId: {
+  deleteFlow: {
     parameters: {
       query?: never;
       header?: never;
@@ -5898,7 +5973,7 @@ export interface operations {
       };
     };
   };
-  postAgentsAgentIdFlowsFlowIdEdges: {
+  createFlowEdge: {
     parameters: {
       query?: never;
       header?: {
@@ -5966,7 +6041,7 @@ export interface operations {
       };
     };
   };
-  deleteAgentsAgentIdFlowsFlowIdEdges: {
+  deleteFlowEdge: {
     parameters: {
       query?: never;
       header?: {
@@ -6034,7 +6109,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdFlowsFlowIdGraph: {
+  getFlowGraph: {
     parameters: {
       query?: never;
       header?: {
@@ -6098,7 +6173,7 @@ export interface operations {
       };
     };
   };
-  postAgentsAgentIdFlowsFlowIdNodes: {
+  createFlowNode: {
     parameters: {
       query?: never;
       header?: {
@@ -6166,7 +6241,7 @@ export interface operations {
       };
     };
   };
-  putAgentsAgentIdFlowsFlowIdNodesNodeId: {
+  updateFlowNode: {
     parameters: {
       query?: never;
       header?: {
@@ -6235,7 +6310,7 @@ export interface operations {
       };
     };
   };
-  deleteAgentsAgentIdFlowsFlowIdNodesNodeId: {
+  deleteFlowNode: {
     parameters: {
       query?: never;
       header?: {
@@ -6300,7 +6375,7 @@ export interface operations {
       };
     };
   };
-  postAgentsAgentIdFlowsFlowIdPublish: {
+  publishFlow: {
     parameters: {
       query?: never;
       header?: never;
@@ -6350,7 +6425,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdFlowsFlowIdSnapshots: {
+  listFlowSnapshots: {
     parameters: {
       query?: never;
       header?: never;
@@ -6400,7 +6475,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdIntents: {
+  listIntents: {
     parameters: {
       query?: {
         cursor?: string;
@@ -6464,7 +6539,7 @@ export interface operations {
       };
     };
   };
-  postAgentsAgentIdIntents: {
+  createIntent: {
     parameters: {
       query?: never;
       header?: never;
@@ -6535,7 +6610,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdIntentsIntentId: {
+  getIntent: {
     parameters: {
       query?: never;
       header?: {
@@ -6608,7 +6683,7 @@ export interface operations {
       };
     };
   };
-  putAgentsAgentIdIntentsIntentId: {
+  updateIntent: {
     parameters: {
       query?: never;
       header?: {
@@ -6685,7 +6760,7 @@ export interface operations {
       };
     };
   };
-  deleteAgentsAgentIdIntentsIntentId: {
+  deleteIntent: {
     parameters: {
       query?: never;
       header?: never;
@@ -6751,7 +6826,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdIntentsAll: {
+  listAllIntents: {
     parameters: {
       query?: never;
       header?: never;
@@ -6812,7 +6887,7 @@ export interface operations {
       };
     };
   };
-  postAgentsAgentIdIntentsGeneratePhrases: {
+  generateIntentPhrases: {
     parameters: {
       query?: never;
       header?: never;
@@ -6894,7 +6969,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdSettings: {
+  listAgentChannelSettings: {
     parameters: {
       query?: never;
       header?: never;
@@ -6943,7 +7018,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdSettingsChannel: {
+  getAgentChannelSettings: {
     parameters: {
       query?: never;
       header?: {
@@ -7007,7 +7082,7 @@ export interface operations {
       };
     };
   };
-  putAgentsAgentIdSettingsChannel: {
+  updateAgentChannelSettings: {
     parameters: {
       query?: never;
       header?: {
@@ -7084,7 +7159,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdTheme: {
+  getAgentTheme: {
     parameters: {
       query?: never;
       header?: {
@@ -7147,7 +7222,7 @@ export interface operations {
       };
     };
   };
-  putAgentsAgentIdTheme: {
+  updateAgentTheme: {
     parameters: {
       query?: never;
       header?: {
@@ -7223,7 +7298,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdVariables: {
+  listAgentVariables: {
     parameters: {
       query?: {
         cursor?: string;
@@ -7287,7 +7362,7 @@ export interface operations {
       };
     };
   };
-  postAgentsAgentIdVariables: {
+  createAgentVariable: {
     parameters: {
       query?: never;
       header?: never;
@@ -7358,7 +7433,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdVariablesVariableId: {
+  getAgentVariable: {
     parameters: {
       query?: never;
       header?: {
@@ -7431,7 +7506,7 @@ export interface operations {
       };
     };
   };
-  putAgentsAgentIdVariablesVariableId: {
+  updateAgentVariable: {
     parameters: {
       query?: never;
       header?: {
@@ -7508,7 +7583,7 @@ export interface operations {
       };
     };
   };
-  deleteAgentsAgentIdVariablesVariableId: {
+  deleteAgentVariable: {
     parameters: {
       query?: never;
       header?: never;
@@ -7574,7 +7649,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdVariablesAll: {
+  listAllAgentVariables: {
     parameters: {
       query?: never;
       header?: never;
@@ -7640,7 +7715,7 @@ export interface operations {
       };
     };
   };
-  getAgentsAgentIdVariablesCheckName: {
+  checkAgentVariableName: {
     parameters: {
       query: {
         name: string;
@@ -7700,7 +7775,7 @@ export interface operations {
       };
     };
   };
-  getAiModels: {
+  listAiModels: {
     parameters: {
       query?: {
         cursor?: string;
@@ -7751,7 +7826,7 @@ export interface operations {
       };
     };
   };
-  getAiModelsAiModelId: {
+  getAiModel: {
     parameters: {
       query?: never;
       header?: never;
@@ -7809,7 +7884,7 @@ export interface operations {
       };
     };
   };
-  getAiModelsDefault: {
+  getDefaultAiModel: {
     parameters: {
       query: {
         type: 'TEXT' | 'TRANSCRIPTION' | 'FILE_ANALYSIS';
@@ -7858,7 +7933,7 @@ export interface operations {
       };
     };
   };
-  getChannels: {
+  listChannels: {
     parameters: {
       query?: never;
       header?: never;
@@ -7896,7 +7971,7 @@ export interface operations {
       };
     };
   };
-  getChannelsMessagingTemplates: {
+  listMessagingTemplates: {
     parameters: {
       query?: {
         cursor?: string;
@@ -7946,7 +8021,7 @@ export interface operations {
       };
     };
   };
-  getCustomTools: {
+  listCustomTools: {
     parameters: {
       query?: {
         cursor?: string;
@@ -7999,7 +8074,7 @@ export interface operations {
       };
     };
   };
-  postCustomTools: {
+  createCustomTool: {
     parameters: {
       query?: never;
       header?: never;
@@ -8059,7 +8134,7 @@ export interface operations {
       };
     };
   };
-  getCustomToolsId: {
+  getCustomTool: {
     parameters: {
       query?: never;
       header?: {
@@ -8122,7 +8197,7 @@ export interface operations {
       };
     };
   };
-  putCustomToolsId: {
+  updateCustomTool: {
     parameters: {
       query?: never;
       header?: {
@@ -8198,7 +8273,7 @@ export interface operations {
       };
     };
   };
-  deleteCustomToolsId: {
+  deleteCustomTool: {
     parameters: {
       query?: never;
       header?: never;
@@ -8254,7 +8329,7 @@ export interface operations {
       };
     };
   };
-  getIncomingWebhooks: {
+  listIncomingWebhooks: {
     parameters: {
       query?: {
         cursor?: string;
@@ -8308,7 +8383,7 @@ export interface operations {
       };
     };
   };
-  postIncomingWebhooks: {
+  createIncomingWebhook: {
     parameters: {
       query?: never;
       header?: never;
@@ -8368,7 +8443,7 @@ export interface operations {
       };
     };
   };
-  getIncomingWebhooksWebhookId: {
+  getIncomingWebhook: {
     parameters: {
       query?: never;
       header?: never;
@@ -8417,7 +8492,7 @@ export interface operations {
       };
     };
   };
-  deleteIncomingWebhooksWebhookId: {
+  deleteIncomingWebhook: {
     parameters: {
       query?: never;
       header?: never;
@@ -8483,7 +8558,7 @@ export interface operations {
       };
     };
   };
-  patchIncomingWebhooksWebhookId: {
+  updateIncomingWebhook: {
     parameters: {
       query?: never;
       header?: never;
@@ -8545,7 +8620,7 @@ export interface operations {
       };
     };
   };
-  postIncomingWebhooksWebhookIdRotateToken: {
+  rotateIncomingWebhookToken: {
     parameters: {
       query?: never;
       header?: never;
@@ -8612,7 +8687,7 @@ export interface operations {
       };
     };
   };
-  getIntegrations: {
+  listIntegrations: {
     parameters: {
       query?: {
         cursor?: string;
@@ -8672,7 +8747,7 @@ export interface operations {
       };
     };
   };
-  getIntegrationsTriggerResources: {
+  listTriggerResources: {
     parameters: {
       query: {
         connectedAccountId: number;
@@ -8753,7 +8828,7 @@ export interface operations {
       };
     };
   };
-  getIntegrationsTriggerTypes: {
+  listTriggerTypes: {
     parameters: {
       query?: {
         cursor?: string;
@@ -8813,7 +8888,7 @@ export interface operations {
       };
     };
   };
-  getKnowledgeBases: {
+  listKnowledgeBases: {
     parameters: {
       query?: {
         cursor?: string;
@@ -8866,7 +8941,7 @@ export interface operations {
       };
     };
   };
-  postKnowledgeBases: {
+  createKnowledgeBase: {
     parameters: {
       query?: never;
       header?: never;
@@ -8926,7 +9001,7 @@ export interface operations {
       };
     };
   };
-  getKnowledgeBasesId: {
+  getKnowledgeBase: {
     parameters: {
       query?: never;
       header?: {
@@ -8989,7 +9064,7 @@ export interface operations {
       };
     };
   };
-  putKnowledgeBasesId: {
+  updateKnowledgeBase: {
     parameters: {
       query?: never;
       header?: {
@@ -9065,7 +9140,7 @@ export interface operations {
       };
     };
   };
-  deleteKnowledgeBasesId: {
+  deleteKnowledgeBase: {
     parameters: {
       query?: never;
       header?: never;
@@ -9159,7 +9234,7 @@ export interface operations {
       };
     };
   };
-  getObjects: {
+  listObjects: {
     parameters: {
       query?: {
         cursor?: string;
@@ -9209,7 +9284,7 @@ export interface operations {
       };
     };
   };
-  postObjects: {
+  createObject: {
     parameters: {
       query?: never;
       header?: never;
@@ -9269,7 +9344,7 @@ export interface operations {
       };
     };
   };
-  getObjectsName: {
+  getObject: {
     parameters: {
       query?: never;
       header?: {
@@ -9332,7 +9407,7 @@ export interface operations {
       };
     };
   };
-  deleteObjectsName: {
+  deleteObject: {
     parameters: {
       query?: never;
       header?: never;
@@ -9388,7 +9463,7 @@ export interface operations {
       };
     };
   };
-  patchObjectsName: {
+  updateObject: {
     parameters: {
       query?: never;
       header?: {
@@ -9464,7 +9539,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameActivitiesId: {
+  getRecordActivity: {
     parameters: {
       query?: never;
       header?: never;
@@ -9514,7 +9589,7 @@ export interface operations {
       };
     };
   };
-  deleteObjectsNameActivitiesId: {
+  deleteRecordActivity: {
     parameters: {
       query?: never;
       header?: never;
@@ -9580,7 +9655,7 @@ export interface operations {
       };
     };
   };
-  patchObjectsNameActivitiesId: {
+  updateRecordActivity: {
     parameters: {
       query?: never;
       header?: never;
@@ -9643,7 +9718,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameExportCsv: {
+  exportRecordsCsv: {
     parameters: {
       query?: never;
       header?: never;
@@ -9696,7 +9771,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameExportXlsx: {
+  exportRecordsXlsx: {
     parameters: {
       query?: never;
       header?: never;
@@ -9749,7 +9824,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameFields: {
+  listObjectFields: {
     parameters: {
       query?: {
         cursor?: string;
@@ -9801,7 +9876,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameFields: {
+  createObjectField: {
     parameters: {
       query?: never;
       header?: never;
@@ -9863,7 +9938,7 @@ export interface operations {
       };
     };
   };
-  deleteObjectsNameFieldsFieldId: {
+  deleteObjectField: {
     parameters: {
       query?: never;
       header?: never;
@@ -9920,7 +9995,7 @@ export interface operations {
       };
     };
   };
-  patchObjectsNameFieldsFieldId: {
+  updateObjectField: {
     parameters: {
       query?: never;
       header?: never;
@@ -9983,7 +10058,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameFieldsFieldIdOptions: {
+  listObjectFieldOptions: {
     parameters: {
       query?: never;
       header?: never;
@@ -10033,7 +10108,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameFieldsFieldIdOptions: {
+  createObjectFieldOption: {
     parameters: {
       query?: never;
       header?: never;
@@ -10096,7 +10171,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameFieldsPreviewFormula: {
+  previewObjectFieldFormula: {
     parameters: {
       query?: never;
       header?: never;
@@ -10149,7 +10224,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameFilesId: {
+  getRecordFile: {
     parameters: {
       query?: never;
       header?: never;
@@ -10199,7 +10274,7 @@ export interface operations {
       };
     };
   };
-  deleteObjectsNameFilesId: {
+  deleteRecordFile: {
     parameters: {
       query?: never;
       header?: never;
@@ -10256,7 +10331,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameFilesIdDownload: {
+  downloadRecordFile: {
     parameters: {
       query?: never;
       header?: never;
@@ -10324,7 +10399,7 @@ export interface operations {
       };
     };
   };
-  deleteObjectsNameOptionsTagId: {
+  deleteObjectFieldOption: {
     parameters: {
       query?: never;
       header?: never;
@@ -10381,7 +10456,7 @@ export interface operations {
       };
     };
   };
-  patchObjectsNameOptionsTagId: {
+  updateObjectFieldOption: {
     parameters: {
       query?: never;
       header?: never;
@@ -10444,7 +10519,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameRecordTypes: {
+  listRecordTypes: {
     parameters: {
       query?: {
         cursor?: string;
@@ -10496,7 +10571,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameRecordTypes: {
+  createRecordType: {
     parameters: {
       query?: never;
       header?: never;
@@ -10558,7 +10633,7 @@ export interface operations {
       };
     };
   };
-  deleteObjectsNameRecordTypesRecordTypeId: {
+  deleteRecordType: {
     parameters: {
       query?: never;
       header?: never;
@@ -10615,7 +10690,7 @@ export interface operations {
       };
     };
   };
-  patchObjectsNameRecordTypesRecordTypeId: {
+  updateRecordType: {
     parameters: {
       query?: never;
       header?: never;
@@ -10678,7 +10753,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameRelationsRelationTargetTargetId: {
+  listRecordsLinkedTo: {
     parameters: {
       query?: {
         cursor?: string;
@@ -10732,7 +10807,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameRows: {
+  createRecord: {
     parameters: {
       query?: never;
       header?: never;
@@ -10794,7 +10869,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameRowsId: {
+  getRecord: {
     parameters: {
       query?: never;
       header?: never;
@@ -10844,7 +10919,7 @@ export interface operations {
       };
     };
   };
-  deleteObjectsNameRowsId: {
+  deleteRecord: {
     parameters: {
       query?: never;
       header?: never;
@@ -10901,7 +10976,7 @@ export interface operations {
       };
     };
   };
-  patchObjectsNameRowsId: {
+  updateRecord: {
     parameters: {
       query?: never;
       header?: never;
@@ -10964,7 +11039,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameRowsIdRelationsRelation: {
+  listRelatedRecords: {
     parameters: {
       query?: {
         cursor?: string;
@@ -11018,7 +11093,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameRowsIdRelationsRelationLink: {
+  linkRecords: {
     parameters: {
       query?: never;
       header?: never;
@@ -11082,7 +11157,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameRowsIdRelationsRelationUnlink: {
+  unlinkRecords: {
     parameters: {
       query?: never;
       header?: never;
@@ -11146,7 +11221,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameRowsRowIdActivities: {
+  listRecordActivities: {
     parameters: {
       query?: {
         cursor?: string;
@@ -11228,7 +11303,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameRowsRowIdActivities: {
+  createRecordActivity: {
     parameters: {
       query?: never;
       header?: never;
@@ -11291,7 +11366,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameRowsRowIdFiles: {
+  listRecordFiles: {
     parameters: {
       query?: {
         cursor?: string;
@@ -11366,7 +11441,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameRowsRowIdFiles: {
+  uploadRecordFiles: {
     parameters: {
       query?: {
         field?: string;
@@ -11463,7 +11538,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameRowsRowIdTasks: {
+  listRecordTasks: {
     parameters: {
       query?: {
         cursor?: string;
@@ -11546,7 +11621,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameRowsRowIdTasks: {
+  createRecordTask: {
     parameters: {
       query?: never;
       header?: never;
@@ -11609,7 +11684,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameRowsBulk: {
+  createRecords: {
     parameters: {
       query?: never;
       header?: never;
@@ -11671,7 +11746,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameRowsCount: {
+  countRecords: {
     parameters: {
       query?: never;
       header?: never;
@@ -11724,7 +11799,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameRowsList: {
+  listRecords: {
     parameters: {
       query?: never;
       header?: never;
@@ -11777,7 +11852,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameSchema: {
+  getObjectSchema: {
     parameters: {
       query?: never;
       header?: never;
@@ -11826,7 +11901,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameTasksId: {
+  getRecordTask: {
     parameters: {
       query?: never;
       header?: never;
@@ -11876,7 +11951,7 @@ export interface operations {
       };
     };
   };
-  deleteObjectsNameTasksId: {
+  deleteRecordTask: {
     parameters: {
       query?: never;
       header?: never;
@@ -11933,7 +12008,7 @@ export interface operations {
       };
     };
   };
-  patchObjectsNameTasksId: {
+  updateRecordTask: {
     parameters: {
       query?: never;
       header?: never;
@@ -11996,7 +12071,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameTasksIdComplete: {
+  completeRecordTask: {
     parameters: {
       query?: never;
       header?: never;
@@ -12064,7 +12139,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameTasksIdUncomplete: {
+  uncompleteRecordTask: {
     parameters: {
       query?: never;
       header?: never;
@@ -12132,7 +12207,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameViews: {
+  listObjectViews: {
     parameters: {
       query?: {
         cursor?: string;
@@ -12184,7 +12259,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameViews: {
+  createObjectView: {
     parameters: {
       query?: never;
       header?: never;
@@ -12246,7 +12321,7 @@ export interface operations {
       };
     };
   };
-  deleteObjectsNameViewsViewId: {
+  deleteObjectView: {
     parameters: {
       query?: never;
       header?: never;
@@ -12303,7 +12378,7 @@ export interface operations {
       };
     };
   };
-  patchObjectsNameViewsViewId: {
+  updateObjectView: {
     parameters: {
       query?: never;
       header?: never;
@@ -12366,7 +12441,7 @@ export interface operations {
       };
     };
   };
-  getObjectsNameViewsViewIdAggregations: {
+  listObjectViewAggregations: {
     parameters: {
       query?: {
         cursor?: string;
@@ -12419,7 +12494,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameViewsViewIdAggregations: {
+  createObjectViewAggregation: {
     parameters: {
       query?: never;
       header?: never;
@@ -12482,7 +12557,7 @@ export interface operations {
       };
     };
   };
-  deleteObjectsNameViewsViewIdAggregationsAggId: {
+  deleteObjectViewAggregation: {
     parameters: {
       query?: never;
       header?: never;
@@ -12540,7 +12615,7 @@ export interface operations {
       };
     };
   };
-  patchObjectsNameViewsViewIdAggregationsAggId: {
+  updateObjectViewAggregation: {
     parameters: {
       query?: never;
       header?: never;
@@ -12604,7 +12679,7 @@ export interface operations {
       };
     };
   };
-  postObjectsNameViewsViewIdAggregationsCompute: {
+  computeObjectViewAggregations: {
     parameters: {
       query?: never;
       header?: never;
@@ -12658,7 +12733,7 @@ export interface operations {
       };
     };
   };
-  postObjectsRecordTypesRecordTypeIdViews: {
+  createRecordTypeView: {
     parameters: {
       query?: never;
       header?: never;
@@ -12720,7 +12795,7 @@ export interface operations {
       };
     };
   };
-  deleteObjectsRecordTypesRecordTypeIdViewsViewId: {
+  deleteRecordTypeView: {
     parameters: {
       query?: never;
       header?: never;
@@ -12777,7 +12852,7 @@ export interface operations {
       };
     };
   };
-  patchObjectsRecordTypesRecordTypeIdViewsViewId: {
+  updateRecordTypeView: {
     parameters: {
       query?: never;
       header?: never;
@@ -12840,7 +12915,7 @@ export interface operations {
       };
     };
   };
-  getPlaybooks: {
+  listPlaybooks: {
     parameters: {
       query?: {
         cursor?: string;
@@ -12893,7 +12968,7 @@ export interface operations {
       };
     };
   };
-  postPlaybooks: {
+  createPlaybook: {
     parameters: {
       query?: never;
       header?: never;
@@ -12953,7 +13028,7 @@ export interface operations {
       };
     };
   };
-  getPlaybooksId: {
+  getPlaybook: {
     parameters: {
       query?: never;
       header?: {
@@ -13016,7 +13091,7 @@ export interface operations {
       };
     };
   };
-  putPlaybooksId: {
+  updatePlaybook: {
     parameters: {
       query?: never;
       header?: {
@@ -13092,7 +13167,7 @@ export interface operations {
       };
     };
   };
-  deletePlaybooksId: {
+  deletePlaybook: {
     parameters: {
       query?: never;
       header?: never;
@@ -13148,7 +13223,7 @@ export interface operations {
       };
     };
   };
-  getTables: {
+  listTables: {
     parameters: {
       query?: {
         cursor?: string;
@@ -13198,7 +13273,7 @@ export interface operations {
       };
     };
   };
-  postTables: {
+  createTable: {
     parameters: {
       query?: never;
       header?: never;
@@ -13258,7 +13333,7 @@ export interface operations {
       };
     };
   };
-  getTablesName: {
+  getTable: {
     parameters: {
       query?: never;
       header?: {
@@ -13321,7 +13396,7 @@ export interface operations {
       };
     };
   };
-  deleteTablesName: {
+  deleteTable: {
     parameters: {
       query?: never;
       header?: never;
@@ -13377,7 +13452,7 @@ export interface operations {
       };
     };
   };
-  patchTablesName: {
+  updateTable: {
     parameters: {
       query?: never;
       header?: {
@@ -13453,7 +13528,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameExportCsv: {
+  exportTableRowsCsv: {
     parameters: {
       query?: never;
       header?: never;
@@ -13506,7 +13581,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameExportXlsx: {
+  exportTableRowsXlsx: {
     parameters: {
       query?: never;
       header?: never;
@@ -13559,7 +13634,7 @@ export interface operations {
       };
     };
   };
-  getTablesNameFields: {
+  listTableFields: {
     parameters: {
       query?: {
         cursor?: string;
@@ -13611,7 +13686,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameFields: {
+  createTableField: {
     parameters: {
       query?: never;
       header?: never;
@@ -13673,7 +13748,7 @@ export interface operations {
       };
     };
   };
-  deleteTablesNameFieldsFieldId: {
+  deleteTableField: {
     parameters: {
       query?: never;
       header?: never;
@@ -13730,7 +13805,7 @@ export interface operations {
       };
     };
   };
-  patchTablesNameFieldsFieldId: {
+  updateTableField: {
     parameters: {
       query?: never;
       header?: never;
@@ -13793,7 +13868,7 @@ export interface operations {
       };
     };
   };
-  getTablesNameFieldsFieldIdTags: {
+  listTableFieldTags: {
     parameters: {
       query?: never;
       header?: never;
@@ -13843,7 +13918,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameFieldsFieldIdTags: {
+  createTableFieldTag: {
     parameters: {
       query?: never;
       header?: never;
@@ -13906,7 +13981,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameFieldsPreviewFormula: {
+  previewTableFieldFormula: {
     parameters: {
       query?: never;
       header?: never;
@@ -13959,7 +14034,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameRows: {
+  createTableRow: {
     parameters: {
       query?: never;
       header?: never;
@@ -14021,7 +14096,7 @@ export interface operations {
       };
     };
   };
-  getTablesNameRowsId: {
+  getTableRow: {
     parameters: {
       query?: never;
       header?: never;
@@ -14071,7 +14146,7 @@ export interface operations {
       };
     };
   };
-  deleteTablesNameRowsId: {
+  deleteTableRow: {
     parameters: {
       query?: never;
       header?: never;
@@ -14128,7 +14203,7 @@ export interface operations {
       };
     };
   };
-  patchTablesNameRowsId: {
+  updateTableRow: {
     parameters: {
       query?: never;
       header?: never;
@@ -14191,7 +14266,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameRowsBulk: {
+  createTableRows: {
     parameters: {
       query?: never;
       header?: never;
@@ -14253,7 +14328,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameRowsCount: {
+  countTableRows: {
     parameters: {
       query?: never;
       header?: never;
@@ -14306,7 +14381,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameRowsList: {
+  listTableRows: {
     parameters: {
       query?: never;
       header?: never;
@@ -14359,7 +14434,7 @@ export interface operations {
       };
     };
   };
-  getTablesNameSchema: {
+  getTableSchema: {
     parameters: {
       query?: never;
       header?: never;
@@ -14408,7 +14483,7 @@ export interface operations {
       };
     };
   };
-  deleteTablesNameTagsTagId: {
+  deleteTableFieldTag: {
     parameters: {
       query?: never;
       header?: never;
@@ -14465,7 +14540,7 @@ export interface operations {
       };
     };
   };
-  patchTablesNameTagsTagId: {
+  updateTableFieldTag: {
     parameters: {
       query?: never;
       header?: never;
@@ -14528,7 +14603,7 @@ export interface operations {
       };
     };
   };
-  getTablesNameViews: {
+  listTableViews: {
     parameters: {
       query?: {
         cursor?: string;
@@ -14580,7 +14655,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameViews: {
+  createTableView: {
     parameters: {
       query?: never;
       header?: never;
@@ -14642,7 +14717,7 @@ export interface operations {
       };
     };
   };
-  deleteTablesNameViewsViewId: {
+  deleteTableView: {
     parameters: {
       query?: never;
       header?: never;
@@ -14699,7 +14774,7 @@ export interface operations {
       };
     };
   };
-  patchTablesNameViewsViewId: {
+  updateTableView: {
     parameters: {
       query?: never;
       header?: never;
@@ -14762,7 +14837,7 @@ export interface operations {
       };
     };
   };
-  getTablesNameViewsViewIdAggregations: {
+  listTableViewAggregations: {
     parameters: {
       query?: {
         cursor?: string;
@@ -14815,7 +14890,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameViewsViewIdAggregations: {
+  createTableViewAggregation: {
     parameters: {
       query?: never;
       header?: never;
@@ -14878,7 +14953,7 @@ export interface operations {
       };
     };
   };
-  deleteTablesNameViewsViewIdAggregationsAggId: {
+  deleteTableViewAggregation: {
     parameters: {
       query?: never;
       header?: never;
@@ -14936,7 +15011,7 @@ export interface operations {
       };
     };
   };
-  patchTablesNameViewsViewIdAggregationsAggId: {
+  updateTableViewAggregation: {
     parameters: {
       query?: never;
       header?: never;
@@ -15000,7 +15075,7 @@ export interface operations {
       };
     };
   };
-  postTablesNameViewsViewIdAggregationsCompute: {
+  computeTableViewAggregations: {
     parameters: {
       query?: never;
       header?: never;
@@ -15054,7 +15129,7 @@ export interface operations {
       };
     };
   };
-  postTriggerDeliveriesSubscriptionId: {
+  deliverTriggerEvent: {
     parameters: {
       query?: never;
       header?: {
@@ -15149,7 +15224,7 @@ export interface operations {
       };
     };
   };
-  postWebhooksWebhookId: {
+  callIncomingWebhook: {
     parameters: {
       query?: never;
       header?: {
@@ -15239,7 +15314,7 @@ export interface operations {
       };
     };
   };
-  getWorkflows: {
+  listWorkflows: {
     parameters: {
       query?: {
         cursor?: string;
@@ -15290,7 +15365,7 @@ export interface operations {
       };
     };
   };
-  postWorkflows: {
+  createWorkflow: {
     parameters: {
       query?: never;
       header?: never;
@@ -15341,7 +15416,7 @@ export interface operations {
       };
     };
   };
-  getWorkflowsWorkflowId: {
+  getWorkflow: {
     parameters: {
       query?: {
         includeNodes?: boolean;
@@ -15392,7 +15467,7 @@ export interface operations {
       };
     };
   };
-  putWorkflowsWorkflowId: {
+  updateWorkflow: {
     parameters: {
       query?: never;
       header?: never;
@@ -15454,7 +15529,7 @@ export interface operations {
       };
     };
   };
-  deleteWorkflowsWorkflowId: {
+  deleteWorkflow: {
     parameters: {
       query?: never;
       header?: never;
@@ -15510,7 +15585,7 @@ export interface operations {
       };
     };
   };
-  getWorkflowsWorkflowIdAnalytics: {
+  getWorkflowAnalytics: {
     parameters: {
       query?: {
         endDate?: string;
@@ -15571,7 +15646,7 @@ export interface operations {
       };
     };
   };
-  postWorkflowsWorkflowIdEdges: {
+  createWorkflowEdge: {
     parameters: {
       query?: never;
       header?: {
@@ -15638,7 +15713,7 @@ export interface operations {
       };
     };
   };
-  deleteWorkflowsWorkflowIdEdges: {
+  deleteWorkflowEdge: {
     parameters: {
       query?: never;
       header?: {
@@ -15705,7 +15780,7 @@ export interface operations {
       };
     };
   };
-  getWorkflowsWorkflowIdGraph: {
+  getWorkflowGraph: {
     parameters: {
       query?: never;
       header?: {
@@ -15768,7 +15843,7 @@ export interface operations {
       };
     };
   };
-  getWorkflowsWorkflowIdLogs: {
+  listWorkflowLogs: {
     parameters: {
       query?: {
         cursor?: string;
@@ -15841,7 +15916,7 @@ export interface operations {
       };
     };
   };
-  getWorkflowsWorkflowIdLogsLogId: {
+  getWorkflowLog: {
     parameters: {
       query?: never;
       header?: never;
@@ -15909,7 +15984,7 @@ export interface operations {
       };
     };
   };
-  postWorkflowsWorkflowIdLogsLogIdCancel: {
+  cancelWorkflowRun: {
     parameters: {
       query?: never;
       header?: never;
@@ -15986,7 +16061,7 @@ export interface operations {
       };
     };
   };
-  postWorkflowsWorkflowIdNodes: {
+  createWorkflowNode: {
     parameters: {
       query?: never;
       header?: {
@@ -16053,7 +16128,7 @@ export interface operations {
       };
     };
   };
-  putWorkflowsWorkflowIdNodesNodeId: {
+  updateWorkflowNode: {
     parameters: {
       query?: never;
       header?: {
@@ -16121,7 +16196,7 @@ export interface operations {
       };
     };
   };
-  deleteWorkflowsWorkflowIdNodesNodeId: {
+  deleteWorkflowNode: {
     parameters: {
       query?: never;
       header?: {
@@ -16185,7 +16260,7 @@ export interface operations {
       };
     };
   };
-  postWorkflowsWorkflowIdPublish: {
+  publishWorkflow: {
     parameters: {
       query?: never;
       header?: never;
@@ -16243,7 +16318,7 @@ export interface operations {
       };
     };
   };
-  postWorkflowsWorkflowIdRuns: {
+  startWorkflowRun: {
     parameters: {
       query?: {
         snapshot?: 'live' | 'draft';
@@ -16298,7 +16373,7 @@ export interface operations {
       };
     };
   };
-  getWorkflowsWorkflowIdSnapshots: {
+  listWorkflowSnapshots: {
     parameters: {
       query?: never;
       header?: never;
@@ -16347,7 +16422,7 @@ export interface operations {
       };
     };
   };
-  getWorkflowsWorkflowIdVariables: {
+  listWorkflowVariables: {
     parameters: {
       query?: {
         cursor?: string;
@@ -16408,7 +16483,7 @@ export interface operations {
       };
     };
   };
-  postWorkflowsWorkflowIdVariables: {
+  createWorkflowVariable: {
     parameters: {
       query?: never;
       header?: never;
@@ -16479,7 +16554,7 @@ export interface operations {
       };
     };
   };
-  getWorkflowsWorkflowIdVariablesVariableId: {
+  getWorkflowVariable: {
     parameters: {
       query?: never;
       header?: {
@@ -16552,7 +16627,7 @@ export interface operations {
       };
     };
   };
-  putWorkflowsWorkflowIdVariablesVariableId: {
+  updateWorkflowVariable: {
     parameters: {
       query?: never;
       header?: {
@@ -16629,7 +16704,7 @@ export interface operations {
       };
     };
   };
-  deleteWorkflowsWorkflowIdVariablesVariableId: {
+  deleteWorkflowVariable: {
     parameters: {
       query?: never;
       header?: never;
@@ -16686,7 +16761,7 @@ export interface operations {
       };
     };
   };
-  getWorkflowsWorkflowIdVariablesAll: {
+  listAllWorkflowVariables: {
     parameters: {
       query?: never;
       header?: never;
@@ -16744,7 +16819,7 @@ export interface operations {
       };
     };
   };
-  getWorkflowsWorkflowIdVariablesCheckName: {
+  checkWorkflowVariableName: {
     parameters: {
       query: {
         name: string;

@@ -29,6 +29,7 @@ interface PageQuery {
 export function catalogRoutes(api: RouteRegistry): void {
   api.add<unknown, PageQuery & { type?: AiModelType }>({
     method: 'get',
+    operationId: 'listAiModels',
     path: '/ai-models',
     scope: 'any',
     tag: 'AI models',
@@ -40,6 +41,7 @@ export function catalogRoutes(api: RouteRegistry): void {
   // Declared before `/ai-models/:aiModelId`, which would otherwise take `default` as an id.
   api.add<unknown, { type: AiModelType }>({
     method: 'get',
+    operationId: 'getDefaultAiModel',
     path: '/ai-models/default',
     scope: 'any',
     tag: 'AI models',
@@ -50,6 +52,7 @@ export function catalogRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, Record<string, unknown>, { aiModelId: number }>({
     method: 'get',
+    operationId: 'getAiModel',
     path: '/ai-models/:aiModelId',
     scope: 'any',
     tag: 'AI models',
@@ -61,6 +64,7 @@ export function catalogRoutes(api: RouteRegistry): void {
 
   api.add({
     method: 'get',
+    operationId: 'listChannels',
     path: '/channels',
     scope: 'any',
     tag: 'Channels',
@@ -72,6 +76,7 @@ export function catalogRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, PageQuery>({
     method: 'get',
+    operationId: 'listMessagingTemplates',
     path: '/channels/messaging/templates',
     scope: 'any',
     tag: 'Channels',
@@ -84,6 +89,7 @@ export function catalogRoutes(api: RouteRegistry): void {
 
   api.add<unknown, PageQuery & { toolkit?: string }>({
     method: 'get',
+    operationId: 'listIntegrations',
     path: '/integrations',
     scope: 'U',
     tag: 'Integrations',
@@ -95,6 +101,7 @@ export function catalogRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, PageQuery & { toolkit?: string }>({
     method: 'get',
+    operationId: 'listTriggerTypes',
     path: '/integrations/trigger-types',
     scope: 'U',
     tag: 'Integrations',

@@ -32,7 +32,7 @@ export interface GraphRoutesOwner<P, Doc extends { draftSnapshotId: string }> ex
 }
 
 export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: RouteRegistry, owner: GraphRoutesOwner<P, Doc>): void {
-  const { tag, path, params, nodeParams, lock, summaries } = owner;
+  const { tag, noun, path, params, nodeParams, lock, summaries } = owner;
   type NodeId = P & { nodeId: string };
   const graph = { description: '{ nodes, edges }', schema: GraphSchema };
   const find = (input: RouteInput<unknown, unknown, P>) => ownerOf(owner, input);
@@ -44,6 +44,7 @@ export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: Rou
   };
   api.add<unknown, unknown, P>({
     method: 'get',
+    operationId: `get${noun}Graph`,
     path: `${path}/graph`,
     scope: 'any',
     tag,
@@ -55,6 +56,7 @@ export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: Rou
   });
   api.add<NodeInput, unknown, P>({
     method: 'post',
+    operationId: `create${noun}Node`,
     path: `${path}/nodes`,
     scope: 'any',
     tag,
@@ -69,6 +71,7 @@ export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: Rou
   });
   api.add<NodeInput, unknown, NodeId>({
     method: 'put',
+    operationId: `update${noun}Node`,
     path: `${path}/nodes/:nodeId`,
     scope: 'any',
     tag,
@@ -82,6 +85,7 @@ export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: Rou
   });
   api.add<unknown, unknown, NodeId>({
     method: 'delete',
+    operationId: `delete${noun}Node`,
     path: `${path}/nodes/:nodeId`,
     scope: 'any',
     tag,
@@ -94,6 +98,7 @@ export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: Rou
   });
   api.add<GraphEdge, unknown, P>({
     method: 'post',
+    operationId: `create${noun}Edge`,
     path: `${path}/edges`,
     scope: 'any',
     tag,
@@ -108,6 +113,7 @@ export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: Rou
   });
   api.add<{ source: string; handle: string }, unknown, P>({
     method: 'delete',
+    operationId: `delete${noun}Edge`,
     path: `${path}/edges`,
     scope: 'any',
     tag,
@@ -121,6 +127,7 @@ export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: Rou
   });
   api.add<unknown, unknown, P>({
     method: 'post',
+    operationId: `publish${noun}`,
     path: `${path}/publish`,
     scope: 'any',
     tag,
@@ -133,6 +140,7 @@ export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: Rou
   });
   api.add<unknown, unknown, P>({
     method: 'get',
+    operationId: `list${noun}Snapshots`,
     path: `${path}/snapshots`,
     scope: 'any',
     tag,

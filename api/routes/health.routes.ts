@@ -10,6 +10,7 @@ const probeSchema = {
 export function healthRoutes(api: RouteRegistry, deps: HealthDeps): void {
   api.add<unknown, { worker: boolean }>({
     method: 'get',
+    operationId: 'getHealth',
     path: '/healthz',
     scope: 'public',
     tag: 'Operations',

@@ -31,6 +31,7 @@ type Id = { webhookId: string };
 export function incomingWebhookRoutes(api: RouteRegistry, publicBaseUrl: string): void {
   api.add<IncomingWebhookInput>({
     method: 'post',
+    operationId: 'createIncomingWebhook',
     path: '/incoming-webhooks',
     scope: 'U',
     tag: 'Incoming webhooks',
@@ -46,6 +47,7 @@ export function incomingWebhookRoutes(api: RouteRegistry, publicBaseUrl: string)
   // Extensions of SPEC.md: without them isActive could never be set and a webhook never removed.
   api.add<unknown, { limit: number; cursor?: string }>({
     method: 'get',
+    operationId: 'listIncomingWebhooks',
     path: '/incoming-webhooks',
     scope: 'any',
     tag,
@@ -61,6 +63,7 @@ export function incomingWebhookRoutes(api: RouteRegistry, publicBaseUrl: string)
   });
   api.add<unknown, unknown, Id>({
     method: 'get',
+    operationId: 'getIncomingWebhook',
     path: '/incoming-webhooks/:webhookId',
     scope: 'any',
     tag,
@@ -71,6 +74,7 @@ export function incomingWebhookRoutes(api: RouteRegistry, publicBaseUrl: string)
   });
   api.add<IncomingWebhookPatch, unknown, Id>({
     method: 'patch',
+    operationId: 'updateIncomingWebhook',
     path: '/incoming-webhooks/:webhookId',
     scope: 'U',
     tag,
@@ -85,6 +89,7 @@ export function incomingWebhookRoutes(api: RouteRegistry, publicBaseUrl: string)
   });
   api.add<unknown, unknown, Id>({
     method: 'post',
+    operationId: 'rotateIncomingWebhookToken',
     path: '/incoming-webhooks/:webhookId/rotate-token',
     scope: 'U',
     tag,
@@ -101,6 +106,7 @@ export function incomingWebhookRoutes(api: RouteRegistry, publicBaseUrl: string)
   });
   api.add<unknown, unknown, Id>({
     method: 'delete',
+    operationId: 'deleteIncomingWebhook',
     path: '/incoming-webhooks/:webhookId',
     scope: 'U',
     tag,
@@ -115,6 +121,7 @@ export function incomingWebhookRoutes(api: RouteRegistry, publicBaseUrl: string)
 export function inboundWebhookRoutes(root: RouteRegistry): void {
   root.add<unknown, Record<string, unknown>, { webhookId: string }>({
     method: 'post',
+    operationId: 'callIncomingWebhook',
     path: '/webhooks/:webhookId',
     scope: 'public',
     jsonBody: 'any',

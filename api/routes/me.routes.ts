@@ -5,6 +5,7 @@ import { MeResponseSchema } from '../schemas/me.schema.js';
 export function meRoutes(api: RouteRegistry): void {
   api.add({
     method: 'get',
+    operationId: 'getMe',
     path: '/me',
     scope: 'any',
     tag: 'Identity',

@@ -6,6 +6,8 @@ import type { JsonSchema } from '../validation.js';
 /** An owner (a workflow, an agent, a flow) of the documents of the routes, read as `T`. */
 export interface RouteOwner<P, T> {
   tag: string;
+  /** The owner in its routes' operation ids: `Workflow` (`listWorkflowVariables`), `Flow` (`publishFlow`). */
+  noun: Capitalize<string>;
   /** Koa path of the owner, e.g. `/workflows/:workflowId`. */
   path: string;
   /** Schema of the owner's path parameters. */

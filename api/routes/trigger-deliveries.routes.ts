@@ -30,6 +30,7 @@ async function readBody(stream: Readable, limitBytes: number): Promise<Buffer> {
 export function inboundTriggerRoutes(root: RouteRegistry, deliveries: TriggerDeliveries | undefined, bodyLimitBytes: number): void {
   root.add<unknown, unknown, { subscriptionId: string }>({
     method: 'post',
+    operationId: 'deliverTriggerEvent',
     path: '/trigger-deliveries/:subscriptionId',
     scope: 'public',
     status: 202,

@@ -65,6 +65,7 @@ interface TriggerResourceQuery {
 export function triggerResourceRoutes(api: RouteRegistry, triggers: TriggerProvider | undefined): void {
   api.add<unknown, TriggerResourceQuery>({
     method: 'get',
+    operationId: 'listTriggerResources',
     path: '/integrations/trigger-resources',
     scope: 'U',
     tag: 'Integrations',

@@ -40,7 +40,7 @@ export interface VariableRoutesOwner<P> extends RouteOwner<P, VariableOwner> {
 }
 
 export function variableRoutes<P>(api: RouteRegistry, owner: VariableRoutesOwner<P>): void {
-  const { tag, params, variableParams, lock, summaries } = owner;
+  const { tag, noun, params, variableParams, lock, summaries } = owner;
   const base = `${owner.path}/variables`;
   type VarId = P & { variableId: number };
   const variable = { description: 'Variable', schema: owner.schemas.variable };
@@ -49,6 +49,7 @@ export function variableRoutes<P>(api: RouteRegistry, owner: VariableRoutesOwner
     variableView(await findVariable(input.em, await find(input), input.params.variableId));
   api.add<unknown, { limit: number; cursor?: string }, P>({
     method: 'get',
+    operationId: `list${noun}Variables`,
     path: base,
     scope: 'U',
     tag,
@@ -60,6 +61,7 @@ export function variableRoutes<P>(api: RouteRegistry, owner: VariableRoutesOwner
   });
   api.add<VariableInput, unknown, P>({
     method: 'post',
+    operationId: `create${noun}Variable`,
     path: base,
     scope: 'U',
     tag,
@@ -73,6 +75,7 @@ export function variableRoutes<P>(api: RouteRegistry, owner: VariableRoutesOwner
   });
   api.add<unknown, unknown, P>({
     method: 'get',
+    operationId: `listAll${noun}Variables`,
     path: `${base}/all`,
     scope: 'U',
     tag,
@@ -83,6 +86,7 @@ export function variableRoutes<P>(api: RouteRegistry, owner: VariableRoutesOwner
   });
   api.add<unknown, { name: string }, P>({
     method: 'get',
+    operationId: `check${noun}VariableName`,
     path: `${base}/check-name`,
     scope: 'U',
     tag,
@@ -99,6 +103,7 @@ export function variableRoutes<P>(api: RouteRegistry, owner: VariableRoutesOwner
   });
   api.add<unknown, unknown, VarId>({
     method: 'get',
+    operationId: `get${noun}Variable`,
     path: `${base}/:variableId`,
     scope: 'U',
     tag,
@@ -110,6 +115,7 @@ export function variableRoutes<P>(api: RouteRegistry, owner: VariableRoutesOwner
   });
   api.add<Partial<VariableInput>, unknown, VarId>({
     method: 'put',
+    operationId: `update${noun}Variable`,
     path: `${base}/:variableId`,
     scope: 'U',
     tag,
@@ -126,6 +132,7 @@ export function variableRoutes<P>(api: RouteRegistry, owner: VariableRoutesOwner
   });
   api.add<unknown, unknown, VarId>({
     method: 'delete',
+    operationId: `delete${noun}Variable`,
     path: `${base}/:variableId`,
     scope: 'U',
     tag,

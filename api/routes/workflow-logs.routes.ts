@@ -30,6 +30,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
   });
   api.add<unknown, LogListQuery, Id>({
     method: 'get',
+    operationId: 'listWorkflowLogs',
     path: '/workflows/:workflowId/logs',
     scope: 'U',
     tag,
@@ -45,6 +46,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
   });
   api.add<unknown, unknown, LogId>({
     method: 'get',
+    operationId: 'getWorkflowLog',
     path: '/workflows/:workflowId/logs/:logId',
     scope: 'U',
     tag,
@@ -58,6 +60,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
   });
   api.add<unknown, unknown, LogId>({
     method: 'post',
+    operationId: 'cancelWorkflowRun',
     path: '/workflows/:workflowId/logs/:logId/cancel',
     scope: 'U',
     tag,
@@ -76,6 +79,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
   });
   api.add<unknown, { startDate?: string; endDate?: string }, Id>({
     method: 'get',
+    operationId: 'getWorkflowAnalytics',
     path: '/workflows/:workflowId/analytics',
     scope: 'any',
     tag,

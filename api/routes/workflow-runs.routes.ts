@@ -10,6 +10,7 @@ const params = { type: 'object', required: ['workflowId'], properties: { workflo
 export function workflowRunRoutes(api: RouteRegistry, temporal: Client): void {
   api.add<{ payload?: unknown; entryNodeId?: string }, { snapshot: 'live' | 'draft' }, { workflowId: number }>({
     method: 'post',
+    operationId: 'startWorkflowRun',
     path: '/workflows/:workflowId/runs',
     scope: 'any',
     tag: 'Workflow runs',

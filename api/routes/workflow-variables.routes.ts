@@ -12,6 +12,7 @@ const id = { type: 'integer', minimum: 1 };
 
 export function workflowVariableRoutes(api: RouteRegistry): void {
   variableRoutes<Id>(api, {
+    noun: 'Workflow',
     tag: 'Workflow variables',
     path: '/workflows/:workflowId',
     params: { type: 'object', required: ['workflowId'], properties: { workflowId: id } },

@@ -24,7 +24,14 @@ import {
 } from '../../db/automations/automations.service.js';
 import { paginate } from '../pagination.js';
 import type { RouteRegistry } from '../route-registry.js';
-import { NodeDataSchemas, NodeSchema, WorkflowCreateSchema, WorkflowListQuerySchema, WorkflowUpdateSchema } from '../schemas/workflow.schema.js';
+import {
+  NodeDataSchemas,
+  NodeSchema,
+  NodeTypeSchemas,
+  WorkflowCreateSchema,
+  WorkflowListQuerySchema,
+  WorkflowUpdateSchema,
+} from '../schemas/workflow.schema.js';
 import { registerSharedSchema } from '../validation.js';
 import { WorkflowPageSchema, WorkflowSchema } from '../schemas/workflow-responses.schema.js';
 import { graphRoutes } from './graph.routes.js';
@@ -53,10 +60,11 @@ export function workflowRoutes(
   triggers?: TriggerProvider,
   deliveries?: TriggerDeliveries,
 ): void {
-  for (const schema of NodeDataSchemas) registerSharedSchema(schema);
+  for (const schema of [...NodeDataSchemas, ...NodeTypeSchemas]) registerSharedSchema(schema);
   const schedules = new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf);
   api.add<unknown, { status?: AutomationListStatus; limit: number; cursor?: string }>({
     method: 'get',
+    operationId: 'listWorkflows',
     path: '/workflows',
     scope: 'any',
     tag,
@@ -68,6 +76,7 @@ export function workflowRoutes(
   });
   api.add<AutomationInput>({
     method: 'post',
+    operationId: 'createWorkflow',
     path: '/workflows',
     scope: 'any',
     tag,
@@ -79,6 +88,7 @@ export function workflowRoutes(
   });
   api.add<unknown, { includeNodes?: boolean }, Id>({
     method: 'get',
+    operationId: 'getWorkflow',
     path: '/workflows/:workflowId',
     scope: 'any',
     tag,
@@ -97,6 +107,7 @@ export function workflowRoutes(
   });
   api.add<AutomationPatch, unknown, Id>({
     method: 'put',
+    operationId: 'updateWorkflow',
     path: '/workflows/:workflowId',
     scope: 'any',
     tag,
@@ -114,6 +125,7 @@ export function workflowRoutes(
   });
   api.add<unknown, unknown, Id>({
     method: 'delete',
+    operationId: 'deleteWorkflow',
     path: '/workflows/:workflowId',
     scope: 'any',
     tag,
@@ -125,6 +137,7 @@ export function workflowRoutes(
     handler: async ({ auth, em, params }) => deleteAutomation(em, await findAutomation(em, auth.account.id, params.workflowId), schedules, triggers),
   });
   graphRoutes<Id, Automation>(api, {
+    noun: 'Workflow',
     tag,
     path: '/workflows/:workflowId',
     params: idParams,

@@ -120,7 +120,21 @@ export const AggregationResultSchema: JsonSchema = {
       items: strictObject({ ...aggregationProperties, value: { description: 'A number; min and max keep the field type; null when empty' } }),
     },
   }),
-  example: { rows: 42, agentry: [{ id: 1, viewId: 3, fieldId: 12, operation: 'sum', order: 0, value: 15300 }] },
+  example: {
+    rows: 42,
+    agentry: [
+      {
+        id: 1,
+        viewId: 3,
+        fieldId: 12,
+        operation: 'sum',
+        order: 0,
+        createdAt: '2026-01-05T10:00:00.000Z',
+        updatedAt: '2026-01-05T10:00:00.000Z',
+        value: 15300,
+      },
+    ],
+  },
 };
 
 const tableProperties = {

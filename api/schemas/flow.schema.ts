@@ -2,7 +2,7 @@
 import { flowNodeCatalog } from '../../nodes/registry.js';
 import type { JsonSchema } from '../validation.js';
 import { strictObject } from './common.schema.js';
-import { nodeSchemaFor } from './workflow.schema.js';
+import { nodeSchemaFor, refusedNodeSchemas } from './workflow.schema.js';
 
 const statuses = ['ACTIVE', 'DRAFT', 'PAUSED', 'ARCHIVED'];
 const name = { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' };
@@ -23,12 +23,15 @@ export const FlowUpdateSchema: JsonSchema = {
   properties: { name, description, status: { type: 'string', enum: statuses } },
 };
 
+/** The node types a flow refuses (DYNAMIC_TABLES), each a branch of `FlowNode` saying what to use instead. */
+export const FlowRefusedNodeSchemas: JsonSchema[] = refusedNodeSchemas('flow', flowNodeCatalog.refused ?? {});
+
 /** A node of a flow graph (SPEC.md, Flow node types); DYNAMIC_TABLES is documented as refused. */
 export const FlowNodeSchema: JsonSchema = nodeSchemaFor(
   'flow',
   'FlowNode',
   'Letters, digits, _ or -, then _ and digits (say_ai_1); generated from the type when omitted',
-  flowNodeCatalog.refused,
+  FlowRefusedNodeSchemas,
 );
 
 const graphNode = {

@@ -48,24 +48,46 @@ export const WorkflowListQuerySchema: JsonSchema = {
   },
 };
 
-/** `TOOLS_AI` → `ToolsAiNodeData`: the OpenAPI component of a node type's data. */
-const dataSchemaId = (type: string) => `${type.toLowerCase().replace(/(^|_)([a-z])/g, (_, _sep, c: string) => c.toUpperCase())}NodeData`;
+/** `TOOLS_AI` → `ToolsAi`: a node type's name in its OpenAPI components (`ToolsAiNode`, `ToolsAiNodeData`). */
+const pascalType = (type: string) => type.toLowerCase().replace(/(^|_)([a-z])/g, (_, _sep, c: string) => c.toUpperCase());
 
 /** The data schema of each node type, as shared schemas (`components.schemas` of the OpenAPI document). */
 export const NodeDataSchemas: JsonSchema[] = NODE_MODULES.filter((m) => m.scopes.length).map((m) => ({
-  $id: dataSchemaId(m.type),
+  $id: `${pascalType(m.type)}NodeData`,
   ...nodeDataSchema(m),
 }));
 
 const typeOf = (schema: JsonSchema) => (schema.properties as { type: { const: string } }).type.const;
 
 /**
- * A node of a workflow or flow graph: `data` is validated by the schema of the node's `type` (a discriminated oneOf).
- * `refused` types are accepted by the schema and refused by the graph service with a message saying what to use.
+ * A node of one type (`ToolsAiNode`: `type` TOOLS_AI, `data` a `ToolsAiNodeData`), shared by the node unions of every
+ * scope the type has: a named branch, so the discriminator of `WorkflowNode` and `FlowNode` can select it.
  */
-export function nodeSchemaFor(scope: NodeScope, $id: string, nodeIdDescription: string, refused: Record<string, string> = {}): JsonSchema {
-  const schemas = NodeDataSchemas.filter((schema) => nodeModule(typeOf(schema))?.scopes.includes(scope));
-  const types = schemas.map(typeOf);
+export const NodeTypeSchemas: JsonSchema[] = NodeDataSchemas.map((schema) => ({
+  $id: `${pascalType(typeOf(schema))}Node`,
+  type: 'object',
+  required: ['type'],
+  properties: { type: { const: typeOf(schema) }, data: { $ref: schema.$id } },
+}));
+
+/** The branches of the node types a scope refuses (`DynamicTablesNodeRefusedInFlow`): accepted by the schema only to say why not. */
+export function refusedNodeSchemas(scope: NodeScope, refused: Readonly<Record<string, string>>): JsonSchema[] {
+  return Object.entries(refused).map(([type, message]) => ({
+    $id: `${pascalType(type)}NodeRefusedIn${pascalType(scope)}`,
+    type: 'object',
+    required: ['type'],
+    description: `Refused: ${message}`,
+    properties: { type: { const: type } },
+  }));
+}
+
+/**
+ * A node of a workflow or flow graph: `data` is validated by the schema of the node's `type` (a discriminated oneOf
+ * of `NodeTypeSchemas`). `refused` types (`refusedNodeSchemas`) are accepted by the schema and refused by the graph
+ * service with a message saying what to use. The branches are shared schemas: register them before compiling this.
+ */
+export function nodeSchemaFor(scope: NodeScope, $id: string, nodeIdDescription: string, refused: JsonSchema[] = []): JsonSchema {
+  const branches = NodeTypeSchemas.filter((schema) => nodeModule(typeOf(schema))?.scopes.includes(scope));
   return {
     $id,
     type: 'object',
@@ -80,7 +102,10 @@ export function nodeSchemaFor(scope: NodeScope, $id: string, nodeIdDescription: 
         required: ['positionX', 'positionY'],
         properties: { positionX: { type: 'number' }, positionY: { type: 'number' } },
       },
-      type: { enum: [...types, ...Object.keys(refused)], description: `Node type (SPEC.md, ${scope === 'flow' ? 'Flow' : 'Workflow'} node types)` },
+      type: {
+        enum: [...branches, ...refused].map(typeOf),
+        description: `Node type (SPEC.md, ${scope === 'flow' ? 'Flow' : 'Workflow'} node types)`,
+      },
       data: { type: 'object', description: 'Payload of the node type (see the oneOf below); data.type repeats the type' },
       edges: {
         type: 'array',
@@ -94,14 +119,7 @@ export function nodeSchemaFor(scope: NodeScope, $id: string, nodeIdDescription: 
       },
     },
     discriminator: { propertyName: 'type' },
-    oneOf: [
-      ...schemas.map((schema) => ({ type: 'object', properties: { type: { const: typeOf(schema) }, data: { $ref: schema.$id } } })),
-      ...Object.entries(refused).map(([type, message]) => ({
-        type: 'object',
-        description: `Refused: ${message}`,
-        properties: { type: { const: type } },
-      })),
-    ],
+    oneOf: [...branches, ...refused].map((schema) => ({ $ref: schema.$id })),
   };
 }
 

@@ -44,6 +44,7 @@ describe('error envelope', () => {
       extraRoutes: (api) =>
         api.add({
           method: 'get',
+          operationId: 'getExplosion',
           path: '/explode',
           scope: 'public',
           tag: 'Test',

@@ -19,8 +19,11 @@ describe('node types as modules: documented data, declared handles, typed refere
   it('documents the data of every workflow node type in the OpenAPI document, and the inbound webhook call', async () => {
     const doc = (await call('GET', '/openapi.json')).body;
     const node = doc.components.schemas.WorkflowNode;
-    expect(node.discriminator).to.deep.equal({ propertyName: 'type' });
-    const documented = node.oneOf.map((branch: { properties: { type: { const: string }; data: { $ref: string } } }) => {
+    expect(node.discriminator.propertyName).to.equal('type');
+    const documented = node.oneOf.map(({ $ref }: { $ref: string }) => {
+      // Each branch is a named node schema (`ApiNode`) whose data is the type's data schema (`ApiNodeData`).
+      const branch = doc.components.schemas[$ref.replace('#/components/schemas/', '')];
+      expect(node.discriminator.mapping[branch.properties.type.const]).to.equal($ref);
       const ref = branch.properties.data.$ref.replace('#/components/schemas/', '');
       expect(doc.components.schemas[ref].properties.type.const).to.equal(branch.properties.type.const);
       return branch.properties.type.const;

@@ -17,6 +17,7 @@ describe('key scope: USER vs GENERAL', () => {
         for (const scope of ['U', 'any'] as const) {
           api.add<{ name: string }>({
             method: 'post',
+            operationId: `create${scope === 'U' ? 'UserScoped' : 'AnyScoped'}Thing`,
             path: `/scope-${scope}`,
             scope,
             tag: 'Test',

@@ -20,6 +20,7 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 export function agentAnalyticsRoutes(api: RouteRegistry): void {
   api.add<unknown, { startDate?: string | null; endDate?: string | null }, AgentId>({
     method: 'get',
+    operationId: 'getAgentAnalytics',
     path: '/agents/:agentId/analytics',
     scope: 'any',
     tag: 'Agent conversations',

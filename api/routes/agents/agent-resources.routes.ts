@@ -23,20 +23,29 @@ interface ResourceKind {
   path: string;
   /** Singular, capitalized: "Custom tool". */
   what: string;
+  /** Singular, in its operation ids: `CustomTool` (`listCustomTools`, `getCustomTool`). */
+  noun: Capitalize<string>;
   /** The node and setting field that references it. */
   field: string;
   schemas: ResourceSchemas;
 }
 
 const KINDS: ResourceKind[] = [
-  { kind: 'CUSTOM_TOOL', path: '/custom-tools', what: 'Custom tool', field: 'customToolIds', schemas: CustomToolSchemas },
-  { kind: 'PLAYBOOK', path: '/playbooks', what: 'Playbook', field: 'playbookIds', schemas: PlaybookSchemas },
-  { kind: 'KNOWLEDGE_BASE', path: '/knowledge-bases', what: 'Knowledge base', field: 'knowledgeBaseIds', schemas: KnowledgeBaseSchemas },
+  { kind: 'CUSTOM_TOOL', path: '/custom-tools', what: 'Custom tool', noun: 'CustomTool', field: 'customToolIds', schemas: CustomToolSchemas },
+  { kind: 'PLAYBOOK', path: '/playbooks', what: 'Playbook', noun: 'Playbook', field: 'playbookIds', schemas: PlaybookSchemas },
+  {
+    kind: 'KNOWLEDGE_BASE',
+    path: '/knowledge-bases',
+    what: 'Knowledge base',
+    noun: 'KnowledgeBase',
+    field: 'knowledgeBaseIds',
+    schemas: KnowledgeBaseSchemas,
+  },
 ];
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } };
 
-function kindRoutes(api: RouteRegistry, { kind, path, what, field, schemas }: ResourceKind): void {
+function kindRoutes(api: RouteRegistry, { kind, path, what, noun, field, schemas }: ResourceKind): void {
   const tag = `${what}s (extension)`;
   const one = { description: what, schema: schemas.view };
   const lock = ({ id }: { id: number }) => `${kind}:${id}`;
@@ -44,6 +53,7 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, field, schemas }: Re
     resourceView(await findResource(em, auth.account.id, kind, params.id, what));
   api.add<unknown, { limit: number; cursor?: string }>({
     method: 'get',
+    operationId: `list${noun}s`,
     path,
     scope: 'any',
     tag,
@@ -54,6 +64,7 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, field, schemas }: Re
   });
   api.add<ResourceInput>({
     method: 'post',
+    operationId: `create${noun}`,
     path,
     scope: 'U',
     tag,
@@ -65,6 +76,7 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, field, schemas }: Re
   });
   api.add<unknown, unknown, { id: number }>({
     method: 'get',
+    operationId: `get${noun}`,
     path: `${path}/:id`,
     scope: 'any',
     tag,
@@ -76,6 +88,7 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, field, schemas }: Re
   });
   api.add<Partial<ResourceInput>, unknown, { id: number }>({
     method: 'put',
+    operationId: `update${noun}`,
     path: `${path}/:id`,
     scope: 'U',
     tag,
@@ -90,6 +103,7 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, field, schemas }: Re
   });
   api.add<unknown, unknown, { id: number }>({
     method: 'delete',
+    operationId: `delete${noun}`,
     path: `${path}/:id`,
     scope: 'U',
     tag,

@@ -9,6 +9,7 @@ import { agentLock, agentParams, type AgentId } from './agent-params.js';
 
 export function agentVariableRoutes(api: RouteRegistry): void {
   variableRoutes<AgentId>(api, {
+    noun: 'Agent',
     tag: 'Agent variables',
     path: '/agents/:agentId',
     params: agentParams(),

@@ -56,6 +56,7 @@ async function readChannel({ auth, em, params }: Read<Channel>) {
 export function agentRoutes(api: RouteRegistry): void {
   api.add<unknown, { limit: number; cursor?: string }>({
     method: 'get',
+    operationId: 'listAgents',
     path: '/agents',
     scope: 'any',
     tag,
@@ -66,6 +67,7 @@ export function agentRoutes(api: RouteRegistry): void {
   });
   api.add<AgentInput>({
     method: 'post',
+    operationId: 'createAgent',
     path: '/agents',
     scope: 'U',
     tag,
@@ -81,6 +83,7 @@ export function agentRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, AgentId>({
     method: 'get',
+    operationId: 'getAgent',
     path: '/agents/:agentId',
     scope: 'any',
     tag,
@@ -92,6 +95,7 @@ export function agentRoutes(api: RouteRegistry): void {
   });
   api.add<Partial<AgentInput>, unknown, AgentId>({
     method: 'put',
+    operationId: 'updateAgent',
     path: '/agents/:agentId',
     scope: 'U',
     tag,
@@ -108,6 +112,7 @@ export function agentRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, AgentId>({
     method: 'delete',
+    operationId: 'deleteAgent',
     path: '/agents/:agentId',
     scope: 'U',
     tag,
@@ -120,6 +125,7 @@ export function agentRoutes(api: RouteRegistry): void {
   });
   api.add<{ isOffline: boolean }, unknown, AgentId>({
     method: 'put',
+    operationId: 'updateAgentDeploymentStatus',
     path: '/agents/:agentId/deployment-status',
     scope: 'U',
     tag,
@@ -142,6 +148,7 @@ function settingsRoutes(api: RouteRegistry): void {
   const tag = 'Agent settings';
   api.add<unknown, unknown, AgentId>({
     method: 'get',
+    operationId: 'getAgentSetting',
     path: '/agents/:agentId/agent-setting',
     scope: 'any',
     tag,
@@ -153,6 +160,7 @@ function settingsRoutes(api: RouteRegistry): void {
   });
   api.add<Values, unknown, AgentId>({
     method: 'put',
+    operationId: 'updateAgentSetting',
     path: '/agents/:agentId/agent-setting',
     scope: 'U',
     tag,
@@ -168,6 +176,7 @@ function settingsRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, AgentId>({
     method: 'get',
+    operationId: 'getAgentTheme',
     path: '/agents/:agentId/theme',
     scope: 'any',
     tag,
@@ -179,6 +188,7 @@ function settingsRoutes(api: RouteRegistry): void {
   });
   api.add<Values, unknown, AgentId>({
     method: 'put',
+    operationId: 'updateAgentTheme',
     path: '/agents/:agentId/theme',
     scope: 'U',
     tag,
@@ -192,6 +202,7 @@ function settingsRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, AgentId>({
     method: 'get',
+    operationId: 'listAgentChannelSettings',
     path: '/agents/:agentId/settings',
     scope: 'any',
     tag,
@@ -202,6 +213,7 @@ function settingsRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, Channel>({
     method: 'get',
+    operationId: 'getAgentChannelSettings',
     path: '/agents/:agentId/settings/:channel',
     scope: 'any',
     tag,
@@ -213,6 +225,7 @@ function settingsRoutes(api: RouteRegistry): void {
   });
   api.add<Values, unknown, Channel>({
     method: 'put',
+    operationId: 'updateAgentChannelSettings',
     path: '/agents/:agentId/settings/:channel',
     scope: 'U',
     tag,

@@ -66,6 +66,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
   const uiLink = (workflowId: string) => (uiUrl ? `${uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}` : null);
   api.add<{ channel?: string }, unknown, AgentId>({
     method: 'post',
+    operationId: 'startConversation',
     path: '/agents/:agentId/conversations',
     scope: 'any',
     tag,
@@ -85,6 +86,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
   });
   api.add<{ text: string; messageId?: string }, unknown, ConversationParams>({
     method: 'post',
+    operationId: 'sendConversationMessage',
     path: '/agents/:agentId/conversations/:conversationId/messages',
     scope: 'any',
     tag,
@@ -105,6 +107,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
   });
   api.add<unknown, { after?: string }, ConversationParams>({
     method: 'get',
+    operationId: 'streamConversation',
     path: '/agents/:agentId/conversations/:conversationId/stream',
     scope: 'any',
     tag,
@@ -123,6 +126,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
   });
   api.add<unknown, unknown, ConversationParams>({
     method: 'post',
+    operationId: 'endConversation',
     path: '/agents/:agentId/conversations/:conversationId/end',
     scope: 'any',
     tag,
@@ -134,6 +138,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
   });
   api.add<{ rating?: number | null; comment?: string | null }, unknown, ConversationParams>({
     method: 'post',
+    operationId: 'sendConversationFeedback',
     path: '/agents/:agentId/conversations/:conversationId/feedback',
     scope: 'any',
     tag,
@@ -157,6 +162,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
     AgentId
   >({
     method: 'get',
+    operationId: 'listConversations',
     path: '/agents/:agentId/conversations',
     scope: 'U',
     tag,
@@ -179,6 +185,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
   });
   api.add<unknown, unknown, ConversationParams>({
     method: 'get',
+    operationId: 'getConversation',
     path: '/agents/:agentId/conversations/:conversationId',
     scope: 'U',
     tag,

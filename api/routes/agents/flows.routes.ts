@@ -23,7 +23,8 @@ import type { Flow } from '../../../db/entities/index.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
-import { FlowCreateSchema, FlowNodeSchema, FlowSchema, FlowUpdateSchema } from '../../schemas/flow.schema.js';
+import { FlowCreateSchema, FlowNodeSchema, FlowRefusedNodeSchemas, FlowSchema, FlowUpdateSchema } from '../../schemas/flow.schema.js';
+import { registerSharedSchema } from '../../validation.js';
 import { page } from '../../schemas/agents.schema.js';
 import { graphRoutes } from '../graph.routes.js';
 import { agentLock, agentParams, type AgentId } from './agent-params.js';
@@ -40,8 +41,10 @@ async function flowOf(em: EntityManager, accountId: number, { agentId, flowId }:
 }
 
 export function flowRoutes(api: RouteRegistry): void {
+  for (const schema of FlowRefusedNodeSchemas) registerSharedSchema(schema);
   api.add<unknown, { limit: number; cursor?: string }, AgentId>({
     method: 'get',
+    operationId: 'listFlows',
     path: base,
     scope: 'any',
     tag,
@@ -58,6 +61,7 @@ export function flowRoutes(api: RouteRegistry): void {
   });
   api.add<FlowInput, unknown, AgentId>({
     method: 'post',
+    operationId: 'createFlow',
     path: base,
     scope: 'any',
     tag,
@@ -71,6 +75,7 @@ export function flowRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, { includeNodes?: boolean }, FlowId>({
     method: 'get',
+    operationId: 'getFlow',
     path: `${base}/:flowId`,
     scope: 'any',
     tag,
@@ -85,6 +90,7 @@ export function flowRoutes(api: RouteRegistry): void {
   });
   api.add<Partial<FlowInput>, unknown, FlowId>({
     method: 'put',
+    operationId: 'updateFlow',
     path: `${base}/:flowId`,
     scope: 'any',
     tag,
@@ -97,6 +103,7 @@ export function flowRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, FlowId>({
     method: 'delete',
+    operationId: 'deleteFlow',
     path: `${base}/:flowId`,
     scope: 'any',
     tag,
@@ -108,6 +115,7 @@ export function flowRoutes(api: RouteRegistry): void {
     handler: async ({ auth, em, params }) => deleteFlow(em, await flowOf(em, auth.account.id, params)),
   });
   graphRoutes<FlowId, Flow>(api, {
+    noun: 'Flow',
     tag,
     path: `${base}/:flowId`,
     params,

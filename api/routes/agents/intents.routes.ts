@@ -35,6 +35,7 @@ const PhrasesSchema = {
 export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
   api.add<unknown, { limit: number; cursor?: string }, AgentId>({
     method: 'get',
+    operationId: 'listIntents',
     path: base,
     scope: 'U',
     tag,
@@ -47,6 +48,7 @@ export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
   });
   api.add<IntentInput, unknown, AgentId>({
     method: 'post',
+    operationId: 'createIntent',
     path: base,
     scope: 'U',
     tag,
@@ -60,6 +62,7 @@ export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
   });
   api.add<unknown, unknown, AgentId>({
     method: 'get',
+    operationId: 'listAllIntents',
     path: `${base}/all`,
     scope: 'U',
     tag,
@@ -73,6 +76,7 @@ export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
   });
   api.add<PhraseRequest, unknown, AgentId>({
     method: 'post',
+    operationId: 'generateIntentPhrases',
     path: `${base}/generate-phrases`,
     scope: 'U',
     tag,
@@ -88,6 +92,7 @@ export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
   });
   api.add<unknown, unknown, IntentId>({
     method: 'get',
+    operationId: 'getIntent',
     path: `${base}/:intentId`,
     scope: 'U',
     tag,
@@ -99,6 +104,7 @@ export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
   });
   api.add<Partial<IntentInput>, unknown, IntentId>({
     method: 'put',
+    operationId: 'updateIntent',
     path: `${base}/:intentId`,
     scope: 'U',
     tag,
@@ -115,6 +121,7 @@ export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
   });
   api.add<unknown, unknown, IntentId>({
     method: 'delete',
+    operationId: 'deleteIntent',
     path: `${base}/:intentId`,
     scope: 'U',
     tag,

@@ -7,19 +7,22 @@ import { Reply, type RouteRegistry } from '../../route-registry.js';
 import { RowsExportSchema } from '../../schemas/data.schema.js';
 import { nameParam, type DataSurface } from './surface.js';
 
-const FORMATS: { format: ExportFormat; label: string; type: string }[] = [
-  { format: 'csv', label: 'CSV (UTF-8, header row of field names)', type: 'text/csv' },
+/** `name`: the format in operation ids (`exportRecordsCsv`). */
+const FORMATS: { format: ExportFormat; name: 'Csv' | 'Xlsx'; label: string; type: string }[] = [
+  { format: 'csv', name: 'Csv', label: 'CSV (UTF-8, header row of field names)', type: 'text/csv' },
   {
     format: 'xlsx',
+    name: 'Xlsx',
     label: 'XLSX (typed cells: numbers, dates in the field time zone, booleans)',
     type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   },
 ];
 
 export function exportRoutes(api: RouteRegistry, s: DataSurface): void {
-  for (const { format, label, type } of FORMATS) {
+  for (const { format, name, label, type } of FORMATS) {
     api.add<ExportQuery>({
       method: 'post',
+      operationId: `export${s.rows}${name}`,
       path: `${s.base}/:name/export/${format}`,
       scope: 'any',
       tag: s.tag,

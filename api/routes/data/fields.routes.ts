@@ -37,6 +37,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
   const table = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, s.kind, name);
   api.add<unknown, { limit: number; cursor?: string }>({
     method: 'get',
+    operationId: `list${s.noun}Fields`,
     path: `${s.base}/:name/fields`,
     scope: 'any',
     tag: s.tag,
@@ -55,6 +56,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
   });
   api.add<FieldInput>({
     method: 'post',
+    operationId: `create${s.noun}Field`,
     path: `${s.base}/:name/fields`,
     scope: 'U',
     tag: s.tag,
@@ -72,6 +74,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
   });
   api.add<PreviewInput>({
     method: 'post',
+    operationId: `preview${s.noun}FieldFormula`,
     path: `${s.base}/:name/fields/preview-formula`,
     scope: 'any',
     tag: s.tag,
@@ -83,6 +86,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
   });
   api.add<FieldPatch, unknown, { name: string; fieldId: number }>({
     method: 'patch',
+    operationId: `update${s.noun}Field`,
     path: `${s.base}/:name/fields/:fieldId`,
     scope: 'U',
     tag: s.tag,
@@ -98,6 +102,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
   });
   api.add<unknown, unknown, { name: string; fieldId: number }>({
     method: 'delete',
+    operationId: `delete${s.noun}Field`,
     path: `${s.base}/:name/fields/:fieldId`,
     scope: 'U',
     tag: s.tag,
@@ -114,6 +119,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
   });
   api.add<unknown, unknown, { name: string; fieldId: number }>({
     method: 'get',
+    operationId: `list${s.noun}Field${s.option}s`,
     path: `${s.base}/:name/fields/:fieldId/${s.optionsSegment}`,
     scope: 'any',
     tag: s.tag,
@@ -127,6 +133,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
   });
   api.add<OptionInput, unknown, { name: string; fieldId: number }>({
     method: 'post',
+    operationId: `create${s.noun}Field${s.option}`,
     path: `${s.base}/:name/fields/:fieldId/${s.optionsSegment}`,
     scope: 'U',
     tag: s.tag,
@@ -143,6 +150,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
   });
   api.add<OptionPatch, unknown, { name: string; tagId: number }>({
     method: 'patch',
+    operationId: `update${s.noun}Field${s.option}`,
     path: `${s.base}/:name/${s.optionsSegment}/:tagId`,
     scope: 'U',
     tag: s.tag,
@@ -156,6 +164,7 @@ export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
   });
   api.add<unknown, unknown, { name: string; tagId: number }>({
     method: 'delete',
+    operationId: `delete${s.noun}Field${s.option}`,
     path: `${s.base}/:name/${s.optionsSegment}/:tagId`,
     scope: 'U',
     tag: s.tag,

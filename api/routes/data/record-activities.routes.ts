@@ -26,6 +26,7 @@ export function recordActivityRoutes(api: RouteRegistry): void {
 
   api.add<unknown, PageQuery, RecordParams>({
     method: 'get',
+    operationId: 'listRecordActivities',
     path: `${base}/:name/rows/:rowId/activities`,
     scope: 'any',
     tag,
@@ -37,6 +38,7 @@ export function recordActivityRoutes(api: RouteRegistry): void {
   });
   api.add<ActivityInput, unknown, RecordParams>({
     method: 'post',
+    operationId: 'createRecordActivity',
     path: `${base}/:name/rows/:rowId/activities`,
     scope: 'U',
     tag,
@@ -50,6 +52,7 @@ export function recordActivityRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, ActivityParams>({
     method: 'get',
+    operationId: 'getRecordActivity',
     path: `${base}/:name/activities/:id`,
     scope: 'any',
     tag,
@@ -60,6 +63,7 @@ export function recordActivityRoutes(api: RouteRegistry): void {
   });
   api.add<ActivityPatch, unknown, ActivityParams>({
     method: 'patch',
+    operationId: 'updateRecordActivity',
     path: `${base}/:name/activities/:id`,
     scope: 'U',
     tag,
@@ -72,6 +76,7 @@ export function recordActivityRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, ActivityParams>({
     method: 'delete',
+    operationId: 'deleteRecordActivity',
     path: `${base}/:name/activities/:id`,
     scope: 'U',
     tag,

@@ -22,6 +22,7 @@ export function recordFileRoutes(api: RouteRegistry, store: FileStore): void {
 
   api.add<unknown, PageQuery, RecordParams>({
     method: 'get',
+    operationId: 'listRecordFiles',
     path: `${base}/:name/rows/:rowId/files`,
     scope: 'any',
     tag,
@@ -33,6 +34,7 @@ export function recordFileRoutes(api: RouteRegistry, store: FileStore): void {
   });
   api.add<unknown, { field?: string }, RecordParams>({
     method: 'post',
+    operationId: 'uploadRecordFiles',
     path: `${base}/:name/rows/:rowId/files`,
     scope: 'U',
     tag,
@@ -58,6 +60,7 @@ export function recordFileRoutes(api: RouteRegistry, store: FileStore): void {
   });
   api.add<unknown, unknown, FileParams>({
     method: 'get',
+    operationId: 'getRecordFile',
     path: `${base}/:name/files/:id`,
     scope: 'any',
     tag,
@@ -68,6 +71,7 @@ export function recordFileRoutes(api: RouteRegistry, store: FileStore): void {
   });
   api.add<unknown, unknown, FileParams>({
     method: 'delete',
+    operationId: 'deleteRecordFile',
     path: `${base}/:name/files/:id`,
     scope: 'U',
     tag,
@@ -79,6 +83,7 @@ export function recordFileRoutes(api: RouteRegistry, store: FileStore): void {
   });
   api.add<unknown, unknown, FileParams>({
     method: 'get',
+    operationId: 'downloadRecordFile',
     path: `${base}/:name/files/:id/download`,
     scope: 'any',
     tag,

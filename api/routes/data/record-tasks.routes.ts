@@ -27,6 +27,7 @@ export function recordTaskRoutes(api: RouteRegistry): void {
 
   api.add<unknown, PageQuery, RecordParams>({
     method: 'get',
+    operationId: 'listRecordTasks',
     path: `${base}/:name/rows/:rowId/tasks`,
     scope: 'any',
     tag,
@@ -38,6 +39,7 @@ export function recordTaskRoutes(api: RouteRegistry): void {
   });
   api.add<TaskInput, unknown, RecordParams>({
     method: 'post',
+    operationId: 'createRecordTask',
     path: `${base}/:name/rows/:rowId/tasks`,
     scope: 'U',
     tag,
@@ -51,6 +53,7 @@ export function recordTaskRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, TaskParams>({
     method: 'get',
+    operationId: 'getRecordTask',
     path: `${base}/:name/tasks/:id`,
     scope: 'any',
     tag,
@@ -61,6 +64,7 @@ export function recordTaskRoutes(api: RouteRegistry): void {
   });
   api.add<TaskPatch, unknown, TaskParams>({
     method: 'patch',
+    operationId: 'updateRecordTask',
     path: `${base}/:name/tasks/:id`,
     scope: 'U',
     tag,
@@ -72,6 +76,7 @@ export function recordTaskRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, TaskParams>({
     method: 'delete',
+    operationId: 'deleteRecordTask',
     path: `${base}/:name/tasks/:id`,
     scope: 'U',
     tag,
@@ -83,6 +88,7 @@ export function recordTaskRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, TaskParams>({
     method: 'post',
+    operationId: 'completeRecordTask',
     path: `${base}/:name/tasks/:id/complete`,
     scope: 'U',
     tag,
@@ -93,6 +99,7 @@ export function recordTaskRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, TaskParams>({
     method: 'post',
+    operationId: 'uncompleteRecordTask',
     path: `${base}/:name/tasks/:id/uncomplete`,
     scope: 'U',
     tag,

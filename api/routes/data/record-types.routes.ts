@@ -39,6 +39,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
 
   api.add<unknown, Page>({
     method: 'get',
+    operationId: 'listRecordTypes',
     path: `${base}/:name/record-types`,
     scope: 'any',
     tag,
@@ -51,6 +52,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
   });
   api.add<RecordTypeInput>({
     method: 'post',
+    operationId: 'createRecordType',
     path: `${base}/:name/record-types`,
     scope: 'U',
     tag,
@@ -64,6 +66,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
   });
   api.add<RecordTypePatch, unknown, { name: string; recordTypeId: number }>({
     method: 'patch',
+    operationId: 'updateRecordType',
     path: `${base}/:name/record-types/:recordTypeId`,
     scope: 'U',
     tag,
@@ -79,6 +82,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, { name: string; recordTypeId: number }>({
     method: 'delete',
+    operationId: 'deleteRecordType',
     path: `${base}/:name/record-types/:recordTypeId`,
     scope: 'U',
     tag,
@@ -95,6 +99,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
 
   api.add<ViewInput, unknown, { recordTypeId: number }>({
     method: 'post',
+    operationId: 'createRecordTypeView',
     path: `${base}/record-types/:recordTypeId/views`,
     scope: 'U',
     tag,
@@ -111,6 +116,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
   });
   api.add<ViewPatch, unknown, { recordTypeId: number; viewId: number }>({
     method: 'patch',
+    operationId: 'updateRecordTypeView',
     path: `${base}/record-types/:recordTypeId/views/:viewId`,
     scope: 'U',
     tag,
@@ -126,6 +132,7 @@ export function recordTypeRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, unknown, { recordTypeId: number; viewId: number }>({
     method: 'delete',
+    operationId: 'deleteRecordTypeView',
     path: `${base}/record-types/:recordTypeId/views/:viewId`,
     scope: 'U',
     tag,

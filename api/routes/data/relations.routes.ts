@@ -16,6 +16,7 @@ export function relationRoutes(api: RouteRegistry): void {
   const { base, tag, kind } = OBJECTS;
   api.add<unknown, Page, { name: string; id: string; relation: string }>({
     method: 'get',
+    operationId: 'listRelatedRecords',
     path: `${base}/:name/rows/:id/relations/:relation`,
     scope: 'any',
     tag,
@@ -32,6 +33,7 @@ export function relationRoutes(api: RouteRegistry): void {
   });
   api.add<unknown, Page, { name: string; relation: string; targetId: string }>({
     method: 'get',
+    operationId: 'listRecordsLinkedTo',
     path: `${base}/:name/relations/:relation/target/:targetId`,
     scope: 'any',
     tag,
@@ -49,6 +51,7 @@ export function relationRoutes(api: RouteRegistry): void {
   for (const link of [true, false]) {
     api.add<{ targetIds: string[] }, unknown, { name: string; id: string; relation: string }>({
       method: 'post',
+      operationId: link ? 'linkRecords' : 'unlinkRecords',
       path: `${base}/:name/rows/:id/relations/:relation/${link ? 'link' : 'unlink'}`,
       scope: 'U',
       tag,

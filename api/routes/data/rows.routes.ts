@@ -16,6 +16,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
   const noun = s.kind === 'OBJECT' ? 'record' : 'row';
   api.add<RowQuery>({
     method: 'post',
+    operationId: `list${s.rows}`,
     path: `${s.base}/:name/rows/list`,
     scope: 'any',
     tag: s.tag,
@@ -27,6 +28,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
   });
   api.add<RowQuery>({
     method: 'post',
+    operationId: `count${s.rows}`,
     path: `${s.base}/:name/rows/count`,
     scope: 'any',
     tag: s.tag,
@@ -40,6 +42,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
   });
   api.add<Record<string, unknown>>({
     method: 'post',
+    operationId: `create${s.row}`,
     path: `${s.base}/:name/rows`,
     scope: 'U',
     tag: s.tag,
@@ -56,6 +59,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
   });
   api.add<{ rows: Record<string, unknown>[] }>({
     method: 'post',
+    operationId: `create${s.rows}`,
     path: `${s.base}/:name/rows/bulk`,
     scope: 'U',
     tag: s.tag,
@@ -71,6 +75,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
   });
   api.add<unknown, unknown, { name: string; id: string }>({
     method: 'get',
+    operationId: `get${s.row}`,
     path: `${s.base}/:name/rows/:id`,
     scope: 'any',
     tag: s.tag,
@@ -81,6 +86,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
   });
   api.add<Record<string, unknown>, unknown, { name: string; id: string }>({
     method: 'patch',
+    operationId: `update${s.row}`,
     path: `${s.base}/:name/rows/:id`,
     scope: 'U',
     tag: s.tag,
@@ -94,6 +100,7 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
   });
   api.add<unknown, unknown, { name: string; id: string }>({
     method: 'delete',
+    operationId: `delete${s.row}`,
     path: `${s.base}/:name/rows/:id`,
     scope: 'U',
     tag: s.tag,

@@ -10,10 +10,33 @@ export interface DataSurface {
   /** Segment of the option endpoints: `options` (Objects) or `tags` (Tables). */
   optionsSegment: string;
   tag: string;
+  /** Words of its operation ids: `getObject`, `listRecords` / `getTable`, `listTableRows`, `listTableFieldTags`. */
+  noun: 'Object' | 'Table';
+  row: 'Record' | 'TableRow';
+  rows: 'Records' | 'TableRows';
+  option: 'Option' | 'Tag';
 }
 
-export const OBJECTS: DataSurface = { kind: 'OBJECT', base: '/objects', optionsSegment: 'options', tag: 'Objects' };
-export const TABLES: DataSurface = { kind: 'TABLE', base: '/tables', optionsSegment: 'tags', tag: 'Tables' };
+export const OBJECTS: DataSurface = {
+  kind: 'OBJECT',
+  base: '/objects',
+  optionsSegment: 'options',
+  tag: 'Objects',
+  noun: 'Object',
+  row: 'Record',
+  rows: 'Records',
+  option: 'Option',
+};
+export const TABLES: DataSurface = {
+  kind: 'TABLE',
+  base: '/tables',
+  optionsSegment: 'tags',
+  tag: 'Tables',
+  noun: 'Table',
+  row: 'TableRow',
+  rows: 'TableRows',
+  option: 'Tag',
+};
 
 export const nameParam = { type: 'object', properties: { name: { type: 'string', minLength: 1, maxLength: 63 } }, required: ['name'] };
 

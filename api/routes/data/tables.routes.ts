@@ -23,6 +23,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore
     describeTable(em, await findTable(em, auth.account.id, s.kind, params.name));
   api.add<unknown, { limit: number; cursor?: string }>({
     method: 'get',
+    operationId: `list${s.noun}s`,
     path: s.base,
     scope: 'any',
     tag: s.tag,
@@ -36,6 +37,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore
   });
   api.add<TableInput>({
     method: 'post',
+    operationId: `create${s.noun}`,
     path: s.base,
     scope: 'U',
     tag: s.tag,
@@ -48,6 +50,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore
   });
   api.add<unknown, unknown, { name: string }>({
     method: 'get',
+    operationId: `get${s.noun}`,
     path: `${s.base}/:name`,
     scope: 'any',
     tag: s.tag,
@@ -59,6 +62,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore
   });
   api.add<TablePatch, unknown, { name: string }>({
     method: 'patch',
+    operationId: `update${s.noun}`,
     path: `${s.base}/:name`,
     scope: 'U',
     tag: s.tag,
@@ -72,6 +76,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore
   });
   api.add({
     method: 'delete',
+    operationId: `delete${s.noun}`,
     path: `${s.base}/:name`,
     scope: 'U',
     tag: s.tag,
@@ -85,6 +90,7 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore
   });
   api.add({
     method: 'get',
+    operationId: `get${s.noun}Schema`,
     path: `${s.base}/:name/schema`,
     scope: 'any',
     tag: s.tag,

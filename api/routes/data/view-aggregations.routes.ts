@@ -27,6 +27,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
   };
   api.add<unknown, { limit: number; cursor?: string }, { name: string; viewId: number }>({
     method: 'get',
+    operationId: `list${s.noun}ViewAggregations`,
     path: base,
     scope: 'any',
     tag,
@@ -41,6 +42,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
   });
   api.add<AggregationInput, unknown, { name: string; viewId: number }>({
     method: 'post',
+    operationId: `create${s.noun}ViewAggregation`,
     path: base,
     scope: 'U',
     tag,
@@ -57,6 +59,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
   });
   api.add<ComputeQuery, unknown, { name: string; viewId: number }>({
     method: 'post',
+    operationId: `compute${s.noun}ViewAggregations`,
     path: `${base}/compute`,
     scope: 'any',
     tag,
@@ -71,6 +74,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
   });
   api.add<{ operation: string }, unknown, { name: string; viewId: number; aggId: number }>({
     method: 'patch',
+    operationId: `update${s.noun}ViewAggregation`,
     path: `${base}/:aggId`,
     scope: 'U',
     tag,
@@ -86,6 +90,7 @@ export function viewAggregationRoutes(api: RouteRegistry, s: DataSurface): void 
   });
   api.add<unknown, unknown, { name: string; viewId: number; aggId: number }>({
     method: 'delete',
+    operationId: `delete${s.noun}ViewAggregation`,
     path: `${base}/:aggId`,
     scope: 'U',
     tag,

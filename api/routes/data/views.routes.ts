@@ -17,6 +17,7 @@ export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
 
   api.add<unknown, Page>({
     method: 'get',
+    operationId: `list${s.noun}Views`,
     path: `${base}/:name/views`,
     scope: 'any',
     tag,
@@ -29,6 +30,7 @@ export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
   });
   api.add<ViewInput>({
     method: 'post',
+    operationId: `create${s.noun}View`,
     path: `${base}/:name/views`,
     scope: 'U',
     tag,
@@ -42,6 +44,7 @@ export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
   });
   api.add<ViewPatch, unknown, { name: string; viewId: number }>({
     method: 'patch',
+    operationId: `update${s.noun}View`,
     path: `${base}/:name/views/:viewId`,
     scope: 'U',
     tag,
@@ -57,6 +60,7 @@ export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
   });
   api.add<unknown, unknown, { name: string; viewId: number }>({
     method: 'delete',
+    operationId: `delete${s.noun}View`,
     path: `${base}/:name/views/:viewId`,
     scope: 'U',
     tag,
