@@ -18,7 +18,7 @@ const tag = 'Agent conversations';
 type ConversationParams = AgentId & { conversationId: string };
 const conversationParams = agentParams([], ['conversationId']);
 
-const MessageSchema = strictObject({
+const messageProperties = {
   id: { type: 'string' },
   author: { enum: ['user', 'agent'] },
   text: { type: 'string' },
@@ -28,7 +28,20 @@ const MessageSchema = strictObject({
   credits: { type: 'number' },
   temporalRunId: { type: ['string', 'null'], description: 'The run of the conversation workflow whose turn wrote it' },
   createdAt: { type: 'string' },
-});
+};
+/** A message of a transcript; `metadata` (a widget visitor's page URL and user agent) only where recorded. */
+export const MessageSchema = {
+  ...strictObject(messageProperties),
+  properties: {
+    ...messageProperties,
+    metadata: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: { pageUrl: { type: 'string' }, userAgent: { type: 'string' } },
+      description: "A widget visitor's message: the page it was written on and the browser's user agent (never the address)",
+    },
+  },
+};
 
 const conversationProperties = {
   id: { type: 'string' },
@@ -45,9 +58,9 @@ const conversationProperties = {
   endedAt: { type: ['string', 'null'] },
   temporalWorkflowId: { type: 'string', description: 'Open it in the Temporal UI: every turn is an update of this workflow' },
 };
-const ConversationSchema = strictObject(conversationProperties);
+export const ConversationSchema = strictObject(conversationProperties);
 const temporalRef = strictObject({ workflowId: { type: 'string' }, runId: { type: 'string' } });
-const TurnSchema = {
+export const TurnSchema = {
   type: 'object',
   required: ['conversationId', 'turn', 'messages', 'temporal'],
   additionalProperties: false,

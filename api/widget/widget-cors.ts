@@ -1,0 +1,36 @@
+/**
+ * CORS of the widget API: the conversation routes of an agent answer browsers only on the origins of its livechat
+ * `allowedOrigins` (any origin while the list is empty), looked up per request; the script itself is for every site.
+ * Nothing here uses cookies, so credentials are never allowed.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Middleware } from 'koa';
+import { livechatView } from '../../db/agents/widget.service.js';
+import { UUID } from '../../db/agents/agents.service.js';
+import { WidgetSessions } from './widget-sessions.js';
+
+const AGENT_PATH = /^\/widget\/v1\/agents\/([^/]+)\//;
+const EXPOSED = 'Retry-After, X-Request-Id';
+
+export function widgetCors(getEm: () => EntityManager): Middleware {
+  return async (ctx, next) => {
+    const origin = ctx.get('Origin');
+    if (!ctx.path.startsWith('/widget/') || !origin) return next();
+    const agentId = AGENT_PATH.exec(ctx.path)?.[1];
+    const allowed = agentId
+      ? UUID.test(agentId) && WidgetSessions.allows(await livechatView(getEm(), agentId.toLowerCase()), origin, `${ctx.protocol}://${ctx.host}`)
+      : ctx.method === 'GET' || ctx.method === 'HEAD';
+    ctx.vary('Origin');
+    if (allowed) {
+      ctx.set('Access-Control-Allow-Origin', origin);
+      ctx.set('Access-Control-Expose-Headers', EXPOSED);
+    }
+    if (ctx.method !== 'OPTIONS') return next();
+    if (allowed) {
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST');
+      ctx.set('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+      ctx.set('Access-Control-Max-Age', '600');
+    }
+    ctx.status = 204;
+  };
+}
