@@ -112,7 +112,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   TRIGGER_SIGNING_KEY:
     'server key (at least 32 characters) the per-subscription secrets of signed trigger deliveries are derived from; required when TRIGGER_PROVIDER_URL is set',
   SETTINGS_ENCRYPTION_KEY:
-    'AES-256-GCM key (64 hex digits or base64 of 32 bytes) sealing stored third-party secrets (per-number messaging tokens); same value on the worker and the admin CLI',
+    "AES-256-GCM key (64 hex digits or base64 of 32 bytes) sealing stored secrets (per-number messaging tokens, agents' widget identity secrets); same value on the API, the worker and the admin CLI",
   AI_BASE_URL:
     'base URL of an OpenAI-compatible API (OpenAI, Ollama, vLLM, llama.cpp), e.g. http://127.0.0.1:11434/v1; unset: AI nodes fail saying so',
   AI_API_KEY: 'key sent as Bearer token to the AI provider; required when AI_BASE_URL is set (no default; any value for servers without keys)',

@@ -11,7 +11,7 @@ import { endConversation, sendUserMessage } from '../runtime/conversation-runtim
 import { strictObject } from '../schemas/common.schema.js';
 import type { Caller, SessionRequest, WidgetSessions } from '../widget/widget-sessions.js';
 import { agentParams, type AgentId } from './agents/agent-params.js';
-import { ConversationSchema, MessageSchema, TurnSchema } from './agents/conversations.routes.js';
+import { ConversationSchema, MessageSchema, TurnSchema, userMessageBody } from './agents/conversations.routes.js';
 import { messageStream } from './agents/conversation-stream.js';
 
 export const WIDGET_PREFIX = '/widget/v1';
@@ -125,16 +125,7 @@ export function widgetRoutes(api: RouteRegistry, sessions: WidgetSessions, tempo
     tag,
     summary: "The visitor's message: one turn, answered with the agent's messages (also on the stream); the page URL and user agent are recorded",
     params: conversationParams,
-    body: {
-      type: 'object',
-      required: ['text'],
-      additionalProperties: false,
-      properties: {
-        text: { type: 'string', minLength: 1, maxLength: WIDGET_MESSAGE_MAX, pattern: '\\S' },
-        messageId: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$' },
-        pageUrl: { type: 'string', maxLength: 2000 },
-      },
-    },
+    body: userMessageBody(WIDGET_MESSAGE_MAX, { pageUrl: { type: 'string', maxLength: 2000 } }),
     responses: {
       200: { description: 'The turn', schema: TurnSchema },
       401: auth401,

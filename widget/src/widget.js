@@ -139,6 +139,7 @@ class Widget {
       this.available = 'error';
     }
     this.frame.classList.add('ready');
+    performance.mark('agentry-widget:launcher'); // when the launcher shows: test/bench/widget.bench.ts reads it
     const saved = store.read();
     if (pageMode || (saved && saved.open)) await this.open();
   }

@@ -9,6 +9,7 @@ import { findAgent } from '../../../db/agents/agents.service.js';
 import { AGENT_CHANNELS } from '../../../db/agents/agent-defaults.js';
 import { conversationView, findConversation, listConversations, listMessages, recordFeedback } from '../../../db/agents/conversations.service.js';
 import type { RouteRegistry } from '../../route-registry.js';
+import type { JsonSchema } from '../../validation.js';
 import { Reply } from '../../route-registry.js';
 import { dateBoundQuery, pageSchema, strictObject } from '../../schemas/common.schema.js';
 import { agentParams, type AgentId } from './agent-params.js';
@@ -73,6 +74,20 @@ export const TurnSchema = {
   },
 };
 
+/** The body of a user's message: `text` of at most `maxText` characters, an optional client `messageId`, and `extra`. */
+export function userMessageBody(maxText: number, extra: Record<string, JsonSchema> = {}): JsonSchema {
+  return {
+    type: 'object',
+    required: ['text'],
+    additionalProperties: false,
+    properties: {
+      text: { type: 'string', minLength: 1, maxLength: maxText, pattern: '\\S' },
+      messageId: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$' },
+      ...extra,
+    },
+  };
+}
+
 /** `uiUrl`: the Temporal UI address (TEMPORAL_UI_URL); a transcript links to its conversation workflow there. */
 export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQueue: string, uiUrl?: string): void {
   const namespace = encodeURIComponent(temporal.options.namespace);
@@ -103,15 +118,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
     tag,
     summary: "Sends the user's message: runs one turn and answers the agent's messages (a resent messageId answers the same turn)",
     params: conversationParams,
-    body: {
-      type: 'object',
-      required: ['text'],
-      additionalProperties: false,
-      properties: {
-        text: { type: 'string', minLength: 1, maxLength: 20000, pattern: '\\S' },
-        messageId: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$' },
-      },
-    },
+    body: userMessageBody(20000),
     responses: { 200: { description: 'The turn', schema: TurnSchema }, 409: { description: 'The conversation has ended' } },
     handler: async ({ auth, em, params, body }) =>
       sendUserMessage(em, temporal, await findAgent(em, auth.account.id, params.agentId), params.conversationId, body),

@@ -10,7 +10,7 @@ import { SecretBox } from '../../../lib/secret-box.js';
 import { signSessionToken } from '../../../lib/widget/session-token.js';
 import { ok, refused, type Account } from '../agents/helpers.js';
 import { talkingAgent } from '../agents/conversation.helpers.js';
-import { conversationPath, rotateSecret, sessionsPath, shopAgent, userHash, widgetCall } from './widget.helpers.js';
+import { conversationPath, limitedApi, rotateSecret, sessionsPath, shopAgent, userHash, widgetCall } from './widget.helpers.js';
 
 const SITE = 'https://shop.example';
 
@@ -142,15 +142,7 @@ describe('livechat widget API', function () {
 
   it('limits session starts per address and messages per session with 429 and Retry-After, bounds messages, never answers 500', async () => {
     const agent = await shopAgent(a);
-    const h = harness();
-    const limited = await listen({
-      config: {
-        publicBaseUrl: 'http://127.0.0.1',
-        bodyLimitBytes: 64 * 1024,
-        taskQueue: h.taskQueue,
-        widgetRateLimits: { perAddress: { perSecond: 1, burst: 4 }, perSession: { perSecond: 1, burst: 2 } },
-      },
-    });
+    const limited = await limitedApi({ perAddress: { perSecond: 1, burst: 4 }, perSession: { perSecond: 1, burst: 2 } });
     try {
       const api = limited.origin;
       const { token, conversationId } = (await widgetCall('POST', sessionsPath(agent.id), { api, body: {} })).body;

@@ -8,13 +8,13 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { BrowserContext, Page } from 'playwright-core';
-import { harness, listen } from '../../setup/harness.js';
+import { harness } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import { eventually, ledgerRuns } from '../../setup/runs.js';
 import { activeChain } from '../automation-triggers.helpers.js';
 import { ok, type Account } from '../agents/helpers.js';
 import { browser, hostSite, rgb, TEST_OUTPUT, type HostSite } from './widget-page.js';
-import { rotateSecret, shopAgent } from './widget.helpers.js';
+import { limitedApi, rotateSecret, shopAgent } from './widget.helpers.js';
 
 const THEME = {
   title: 'Shop helper',
@@ -208,15 +208,7 @@ describe('livechat widget in a real browser', function () {
     expect(size.width).to.equal(page.viewportSize()!.width);
     await page.close();
 
-    const h = harness();
-    const limited = await listen({
-      config: {
-        publicBaseUrl: 'http://127.0.0.1',
-        bodyLimitBytes: 64 * 1024,
-        taskQueue: h.taskQueue,
-        widgetRateLimits: { perAddress: null, perSession: { perSecond: 1, burst: 1 } },
-      },
-    });
+    const limited = await limitedApi({ perAddress: null, perSession: { perSecond: 1, burst: 1 } });
     try {
       const fast = await context.newPage();
       await fast.goto(site.page(limited.origin, agent.id));

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_FLAGS, ensureChromium } from '../../setup/chromium.js';
 
 /** Where browser tests leave files for people to look at (git-ignored). */
@@ -65,6 +65,18 @@ export async function browser(): Promise<{ context: BrowserContext; close(): Pro
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Debian's Chromium for many visitors at once: each `newContext()` is a visitor with connections of its own. */
+export async function visitorsBrowser(): Promise<Browser> {
+  const found = ensureChromium();
+  if ('reason' in found) throw new Error(found.reason);
+  return chromium.launch({
+    executablePath: found.path,
+    headless: true,
+    args: CHROMIUM_FLAGS.filter((flag) => flag !== '--headless'),
+    timeout: 30_000,
+  });
 }
 
 /** `#rrggbb` as browsers compute it: `rgb(r, g, b)`. */

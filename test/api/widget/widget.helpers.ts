@@ -1,6 +1,7 @@
 /** Calling the key-less widget API as a browser page would: with an Origin, a session token, a user agent. */
 import { createHmac } from 'node:crypto';
-import { harness } from '../../setup/harness.js';
+import type { WidgetLimits } from '../../../api/widget/widget-sessions.js';
+import { harness, listen } from '../../setup/harness.js';
 import { ok, type Account } from '../agents/helpers.js';
 import { intent, intentFlow, talkingAgent, type TalkingAgent } from '../agents/conversation.helpers.js';
 
@@ -51,3 +52,8 @@ export async function rotateSecret(a: Account, agentId: string): Promise<string>
 }
 
 export const userHash = (secret: string, userId: string) => createHmac('sha256', secret).update(userId).digest('hex');
+
+/** An API of its own with these widget rate limits (the suite's API has none); close its `server` after. */
+export function limitedApi(widgetRateLimits: WidgetLimits) {
+  return listen({ config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024, taskQueue: harness().taskQueue, widgetRateLimits } });
+}
