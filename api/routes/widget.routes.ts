@@ -11,7 +11,7 @@ import { endConversation, sendUserMessage } from '../runtime/conversation-runtim
 import { strictObject } from '../schemas/common.schema.js';
 import type { Caller, SessionRequest, WidgetSessions } from '../widget/widget-sessions.js';
 import { agentParams, type AgentId } from './agents/agent-params.js';
-import { ConversationSchema, MessageSchema, TurnSchema, userMessageBody } from './agents/conversations.routes.js';
+import { ConversationSchema, FeedbackBodySchema, MessageSchema, TurnSchema, userMessageBody } from './agents/conversations.routes.js';
 import { messageStream } from './agents/conversation-stream.js';
 
 export const WIDGET_PREFIX = '/widget/v1';
@@ -165,12 +165,7 @@ export function widgetRoutes(api: RouteRegistry, sessions: WidgetSessions, tempo
     tag,
     summary: "The visitor's feedback (a 1-5 rating and/or a comment); fires FEEDBACK_CAPTURED",
     params: conversationParams,
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      properties: { rating: { type: ['integer', 'null'], minimum: 1, maximum: 5 }, comment: { type: ['string', 'null'], maxLength: 5000 } },
-    },
+    body: FeedbackBodySchema,
     responses: { 200: { description: 'The conversation', schema: ConversationSchema }, 401: auth401 },
     handler: async (input) => {
       const { conversation } = await authorize(input);

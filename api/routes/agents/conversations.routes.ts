@@ -74,6 +74,14 @@ export const TurnSchema = {
   },
 };
 
+/** Feedback on a conversation: a 1-5 rating and/or a comment. */
+export const FeedbackBodySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { rating: { type: ['integer', 'null'], minimum: 1, maximum: 5 }, comment: { type: ['string', 'null'], maxLength: 5000 } },
+};
+
 /** The body of a user's message: `text` of at most `maxText` characters, an optional client `messageId`, and `extra`. */
 export function userMessageBody(maxText: number, extra: Record<string, JsonSchema> = {}): JsonSchema {
   return {
@@ -159,12 +167,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
     tag,
     summary: "Records the user's feedback (a 1-5 rating and/or a comment) and fires FEEDBACK_CAPTURED",
     params: conversationParams,
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      properties: { rating: { type: ['integer', 'null'], minimum: 1, maximum: 5 }, comment: { type: ['string', 'null'], maxLength: 5000 } },
-    },
+    body: FeedbackBodySchema,
     responses: { 200: { description: 'The conversation', schema: ConversationSchema } },
     handler: async ({ auth, em, params, body }) => {
       const conversation = await findConversation(em, await findAgent(em, auth.account.id, params.agentId), params.conversationId);
