@@ -28,7 +28,7 @@ export interface BeginTurnInput {
   channel: string;
   turn: number;
   /** The user's message (absent for the greeting), keyed so a repeated turn writes it once. */
-  message?: { text: string; key: string };
+  message?: { text: string; key: string; metadata?: { pageUrl?: string; userAgent?: string } };
   /** Live snapshots the workflow already holds: their graphs are not sent again. */
   knownSnapshots: string[];
   /** A RESPONSE_AI waiting for this message: the turn resumes there instead of routing (when its flow is still live). */
@@ -151,6 +151,7 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
           text: input.message.text,
           turn: input.turn,
           temporalRunId: input.temporalRunId,
+          metadata: input.message.metadata ?? null,
         });
       }
       const conversation = await em.findOneOrFail(Conversation, { id: input.conversationId }, { populate: ['agent'] });
@@ -174,6 +175,9 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
           conversation_id: input.conversationId,
           channel: input.channel,
           agent_name: conversation.agent.name,
+          // An identified widget visitor (a verified userHash) brings their name and email.
+          ...(conversation.contactName ? { contact_name: conversation.contactName } : {}),
+          ...(conversation.contactEmail ? { contact_email: conversation.contactEmail } : {}),
           current_date: new Date().toISOString(),
           ...(input.message ? { last_user_message: input.message.text } : {}),
         },

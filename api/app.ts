@@ -38,6 +38,12 @@ import { workflowRunRoutes } from './routes/workflow-runs.routes.js';
 import { workflowLogRoutes } from './routes/workflow-logs.routes.js';
 import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
 import { agentFeatureRoutes } from './routes/agents/index.js';
+import { widgetRoutes } from './routes/widget.routes.js';
+import { widgetAssetRoutes } from './widget/widget-assets.js';
+import { widgetBundle } from './widget/widget-bundle.js';
+import { widgetCors } from './widget/widget-cors.js';
+import { WidgetSessions, type WidgetLimits } from './widget/widget-sessions.js';
+import type { SecretBox } from '../lib/secret-box.js';
 
 export const API_PREFIX = '/public/v1';
 
@@ -61,6 +67,8 @@ export interface AppDeps {
     rateLimits?: Config['rateLimits'];
     /** Browser origins allowed to call the API (`['*']`: any); unset or empty: none. */
     corsOrigins?: string[];
+    /** Rate limits of the livechat widget API, per client address and per session; unset: not limited. */
+    widgetRateLimits?: WidgetLimits;
     /**
      * TRIGGER_SIGNING_KEY: the per-subscription secrets of trigger deliveries derive from it. Unset: subscriptions
      * are made without a callback URL and `POST /trigger-deliveries/{id}` answers 404.
@@ -82,12 +90,17 @@ export interface AppDeps {
   files?: FileStore;
   /** The AI gateway's provider (intent phrase suggestions, `/healthz`); unset: AI_BASE_URL is not configured. */
   ai?: AiProvider | null;
+  /**
+   * Opens and seals stored secrets with SETTINGS_ENCRYPTION_KEY (agents' identity secrets, which verify identified
+   * widget visitors); null or unset: the key is not configured, and identity verification is refused saying so.
+   */
+  secrets?: SecretBox | null;
   /** Extra route declarations under `/public/v1` (used by tests to exercise the shared route machinery). */
   extraRoutes?: (api: RouteRegistry) => void;
 }
 
 /** Every `/public/v1` route declaration; the OpenAPI document is built from this list. */
-export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal' | 'files' | 'ai'>): RouteRegistry {
+export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal' | 'files' | 'ai' | 'secrets'>): RouteRegistry {
   const api = new RouteRegistry();
   const deliveries = triggerDeliveriesOf(deps.config);
   meRoutes(api);
@@ -99,7 +112,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   workflowRunRoutes(api, deps.temporal);
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
-  agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue, deps.config.temporalUiUrl);
+  agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue, deps.secrets ?? null, deps.config.temporalUiUrl);
   deps.extraRoutes?.(api);
   return api;
 }
@@ -109,10 +122,11 @@ function triggerDeliveriesOf(config: AppDeps['config']): TriggerDeliveries | und
   return config.triggerSigningKey ? new TriggerDeliveries(config.triggerSigningKey, config.publicBaseUrl) : undefined;
 }
 
-/** The inbound calls outside /public/v1: webhook calls and trigger deliveries. */
-function inboundRoutes(registry: RouteRegistry, config: AppDeps['config']): RouteRegistry {
+/** The routes outside /public/v1: webhook calls, trigger deliveries and the livechat widget's API. */
+function inboundRoutes(registry: RouteRegistry, deps: AppDeps, sessions: WidgetSessions): RouteRegistry {
   inboundWebhookRoutes(registry);
-  inboundTriggerRoutes(registry, triggerDeliveriesOf(config), config.bodyLimitBytes);
+  inboundTriggerRoutes(registry, triggerDeliveriesOf(deps.config), deps.config.bodyLimitBytes);
+  widgetRoutes(registry, sessions, deps.temporal);
   return registry;
 }
 
@@ -129,13 +143,19 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   const api = publicRoutes(deps);
+  const sessions = new WidgetSessions(
+    temporal,
+    config.taskQueue,
+    deps.secrets ?? null,
+    config.widgetRateLimits ?? { perAddress: null, perSession: null },
+  );
   // The inbound calls live outside /public/v1 but are part of the public interface, so they are documented too.
-  const inbound = inboundRoutes(new RouteRegistry(), config);
+  const inbound = inboundRoutes(new RouteRegistry(), deps, sessions);
   const openApi = buildOpenApi(api, `${config.publicBaseUrl}${API_PREFIX}`, { registry: inbound, serverUrl: config.publicBaseUrl });
 
   const root = new RouteRegistry();
   healthRoutes(root, { getEm, temporal, taskQueue: config.taskQueue, timeoutMs: 3000, ai: deps.ai ?? null });
-  inboundRoutes(root, config);
+  inboundRoutes(root, deps, sessions);
 
   const publicRouter = new Router({ prefix: API_PREFIX });
   const perKey = rateLimited(config.rateLimits?.perKey, (ctx) => String(ctx.state.auth.keyId), 'this API key');
@@ -160,6 +180,8 @@ export function createApp(deps: AppDeps): Koa {
     ctx.body = await registry.metrics();
   });
   apiReferenceRoutes(rootRouter, `${API_PREFIX}/openapi.json`);
+  widgetAssetRoutes(rootRouter);
+  widgetBundle(); // built now, not on the first visitor's request
 
   app.use(async (ctx, next) => {
     // A caller's (or a proxy's) request id is kept, so one id follows a request through every log.
@@ -191,7 +213,10 @@ export function createApp(deps: AppDeps): Koa {
     }
   });
   app.use(securityHeaders);
-  app.use(corsFor(config.corsOrigins ?? []));
+  // The widget's routes answer the origins each agent allows; CORS_ORIGINS is for the key-authenticated API.
+  const apiCors = corsFor(config.corsOrigins ?? []);
+  app.use((ctx, next) => (ctx.path.startsWith('/widget/') ? next() : apiCors(ctx, next)));
+  app.use(widgetCors(getEm));
   app.use(errorHandler(logError));
   // Webhook calls and record changes commit outbox events: wake the dispatchers once the answer is ready.
   const outbox = deps.outbox ?? new OutboxNotifier(orm.em.getKnex(), (e) => logger.warn({ err: e }, 'outbox notify failed'));

@@ -24,12 +24,15 @@ export function corsFor(origins: string[]): Middleware {
 /** The reference page loads its script and styles from this server only; everything else loads nothing. */
 const DOCS_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'";
 const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
+/** The full-page chat runs the widget script of this server; the widget's styles live in a <style> of its shadow root. */
+const CHAT_POLICY = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
 /** Security headers: no MIME sniffing, no framing, no referrer, and a Content-Security-Policy per kind of answer. */
 export const securityHeaders: Middleware = async (ctx, next) => {
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Referrer-Policy', 'no-referrer');
-  ctx.set('Content-Security-Policy', ctx.path === '/docs' || ctx.path.startsWith('/docs/') ? DOCS_POLICY : API_POLICY);
+  const docs = ctx.path === '/docs' || ctx.path.startsWith('/docs/');
+  ctx.set('Content-Security-Policy', docs ? DOCS_POLICY : ctx.path.startsWith('/chat/') ? CHAT_POLICY : API_POLICY);
   await next();
 };

@@ -31,6 +31,10 @@ export interface RouteInput<Body, Query, Params> {
   headers: IncomingHttpHeaders;
   /** The request body, unread by the JSON parser when not JSON: `multipart` routes stream it themselves. */
   stream: Readable;
+  /** The client's address (the proxy's `X-Forwarded-For` first entry: the app trusts its proxy). */
+  clientAddress: string;
+  /** This API's own origin as the request reached it (`http://host:port`). */
+  selfOrigin: string;
 }
 
 export interface RouteResponse {
@@ -236,6 +240,8 @@ function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compi
     em: ctx.state.em ?? getEm(),
     headers: ctx.headers,
     stream: ctx.req,
+    clientAddress: ctx.ip,
+    selfOrigin: `${ctx.protocol}://${ctx.host}`,
   };
 }
 

@@ -7,6 +7,7 @@ import { initORM } from '../db/orm.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import { startOrphanSweeps } from '../db/tables/files/orphan-sweep.js';
 import { createApp } from './app.js';
+import { SecretBox } from '../lib/secret-box.js';
 import { aiProviderFrom } from '../integrations/ai/openai-compatible-provider.js';
 
 const config = loadConfig();
@@ -24,9 +25,11 @@ const app = createApp({
     temporalUiUrl: config.temporal.uiUrl,
     rateLimits: config.rateLimits,
     corsOrigins: config.corsOrigins,
+    widgetRateLimits: config.widgetRateLimits,
     triggerSigningKey: config.triggerProvider?.signingKey,
   },
   files,
+  secrets: config.settingsKey ? SecretBox.fromKey(config.settingsKey) : null,
   ai: aiProviderFrom(config.ai),
   logger,
   triggers: config.triggerProvider

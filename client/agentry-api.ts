@@ -337,6 +337,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/agents/{agentId}/identity-secret/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Makes a new identity secret for verifying the widget's identified visitors (userHash); shown once, the old one stops working */
+    post: operations['rotateAgentIdentitySecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/agents/{agentId}/intents': {
     parameters: {
       query?: never;
@@ -1890,6 +1907,125 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/widget/v1/agents/{agentId}/config': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The widget's theme and whether the agent serves livechat now (`online` or `offline`); starts nothing */
+    get: operations['getWidgetConfig'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/widget/v1/agents/{agentId}/conversations/{conversationId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The conversation of the session token: status and transcript */
+    get: operations['getWidgetConversation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/widget/v1/agents/{agentId}/conversations/{conversationId}/end': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Ends the conversation (fires CONVERSATION_ENDED once) */
+    post: operations['endWidgetConversation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/widget/v1/agents/{agentId}/conversations/{conversationId}/feedback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The visitor's feedback (a 1-5 rating and/or a comment); fires FEEDBACK_CAPTURED */
+    post: operations['sendWidgetFeedback'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/widget/v1/agents/{agentId}/conversations/{conversationId}/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The visitor's message: one turn, answered with the agent's messages (also on the stream); the page URL and user agent are recorded */
+    post: operations['sendWidgetMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/widget/v1/agents/{agentId}/conversations/{conversationId}/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The messages of the conversation as server-sent events (`message`; `end` when it ends), after `after` */
+    get: operations['streamWidgetConversation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/widget/v1/agents/{agentId}/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Starts a visitor session: a short-lived token scoped to one livechat conversation (resumed from `resume` or the identified visitor, else new with its greeting) */
+    post: operations['startWidgetSession'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/workflows': {
     parameters: {
       query?: never;
@@ -2207,6 +2343,8 @@ export interface components {
     };
     AgentAllChannelSettings: {
       facebook: {
+        /** @description Livechat only: exact origins (scheme://host[:port]) whose pages may start widget sessions; empty: any site. Another origin is refused with 403 and gets no CORS answer */
+        allowedOrigins?: string[];
         enabled: boolean;
         /** @description CONVERSATION_IDLE triggers fire for this channel only when true */
         enableIdle: boolean;
@@ -2217,6 +2355,8 @@ export interface components {
         };
       };
       instagram: {
+        /** @description Livechat only: exact origins (scheme://host[:port]) whose pages may start widget sessions; empty: any site. Another origin is refused with 403 and gets no CORS answer */
+        allowedOrigins?: string[];
         enabled: boolean;
         /** @description CONVERSATION_IDLE triggers fire for this channel only when true */
         enableIdle: boolean;
@@ -2227,6 +2367,8 @@ export interface components {
         };
       };
       livechat: {
+        /** @description Livechat only: exact origins (scheme://host[:port]) whose pages may start widget sessions; empty: any site. Another origin is refused with 403 and gets no CORS answer */
+        allowedOrigins?: string[];
         enabled: boolean;
         /** @description CONVERSATION_IDLE triggers fire for this channel only when true */
         enableIdle: boolean;
@@ -2237,6 +2379,8 @@ export interface components {
         };
       };
       messaging: {
+        /** @description Livechat only: exact origins (scheme://host[:port]) whose pages may start widget sessions; empty: any site. Another origin is refused with 403 and gets no CORS answer */
+        allowedOrigins?: string[];
         enabled: boolean;
         /** @description CONVERSATION_IDLE triggers fire for this channel only when true */
         enableIdle: boolean;
@@ -2248,6 +2392,8 @@ export interface components {
       };
     };
     AgentChannelSettings: {
+      /** @description Livechat only: exact origins (scheme://host[:port]) whose pages may start widget sessions; empty: any site. Another origin is refused with 403 and gets no CORS answer */
+      allowedOrigins?: string[];
       enabled: boolean;
       /** @description CONVERSATION_IDLE triggers fire for this channel only when true */
       enableIdle: boolean;
@@ -2258,6 +2404,8 @@ export interface components {
       };
     };
     AgentChannelSettingsUpdate: {
+      /** @description Livechat only: exact origins (scheme://host[:port]) whose pages may start widget sessions; empty: any site. Another origin is refused with 403 and gets no CORS answer */
+      allowedOrigins?: string[];
       enabled?: boolean;
       /** @description CONVERSATION_IDLE triggers fire for this channel only when true */
       enableIdle?: boolean;
@@ -2325,6 +2473,7 @@ export interface components {
       /** @description #rgb, #rrggbb or #rrggbbaa */
       backgroundColor: string;
       inputPlaceholder: string;
+      offlineMessage: string;
       /** @enum {unknown} */
       position: 'left' | 'right';
       /** @description #rgb, #rrggbb or #rrggbbaa */
@@ -2345,6 +2494,7 @@ export interface components {
       /** @description #rgb, #rrggbb or #rrggbbaa */
       backgroundColor?: string;
       inputPlaceholder?: string;
+      offlineMessage?: string;
       /** @enum {unknown} */
       position?: 'left' | 'right';
       /** @description #rgb, #rrggbb or #rrggbbaa */
@@ -5180,6 +5330,11 @@ export interface operations {
               credits: number;
               flowId: number | null;
               id: string;
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              metadata?: {
+                pageUrl?: string;
+                userAgent?: string;
+              } | null;
               nodeId: string | null;
               /** @description The run of the conversation workflow whose turn wrote it */
               temporalRunId: string | null;
@@ -5272,6 +5427,11 @@ export interface operations {
               credits: number;
               flowId: number | null;
               id: string;
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              metadata?: {
+                pageUrl?: string;
+                userAgent?: string;
+              } | null;
               nodeId: string | null;
               /** @description The run of the conversation workflow whose turn wrote it */
               temporalRunId: string | null;
@@ -5513,6 +5673,11 @@ export interface operations {
               credits: number;
               flowId: number | null;
               id: string;
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              metadata?: {
+                pageUrl?: string;
+                userAgent?: string;
+              } | null;
               nodeId: string | null;
               /** @description The run of the conversation workflow whose turn wrote it */
               temporalRunId: string | null;
@@ -6457,6 +6622,77 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateAgentIdentitySecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new secret: keep it on your server, never in a page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description userHash = hex(HMAC-SHA256(identitySecret, userId)) */
+            identitySecret: string;
+            rotatedAt: string;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description SETTINGS_ENCRYPTION_KEY is not configured on the API */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -15296,6 +15532,558 @@ export interface operations {
       };
       /** @description Body is not JSON */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWidgetConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Theme and status */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {unknown} */
+            status: 'online' | 'offline';
+            /** @description The agent's theme (GET /agents/{agentId}/theme) */
+            theme: Record<string, never>;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWidgetConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Status and messages */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            conversationId: string;
+            messages: {
+              /** @enum {unknown} */
+              author: 'user' | 'agent';
+              createdAt: string;
+              credits: number;
+              flowId: number | null;
+              id: string;
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              metadata?: {
+                pageUrl?: string;
+                userAgent?: string;
+              } | null;
+              nodeId: string | null;
+              /** @description The run of the conversation workflow whose turn wrote it */
+              temporalRunId: string | null;
+              text: string;
+              turn: number;
+            }[];
+            /** @enum {unknown} */
+            status: 'ACTIVE' | 'ENDED';
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No session token of this conversation, or an expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  endWidgetConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The conversation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assistantId: string;
+            channel: string;
+            creditsUsed: number;
+            endedAt: string | null;
+            endReason: string | null;
+            feedback: Record<string, never> | null;
+            id: string;
+            lastMessageAt: string;
+            messageCount: number;
+            startedAt: string;
+            /** @enum {unknown} */
+            status: 'ACTIVE' | 'ENDED';
+            /** @description Open it in the Temporal UI: every turn is an update of this workflow */
+            temporalWorkflowId: string;
+            turns: number;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No session token of this conversation, or an expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  sendWidgetFeedback: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          comment?: string | null;
+          rating?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The conversation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assistantId: string;
+            channel: string;
+            creditsUsed: number;
+            endedAt: string | null;
+            endReason: string | null;
+            feedback: Record<string, never> | null;
+            id: string;
+            lastMessageAt: string;
+            messageCount: number;
+            startedAt: string;
+            /** @enum {unknown} */
+            status: 'ACTIVE' | 'ENDED';
+            /** @description Open it in the Temporal UI: every turn is an update of this workflow */
+            temporalWorkflowId: string;
+            turns: number;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No session token of this conversation, or an expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  sendWidgetMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          messageId?: string;
+          pageUrl?: string;
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The turn */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            conversationId: string;
+            error?: {
+              message: string;
+              nodeId: string;
+            };
+            messages: {
+              /** @enum {unknown} */
+              author: 'user' | 'agent';
+              createdAt: string;
+              credits: number;
+              flowId: number | null;
+              id: string;
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              metadata?: {
+                pageUrl?: string;
+                userAgent?: string;
+              } | null;
+              nodeId: string | null;
+              /** @description The run of the conversation workflow whose turn wrote it */
+              temporalRunId: string | null;
+              text: string;
+              turn: number;
+            }[];
+            temporal: {
+              runId: string;
+              workflowId: string;
+            };
+            turn: number;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No session token of this conversation, or an expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The conversation has ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many messages from this session or address (Retry-After) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  streamWidgetConversation: {
+    parameters: {
+      query?: {
+        after?: string;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An event stream */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No session token of this conversation, or an expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  startWidgetSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Identified visitors only: the built-in contact_email */
+          email?: string;
+          /** @description Identified visitors only: the built-in contact_name */
+          name?: string;
+          pageUrl?: string;
+          /** @description A token of an earlier session (even expired): its conversation goes on while active */
+          resume?: string;
+          /** @description hex(HMAC-SHA256(identity secret, userId)), computed on the host site server */
+          userHash?: string;
+          /** @description The host site's id of a signed-in visitor; needs userHash */
+          userId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The agent is offline or livechat is off: the theme and its offline text */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            message: string;
+            /** @constant */
+            status: 'offline';
+            /** @description The agent's theme (GET /agents/{agentId}/theme) */
+            theme: Record<string, never>;
+          };
+        };
+      };
+      /** @description The session, the theme and the conversation so far */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            conversationId: string;
+            expiresAt: string;
+            /** @description The agent asks for feedback when the conversation ends */
+            feedback: boolean;
+            messages: {
+              /** @enum {unknown} */
+              author: 'user' | 'agent';
+              createdAt: string;
+              credits: number;
+              flowId: number | null;
+              id: string;
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              metadata?: {
+                pageUrl?: string;
+                userAgent?: string;
+              } | null;
+              nodeId: string | null;
+              /** @description The run of the conversation workflow whose turn wrote it */
+              temporalRunId: string | null;
+              text: string;
+              turn: number;
+            }[];
+            /** @description The conversation of `resume` (or of the identified visitor) goes on */
+            resumed: boolean;
+            /** @constant */
+            status: 'online';
+            /** @description The agent's theme (GET /agents/{agentId}/theme) */
+            theme: Record<string, never>;
+            /** @description Send as `Authorization: Bearer <token>` to the conversation routes */
+            token: string;
+            visitor: Record<string, never> | null;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description userId without a matching userHash */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The page's Origin is not in the livechat allowedOrigins */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Identity verification asked for, but the agent has no identity secret */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many sessions from this address (Retry-After) */
+      429: {
         headers: {
           [name: string]: unknown;
         };

@@ -54,6 +54,8 @@ export interface Config {
   temporalSdkMetricsPort: number;
   /** Request rate limits of each API process (null: not limited). */
   rateLimits: { perKey: RateLimitSetting | null; perWebhook: RateLimitSetting | null };
+  /** The livechat widget API's limits: session starts and messages per client address, messages per session. */
+  widgetRateLimits: { perAddress: RateLimitSetting | null; perSession: RateLimitSetting | null };
   /** Browser origins allowed to call the API (CORS); `['*']`: any; empty: none. */
   corsOrigins: string[];
   /** What an agent says when a turn has no message and no AI provider can write one; null: the built-in text. */
@@ -110,7 +112,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   TRIGGER_SIGNING_KEY:
     'server key (at least 32 characters) the per-subscription secrets of signed trigger deliveries are derived from; required when TRIGGER_PROVIDER_URL is set',
   SETTINGS_ENCRYPTION_KEY:
-    'AES-256-GCM key (64 hex digits or base64 of 32 bytes) sealing stored third-party secrets (per-number messaging tokens); same value on the worker and the admin CLI',
+    "AES-256-GCM key (64 hex digits or base64 of 32 bytes) sealing stored secrets (per-number messaging tokens, agents' widget identity secrets); same value on the API, the worker and the admin CLI",
   AI_BASE_URL:
     'base URL of an OpenAI-compatible API (OpenAI, Ollama, vLLM, llama.cpp), e.g. http://127.0.0.1:11434/v1; unset: AI nodes fail saying so',
   AI_API_KEY: 'key sent as Bearer token to the AI provider; required when AI_BASE_URL is set (no default; any value for servers without keys)',
@@ -132,6 +134,11 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   RATE_LIMIT_BURST: 'requests one API key may make at once (default 200)',
   WEBHOOK_RATE_LIMIT_PER_SECOND: 'calls per second one incoming webhook accepts per API process, sustained (default 1000; 0: no limit)',
   WEBHOOK_RATE_LIMIT_BURST: 'calls one incoming webhook accepts at once (default 2000)',
+  WIDGET_RATE_LIMIT_PER_SECOND:
+    'livechat widget: session starts and messages per second one client address may make to one API process, sustained (default 2; 0: no limit)',
+  WIDGET_RATE_LIMIT_BURST: 'livechat widget: session starts and messages one client address may make at once (default 30)',
+  WIDGET_SESSION_RATE_LIMIT_PER_SECOND: 'livechat widget: messages per second one visitor session may send, sustained (default 1; 0: no limit)',
+  WIDGET_SESSION_RATE_LIMIT_BURST: 'livechat widget: messages one visitor session may send at once (default 10)',
   OUTBOUND_ALLOW_PRIVATE:
     "true: calls to users' URLs (API nodes, custom tools, file downloads) may reach loopback, private and other non-public addresses; default false (npm start: true); link-local and cloud metadata addresses are refused either way",
   OUTBOUND_ALLOW_HOSTS:
@@ -278,6 +285,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerMetricsPort: intVar(env, 'WORKER_METRICS_PORT', 0, 0, 65535),
     temporalSdkMetricsPort: intVar(env, 'TEMPORAL_SDK_METRICS_PORT', 0, 0, 65535),
     rateLimits: { perKey: rateLimitVar(env, 'RATE_LIMIT', 50, 200), perWebhook: rateLimitVar(env, 'WEBHOOK_RATE_LIMIT', 1000, 2000) },
+    widgetRateLimits: {
+      perAddress: rateLimitVar(env, 'WIDGET_RATE_LIMIT', 2, 30),
+      perSession: rateLimitVar(env, 'WIDGET_SESSION_RATE_LIMIT', 1, 10),
+    },
     corsOrigins: originsVar(env, 'CORS_ORIGINS'),
     conversationFallbackMessage: env.CONVERSATION_FALLBACK_MESSAGE?.trim() || null,
     workerQueues: workerQueuesVar(env.WORKER_QUEUES),

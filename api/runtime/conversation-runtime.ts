@@ -6,7 +6,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { channelSettings, conversationView, createConversation, findConversation } from '../../db/agents/conversations.service.js';
+import { channelSettings, conversationView, createConversation, findConversation, type Visitor } from '../../db/agents/conversations.service.js';
 import { Conversation, type Agent } from '../../db/entities/index.js';
 import { AppError, ConflictError, ServiceUnavailableError } from '../../lib/errors.js';
 import {
@@ -31,10 +31,13 @@ function mapFailure(error: unknown, conversationId: string): never {
   throw new ServiceUnavailableError(`The conversation runtime did not answer: ${(error as Error)?.message ?? String(error)}`);
 }
 
-/** Starts a conversation on `channel` and runs its greeting turn; answers the conversation and the greeting. */
-export async function startConversation(em: EntityManager, temporal: Client, taskQueue: string, agent: Agent, channel: string) {
+/**
+ * Starts a conversation on `channel` and runs its greeting turn; answers the conversation and the greeting. A widget's
+ * identified visitor is on the row before the greeting runs, so it already knows their name.
+ */
+export async function startConversation(em: EntityManager, temporal: Client, taskQueue: string, agent: Agent, channel: string, visitor?: Visitor) {
   const settings = await channelSettings(em, agent, channel);
-  const conversation = await createConversation(em, agent, channel);
+  const conversation = await createConversation(em, agent, channel, visitor);
   const input: ConversationInput = { accountId: agent.account.id, agentId: agent.id, conversationId: conversation.id, channel, ...settings };
   try {
     const greeting = await temporal.workflow.executeUpdateWithStart<any, TurnReply, []>(CONVERSATION_UPDATES.begin, {

@@ -88,6 +88,7 @@ const themeProperties = {
   title: text(100),
   subtitle: text(200),
   welcomeMessage: text(1000),
+  offlineMessage: text(1000),
   inputPlaceholder: text(200),
   position: { enum: ['left', 'right'] },
   primaryColor: colour,
@@ -119,16 +120,28 @@ const channelProperties = {
   },
 };
 
+/** Livechat only: the sites the widget may be embedded on. */
+const allowedOrigins = {
+  type: 'array',
+  maxItems: 100,
+  uniqueItems: true,
+  description:
+    'Livechat only: exact origins (scheme://host[:port]) whose pages may start widget sessions; empty: any site. Another origin is refused with 403 and gets no CORS answer',
+  items: { type: 'string', maxLength: 300, pattern: '^https?://[^/\\s?#]+$' },
+};
+/** Channel settings as stored: `allowedOrigins` only where set (livechat). */
+const channelSettings = { ...strictObject(channelProperties), properties: { ...channelProperties, allowedOrigins } };
+
 export const ChannelSettingsUpdateSchema: JsonSchema = {
   $id: 'AgentChannelSettingsUpdate',
   type: 'object',
   additionalProperties: false,
-  properties: channelProperties,
+  properties: { ...channelProperties, allowedOrigins },
 };
-export const ChannelSettingsSchema: JsonSchema = { $id: 'AgentChannelSettings', ...strictObject(channelProperties) };
+export const ChannelSettingsSchema: JsonSchema = { $id: 'AgentChannelSettings', ...channelSettings };
 export const AllChannelSettingsSchema: JsonSchema = {
   $id: 'AgentAllChannelSettings',
-  ...strictObject(Object.fromEntries(['livechat', 'messaging', 'instagram', 'facebook'].map((c) => [c, strictObject(channelProperties)]))),
+  ...strictObject(Object.fromEntries(['livechat', 'messaging', 'instagram', 'facebook'].map((c) => [c, channelSettings]))),
 };
 
 export const AgentVariableSchema: JsonSchema = {

@@ -25,6 +25,7 @@ export const DEFAULT_THEME = {
   title: 'Assistant',
   subtitle: '',
   welcomeMessage: 'Hi! How can I help you?',
+  offlineMessage: 'We are away right now. Please come back later.',
   inputPlaceholder: 'Type a message…',
   position: 'right',
   primaryColor: '#2563eb',
@@ -35,9 +36,10 @@ export const DEFAULT_THEME = {
   agentBubbleColor: '#f3f4f6',
 };
 
-/** Livechat is on from the start; messaging channels are turned on once connected. */
+/** Livechat is on from the start, on any site (`allowedOrigins` empty); messaging channels are turned on once connected. */
 export function defaultChannelSettings(channel: AgentChannel) {
-  return { enabled: channel === 'livechat', enableIdle: false, idleSettings: { idleMinutes: 30, message: '' } };
+  const settings = { enabled: channel === 'livechat', enableIdle: false, idleSettings: { idleMinutes: 30, message: '' } };
+  return channel === 'livechat' ? { ...settings, allowedOrigins: [] } : settings;
 }
 
 /** `kind` of an agent's settings documents (`AgentConfig`). */

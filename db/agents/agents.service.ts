@@ -2,7 +2,7 @@
  * Agents (SPEC.md, Agent): create with every default in one transaction, safe detail, metadata updates, soft delete
  * and the online/offline state of `deployment-status`.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { GraphNode } from '../../lib/graph/graph.js';
@@ -19,7 +19,7 @@ export function agentListItem(a: Agent) {
   return { id: a.id, name: a.name, isOffline: a.isOffline };
 }
 
-/** The safe detail: never the widget or HMAC secret. */
+/** The safe detail: never the widget's session key or identity secret. */
 export function agentDetail(a: Agent, defaultFlowId: number | null) {
   return {
     ...agentListItem(a),
@@ -29,9 +29,6 @@ export function agentDetail(a: Agent, defaultFlowId: number | null) {
     updatedAt: a.updatedAt.toISOString(),
   };
 }
-
-/** A secret nobody sees: 32 random bytes, of which only the SHA-256 is kept. */
-const hashedSecret = () => createHash('sha256').update(randomBytes(32)).digest('hex');
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -68,8 +65,7 @@ export async function createAgent(em: EntityManager, accountId: number, input: A
       account: tx.getReference(Account, accountId),
       name: input.name.trim(),
       description: input.description ?? null,
-      widgetSecretHash: hashedSecret(),
-      hmacSecretHash: hashedSecret(),
+      widgetSessionKey: randomBytes(32).toString('hex'),
     });
     tx.create(AgentConfig, { agent, kind: CONFIG_KIND.setting, values: DEFAULT_AGENT_SETTING });
     tx.create(AgentConfig, { agent, kind: CONFIG_KIND.theme, values: DEFAULT_THEME });

@@ -22,6 +22,7 @@ export function messageView(m: ConversationMessage): TranscriptMessage {
     nodeId: m.nodeId ?? null,
     credits: m.credits,
     temporalRunId: m.temporalRunId ?? null,
+    metadata: m.metadata ?? null,
     createdAt: m.createdAt.toISOString(),
   };
 }
@@ -55,10 +56,17 @@ export async function channelSettings(em: EntityManager, agent: Agent, channel: 
     : {};
 }
 
+/** An identified widget visitor: their verified id, name and email. */
+export interface Visitor {
+  visitorId: string;
+  contactName?: string | null;
+  contactEmail?: string | null;
+}
+
 /** A new conversation row; an offline agent refuses it (409). */
-export async function createConversation(em: EntityManager, agent: Agent, channel: string): Promise<Conversation> {
+export async function createConversation(em: EntityManager, agent: Agent, channel: string, visitor?: Visitor): Promise<Conversation> {
   if (agent.isOffline) throw new ConflictError(`Agent "${agent.name}" is offline: put it online (PUT /agents/{agentId}/deployment-status) first`);
-  const conversation = em.create(Conversation, { id: randomUUID(), account: agent.account, agent, channel });
+  const conversation = em.create(Conversation, { id: randomUUID(), account: agent.account, agent, channel, ...visitor });
   await em.flush();
   return conversation;
 }
@@ -81,6 +89,7 @@ export interface MessageInput {
   nodeId?: string | null;
   credits?: number;
   temporalRunId?: string | null;
+  metadata?: { pageUrl?: string; userAgent?: string } | null;
 }
 
 /**
@@ -91,8 +100,8 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
   const knex = em.getKnex();
   const inserted = await knex.raw(
     `with added as (
-       insert into conversation_messages (account_id, conversation_id, key, author, text, turn, flow_id, node_id, credits, temporal_run_id, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+       insert into conversation_messages (account_id, conversation_id, key, author, text, turn, flow_id, node_id, credits, temporal_run_id, metadata, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, now())
        on conflict (key) do nothing
        returning *
      ), counted as (
@@ -112,6 +121,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
       input.nodeId ?? null,
       input.credits ?? 0,
       input.temporalRunId ?? null,
+      input.metadata ? JSON.stringify(input.metadata) : null,
       input.conversationId,
     ],
   );
@@ -125,6 +135,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
     nodeId: (row.node_id as string | null) ?? null,
     credits: Number(row.credits),
     temporalRunId: (row.temporal_run_id as string | null) ?? null,
+    metadata: (row.metadata as TranscriptMessage['metadata']) ?? null,
     createdAt: new Date(row.created_at as string).toISOString(),
   };
 }

@@ -20,7 +20,14 @@ export class ConversationMessage {
   credits: Opt<number> = 0;
   /** The run of the conversation workflow that ran the turn (with `conversation:<id>`, its Temporal execution). */
   temporalRunId?: string | null;
+  /** Where a widget visitor wrote it from: the page URL and the browser's user agent (never the address). */
+  metadata?: MessageMetadata | null;
   createdAt: Opt<Date> = new Date();
+}
+
+export interface MessageMetadata {
+  pageUrl?: string;
+  userAgent?: string;
 }
 
 export const ConversationMessageSchema = new EntitySchema<ConversationMessage>({
@@ -40,6 +47,7 @@ export const ConversationMessageSchema = new EntitySchema<ConversationMessage>({
     nodeId: { type: 'text', nullable: true },
     credits: { type: 'double', default: 0 },
     temporalRunId: { type: 'text', nullable: true },
+    metadata: { type: 'json', columnType: 'jsonb', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
   },
 });

@@ -28,6 +28,11 @@ export class Conversation {
   feedback?: ConversationFeedback | null;
   /** Who ended it: USER (the end endpoint), AGENT (a flow), or IDLE. */
   endReason?: string | null;
+  /** The identified widget visitor (a verified `userId`): their conversation resumes on any device. */
+  visitorId?: string | null;
+  /** Name and email of an identified visitor: the built-ins `contact_name`, `contact_email`. */
+  contactName?: string | null;
+  contactEmail?: string | null;
   startedAt: Opt<Date> = new Date();
   lastMessageAt: Opt<Date> = new Date();
   endedAt?: Date | null;
@@ -36,7 +41,10 @@ export class Conversation {
 export const ConversationSchema = new EntitySchema<Conversation>({
   class: Conversation,
   tableName: 'conversations',
-  indexes: [{ name: 'conversations_agent_started_index', properties: ['agent', 'startedAt'] }],
+  indexes: [
+    { name: 'conversations_agent_started_index', properties: ['agent', 'startedAt'] },
+    { name: 'conversations_agent_visitor_index', properties: ['agent', 'visitorId'] },
+  ],
   properties: {
     id: { type: 'uuid', primary: true },
     account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },
@@ -48,6 +56,9 @@ export const ConversationSchema = new EntitySchema<Conversation>({
     creditsUsed: { type: 'double', default: 0 },
     feedback: { type: 'json', columnType: 'jsonb', nullable: true },
     endReason: { type: 'text', nullable: true },
+    visitorId: { type: 'text', nullable: true },
+    contactName: { type: 'text', nullable: true },
+    contactEmail: { type: 'text', nullable: true },
     startedAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     lastMessageAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     endedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

@@ -123,6 +123,8 @@ export interface SentMessage {
   credits: number;
   /** The run of the conversation workflow that wrote it (with `conversation:<id>`, the turn's Temporal execution). */
   temporalRunId: string | null;
+  /** A widget visitor's message: the page it was written on and the browser's user agent. */
+  metadata?: { pageUrl?: string; userAgent?: string } | null;
   createdAt: string;
 }
 

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { benchApi, percentile, startProcess, stopProcesses } from './bench-processes.js';
 import { benchPlatform } from './bench-platform.js';
+import { HOURS_REPLY, hoursAgent } from './bench-agent.js';
 
 const TURNS = Number(process.env.TURNS ?? 100);
 const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 20);
@@ -41,30 +42,12 @@ async function main(): Promise<void> {
   const api = benchApi(port!, account.userKey);
 
   // An agent whose default flow greets and whose "hours" flow answers, with no AI call anywhere.
-  const agent = await api('POST', '/agents', { name: 'Bench agent' });
-  const base = `/agents/${agent.id}`;
-  const chain = async (flowId: number, nodes: object[], after?: string) => {
-    let previous = after;
-    for (const node of nodes) {
-      const nodeId = (await api('POST', `${base}/flows/${flowId}/nodes`, node)).nodes.at(-1).nodeId;
-      if (previous) await api('POST', `${base}/flows/${flowId}/edges`, { source: previous, handle: 'default', targetEdge: nodeId });
-      previous = nodeId;
-    }
-    await api('POST', `${base}/flows/${flowId}/publish`);
-  };
-  await chain(agent.defaultFlowId, [{ type: 'SAY_AI', data: { message: 'Hello! Ask me about our opening hours.' } }], 'start_1');
-  const hours = await api('POST', `${base}/intents`, { name: 'hours', trainingPhrases: ['when are you open', 'what are your opening hours'] });
-  const flow = await api('POST', `${base}/flows`, { name: 'Hours' });
-  await chain(flow.id, [
-    { type: 'TRIGGER_INTENT', data: { intentIds: [hours.id] } },
-    { type: 'SAY_AI', data: { message: 'We are open from 9 to 5.' } },
-  ]);
-  await api('PUT', `${base}/deployment-status`, { isOffline: false });
+  const { base } = await hoursAgent(api);
 
   const turn = async (conversationId: string) => {
     const started = performance.now();
     const reply = await api('POST', `${base}/conversations/${conversationId}/messages`, { text: 'When are you open?' });
-    if (reply.messages[0]?.text !== 'We are open from 9 to 5.') throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
+    if (reply.messages[0]?.text !== HOURS_REPLY) throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
     return performance.now() - started;
   };
   const latencies = async (count: number) => {

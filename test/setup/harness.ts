@@ -84,6 +84,7 @@ export async function listen(deps: Partial<AppDeps> = {}): Promise<{ server: Ser
     orm: h.orm,
     temporal: h.env.client,
     config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024, taskQueue: h.taskQueue, temporalUiUrl: 'http://temporal-ui.test:8233' },
+    secrets: SecretBox.fromKey(TEST_SETTINGS_KEY),
     logError: () => {},
     ...deps,
   });

@@ -70,6 +70,7 @@ export class TurnRunner {
             message: {
               text: message.text,
               key: `${conversationWorkflowId(input.conversationId)}/${message.messageId ? `m-${message.messageId}` : `turn-${turn}`}`,
+              ...(message.metadata ? { metadata: message.metadata } : {}),
             },
           }
         : {}),

@@ -237,7 +237,12 @@ function settingsRoutes(api: RouteRegistry): void {
     etag: readChannel,
     handler: async ({ auth, em, params, body }) => {
       const agent = await findAgent(em, auth.account.id, params.agentId);
-      return writeConfig(em, agent, CONFIG_KIND.channel(channelOf(params.channel)), body);
+      const channel = channelOf(params.channel);
+      return writeConfig(em, agent, CONFIG_KIND.channel(channel), body, async (_em, _account, values) =>
+        channel !== 'livechat' && 'allowedOrigins' in values
+          ? [{ code: 'invalid', path: 'allowedOrigins', message: 'allowedOrigins belongs to the livechat channel only' }]
+          : [],
+      );
     },
   });
 }

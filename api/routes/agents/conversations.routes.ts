@@ -9,6 +9,7 @@ import { findAgent } from '../../../db/agents/agents.service.js';
 import { AGENT_CHANNELS } from '../../../db/agents/agent-defaults.js';
 import { conversationView, findConversation, listConversations, listMessages, recordFeedback } from '../../../db/agents/conversations.service.js';
 import type { RouteRegistry } from '../../route-registry.js';
+import type { JsonSchema } from '../../validation.js';
 import { Reply } from '../../route-registry.js';
 import { dateBoundQuery, pageSchema, strictObject } from '../../schemas/common.schema.js';
 import { agentParams, type AgentId } from './agent-params.js';
@@ -18,7 +19,7 @@ const tag = 'Agent conversations';
 type ConversationParams = AgentId & { conversationId: string };
 const conversationParams = agentParams([], ['conversationId']);
 
-const MessageSchema = strictObject({
+const messageProperties = {
   id: { type: 'string' },
   author: { enum: ['user', 'agent'] },
   text: { type: 'string' },
@@ -28,7 +29,20 @@ const MessageSchema = strictObject({
   credits: { type: 'number' },
   temporalRunId: { type: ['string', 'null'], description: 'The run of the conversation workflow whose turn wrote it' },
   createdAt: { type: 'string' },
-});
+};
+/** A message of a transcript; `metadata` (a widget visitor's page URL and user agent) only where recorded. */
+export const MessageSchema = {
+  ...strictObject(messageProperties),
+  properties: {
+    ...messageProperties,
+    metadata: {
+      type: ['object', 'null'],
+      additionalProperties: false,
+      properties: { pageUrl: { type: 'string' }, userAgent: { type: 'string' } },
+      description: "A widget visitor's message: the page it was written on and the browser's user agent (never the address)",
+    },
+  },
+};
 
 const conversationProperties = {
   id: { type: 'string' },
@@ -45,9 +59,9 @@ const conversationProperties = {
   endedAt: { type: ['string', 'null'] },
   temporalWorkflowId: { type: 'string', description: 'Open it in the Temporal UI: every turn is an update of this workflow' },
 };
-const ConversationSchema = strictObject(conversationProperties);
+export const ConversationSchema = strictObject(conversationProperties);
 const temporalRef = strictObject({ workflowId: { type: 'string' }, runId: { type: 'string' } });
-const TurnSchema = {
+export const TurnSchema = {
   type: 'object',
   required: ['conversationId', 'turn', 'messages', 'temporal'],
   additionalProperties: false,
@@ -59,6 +73,28 @@ const TurnSchema = {
     error: strictObject({ nodeId: { type: 'string' }, message: { type: 'string' } }),
   },
 };
+
+/** Feedback on a conversation: a 1-5 rating and/or a comment. */
+export const FeedbackBodySchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { rating: { type: ['integer', 'null'], minimum: 1, maximum: 5 }, comment: { type: ['string', 'null'], maxLength: 5000 } },
+};
+
+/** The body of a user's message: `text` of at most `maxText` characters, an optional client `messageId`, and `extra`. */
+export function userMessageBody(maxText: number, extra: Record<string, JsonSchema> = {}): JsonSchema {
+  return {
+    type: 'object',
+    required: ['text'],
+    additionalProperties: false,
+    properties: {
+      text: { type: 'string', minLength: 1, maxLength: maxText, pattern: '\\S' },
+      messageId: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$' },
+      ...extra,
+    },
+  };
+}
 
 /** `uiUrl`: the Temporal UI address (TEMPORAL_UI_URL); a transcript links to its conversation workflow there. */
 export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQueue: string, uiUrl?: string): void {
@@ -92,15 +128,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
     tag,
     summary: "Sends the user's message: runs one turn and answers the agent's messages (a resent messageId answers the same turn)",
     params: conversationParams,
-    body: {
-      type: 'object',
-      required: ['text'],
-      additionalProperties: false,
-      properties: {
-        text: { type: 'string', minLength: 1, maxLength: 20000, pattern: '\\S' },
-        messageId: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9._:-]+$' },
-      },
-    },
+    body: userMessageBody(20000),
     responses: { 200: { description: 'The turn', schema: TurnSchema }, 409: { description: 'The conversation has ended' } },
     handler: async ({ auth, em, params, body }) =>
       sendUserMessage(em, temporal, await findAgent(em, auth.account.id, params.agentId), params.conversationId, body),
@@ -144,12 +172,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
     tag,
     summary: "Records the user's feedback (a 1-5 rating and/or a comment) and fires FEEDBACK_CAPTURED",
     params: conversationParams,
-    body: {
-      type: 'object',
-      additionalProperties: false,
-      minProperties: 1,
-      properties: { rating: { type: ['integer', 'null'], minimum: 1, maximum: 5 }, comment: { type: ['string', 'null'], maxLength: 5000 } },
-    },
+    body: FeedbackBodySchema,
     responses: { 200: { description: 'The conversation', schema: ConversationSchema } },
     handler: async ({ auth, em, params, body }) => {
       const conversation = await findConversation(em, await findAgent(em, auth.account.id, params.agentId), params.conversationId);

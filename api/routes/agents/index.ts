@@ -9,10 +9,20 @@ import { agentRoutes } from './agents.routes.js';
 import { conversationRoutes } from './conversations.routes.js';
 import { flowRoutes } from './flows.routes.js';
 import { intentRoutes } from './intents.routes.js';
+import { identitySecretRoutes } from './identity-secret.routes.js';
+import type { SecretBox } from '../../../lib/secret-box.js';
 
 /** `temporal` and `taskQueue`: where conversations run (their workflows use the turns queue derived from it). */
-export function agentFeatureRoutes(api: RouteRegistry, ai: AiProvider | null, temporal: Client, taskQueue: string, temporalUiUrl?: string): void {
+export function agentFeatureRoutes(
+  api: RouteRegistry,
+  ai: AiProvider | null,
+  temporal: Client,
+  taskQueue: string,
+  secrets: SecretBox | null,
+  temporalUiUrl?: string,
+): void {
   agentRoutes(api);
+  identitySecretRoutes(api, secrets);
   agentVariableRoutes(api);
   intentRoutes(api, ai);
   flowRoutes(api);

@@ -65,7 +65,7 @@ describe('agent settings, theme and channels', () => {
   it('reads and updates channel settings of livechat and the messaging channels; an unknown channel is 404', async () => {
     const all = await ok('GET', `/agents/${agent.id}/settings`, a.generalKey);
     expect(all).to.have.keys('livechat', 'messaging', 'instagram', 'facebook');
-    expect(all.livechat).to.deep.equal({ enabled: true, enableIdle: false, idleSettings: { idleMinutes: 30, message: '' } });
+    expect(all.livechat).to.deep.equal({ enabled: true, enableIdle: false, idleSettings: { idleMinutes: 30, message: '' }, allowedOrigins: [] });
     expect(all.messaging.enabled).to.equal(false);
     const saved = await ok('PUT', `/agents/${agent.id}/settings/messaging`, a.userKey, { enableIdle: true, idleSettings: { idleMinutes: 15 } });
     expect(saved).to.deep.equal({ enabled: false, enableIdle: true, idleSettings: { idleMinutes: 15, message: '' } });
@@ -79,6 +79,13 @@ describe('agent settings, theme and channels', () => {
       'idleSettings.idleMinutes',
     );
     issueAt(await refused('PUT', `/agents/${agent.id}/settings/livechat`, a.userKey, 400, { enableIdle: 'yes' }), 'enableIdle');
+    const origins = ['https://shop.example', 'http://127.0.0.1:8080'];
+    expect((await ok('PUT', `/agents/${agent.id}/settings/livechat`, a.userKey, { allowedOrigins: origins })).allowedOrigins).to.deep.equal(origins);
+    issueAt(
+      await refused('PUT', `/agents/${agent.id}/settings/livechat`, a.userKey, 400, { allowedOrigins: ['https://shop.example/page'] }),
+      'allowedOrigins[0]',
+    );
+    issueAt(await refused('PUT', `/agents/${agent.id}/settings/messaging`, a.userKey, 400, { allowedOrigins: origins }), 'allowedOrigins');
     await refused('GET', `/agents/${agent.id}/settings/telegram`, a.generalKey, 404);
     await refused('PUT', `/agents/${agent.id}/settings/telegram`, a.userKey, 404, { enableIdle: true });
     await refused('PUT', `/agents/${agent.id}/settings/livechat`, a.generalKey, 403, { enableIdle: true });

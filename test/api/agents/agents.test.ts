@@ -17,9 +17,9 @@ describe('agents', () => {
     const detail = await ok('GET', `/agents/${agent.id}`, a.generalKey);
     expect(detail).to.deep.equal(agent);
     expect(JSON.stringify(detail)).to.not.match(/secret|hmac/i);
-    const row = await harness().orm.em.getKnex().raw('select widget_secret_hash, hmac_secret_hash from agents where id = ?', [agent.id]);
-    expect(row.rows[0].widget_secret_hash).to.match(/^[0-9a-f]{64}$/);
-    expect(row.rows[0].hmac_secret_hash).to.not.equal(row.rows[0].widget_secret_hash);
+    const row = await harness().orm.em.getKnex().raw('select widget_session_key, identity_secret_sealed from agents where id = ?', [agent.id]);
+    expect(row.rows[0].widget_session_key).to.match(/^[0-9a-f]{64}$/);
+    expect(row.rows[0].identity_secret_sealed).to.equal(null);
     const flows = await ok('GET', `/agents/${agent.id}/flows`, a.generalKey);
     expect(flows.agentry).to.have.length(1);
     expect(flows.agentry[0]).to.include({
