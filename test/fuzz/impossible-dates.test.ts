@@ -48,8 +48,10 @@ function sitesIn(schema: Schema, components: Record<string, Schema>, refs: strin
       sites.push({ path: [0, ...site.path], format: site.format, template: [site.template] });
   }
   for (const branch of [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])] as Schema[]) {
+    // A branch may be a named schema (`<Type>Node`): its discriminator value is in the schema it names.
+    const named = branch.$ref ? (components[String(branch.$ref).replace('#/components/schemas/', '')] ?? {}) : branch;
     const consts = Object.fromEntries(
-      Object.entries((branch.properties ?? {}) as Record<string, Schema>)
+      Object.entries((named.properties ?? {}) as Record<string, Schema>)
         .filter(([, p]) => 'const' in p)
         .map(([name, p]) => [name, p.const]),
     );
