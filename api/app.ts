@@ -38,6 +38,7 @@ import { workflowRunRoutes } from './routes/workflow-runs.routes.js';
 import { workflowLogRoutes } from './routes/workflow-logs.routes.js';
 import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
 import { agentFeatureRoutes } from './routes/agents/index.js';
+import { knowledgeRoutes } from './routes/knowledge.routes.js';
 
 export const API_PREFIX = '/public/v1';
 
@@ -100,6 +101,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
   agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue, deps.config.temporalUiUrl);
+  knowledgeRoutes(api, deps.ai ?? null);
   deps.extraRoutes?.(api);
   return api;
 }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { conversationWorkflowId, type TranscriptMessage } from '../../lib/runtime/conversation-contract.js';
+import type { Citation } from '../../lib/runtime/contract.js';
 import { recordConversationEvent } from '../automations/events.service.js';
 import { Conversation, ConversationMessage, type Agent, type ConversationFeedback } from '../entities/index.js';
 import { channelOf, readConfig } from './agent-configs.service.js';
@@ -22,6 +23,7 @@ export function messageView(m: ConversationMessage): TranscriptMessage {
     nodeId: m.nodeId ?? null,
     credits: m.credits,
     temporalRunId: m.temporalRunId ?? null,
+    citations: m.citations ?? [],
     createdAt: m.createdAt.toISOString(),
   };
 }
@@ -81,6 +83,8 @@ export interface MessageInput {
   nodeId?: string | null;
   credits?: number;
   temporalRunId?: string | null;
+  /** The knowledge-base documents an agent's message is grounded in. */
+  citations?: Citation[];
 }
 
 /**
@@ -91,8 +95,8 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
   const knex = em.getKnex();
   const inserted = await knex.raw(
     `with added as (
-       insert into conversation_messages (account_id, conversation_id, key, author, text, turn, flow_id, node_id, credits, temporal_run_id, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, now())
+       insert into conversation_messages (account_id, conversation_id, key, author, text, turn, flow_id, node_id, credits, temporal_run_id, citations, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, now())
        on conflict (key) do nothing
        returning *
      ), counted as (
@@ -112,6 +116,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
       input.nodeId ?? null,
       input.credits ?? 0,
       input.temporalRunId ?? null,
+      input.citations?.length ? JSON.stringify(input.citations) : null,
       input.conversationId,
     ],
   );
@@ -125,6 +130,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
     nodeId: (row.node_id as string | null) ?? null,
     credits: Number(row.credits),
     temporalRunId: (row.temporal_run_id as string | null) ?? null,
+    citations: (row.citations as Citation[] | null) ?? [],
     createdAt: new Date(row.created_at as string).toISOString(),
   };
 }

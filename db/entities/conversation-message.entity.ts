@@ -7,6 +7,12 @@ import { Conversation } from './conversation.entity.js';
  * `key` names the message by what produced it (the user message's update, the node execution that said it), so a
  * repeated write finds the row instead of adding a second message.
  */
+/** A document a reply cites. */
+export interface MessageCitation {
+  documentId: string;
+  title: string;
+}
+
 export class ConversationMessage {
   id!: string;
   account!: Account;
@@ -20,6 +26,8 @@ export class ConversationMessage {
   credits: Opt<number> = 0;
   /** The run of the conversation workflow that ran the turn (with `conversation:<id>`, its Temporal execution). */
   temporalRunId?: string | null;
+  /** The knowledge-base documents an agent's reply was grounded in (document id and title), in the order cited. */
+  citations?: MessageCitation[] | null;
   createdAt: Opt<Date> = new Date();
 }
 
@@ -40,6 +48,7 @@ export const ConversationMessageSchema = new EntitySchema<ConversationMessage>({
     nodeId: { type: 'text', nullable: true },
     credits: { type: 'double', default: 0 },
     temporalRunId: { type: 'text', nullable: true },
+    citations: { type: 'json', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
   },
 });

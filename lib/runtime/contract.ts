@@ -123,7 +123,15 @@ export interface SentMessage {
   credits: number;
   /** The run of the conversation workflow that wrote it (with `conversation:<id>`, the turn's Temporal execution). */
   temporalRunId: string | null;
+  /** The knowledge-base documents the message is grounded in (absent in messages recorded before citations). */
+  citations?: Citation[];
   createdAt: string;
+}
+
+/** A knowledge-base document a message cites. */
+export interface Citation {
+  documentId: string;
+  title: string;
 }
 
 /**

@@ -27,6 +27,11 @@ const MessageSchema = strictObject({
   nodeId: { type: ['string', 'null'] },
   credits: { type: 'number' },
   temporalRunId: { type: ['string', 'null'], description: 'The run of the conversation workflow whose turn wrote it' },
+  citations: {
+    type: 'array',
+    description: 'The knowledge-base documents an agent reply is grounded in (empty for other messages)',
+    items: strictObject({ documentId: { type: 'string' }, title: { type: 'string' } }),
+  },
   createdAt: { type: 'string' },
 });
 
