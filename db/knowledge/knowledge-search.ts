@@ -3,10 +3,12 @@
  * quotes, `-` and `or` when the question uses them, and a chunk matching it whole scores double), ranked by
  * `ts_rank_cd` over the chunk's weighted vector (headings A, title C, text B: a word in a heading counts 2.5 times
  * one in the text), in each knowledge base's language, through the GIN index. Vectors: the dot product of unit
- * vectors, by pgvector (`<#>`) when the extension is installed, else in SQL over `real[]`. Only chunks of a
+ * vectors, by pgvector (`<#>`) when the extension is installed, else in SQL over `real[]`, from `MIN_SIMILARITY` up.
+ * Only chunks of a
  * document's current revision count.
  */
 import type { Knex } from '@mikro-orm/postgresql';
+import { unit } from './knowledge-index.js';
 
 export interface SearchScope {
   accountId: number;
@@ -61,17 +63,32 @@ export function hasPgvector(knex: Knex): Promise<boolean> {
   return pgvector;
 }
 
+/**
+ * Below this cosine similarity a chunk is not near the question at all: the vector ranking leaves it out, so a
+ * question about nothing in the knowledge base finds nothing (and the agent says it does not know).
+ */
+export const MIN_SIMILARITY = 0.3;
+
 export async function searchVectors(knex: Knex, scope: SearchScope, vector: number[]): Promise<Hit[]> {
   if (!scope.bases.length) return [];
+  const unitVector = unit(vector);
   const similarity = (await hasPgvector(knex))
     ? `-(c.embedding::vector <#> :vector::real[]::vector)`
     : `(select sum(a * b) from unnest(c.embedding, :vector::real[]) as t(a, b))`;
   const result = await knex.raw(
-    `select c.id, ${similarity} as score from knowledge_chunks c
-     join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
-     where c.knowledge_base_id = any(:bases::int[]) and c.account_id = :accountId and c.embedding is not null ${documentFilter(scope)}
-     order by score desc nulls last, c.id limit :limit`,
-    { vector, bases: scope.bases.map((b) => b.id), accountId: scope.accountId, limit: scope.limit, documentIds: scope.documentIds ?? [] },
+    `select id, score from (
+       select c.id, ${similarity} as score from knowledge_chunks c
+       join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
+       where c.knowledge_base_id = any(:bases::int[]) and c.account_id = :accountId and c.embedding is not null ${documentFilter(scope)}
+     ) near where score >= :min order by score desc, id limit :limit`,
+    {
+      vector: unitVector,
+      min: MIN_SIMILARITY,
+      bases: scope.bases.map((b) => b.id),
+      accountId: scope.accountId,
+      limit: scope.limit,
+      documentIds: scope.documentIds ?? [],
+    },
   );
   return result.rows.map((r: { id: string; score: number }) => ({ chunkId: String(r.id), score: Number(r.score) }));
 }
