@@ -95,8 +95,8 @@ export async function savedText(knex: Knex, documentId: string, revision: number
 }
 
 /**
- * Writes the revision's chunks, with their full-text vectors (headings weighted A, the document title C, the text
- * B), and removes those of other revisions. Answers the count, or null when the revision is not current.
+ * Writes the revision's chunks, with their full-text vectors (headings weighted A, the document title C, split at
+ * `/ . _ @ -` so a file name's words count, the text B), and removes those of other revisions. Answers the count, or null when the revision is not current.
  */
 export async function writeChunks(knex: Knex, documentId: string, revision: number, chunks: Chunk[]): Promise<number | null> {
   let count: number | null = null;
@@ -114,7 +114,7 @@ export async function writeChunks(knex: Knex, documentId: string, revision: numb
          select ?, ?, ?, ?, c.position, c.heading_path, c.text,
            setweight(to_tsvector(?::regconfig, array_to_string(c.heading_path, ' ')), 'A')
              || setweight(to_tsvector(?::regconfig, c.text), 'B')
-             || setweight(to_tsvector(?::regconfig, ?), 'C')
+             || setweight(to_tsvector(?::regconfig, regexp_replace(?, '[/._@-]+', ' ', 'g')), 'C')
          from json_to_recordset(?::json) as c(position int, heading_path text[], text text)
          on conflict do nothing`,
         [

@@ -1,14 +1,16 @@
 /**
- * Retrieval in PostgreSQL. Full text: the question's words as an OR of their lexemes (`websearch_to_tsquery` keeps
- * quotes, `-` and `or` when the question uses them, and a chunk matching it whole scores double), ranked by
- * `ts_rank_cd` over the chunk's weighted vector (headings A, title C, text B: a word in a heading counts 2.5 times
- * one in the text), in each knowledge base's language, through the GIN index. Vectors: the dot product of unit
+ * Retrieval in PostgreSQL. Full text, in each knowledge base's language, through the GIN index: a question's words
+ * are weighed by how rare they are in the knowledge base (inverse chunk frequency, `term-stats.ts`), so
+ * "koa" outweighs "version"; a word in a heading (weight A) counts 2.5 times, in the document title (C) 1.5 times one
+ * in the text (B); `ts_rank_cd` adds proximity, and a chunk matching `websearch_to_tsquery` (every word, quotes and
+ * `-` as the user wrote them) scores double. Vectors: the dot product of unit
  * vectors, by pgvector (`<#>`) when the extension is installed, else in SQL over `real[]`, from `MIN_SIMILARITY` up.
  * Only chunks of a
  * document's current revision count.
  */
 import type { Knex } from '@mikro-orm/postgresql';
 import { unit } from './knowledge-index.js';
+import { termStats } from './term-stats.js';
 
 export interface SearchScope {
   accountId: number;
@@ -35,22 +37,54 @@ export interface Passage {
 
 const documentFilter = (scope: SearchScope) => (scope.documentIds?.length ? 'and c.document_id = any(:documentIds::uuid[])' : '');
 
+/** Candidates are found by the question's rarer words: those in at most this share of the chunks (at most 4). */
+const RARE_SHARE = 0.03;
+const FINDERS = 4;
+
+/** A question's words in one knowledge base: each lexeme's inverse chunk frequency, and those that find candidates. */
+async function weighedTerms(knex: Knex, base: { id: number; language: string }, query: string) {
+  const lexemes = (await knex.raw(`select lexeme from unnest(to_tsvector(?::regconfig, ?))`, [base.language, query])).rows.map(
+    (r: { lexeme: string }) => r.lexeme,
+  ) as string[];
+  const stats = await termStats(knex, base.id);
+  const terms = lexemes
+    .map((lexeme) => ({ lexeme, n: stats.chunks.get(lexeme) ?? 0 }))
+    .filter((t) => t.n > 0)
+    .sort((a, b) => a.n - b.n)
+    .map((t) => ({ ...t, idf: Math.log(1 + stats.total / t.n) }));
+  const rare = terms.filter((t) => t.n <= Math.max(20, stats.total * RARE_SHARE)).slice(0, FINDERS);
+  return { id: base.id, language: base.language, terms, finders: (rare.length ? rare : terms.slice(0, 2)).map((t) => t.lexeme) };
+}
+
 export async function searchText(knex: Knex, scope: SearchScope, query: string): Promise<Hit[]> {
   if (!query.trim() || !scope.bases.length) return [];
+  const bases = (await Promise.all(scope.bases.map((b) => weighedTerms(knex, b, query)))).filter((b) => b.finders.length);
+  if (!bases.length) return [];
+  // Candidates hold a rarer word (through the GIN index); each scores the idf of the question's words it holds,
+  // 2.5 times in a heading (A), 1.5 times in the title (C), times 1 + ts_rank_cd (proximity), doubled when it
+  // matches websearch_to_tsquery (every word, quotes and - as written).
   const result = await knex.raw(
     `with bases as (
-       select b.id, b.language::regconfig as cfg from json_to_recordset(:bases::json) as b(id int, language text)
-     ), q as (
-       select b.id, websearch_to_tsquery(b.cfg, :query) as whole,
-         nullif(array_to_string(array(select quote_literal(lexeme) from unnest(to_tsvector(b.cfg, :query))), ' | '), '')::tsquery as anyword
-       from bases b
+       select b.id, b.language::regconfig as cfg, b.terms,
+         array_to_string(array(select quote_literal(f) from json_array_elements_text(b.finders) as f), ' | ')::tsquery as finder
+       from json_to_recordset(:bases::json) as b(id int, language text, terms json, finders json)
+     ), weighted as (
+       select b.id, quote_literal(t.lexeme)::tsquery as q, (quote_literal(t.lexeme) || ':A')::tsquery as heading,
+         (quote_literal(t.lexeme) || ':C')::tsquery as title, t.idf
+       from bases b cross join lateral json_to_recordset(b.terms) as t(lexeme text, idf float)
+     ), candidates as (
+       select c.id, c.knowledge_base_id, c.tsv, b.finder, websearch_to_tsquery(b.cfg, :query) as whole from bases b
+       join knowledge_chunks c on c.knowledge_base_id = b.id and c.account_id = :accountId and c.tsv @@ b.finder
+       join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
+       where true ${documentFilter(scope)}
      )
-     select c.id, ts_rank_cd(c.tsv, q.anyword) * (case when c.tsv @@ q.whole then 2 else 1 end) as score
-     from q join knowledge_chunks c on c.knowledge_base_id = q.id and c.account_id = :accountId and c.tsv @@ q.anyword
-     join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
-     where q.anyword is not null ${documentFilter(scope)}
-     order by score desc, c.id limit :limit`,
-    { bases: JSON.stringify(scope.bases), query, accountId: scope.accountId, limit: scope.limit, documentIds: scope.documentIds ?? [] },
+     select k.id,
+       (select sum(w.idf * case when k.tsv @@ w.heading then 2.5 when k.tsv @@ w.title then 1.5 else 1 end)
+          from weighted w where w.id = k.knowledge_base_id and k.tsv @@ w.q)
+       * (1 + ts_rank_cd(k.tsv, k.finder)) * (case when k.tsv @@ k.whole then 2 else 1 end) as score
+     from candidates k
+     order by score desc, k.id limit :limit`,
+    { bases: JSON.stringify(bases), query, accountId: scope.accountId, limit: scope.limit, documentIds: scope.documentIds ?? [] },
   );
   return result.rows.map((r: { id: string; score: number }) => ({ chunkId: String(r.id), score: Number(r.score) }));
 }
