@@ -16,6 +16,9 @@
  * An event whose dispatch fails (Temporal refuses its run, a bug in matching) fails alone: the rest of its batch is
  * dispatched, and it is retried with backoff, then parked after `retry.maxAttempts` (`npm run admin -- outbox`).
  * Temporal being unreachable is nobody's event's fault: then the whole pass is retried and no attempt is counted.
+ *
+ * Events of `DIRECT_STARTS` (knowledge-base indexing) start a workflow of their own instead of runs: they match no
+ * entry node and take no admission slot.
  */
 import pg from 'pg';
 import type { Client } from '@temporalio/client';
