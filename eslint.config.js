@@ -30,6 +30,43 @@ export default tseslint.config(
     },
   },
   {
+    // lib/ is pure code shared by every process: clients of the database, Temporal, HTTP and the file system live in
+    // db/, integrations/ and launcher/ (README, Layout).
+    files: ['lib/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@mikro-orm/*', 'pg', 'knex', '@temporalio/client', '@temporalio/worker', '@temporalio/activity', 'exceljs', 'koa', '@koa/*'],
+              allowTypeImports: true,
+              message: 'lib/ holds pure shared code: database, Temporal and HTTP clients belong in db/, integrations/ or launcher/.',
+            },
+            {
+              group: ['node:http', 'node:https', 'node:dns', 'node:child_process', 'node:fs', 'node:fs/*', 'node:net', 'node:tls'],
+              importNames: [
+                'request',
+                'get',
+                'lookup',
+                'spawn',
+                'exec',
+                'execFile',
+                'readFile',
+                'writeFile',
+                'createServer',
+                'connect',
+                'Agent',
+                'createConnection',
+              ],
+              message: 'lib/ does no I/O: HTTP, DNS, process and file-system calls belong in integrations/ or launcher/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['workflows/**/*.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

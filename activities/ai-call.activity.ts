@@ -12,7 +12,7 @@ import { chargeCredits, refundCredits } from '../db/automations/run-ledger.js';
 import { NodeEffect } from '../db/entities/index.js';
 import type { Orm } from '../db/orm.js';
 import type { AiCallRequest, AiReply } from '../lib/runtime/ai-call.js';
-import type { OutboundFetch } from '../lib/outbound/outbound-fetch.js';
+import type { OutboundFetch } from '../integrations/outbound/outbound-fetch.js';
 import { once, toFailure } from './execute-node.activity.js';
 import { AI_NOT_CONFIGURED, insufficientCredits } from '../integrations/ai/ai-gateway.js';
 import { AiProviderUnavailableError, type AiProvider } from '../integrations/ai/ai-provider.js';

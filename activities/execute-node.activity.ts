@@ -11,7 +11,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NodeEffect } from '../db/entities/index.js';
 import { AppError, NodeError } from '../lib/errors.js';
-import { OutboundError } from '../lib/outbound/outbound-fetch.js';
+import { OutboundError } from '../integrations/outbound/outbound-fetch.js';
 import { AiCallNeeded, type AiSession } from '../integrations/ai/ai-gateway.js';
 import { nodeDuration } from '../lib/metrics.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';

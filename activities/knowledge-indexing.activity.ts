@@ -27,7 +27,7 @@ import { embeddingModel } from '../integrations/knowledge/retrieval.js';
 import { chunkText } from '../lib/knowledge/chunking.js';
 import type { IndexDocumentInput, IndexStep } from '../lib/knowledge/indexing-contract.js';
 import { NodeError } from '../lib/errors.js';
-import type { OutboundFetch } from '../lib/outbound/outbound-fetch.js';
+import type { OutboundFetch } from '../integrations/outbound/outbound-fetch.js';
 import { toFailure } from './execute-node.activity.js';
 
 export interface KnowledgeActivityDeps {

@@ -1,7 +1,7 @@
 /** API entry point: `npm run api`. Scale out by running more of these behind a load balancer. */
 import { loadConfig } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
-import { connectTemporal } from '../lib/temporal.js';
+import { connectTemporal } from '../integrations/temporal/client.js';
 import { HttpTriggerProvider } from '../integrations/triggers/http-trigger-provider.js';
 import { initORM } from '../db/orm.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { MockActivityEnvironment } from '@temporalio/testing';
-import { createOutboundFetch } from '../lib/outbound/outbound-fetch.js';
+import { createOutboundFetch } from '../integrations/outbound/outbound-fetch.js';
 import { parseAllowHosts } from '../lib/outbound/address-policy.js';
 import { NodeError } from '../lib/errors.js';
 import { activityEnvironment, inActivity, nodeInput } from '../test/setup/node-unit.js';

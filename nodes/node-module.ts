@@ -17,7 +17,7 @@ import type { AiGateway, AiSession } from '../integrations/ai/ai-gateway.js';
 import type { AiCallModel, AiReply, ChatCall, TranscriptionCall } from '../lib/runtime/ai-call.js';
 import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type { OutboundFetch } from '../lib/outbound/outbound-fetch.js';
+import type { OutboundFetch } from '../integrations/outbound/outbound-fetch.js';
 
 export type { NodeCheck, NodeCheckContext } from './checks/check-context.js';
 

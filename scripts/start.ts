@@ -4,8 +4,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { connectTemporal } from '../lib/temporal.js';
-import { ensureRunRetention } from '../lib/run-retention.js';
+import { connectTemporal } from '../integrations/temporal/client.js';
+import { ensureRunRetention } from '../launcher/run-retention.js';
 import { devServerArgs, projectRoot, temporalCliPath } from '../launcher/temporal-cli.js';
 import { launch, portAnswers, type Launch } from '../launcher/launcher.js';
 import { waitFor } from '../launcher/supervisor.js';

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { findWorkflow } from '../../db/automations/workflows.service.js';
+import { findAutomation } from '../../db/automations/automations.service.js';
 import type { RunLog } from '../runtime/run-history.js';
 import { analyticsOf } from '../runtime/run-analytics-query.js';
 import { cancelRunLog, getRunLog, listRunLogs, type LogListQuery } from '../runtime/run-logs.js';
@@ -38,7 +38,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     query: LogListQuerySchema,
     responses: { 200: { description: '{ agentry: [RunLog], nextCursor }', schema: RunLogPageSchema }, 404: { description: 'Unknown workflow' } },
     handler: async ({ auth, em, params, query }) => {
-      await findWorkflow(em, auth.account.id, params.workflowId);
+      await findAutomation(em, auth.account.id, params.workflowId);
       const page = await listRunLogs(temporal, { accountId: auth.account.id, automationId: params.workflowId }, query);
       return { ...page, agentry: page.agentry.map(linked) };
     },
@@ -52,7 +52,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     params: LogParamsSchema,
     responses: { 200: { description: 'RunLog with node_results', schema: RunLogDetailSchema }, 404: { description: 'Unknown workflow or log' } },
     handler: async ({ auth, em, params }) => {
-      await findWorkflow(em, auth.account.id, params.workflowId);
+      await findAutomation(em, auth.account.id, params.workflowId);
       return linked(await getRunLog(temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId));
     },
   });
@@ -70,7 +70,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
       409: { description: 'The run has already ended' },
     },
     handler: async ({ auth, em, params }) => {
-      await findWorkflow(em, auth.account.id, params.workflowId);
+      await findAutomation(em, auth.account.id, params.workflowId);
       return linked(await cancelRunLog(temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId));
     },
   });
@@ -83,6 +83,6 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     params: WorkflowIdParamsSchema,
     query: AnalyticsQuerySchema,
     responses: { 200: { description: 'runsByDate and summary', schema: AnalyticsSchema }, 404: { description: 'Unknown workflow' } },
-    handler: async ({ auth, em, params, query }) => analyticsOf(em, (await findWorkflow(em, auth.account.id, params.workflowId)).id, query),
+    handler: async ({ auth, em, params, query }) => analyticsOf(em, (await findAutomation(em, auth.account.id, params.workflowId)).id, query),
   });
 }

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { findWorkflow } from '../../db/automations/workflows.service.js';
+import { findAutomation } from '../../db/automations/automations.service.js';
 import { startManualRun } from '../runtime/runs.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { ManualRunSchema } from '../schemas/workflow.schema.js';
@@ -26,6 +26,6 @@ export function workflowRunRoutes(api: RouteRegistry, temporal: Client): void {
       },
     },
     handler: async ({ auth, em, params, query, body }) =>
-      startManualRun(em, temporal, await findWorkflow(em, auth.account.id, params.workflowId), { ...body, snapshot: query.snapshot }),
+      startManualRun(em, temporal, await findAutomation(em, auth.account.id, params.workflowId), { ...body, snapshot: query.snapshot }),
   });
 }

@@ -1,6 +1,6 @@
 /** `/workflows/{workflowId}/variables` (USER keys): a workflow's declared variables and its built-in ones. */
-import { findWorkflow } from '../../db/automations/workflows.service.js';
-import { workflowVariables } from '../../db/automations/variables.service.js';
+import { findAutomation } from '../../db/automations/automations.service.js';
+import { automationVariables } from '../../db/automations/variables.service.js';
 import { workflowNodeCatalog } from '../../nodes/registry.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { WorkflowVariableAllSchema, WorkflowVariablePageSchema, WorkflowVariableSchema } from '../schemas/workflow-responses.schema.js';
@@ -17,7 +17,7 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
     params: { type: 'object', required: ['workflowId'], properties: { workflowId: id } },
     variableParams: { type: 'object', required: ['workflowId', 'variableId'], properties: { workflowId: id, variableId: id } },
     lock: workflowLock,
-    find: async (em, accountId, { workflowId }) => workflowVariables(await findWorkflow(em, accountId, workflowId)),
+    find: async (em, accountId, { workflowId }) => automationVariables(await findAutomation(em, accountId, workflowId)),
     nodes: workflowNodeCatalog,
     schemas: { variable: WorkflowVariableSchema, page: WorkflowVariablePageSchema, all: WorkflowVariableAllSchema },
     summaries: {

@@ -1,27 +1,27 @@
 import type { Client } from '@temporalio/client';
 import type { TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
 import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
-import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
+import { TemporalAutomationSchedules } from '../../integrations/temporal/automation-schedules.js';
 import { nodeFactsOf, workflowNodeCatalog } from '../../nodes/registry.js';
 import { staleAgentReferences } from '../../nodes/checks/stale-references.js';
-import { workflowGraphOwner } from '../../db/automations/workflow-graph-owner.js';
-import type { Workflow } from '../../db/entities/index.js';
+import { automationGraphOwner } from '../../db/automations/automation-graph-owner.js';
+import type { Automation } from '../../db/entities/index.js';
 import {
-  createWorkflow,
-  deleteWorkflow,
+  createAutomation,
+  deleteAutomation,
   publishIfActive,
   draftGraph,
-  findWorkflow,
-  listWorkflowSnapshots,
-  listWorkflows,
-  publishWorkflow,
-  updateWorkflow,
-  workflowDetail,
-  workflowListItem,
-  type WorkflowInput,
-  type WorkflowListStatus,
-  type WorkflowPatch,
-} from '../../db/automations/workflows.service.js';
+  findAutomation,
+  listAutomationSnapshots,
+  listAutomations,
+  publishAutomation,
+  updateAutomation,
+  automationDetail,
+  automationListItem,
+  type AutomationInput,
+  type AutomationListStatus,
+  type AutomationPatch,
+} from '../../db/automations/automations.service.js';
 import { paginate } from '../pagination.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { NodeDataSchemas, NodeSchema, WorkflowCreateSchema, WorkflowListQuerySchema, WorkflowUpdateSchema } from '../schemas/workflow.schema.js';
@@ -55,7 +55,7 @@ export function workflowRoutes(
 ): void {
   for (const schema of NodeDataSchemas) registerSharedSchema(schema);
   const schedules = new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf);
-  api.add<unknown, { status?: WorkflowListStatus; limit: number; cursor?: string }>({
+  api.add<unknown, { status?: AutomationListStatus; limit: number; cursor?: string }>({
     method: 'get',
     path: '/workflows',
     scope: 'any',
@@ -64,9 +64,9 @@ export function workflowRoutes(
     query: WorkflowListQuerySchema,
     responses: { 200: { description: '{ agentry: [workflow list item], nextCursor }', schema: WorkflowPageSchema } },
     handler: async ({ auth, em, query }) =>
-      paginate((await listWorkflows(em, auth.account.id, query.status)).map(workflowListItem), query.limit, query.cursor),
+      paginate((await listAutomations(em, auth.account.id, query.status)).map(automationListItem), query.limit, query.cursor),
   });
-  api.add<WorkflowInput>({
+  api.add<AutomationInput>({
     method: 'post',
     path: '/workflows',
     scope: 'any',
@@ -75,7 +75,7 @@ export function workflowRoutes(
     body: WorkflowCreateSchema,
     status: 201,
     responses: { 201: { description: 'Workflow', schema: WorkflowSchema } },
-    handler: async ({ auth, em, body }) => workflowDetail(await createWorkflow(em, auth.account.id, body)),
+    handler: async ({ auth, em, body }) => automationDetail(await createAutomation(em, auth.account.id, body)),
   });
   api.add<unknown, { includeNodes?: boolean }, Id>({
     method: 'get',
@@ -87,15 +87,15 @@ export function workflowRoutes(
     query: { type: 'object', additionalProperties: false, properties: { includeNodes: { type: 'boolean' } } },
     responses: { 200: { description: 'Workflow', schema: WorkflowSchema } },
     handler: async ({ auth, em, params, query }) => {
-      const workflow = await findWorkflow(em, auth.account.id, params.workflowId);
-      const { graph } = await draftGraph(em, workflow);
+      const automation = await findAutomation(em, auth.account.id, params.workflowId);
+      const { graph } = await draftGraph(em, automation);
       return {
-        ...workflowDetail(workflow, query.includeNodes ? graph : undefined),
+        ...automationDetail(automation, query.includeNodes ? graph : undefined),
         staleReferences: await staleAgentReferences(em, auth.account.id, graph),
       };
     },
   });
-  api.add<WorkflowPatch, unknown, Id>({
+  api.add<AutomationPatch, unknown, Id>({
     method: 'put',
     path: '/workflows/:workflowId',
     scope: 'any',
@@ -108,7 +108,9 @@ export function workflowRoutes(
     responses: { 200: { description: 'Workflow', schema: WorkflowSchema }, 503: unavailable },
     lock: workflowLock,
     handler: async ({ auth, em, params, body }) =>
-      workflowDetail(await updateWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), body, schedules, { publishDraft: true })),
+      automationDetail(
+        await updateAutomation(em, await findAutomation(em, auth.account.id, params.workflowId), body, schedules, { publishDraft: true }),
+      ),
   });
   api.add<unknown, unknown, Id>({
     method: 'delete',
@@ -120,26 +122,26 @@ export function workflowRoutes(
     status: 204,
     responses: { 204: { description: 'Deleted' }, 503: unavailable },
     lock: workflowLock,
-    handler: async ({ auth, em, params }) => deleteWorkflow(em, await findWorkflow(em, auth.account.id, params.workflowId), schedules, triggers),
+    handler: async ({ auth, em, params }) => deleteAutomation(em, await findAutomation(em, auth.account.id, params.workflowId), schedules, triggers),
   });
-  graphRoutes<Id, Workflow>(api, {
+  graphRoutes<Id, Automation>(api, {
     tag,
     path: '/workflows/:workflowId',
     params: idParams,
     nodeParams,
     lock: workflowLock,
-    find: (em, accountId, { workflowId }) => findWorkflow(em, accountId, workflowId),
+    find: (em, accountId, { workflowId }) => findAutomation(em, accountId, workflowId),
     // An ACTIVE workflow's edit is published with it (publishIfActive).
-    editOf: (workflow) => ({
-      owner: workflowGraphOwner(workflow),
-      deps: { nodes: workflowNodeCatalog, triggers, deliveries, afterSave: publishIfActive(workflow, schedules) },
+    editOf: (automation) => ({
+      owner: automationGraphOwner(automation),
+      deps: { nodes: workflowNodeCatalog, triggers, deliveries, afterSave: publishIfActive(automation, schedules) },
     }),
     node: NodeSchema,
-    publish: async (em, workflow) => {
-      await publishWorkflow(em, workflow, schedules);
-      return workflowDetail(workflow);
+    publish: async (em, automation) => {
+      await publishAutomation(em, automation, schedules);
+      return automationDetail(automation);
     },
-    snapshots: listWorkflowSnapshots,
+    snapshots: listAutomationSnapshots,
     summaries: {
       addNode: 'Adds a node (validated; nothing saved on failure); on an ACTIVE workflow the edit goes live at once; returns the graph',
       updateNode: 'Updates a node (live at once on an ACTIVE workflow); returns the graph',

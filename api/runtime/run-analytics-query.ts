@@ -1,6 +1,6 @@
 /** `GET /workflows/{id}/analytics`: the query's nullable dates turned into a range, then the ledger's counts. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { analyticsRange, workflowAnalytics, type WorkflowAnalytics } from '../../db/automations/run-analytics.js';
+import { analyticsRange, automationAnalytics, type AutomationAnalytics } from '../../db/automations/run-analytics.js';
 import { parseDateBound } from './run-logs.js';
 
 /** `?startDate=` and `?startDate=null` both mean "not given" (SPEC: the dates are nullable). */
@@ -10,12 +10,12 @@ export async function analyticsOf(
   em: EntityManager,
   automationId: number,
   query: { startDate?: string; endDate?: string },
-): Promise<WorkflowAnalytics> {
+): Promise<AutomationAnalytics> {
   const start = given(query.startDate);
   const end = given(query.endDate);
   const range = analyticsRange(
     start === undefined ? undefined : parseDateBound(start, 'start', 'startDate'),
     end === undefined ? undefined : parseDateBound(end, 'end', 'endDate'),
   );
-  return workflowAnalytics(em, automationId, range);
+  return automationAnalytics(em, automationId, range);
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { Account, GraphSnapshot, OutboxEvent, type Workflow } from '../../db/entities/index.js';
+import { Account, GraphSnapshot, OutboxEvent, type Automation } from '../../db/entities/index.js';
 import { OUTBOX_CHANNEL } from '../../db/outbox-notifier.js';
 import { MANUAL_RUN_EVENT, storedRunPayload, type ManualRunEventPayload } from '../../lib/runtime/queued-runs.js';
 import { BadRequestError } from '../../lib/errors.js';
@@ -20,8 +20,8 @@ export interface ManualRunRequest {
   snapshot: 'live' | 'draft';
 }
 
-export async function startManualRun(em: EntityManager, temporal: Client, workflow: Workflow, request: ManualRunRequest) {
-  const snapshotId = request.snapshot === 'draft' ? workflow.draftSnapshotId : workflow.liveSnapshotId;
+export async function startManualRun(em: EntityManager, temporal: Client, automation: Automation, request: ManualRunRequest) {
+  const snapshotId = request.snapshot === 'draft' ? automation.draftSnapshotId : automation.liveSnapshotId;
   if (!snapshotId)
     throw new BadRequestError('The workflow has no live snapshot yet: publish it first, or run the draft with ?snapshot=draft', 'snapshot');
   const snapshot = await em.findOneOrFail(GraphSnapshot, { id: snapshotId });
@@ -36,8 +36,8 @@ export async function startManualRun(em: EntityManager, temporal: Client, workfl
     );
   }
   const run: RunStartRequest = {
-    accountId: workflow.account.id,
-    automationId: workflow.id,
+    accountId: automation.account.id,
+    automationId: automation.id,
     snapshotId,
     graph,
     nodeFacts: nodeFactsOf(graph),
@@ -45,11 +45,11 @@ export async function startManualRun(em: EntityManager, temporal: Client, workfl
     triggerPayload: request.payload ?? null,
     trigger: { type: 'MANUAL' },
   };
-  const runWorkflowId = automationRunWorkflowId(workflow.id, `manual-${randomUUID()}`);
+  const runWorkflowId = automationRunWorkflowId(automation.id, `manual-${randomUUID()}`);
   // Sized here, so a run too large for Temporal is refused (413) now rather than failing in the outbox.
   const payload: ManualRunEventPayload = { runWorkflowId, request: { ...runInput(run), trigger: run.trigger } };
   const event = em.create(OutboxEvent, {
-    account: em.getReference(Account, workflow.account.id),
+    account: em.getReference(Account, automation.account.id),
     type: MANUAL_RUN_EVENT,
     payload: storedRunPayload(payload),
   });

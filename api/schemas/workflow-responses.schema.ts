@@ -1,6 +1,6 @@
 /**
  * Response schemas of the workflow endpoints, written from `workflowListItem` / `workflowDetail`
- * (`db/automations/workflows.service.ts`), `variableView` and `startManualRun`. The graph and snapshot list are the
+ * (`db/automations/automations.service.ts`), `variableView` and `startManualRun`. The graph and snapshot list are the
  * flows' (`flow.schema.ts`): both owners share the graph service.
  */
 import type { JsonSchema } from '../validation.js';

@@ -3,7 +3,6 @@
  * the conversation runtime fills. A variable a flow node captures into or interpolates cannot be deleted (409 naming
  * the nodes).
  */
-import type { GraphNode } from '../../lib/graph/graph.js';
 import { AgentVariable, type Agent } from '../entities/index.js';
 import type { VariableOwner } from '../automations/variables.service.js';
 import { flowNodesWhere } from './flows.service.js';
@@ -28,10 +27,6 @@ export function agentVariables(agent: Agent): VariableOwner<AgentVariable> {
     ref: { agent },
     reserved: RESERVED,
     builtIns: async () => [...AGENT_BUILT_IN_VARIABLES],
-    usedBy: (em, variable, variablesUsed) => {
-      const capturesById = (node: GraphNode) =>
-        Array.isArray(node.data.captureVariables) && (node.data.captureVariables as { id?: unknown }[]).some((c) => c?.id === variable.id);
-      return flowNodesWhere(em, agent, (node) => variablesUsed(node).includes(variable.name) || capturesById(node));
-    },
+    nodesWhere: (em, uses) => flowNodesWhere(em, agent, uses),
   };
 }

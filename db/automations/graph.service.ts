@@ -19,7 +19,7 @@ import type { NodeCatalog } from './node-catalog.js';
 import { draftGraph } from './snapshots.js';
 import { updateSubscriptionIndex, type IndexChange } from './trigger-subscriptions.js';
 import type { TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
-import type { AfterSave } from './workflows.service.js';
+import type { AfterSave } from './automations.service.js';
 
 export interface NodeInput {
   nodeId?: string;

@@ -178,7 +178,7 @@ export interface WebhookReference {
 }
 
 /** The account's workflows (not deleted) whose draft or live graph has a node listing the webhook. */
-export async function workflowsNamingWebhook(em: EntityManager, accountId: number, id: string): Promise<WebhookReference[]> {
+export async function automationsNamingWebhook(em: EntityManager, accountId: number, id: string): Promise<WebhookReference[]> {
   const result = await em.getKnex().raw(
     `select w.id, w.name, array_agg(distinct n.node->>'nodeId' order by n.node->>'nodeId') as node_ids
        from workflows w
@@ -201,7 +201,7 @@ export async function deleteIncomingWebhook(
   id: string,
 ): Promise<{ id: string; referencedBy: WebhookReference[] }> {
   const webhook = await requireWebhook(em, accountId, id);
-  const referencedBy = await workflowsNamingWebhook(em, accountId, id);
+  const referencedBy = await automationsNamingWebhook(em, accountId, id);
   await em.removeAndFlush(webhook);
   return { id, referencedBy };
 }

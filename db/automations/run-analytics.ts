@@ -23,7 +23,7 @@ export interface RunsOfDay {
   totalCredits: number;
 }
 
-export interface WorkflowAnalytics {
+export interface AutomationAnalytics {
   startDate: string;
   endDate: string;
   runsByDate: RunsOfDay[];
@@ -60,11 +60,11 @@ interface DayRow {
 }
 
 /** Runs of one automation between two UTC days, both included. */
-export async function workflowAnalytics(
+export async function automationAnalytics(
   em: EntityManager,
   automationId: number,
   range: { startDate: string; endDate: string },
-): Promise<WorkflowAnalytics> {
+): Promise<AutomationAnalytics> {
   const result = await em.getKnex().raw(
     `select to_char(d.day, 'YYYY-MM-DD') as date,
             count(r.id)::int as total_runs,

@@ -5,7 +5,7 @@
  * so a run whose next call would overdraw the balance is stopped before that call.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { WorkflowRunStatus } from '../entities/index.js';
+import type { AutomationRunStatus } from '../entities/index.js';
 import { sqlOf } from '../tables/catalog.js';
 import { releaseAdmission } from './admission.js';
 
@@ -21,7 +21,7 @@ export interface RunBegin {
 
 export interface RunEnd {
   id: string;
-  status: Exclude<WorkflowRunStatus, 'running'>;
+  status: Exclude<AutomationRunStatus, 'running'>;
   operations: number;
   aiCredits: number;
   error?: string | null;

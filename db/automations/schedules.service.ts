@@ -14,7 +14,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../lib/errors.js';
 import type { Graph, GraphNode } from '../../lib/graph/graph.js';
 import { automationScheduleId, type AutomationSchedules, type ScheduleState } from '../../lib/schedules/automation-schedules.js';
-import { GraphSnapshot, Workflow, type WorkflowStatus } from '../entities/index.js';
+import { GraphSnapshot, Automation, type AutomationStatus } from '../entities/index.js';
 
 export type { AutomationSchedules };
 
@@ -23,20 +23,20 @@ export interface ScheduleSource {
   accountId: number;
   automationId: number;
   name: string;
-  status: WorkflowStatus;
+  status: AutomationStatus;
   deleted: boolean;
   /** The live snapshot, when the automation has been published. */
   live: { snapshotId: string; graph: Graph } | null;
 }
 
-export async function scheduleSource(em: EntityManager, workflow: Workflow): Promise<ScheduleSource> {
-  const snapshot = workflow.liveSnapshotId ? await em.findOne(GraphSnapshot, { id: workflow.liveSnapshotId }) : null;
+export async function scheduleSource(em: EntityManager, automation: Automation): Promise<ScheduleSource> {
+  const snapshot = automation.liveSnapshotId ? await em.findOne(GraphSnapshot, { id: automation.liveSnapshotId }) : null;
   return {
-    accountId: workflow.account.id,
-    automationId: workflow.id,
-    name: workflow.name,
-    status: workflow.status,
-    deleted: !!workflow.deletedAt,
+    accountId: automation.account.id,
+    automationId: automation.id,
+    name: automation.name,
+    status: automation.status,
+    deleted: !!automation.deletedAt,
     live: snapshot ? { snapshotId: snapshot.id, graph: { nodes: snapshot.nodes, edges: snapshot.edges } } : null,
   };
 }
@@ -108,16 +108,16 @@ export async function reconcileSchedules(
  */
 export async function changeWithSchedules<T>(
   em: EntityManager,
-  workflow: Workflow,
+  automation: Automation,
   schedules: AutomationSchedules,
-  change: (tx: EntityManager, workflow: Workflow) => Promise<T>,
+  change: (tx: EntityManager, automation: Automation) => Promise<T>,
   then?: () => Promise<void>,
 ): Promise<T> {
   let restore: (() => Promise<void>) | undefined;
   try {
     return await em.transactional(async (tx) => {
-      const locked = await tx.findOne(Workflow, { id: workflow.id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (!locked) throw new NotFoundError(`Workflow ${workflow.id} not found`);
+      const locked = await tx.findOne(Automation, { id: automation.id, deletedAt: null }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!locked) throw new NotFoundError(`Workflow ${automation.id} not found`);
       const before = await scheduleSource(tx, locked);
       const result = await change(tx, locked);
       await tx.flush();

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, TriggerSubscription, Workflow } from '../entities/index.js';
+import { Account, TriggerSubscription, Automation } from '../entities/index.js';
 
 /** agentry's id of a new subscription, made before subscribing so the callback URL handed to the provider names it. */
 export function newSubscriptionId(): string {
@@ -29,7 +29,7 @@ export async function updateSubscriptionIndex(tx: EntityManager, change: IndexCh
   tx.create(TriggerSubscription, {
     id: add.id,
     account: tx.getReference(Account, add.accountId),
-    workflow: tx.getReference(Workflow, add.automationId),
+    automation: tx.getReference(Automation, add.automationId),
     nodeId: add.nodeId,
     providerSubscriptionId: add.providerSubscriptionId,
   });
@@ -38,7 +38,7 @@ export async function updateSubscriptionIndex(tx: EntityManager, change: IndexCh
 
 /** Forgets every subscription of a deleted automation. */
 export async function unindexAutomation(tx: EntityManager, automationId: number): Promise<void> {
-  await tx.nativeDelete(TriggerSubscription, { workflow: automationId });
+  await tx.nativeDelete(TriggerSubscription, { automation: automationId });
 }
 
 /** A subscription by agentry's id (the id in its callback URL), or null. */

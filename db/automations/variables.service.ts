@@ -1,15 +1,15 @@
 /**
- * Declared variables of a workflow or of an agent (its `VariableOwner`): capture targets and interpolation sources
- * (`{name}`, case-sensitive). Both kinds have one shape, kept in their own tables (`WorkflowVariable`, `AgentVariable`).
+ * Declared variables of an automation or of an agent (its `VariableOwner`): capture targets and interpolation sources
+ * (`{name}`, case-sensitive). Both kinds have one shape, kept in their own tables (`AutomationVariable`, `AgentVariable`).
  */
 import type { EntityClass, FilterQuery, RequiredEntityData } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphNode } from '../../lib/graph/graph.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { WorkflowVariable, type AgentVariable, type Workflow } from '../entities/index.js';
+import { AutomationVariable, GraphSnapshot, type AgentVariable, type Automation } from '../entities/index.js';
 import { draftGraph } from './snapshots.js';
 
-export type Variable = WorkflowVariable | AgentVariable;
+export type Variable = AutomationVariable | AgentVariable;
 
 /** A variable every graph of the owner may reference without declaring it. */
 export interface BuiltInVariable {
@@ -20,14 +20,14 @@ export interface BuiltInVariable {
 /** What the variables service needs to know about the owner of variables: where they are, and its built-in names. */
 export interface VariableOwner<V extends Variable = Variable> {
   entity: EntityClass<V>;
-  /** The owner as its variables reference it: `{ workflow }` or `{ agent }`. */
+  /** The owner as its variables reference it: `{ automation }` or `{ agent }`. */
   ref: Partial<V>;
   /** Names declared variables may not take. */
   reserved: ReadonlySet<string>;
   /** The built-in variables as `GET .../variables/all` lists them. */
   builtIns(em: EntityManager): Promise<BuiltInVariable[]>;
-  /** Where the owner's nodes use the variable (`variablesUsed`: the names a node reads or captures into); a used variable is not deleted. */
-  usedBy?(em: EntityManager, variable: V, variablesUsed: (node: GraphNode) => string[]): Promise<string[]>;
+  /** The owner's nodes (draft and live graphs) for which `uses` holds, named for a person; a used variable is not deleted. */
+  nodesWhere(em: EntityManager, uses: (node: GraphNode) => boolean): Promise<string[]>;
 }
 
 export interface VariableInput {
@@ -38,16 +38,21 @@ export interface VariableInput {
 /** Names usable inside `{…}`: letters, digits and underscores, not starting with a digit. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
 
-/** The variables of a workflow: besides the declared ones, `{trigger_payload}` and one per node (its output). */
-export function workflowVariables(workflow: Workflow): VariableOwner<WorkflowVariable> {
+/** The variables of an automation: besides the declared ones, `{trigger_payload}` and one per node (its output). */
+export function automationVariables(automation: Automation): VariableOwner<AutomationVariable> {
   return {
-    entity: WorkflowVariable,
-    ref: { workflow },
+    entity: AutomationVariable,
+    ref: { automation },
     reserved: new Set(['trigger_payload']),
     builtIns: async (em) => [
       { name: 'trigger_payload', description: 'The event that started the run' },
-      ...(await draftGraph(em, workflow)).graph.nodes.map((n) => ({ name: n.nodeId, description: `Output of ${n.alias} (${n.type})` })),
+      ...(await draftGraph(em, automation)).graph.nodes.map((n) => ({ name: n.nodeId, description: `Output of ${n.alias} (${n.type})` })),
     ],
+    nodesWhere: async (em, uses) => {
+      const ids = [automation.draftSnapshotId, automation.liveSnapshotId ?? []].flat();
+      const snapshots = await em.find(GraphSnapshot, { id: { $in: ids } });
+      return [...new Set(snapshots.flatMap((s) => s.nodes.filter(uses).map((node) => `node ${node.nodeId} (${node.type})`)))];
+    },
   };
 }
 
@@ -111,14 +116,16 @@ export async function updateVariable<V extends Variable>(
   return variable;
 }
 
-/** Deletes a variable no node of the owner uses (409 naming the nodes otherwise). */
+/** Deletes a variable no node of the owner (draft or live) reads or captures into (409 naming the nodes otherwise). */
 export async function deleteVariable<V extends Variable>(
   em: EntityManager,
   owner: VariableOwner<V>,
   variable: V,
   variablesUsed: (node: GraphNode) => string[],
 ): Promise<void> {
-  const users = (await owner.usedBy?.(em, variable, variablesUsed)) ?? [];
+  const capturesInto = (node: GraphNode) =>
+    Array.isArray(node.data.captureVariables) && (node.data.captureVariables as { id?: unknown }[]).some((c) => c?.id === variable.id);
+  const users = await owner.nodesWhere(em, (node) => variablesUsed(node).includes(variable.name) || capturesInto(node));
   if (users.length) throw new ConflictError(`Variable "${variable.name}" is used by ${users.join(', ')}: change those nodes first`, { nodes: users });
   em.remove(variable);
   await em.flush();

@@ -11,10 +11,10 @@ import { DataViewSchema } from './data-view.entity.js';
 import { DataViewAggregationSchema } from './data-view-aggregation.entity.js';
 import { OutboxEventSchema } from './outbox-event.entity.js';
 import { IncomingWebhookSchema } from './incoming-webhook.entity.js';
-import { WorkflowSchema } from './workflow.entity.js';
-import { WorkflowRunSchema } from './workflow-run.entity.js';
+import { AutomationSchema } from './automation.entity.js';
+import { AutomationRunSchema } from './automation-run.entity.js';
 import { GraphSnapshotSchema } from './graph-snapshot.entity.js';
-import { WorkflowVariableSchema } from './workflow-variable.entity.js';
+import { AutomationVariableSchema } from './automation-variable.entity.js';
 import { AiModelSchema } from './ai-model.entity.js';
 import { MessagingNumberSchema } from './messaging-number.entity.js';
 import { SocialAccountSchema } from './social-account.entity.js';
@@ -51,10 +51,10 @@ export { DataView } from './data-view.entity.js';
 export { DataViewAggregation, AGGREGATION_OPERATIONS, type AggregationOperation } from './data-view-aggregation.entity.js';
 export { OutboxEvent } from './outbox-event.entity.js';
 export { IncomingWebhook } from './incoming-webhook.entity.js';
-export { Workflow, type WorkflowStatus } from './workflow.entity.js';
-export { WorkflowRun, type WorkflowRunStatus } from './workflow-run.entity.js';
+export { Automation, type AutomationStatus } from './automation.entity.js';
+export { AutomationRun, type AutomationRunStatus } from './automation-run.entity.js';
 export { GraphSnapshot } from './graph-snapshot.entity.js';
-export { WorkflowVariable } from './workflow-variable.entity.js';
+export { AutomationVariable } from './automation-variable.entity.js';
 export { AiModel, AI_MODEL_TYPES, type AiModelType } from './ai-model.entity.js';
 export { MessagingNumber } from './messaging-number.entity.js';
 export { SocialAccount, type SocialPage } from './social-account.entity.js';
@@ -106,10 +106,10 @@ export const entities = [
   DataViewAggregationSchema,
   OutboxEventSchema,
   IncomingWebhookSchema,
-  WorkflowSchema,
-  WorkflowRunSchema,
+  AutomationSchema,
+  AutomationRunSchema,
   GraphSnapshotSchema,
-  WorkflowVariableSchema,
+  AutomationVariableSchema,
   AiModelSchema,
   MessagingNumberSchema,
   SocialAccountSchema,

@@ -1,6 +1,6 @@
 import { EntitySchema, type Opt } from '@mikro-orm/core';
 import { Account } from './account.entity.js';
-import { Workflow } from './workflow.entity.js';
+import { Automation } from './automation.entity.js';
 
 /**
  * The index of trigger subscriptions: one row per EXTERNAL_TRIGGER node of a workflow's draft that holds a
@@ -12,7 +12,7 @@ export class TriggerSubscription {
   /** agentry's id of the subscription, `tsub_` + 32 hex digits, made before subscribing so the callback URL can carry it. */
   id!: string;
   account!: Account;
-  workflow!: Workflow;
+  automation!: Automation;
   /** The EXTERNAL_TRIGGER node holding the subscription. */
   nodeId!: string;
   /** The provider's id of the subscription: the node's `connectedAccountTriggerId`. */
@@ -24,11 +24,11 @@ export const TriggerSubscriptionSchema = new EntitySchema<TriggerSubscription>({
   class: TriggerSubscription,
   tableName: 'trigger_subscriptions',
   uniques: [{ name: 'trigger_subscriptions_provider_subscription_id_unique', properties: ['providerSubscriptionId'] }],
-  indexes: [{ name: 'trigger_subscriptions_workflow_index', properties: ['workflow'] }],
+  indexes: [{ name: 'trigger_subscriptions_workflow_index', properties: ['automation'] }],
   properties: {
     id: { type: 'text', primary: true },
     account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },
-    workflow: { kind: 'm:1', entity: () => Workflow, deleteRule: 'cascade' },
+    automation: { kind: 'm:1', entity: () => Automation, fieldName: 'workflow_id', deleteRule: 'cascade' },
     nodeId: { type: 'text' },
     providerSubscriptionId: { type: 'text' },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },

@@ -29,7 +29,7 @@ import type { ExecuteNodeInput } from '../../lib/runtime/contract.js';
 import type { AiProvider } from './ai-provider.js';
 import { performAiCall } from './perform-ai-call.js';
 import { REFUSE_PRIVATE } from '../../lib/outbound/address-policy.js';
-import { createOutboundFetch, type OutboundFetch } from '../../lib/outbound/outbound-fetch.js';
+import { createOutboundFetch, type OutboundFetch } from '../outbound/outbound-fetch.js';
 import { NodeError } from '../../lib/errors.js';
 
 export type { AiCallRecord } from '../../lib/runtime/ai-call.js';

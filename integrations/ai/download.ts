@@ -1,5 +1,5 @@
 /** Downloading a file a node names by URL (audio, documents), refusing more than a size limit before reading it all. */
-import type { OutboundFetch } from '../../lib/outbound/outbound-fetch.js';
+import type { OutboundFetch } from '../outbound/outbound-fetch.js';
 import { NodeError } from '../../lib/errors.js';
 
 export interface Downloaded {

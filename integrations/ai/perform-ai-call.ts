@@ -2,7 +2,7 @@
 import type { AiCallModel, AiReply, ChatCall, TranscriptionCall } from '../../lib/runtime/ai-call.js';
 import { aiCallDuration, aiTokens } from './ai-metrics.js';
 import type { AiProvider, ChatResponse } from './ai-provider.js';
-import type { OutboundFetch } from '../../lib/outbound/outbound-fetch.js';
+import type { OutboundFetch } from '../outbound/outbound-fetch.js';
 import { downloadFile } from './download.js';
 
 export interface PerformOptions {

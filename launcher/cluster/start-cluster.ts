@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connectTemporal } from '../../lib/temporal.js';
+import { connectTemporal } from '../../integrations/temporal/client.js';
 import { waitFor, type Supervisor } from '../supervisor.js';
 import { ensureClusterTools } from './tools.js';
 import { ensureTemporalDatabase } from './schema.js';

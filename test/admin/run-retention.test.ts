@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ensureRunRetention } from '../../lib/run-retention.js';
+import { ensureRunRetention } from '../../launcher/run-retention.js';
 import { harness } from '../setup/harness.js';
 
 describe('run history retention', () => {

@@ -3,7 +3,7 @@ import { DefaultLogger } from '@temporalio/worker';
 import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
 import { createAiCallActivities } from '../../activities/ai-call.activity.js';
 import type { AiCallRequest, AiReply } from '../../lib/runtime/ai-call.js';
-import { createOutboundFetch } from '../../lib/outbound/outbound-fetch.js';
+import { createOutboundFetch } from '../../integrations/outbound/outbound-fetch.js';
 import { recordedActivities } from '../setup/activity-history.js';
 import { harness, TEST_OUTBOUND_POLICY } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';

@@ -3,7 +3,7 @@ import { Client, Connection, ScheduleNotFoundError, type ScheduleDescription } f
 import { expect } from 'chai';
 import { reconcileSchedules, type ScheduleSource } from '../../db/automations/schedules.service.js';
 import type { GraphNode } from '../../lib/graph/graph.js';
-import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
+import { TemporalAutomationSchedules } from '../../integrations/temporal/automation-schedules.js';
 import { harness, listen } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { runResult } from '../setup/runs.js';

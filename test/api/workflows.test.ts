@@ -211,4 +211,22 @@ describe('workflow variables', () => {
     expect((await call('DELETE', `${base}/${created.body.id}`, { key })).status).to.equal(204);
     expect((await call('GET', `${base}/${created.body.id}`, { key })).status).to.equal(404);
   });
+
+  it('refuses deleting a variable a draft or live node reads, naming the node, as for agents', async () => {
+    const a = await newAccount();
+    const key = a.userKey;
+    const id = (await call('POST', '/workflows', { key, body: { name: 'Used' } })).body.id;
+    const variable = (await call('POST', `/workflows/${id}/variables`, { key, body: { name: 'city' } })).body;
+    const node = await call('POST', `/workflows/${id}/nodes`, { key, body: { type: 'API', data: { url: 'https://x.test/{city}' } } });
+    expect(node.status, node.text).to.equal(201);
+    expect((await call('POST', `/workflows/${id}/publish`, { key })).status).to.equal(201);
+    const refused = await call('DELETE', `/workflows/${id}/variables/${variable.id}`, { key });
+    expect(refused.status, refused.text).to.equal(409);
+    expect(refused.body.message).to.match(new RegExp(`node ${node.body.nodes[0].nodeId} \\(API\\)`));
+    // Gone from the draft but still in the live graph: a live run still reads it.
+    expect((await call('DELETE', `/workflows/${id}/nodes/${node.body.nodes[0].nodeId}`, { key })).status).to.be.oneOf([200, 204]);
+    expect((await call('DELETE', `/workflows/${id}/variables/${variable.id}`, { key })).status).to.equal(409);
+    expect((await call('POST', `/workflows/${id}/publish`, { key })).status).to.equal(201);
+    expect((await call('DELETE', `/workflows/${id}/variables/${variable.id}`, { key })).status).to.equal(204);
+  });
 });

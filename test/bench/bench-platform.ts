@@ -15,7 +15,7 @@ import { dropDatabase, ensureDatabase } from '../../db/database.js';
 import { initORM, migrate } from '../../db/orm.js';
 import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
-import { connectTemporal } from '../../lib/temporal.js';
+import { connectTemporal } from '../../integrations/temporal/client.js';
 import { startTestCluster } from '../setup/cluster.js';
 import { DEV_SERVER_DYNAMIC_CONFIG, DEV_SERVER_SQLITE_PRAGMAS, temporalCliPath } from '../../launcher/temporal-cli.js';
 

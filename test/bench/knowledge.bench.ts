@@ -26,7 +26,7 @@ import { addDocument } from '../../db/knowledge/knowledge-documents.service.js';
 import { hasPgvector } from '../../db/knowledge/knowledge-search.js';
 import { retrieve } from '../../integrations/knowledge/retrieval.js';
 import type { IndexStep } from '../../lib/knowledge/indexing-contract.js';
-import { createOutboundFetch } from '../../lib/outbound/outbound-fetch.js';
+import { createOutboundFetch } from '../../integrations/outbound/outbound-fetch.js';
 import { REFUSE_PRIVATE } from '../../lib/outbound/address-policy.js';
 import { migratedDatabase, projectRoot } from '../setup/harness.js';
 import { percentile } from './bench-processes.js';

@@ -51,6 +51,21 @@ describe('import layers', function () {
     expect(await lint('nodes/example.node.test.ts', "import { x } from '../activities/index.js';\nexport const y = x;")).to.have.length(1);
   });
 
+  it('keeps lib/ pure: no database, Temporal or HTTP client and no network or file I/O there, types allowed', async () => {
+    const restricted = async (code: string) =>
+      (await eslint.lintText(code, { filePath: join(projectRoot, 'lib/example.ts') }))[0]!.messages
+        .filter((m) => m.ruleId === '@typescript-eslint/no-restricted-imports')
+        .map((m) => m.message);
+    expect(await restricted("import { Connection } from '@temporalio/client';\nexport const c = Connection;")).to.have.length(1);
+    expect(await restricted("import { request } from 'node:https';\nexport const r = request;")).to.have.length(1);
+    expect(await restricted("import { MikroORM } from '@mikro-orm/postgresql';\nexport const m = MikroORM;")).to.have.length(1);
+    expect(
+      await restricted(
+        "import type { ScheduleSpec } from '@temporalio/client';\nimport { isIP } from 'node:net';\nimport { createHash } from 'node:crypto';\nexport type S = ScheduleSpec;\nexport const f = [isIP, createHash];",
+      ),
+    ).to.deep.equal([]);
+  });
+
   it('finds no circle of value imports between the files of the project', () => {
     const files = execFileSync('git', ['ls-files', '*.ts'], { cwd: projectRoot, encoding: 'utf8' })
       .split('\n')

@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { expect } from 'chai';
 import { INCOMING_WEBHOOK_EVENT } from '../../db/automations/incoming-webhooks.service.js';
-import { connectTemporal } from '../../lib/temporal.js';
+import { connectTemporal } from '../../integrations/temporal/client.js';
 import { harness, harnessCluster } from '../setup/harness.js';
 import { startTestCluster, type TestCluster } from '../setup/cluster.js';
 import { call } from '../setup/http.js';

@@ -9,13 +9,13 @@ import { createExecuteNode } from '../../activities/execute-node.activity.js';
 import { nodeFactsOf } from '../../nodes/registry.js';
 import type { AiReply } from '../../lib/runtime/ai-call.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
-import { TemporalAutomationSchedules } from '../../lib/schedules/temporal-automation-schedules.js';
+import { TemporalAutomationSchedules } from '../../integrations/temporal/automation-schedules.js';
 import { LocalFileStore } from '../../db/tables/files/local-file-store.js';
 import { AiGateway } from '../../integrations/ai/ai-gateway.js';
 import type { AiProvider } from '../../integrations/ai/ai-provider.js';
 import type { MessagingConfig } from '../../integrations/messaging/cloud-api-messaging.js';
 import { SecretBox } from '../../lib/secret-box.js';
-import { createOutboundFetch } from '../../lib/outbound/outbound-fetch.js';
+import { createOutboundFetch } from '../../integrations/outbound/outbound-fetch.js';
 import { harness, TEST_OUTBOUND_POLICY, TEST_SETTINGS_KEY } from './harness.js';
 
 // Expected node failures are not worth a warning in the test output.

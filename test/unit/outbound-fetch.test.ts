@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { databaseUnavailable } from '../../db/database.js';
 import { parseAllowHosts, REFUSE_PRIVATE, type OutboundPolicy } from '../../lib/outbound/address-policy.js';
-import { createOutboundFetch, MAX_REDIRECTS, OutboundError, type Resolve } from '../../lib/outbound/outbound-fetch.js';
+import { createOutboundFetch, MAX_REDIRECTS, OutboundError, type Resolve } from '../../integrations/outbound/outbound-fetch.js';
 
 interface Hit {
   method: string;

@@ -8,7 +8,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AgentResource } from '../../../db/entities/index.js';
-import { OutboundError, type OutboundFetch } from '../../../lib/outbound/outbound-fetch.js';
+import { OutboundError, type OutboundFetch } from '../../../integrations/outbound/outbound-fetch.js';
 import { type ExecutionContext } from '../../node-module.js';
 import { toolName, type RunnableTool } from './runnable-tool.js';
 import { NodeError } from '../../../lib/errors.js';

@@ -14,18 +14,18 @@ import {
   type ScheduleUpdateOptions,
 } from '@temporalio/client';
 import { NamespaceNotFoundError } from '@temporalio/common';
-import { BadRequestError } from '../errors.js';
-import type { Graph } from '../graph/graph.js';
-import type { NodeFactsByType } from '../runtime/contract.js';
-import { automationRunWorkflowId, runInput, runSearchAttributes, type RunStartRequest } from '../runtime/run-start.js';
+import { BadRequestError } from '../../lib/errors.js';
+import type { Graph } from '../../lib/graph/graph.js';
+import type { NodeFactsByType } from '../../lib/runtime/contract.js';
+import { automationRunWorkflowId, runInput, runSearchAttributes, type RunStartRequest } from '../../lib/runtime/run-start.js';
 import {
   automationScheduleId,
   SchedulesUnavailableError,
   type AutomationSchedules,
   type ScheduleState,
   type ScheduleTarget,
-} from './automation-schedules.js';
-import { scheduleSpecOf, type ScheduledTriggerData } from './schedule-spec.js';
+} from '../../lib/schedules/automation-schedules.js';
+import { scheduleSpecOf, type ScheduledTriggerData } from '../../lib/schedules/schedule-spec.js';
 
 const policies = { overlap: ScheduleOverlapPolicy.SKIP };
 

@@ -1,15 +1,15 @@
 import { EntitySchema, type Opt } from '@mikro-orm/core';
 import { Account } from './account.entity.js';
 
-export type WorkflowStatus = 'ACTIVE' | 'DRAFT' | 'PAUSED' | 'ARCHIVED';
+export type AutomationStatus = 'ACTIVE' | 'DRAFT' | 'PAUSED' | 'ARCHIVED';
 
 /** An account-level automation. Its graph lives in snapshots: one mutable draft, immutable live ones. */
-export class Workflow {
+export class Automation {
   id!: number;
   account!: Account;
   name!: string;
   description?: string | null;
-  status: Opt<WorkflowStatus> = 'DRAFT';
+  status: Opt<AutomationStatus> = 'DRAFT';
   /** Follows the graph: the TRIGGER node's event, INCOMING_WEBHOOK, or SCHEDULED_TRIGGER. */
   triggerType?: string | null;
   runsCount: Opt<number> = 0;
@@ -17,15 +17,15 @@ export class Workflow {
   lastRunDate?: Date | null;
   draftSnapshotId!: string;
   liveSnapshotId?: string | null;
-  /** Runs of this workflow in flight at once (null: only the global bound); further runs wait in the outbox, in order. */
+  /** Runs of this automation in flight at once (null: only the global bound); further runs wait in the outbox, in order. */
   concurrencyLimit?: number | null;
   deletedAt?: Date | null;
   createdAt: Opt<Date> = new Date();
   updatedAt: Opt<Date> = new Date();
 }
 
-export const WorkflowSchema = new EntitySchema<Workflow>({
-  class: Workflow,
+export const AutomationSchema = new EntitySchema<Automation>({
+  class: Automation,
   tableName: 'workflows',
   indexes: [{ name: 'workflows_account_index', properties: ['account'] }],
   properties: {

@@ -1,20 +1,20 @@
 import { EntitySchema, type Opt } from '@mikro-orm/core';
 import { Account } from './account.entity.js';
-import { Workflow } from './workflow.entity.js';
+import { Automation } from './automation.entity.js';
 
-export type WorkflowRunStatus = 'running' | 'successful' | 'failed' | 'cancelled';
+export type AutomationRunStatus = 'running' | 'successful' | 'failed' | 'cancelled';
 
 /**
  * The ledger row of one automation run, keyed by its Temporal workflow id. Temporal holds the run itself (logs
  * read its visibility and history); this row keeps the workflow's counters and the analytics by date in step.
  */
-export class WorkflowRun {
+export class AutomationRun {
   id!: string;
   account!: Account;
-  workflow!: Workflow;
+  automation!: Automation;
   triggerType!: string;
   eventId?: string | null;
-  status: Opt<WorkflowRunStatus> = 'running';
+  status: Opt<AutomationRunStatus> = 'running';
   preventedLoop: Opt<boolean> = false;
   insufficientCredits: Opt<boolean> = false;
   operations: Opt<number> = 0;
@@ -24,17 +24,17 @@ export class WorkflowRun {
   completedAt?: Date | null;
 }
 
-export const WorkflowRunSchema = new EntitySchema<WorkflowRun>({
-  class: WorkflowRun,
+export const AutomationRunSchema = new EntitySchema<AutomationRun>({
+  class: AutomationRun,
   tableName: 'workflow_runs',
   indexes: [
-    { name: 'workflow_runs_workflow_started_index', properties: ['workflow', 'startedAt'] },
+    { name: 'workflow_runs_workflow_started_index', properties: ['automation', 'startedAt'] },
     { name: 'workflow_runs_account_index', properties: ['account'] },
   ],
   properties: {
     id: { type: 'text', primary: true },
     account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },
-    workflow: { kind: 'm:1', entity: () => Workflow, deleteRule: 'cascade' },
+    automation: { kind: 'm:1', entity: () => Automation, fieldName: 'workflow_id', deleteRule: 'cascade' },
     triggerType: { type: 'text' },
     eventId: { type: 'text', nullable: true },
     status: { type: 'text', default: 'running' },

@@ -15,7 +15,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { refusal, type OutboundPolicy, type OutboundTarget } from './address-policy.js';
+import { refusal, type OutboundPolicy, type OutboundTarget } from '../../lib/outbound/address-policy.js';
 
 /** A permanent failure of an outbound call: `type` names it for Temporal (`OutboundAddressRefused`, …). */
 export class OutboundError extends Error {

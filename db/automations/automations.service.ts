@@ -5,27 +5,27 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../lib/errors.js';
 import type { Graph } from '../../lib/graph/graph.js';
-import { Account, GraphSnapshot, Workflow, type WorkflowStatus } from '../entities/index.js';
+import { Account, GraphSnapshot, Automation, type AutomationStatus } from '../entities/index.js';
 import { newObjectId } from '../tables/object-id.js';
 import { subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
 import { unindexAutomation } from './trigger-subscriptions.js';
 import { changeWithSchedules, type AutomationSchedules } from './schedules.service.js';
 import { draftGraph, listSnapshots, newDraft, promoteDraft as promoteSnapshot } from './snapshots.js';
 
-export type WorkflowListStatus = 'ACTIVE' | 'DELETED' | 'DRAFT';
+export type AutomationListStatus = 'ACTIVE' | 'DELETED' | 'DRAFT';
 
-export interface WorkflowInput {
+export interface AutomationInput {
   name: string;
   description?: string | null;
-  status?: WorkflowStatus;
+  status?: AutomationStatus;
   /** Runs in flight at once (null: none of its own); README, Admission control. */
   concurrencyLimit?: number | null;
 }
 
-export type WorkflowPatch = Partial<WorkflowInput>;
+export type AutomationPatch = Partial<AutomationInput>;
 
 /** List item: every field of SPEC.md present, nullable ones as null. */
-export function workflowListItem(w: Workflow) {
+export function automationListItem(w: Automation) {
   return {
     id: w.id,
     name: w.name,
@@ -40,9 +40,9 @@ export function workflowListItem(w: Workflow) {
   };
 }
 
-export function workflowDetail(w: Workflow, graph?: Graph) {
+export function automationDetail(w: Automation, graph?: Graph) {
   return {
-    ...workflowListItem(w),
+    ...automationListItem(w),
     liveSnapshotId: w.liveSnapshotId ?? null,
     draftSnapshotId: w.draftSnapshotId,
     concurrencyLimit: w.concurrencyLimit ?? null,
@@ -50,28 +50,28 @@ export function workflowDetail(w: Workflow, graph?: Graph) {
   };
 }
 
-export async function listWorkflows(em: EntityManager, accountId: number, status?: WorkflowListStatus): Promise<Workflow[]> {
+export async function listAutomations(em: EntityManager, accountId: number, status?: AutomationListStatus): Promise<Automation[]> {
   const where =
     status === 'DELETED'
       ? { account: accountId, deletedAt: { $ne: null } }
       : status
         ? { account: accountId, deletedAt: null, status }
         : { account: accountId, deletedAt: null };
-  return em.find(Workflow, where, { orderBy: { id: 'asc' } });
+  return em.find(Automation, where, { orderBy: { id: 'asc' } });
 }
 
 /** A live (not deleted) workflow of the account, or 404. */
-export async function findWorkflow(em: EntityManager, accountId: number, id: number): Promise<Workflow> {
-  const workflow = await em.findOne(Workflow, { id, account: accountId, deletedAt: null });
-  if (!workflow) throw new NotFoundError(`Workflow ${id} not found`);
-  return workflow;
+export async function findAutomation(em: EntityManager, accountId: number, id: number): Promise<Automation> {
+  const automation = await em.findOne(Automation, { id, account: accountId, deletedAt: null });
+  if (!automation) throw new NotFoundError(`Workflow ${id} not found`);
+  return automation;
 }
 
-export async function createWorkflow(em: EntityManager, accountId: number, input: WorkflowInput): Promise<Workflow> {
+export async function createAutomation(em: EntityManager, accountId: number, input: AutomationInput): Promise<Automation> {
   return em.transactional(async (tx) => {
     const account = tx.getReference(Account, accountId);
     const draftSnapshotId = newObjectId();
-    const workflow = tx.create(Workflow, {
+    const automation = tx.create(Automation, {
       account,
       name: input.name.trim(),
       description: input.description ?? null,
@@ -80,9 +80,9 @@ export async function createWorkflow(em: EntityManager, accountId: number, input
       draftSnapshotId,
     });
     await tx.flush();
-    newDraft(tx, account, 'WORKFLOW', String(workflow.id), draftSnapshotId);
+    newDraft(tx, account, 'WORKFLOW', String(automation.id), draftSnapshotId);
     await tx.flush();
-    return workflow;
+    return automation;
   });
 }
 
@@ -95,30 +95,30 @@ export interface UpdateOptions {
   publishDraft?: boolean;
 }
 
-function applyPatch(workflow: Workflow, patch: WorkflowPatch): void {
-  if (patch.name !== undefined) workflow.name = patch.name.trim();
-  if (patch.description !== undefined) workflow.description = patch.description;
-  if (patch.status !== undefined) workflow.status = patch.status;
-  if (patch.concurrencyLimit !== undefined) workflow.concurrencyLimit = patch.concurrencyLimit;
+function applyPatch(automation: Automation, patch: AutomationPatch): void {
+  if (patch.name !== undefined) automation.name = patch.name.trim();
+  if (patch.description !== undefined) automation.description = patch.description;
+  if (patch.status !== undefined) automation.status = patch.status;
+  if (patch.concurrencyLimit !== undefined) automation.concurrencyLimit = patch.concurrencyLimit;
 }
 
 /**
  * Updates metadata or status. A status change pauses (DRAFT, PAUSED, ARCHIVED) or resumes and refreshes (ACTIVE)
  * the workflow's schedules, a new name renews their notes; if Temporal cannot follow, nothing is changed.
  */
-export async function updateWorkflow(
+export async function updateAutomation(
   em: EntityManager,
-  workflow: Workflow,
-  patch: WorkflowPatch,
+  automation: Automation,
+  patch: AutomationPatch,
   schedules: AutomationSchedules,
   options: UpdateOptions = {},
-): Promise<Workflow> {
+): Promise<Automation> {
   if (patch.status === undefined && patch.name === undefined) {
-    applyPatch(workflow, patch);
+    applyPatch(automation, patch);
     await em.flush();
-    return workflow;
+    return automation;
   }
-  return changeWithSchedules(em, workflow, schedules, async (tx, locked) => {
+  return changeWithSchedules(em, automation, schedules, async (tx, locked) => {
     applyPatch(locked, patch);
     if (patch.status === 'ACTIVE' && options.publishDraft && !(await draftIsLive(tx, locked))) await promoteDraft(tx, locked);
     return locked;
@@ -130,18 +130,18 @@ export async function updateWorkflow(
  * deleted and the trigger subscriptions of the EXTERNAL_TRIGGER nodes of its draft and live graphs removed in the
  * same transaction: if Temporal or the provider cannot follow, the workflow is not deleted.
  */
-export async function deleteWorkflow(
+export async function deleteAutomation(
   em: EntityManager,
-  workflow: Workflow,
+  automation: Automation,
   schedules: AutomationSchedules,
   triggers?: TriggerProvider,
 ): Promise<void> {
-  const snapshotIds = [workflow.draftSnapshotId, workflow.liveSnapshotId].filter((id): id is string => !!id);
+  const snapshotIds = [automation.draftSnapshotId, automation.liveSnapshotId].filter((id): id is string => !!id);
   const snapshots = await em.find(GraphSnapshot, { id: { $in: snapshotIds } });
   const subscriptions = [...new Set(snapshots.flatMap((s) => s.nodes.map(subscriptionOf)).filter((id): id is string => !!id))];
   await changeWithSchedules(
     em,
-    workflow,
+    automation,
     schedules,
     async (tx, locked) => {
       locked.deletedAt = new Date();
@@ -155,12 +155,12 @@ export async function deleteWorkflow(
 export { draftGraph } from './snapshots.js';
 
 /** Copies the draft into a new immutable live snapshot and makes it the workflow's live one (not flushed). */
-const promoteDraft = (tx: EntityManager, workflow: Workflow) => promoteSnapshot(tx, workflow, 'WORKFLOW', String(workflow.id));
+const promoteDraft = (tx: EntityManager, automation: Automation) => promoteSnapshot(tx, automation, 'WORKFLOW', String(automation.id));
 
 /** Whether the live snapshot holds exactly the draft's graph. */
-async function draftIsLive(tx: EntityManager, workflow: Workflow): Promise<boolean> {
-  if (!workflow.liveSnapshotId) return false;
-  const [draft, live] = await Promise.all([draftGraph(tx, workflow), tx.findOneOrFail(GraphSnapshot, { id: workflow.liveSnapshotId })]);
+async function draftIsLive(tx: EntityManager, automation: Automation): Promise<boolean> {
+  if (!automation.liveSnapshotId) return false;
+  const [draft, live] = await Promise.all([draftGraph(tx, automation), tx.findOneOrFail(GraphSnapshot, { id: automation.liveSnapshotId })]);
   return JSON.stringify([draft.graph.nodes, draft.graph.edges]) === JSON.stringify([live.nodes, live.edges]);
 }
 
@@ -173,10 +173,10 @@ export type AfterSave = (tx: EntityManager) => Promise<void>;
  * events and schedules right away, and nothing is saved (a new trigger subscription is removed again) when Temporal
  * cannot follow. DRAFT workflows publish explicitly.
  */
-export function publishIfActive(workflow: Workflow, schedules: AutomationSchedules): AfterSave | undefined {
-  if (workflow.status !== 'ACTIVE') return undefined;
+export function publishIfActive(automation: Automation, schedules: AutomationSchedules): AfterSave | undefined {
+  if (automation.status !== 'ACTIVE') return undefined;
   return async (tx) => {
-    await publishWorkflow(tx, workflow, schedules);
+    await publishAutomation(tx, automation, schedules);
   };
 }
 
@@ -185,10 +185,10 @@ export function publishIfActive(workflow: Workflow, schedules: AutomationSchedul
  * new live graph: removed scheduled nodes lose theirs; on an ACTIVE workflow added nodes get one and the others are
  * updated; an inactive workflow's existing schedules are updated and stay paused.
  */
-export async function publishWorkflow(em: EntityManager, workflow: Workflow, schedules: AutomationSchedules): Promise<GraphSnapshot> {
-  return changeWithSchedules(em, workflow, schedules, (tx, locked) => promoteDraft(tx, locked));
+export async function publishAutomation(em: EntityManager, automation: Automation, schedules: AutomationSchedules): Promise<GraphSnapshot> {
+  return changeWithSchedules(em, automation, schedules, (tx, locked) => promoteDraft(tx, locked));
 }
 
-export async function listWorkflowSnapshots(em: EntityManager, workflow: Workflow) {
-  return listSnapshots(em, workflow, 'WORKFLOW', String(workflow.id));
+export async function listAutomationSnapshots(em: EntityManager, automation: Automation) {
+  return listSnapshots(em, automation, 'WORKFLOW', String(automation.id));
 }

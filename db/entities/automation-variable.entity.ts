@@ -1,23 +1,23 @@
 import { EntitySchema, type Opt } from '@mikro-orm/core';
-import { Workflow } from './workflow.entity.js';
+import { Automation } from './automation.entity.js';
 
-/** A declared variable of a workflow: a capture target and an interpolation source (`{name}`). */
-export class WorkflowVariable {
+/** A declared variable of an automation: a capture target and an interpolation source (`{name}`). */
+export class AutomationVariable {
   id!: number;
-  workflow!: Workflow;
+  automation!: Automation;
   name!: string;
   description: Opt<string> = '';
   createdAt: Opt<Date> = new Date();
   updatedAt: Opt<Date> = new Date();
 }
 
-export const WorkflowVariableSchema = new EntitySchema<WorkflowVariable>({
-  class: WorkflowVariable,
+export const AutomationVariableSchema = new EntitySchema<AutomationVariable>({
+  class: AutomationVariable,
   tableName: 'workflow_variables',
-  uniques: [{ name: 'workflow_variables_name_unique', properties: ['workflow', 'name'] }],
+  uniques: [{ name: 'workflow_variables_name_unique', properties: ['automation', 'name'] }],
   properties: {
     id: { type: 'integer', primary: true, autoincrement: true },
-    workflow: { kind: 'm:1', entity: () => Workflow, deleteRule: 'cascade' },
+    automation: { kind: 'm:1', entity: () => Automation, fieldName: 'workflow_id', deleteRule: 'cascade' },
     name: { type: 'text' },
     description: { type: 'text', default: '' },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
