@@ -37,11 +37,19 @@ export interface Passage {
 
 const documentFilter = (scope: SearchScope) => (scope.documentIds?.length ? 'and c.document_id = any(:documentIds::uuid[])' : '');
 
-/** Candidates are found by the question's rarer words: those in at most this share of the chunks (at most 4). */
+/**
+ * Candidates hold one of the question's rarer words (in at most this share of the chunks, at most `FINDERS` of
+ * them), or two of its other words (any two of the `PAIRED` rarest of those): one rare word of the question ("give") must
+ * not be the only way in, and a chunk sharing a single common word with it is not worth ranking.
+ */
 const RARE_SHARE = 0.03;
 const FINDERS = 4;
+const PAIRED = 4;
 
-/** A question's words in one knowledge base: each lexeme's inverse chunk frequency, and those that find candidates. */
+/** A lexeme as a tsquery operand (quoted, so no character of it is read as an operator). */
+const operand = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/** A question's words in one knowledge base: each lexeme's inverse chunk frequency, the rarer ones, the finder. */
 async function weighedTerms(knex: Knex, base: { id: number; language: string }, query: string) {
   const lexemes = (await knex.raw(`select lexeme from unnest(to_tsvector(?::regconfig, ?))`, [base.language, query])).rows.map(
     (r: { lexeme: string }) => r.lexeme,
@@ -52,54 +60,41 @@ async function weighedTerms(knex: Knex, base: { id: number; language: string }, 
     .filter((t) => t.n > 0)
     .sort((a, b) => a.n - b.n)
     .map((t) => ({ ...t, idf: Math.log(1 + stats.total / t.n) }));
-  const rare = terms.filter((t) => t.n <= Math.max(20, stats.total * RARE_SHARE)).slice(0, FINDERS);
-  return { id: base.id, language: base.language, terms, finders: (rare.length ? rare : terms.slice(0, 2)).map((t) => t.lexeme) };
+  const found = terms.filter((t) => t.n <= Math.max(20, stats.total * RARE_SHARE)).slice(0, FINDERS);
+  const rare = (found.length ? found : terms.slice(0, 2)).map((t) => operand(t.lexeme));
+  const others = terms.filter((t) => !found.includes(t)).slice(0, PAIRED);
+  const pairs = others.flatMap((t, i) => others.slice(i + 1).map((u) => `(${operand(t.lexeme)} & ${operand(u.lexeme)})`));
+  return { ...base, terms, rare: rare.join(' | '), finder: [...rare, ...pairs].join(' | ') };
 }
 
-/** A lexeme as a tsquery operand (quoted, so no character of it is read as an operator). */
-const operand = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-
+/**
+ * Ranks the chunks of the knowledge bases for a question. Candidates come through the GIN index (each base's
+ * finder is a constant tsquery the planner sees). Each scores the idf of the question's words it holds, 2.5 times
+ * in a heading (A), 1.5 times in the title (C), times 1 + ts_rank_cd of the rarer words (proximity), doubled when it
+ * matches websearch_to_tsquery (every word, quotes and - as written). The per-word tests are constants in the
+ * statement, so a candidate costs a few lookups in its tsvector.
+ */
 export async function searchText(knex: Knex, scope: SearchScope, query: string): Promise<Hit[]> {
   if (!query.trim() || !scope.bases.length) return [];
-  const bases = (await Promise.all(scope.bases.map((b) => weighedTerms(knex, b, query)))).filter((b) => b.finders.length);
+  const bases = (await Promise.all(scope.bases.map((b) => weighedTerms(knex, b, query)))).filter((b) => b.terms.length);
   if (!bases.length) return [];
-  // Candidates hold a rarer word. The finder is one constant tsquery (the union of every base's rarer words), so
-  // the planner finds them through the GIN index instead of testing every chunk. Each candidate scores the idf of
-  // the question's words it holds, 2.5 times in a heading (A), 1.5 times in the title (C), times 1 + ts_rank_cd
-  // (proximity), doubled when it matches websearch_to_tsquery (every word, quotes and - as written).
-  const finder = [...new Set(bases.flatMap((b) => b.finders))].map(operand).join(' | ');
-  const result = await knex.raw(
-    `with bases as (
-       select b.id, b.language::regconfig as cfg, b.terms
-       from json_to_recordset(:bases::json) as b(id int, language text, terms json)
-     ), weighted as (
-       select b.id, quote_literal(t.lexeme)::tsquery as q, (quote_literal(t.lexeme) || ':A')::tsquery as heading,
-         (quote_literal(t.lexeme) || ':C')::tsquery as title, t.idf
-       from bases b cross join lateral json_to_recordset(b.terms) as t(lexeme text, idf float)
-     ), candidates as (
-       select c.id, c.knowledge_base_id, c.tsv, websearch_to_tsquery(b.cfg, :query) as whole
-       from knowledge_chunks c
-       join bases b on b.id = c.knowledge_base_id
-       join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
-       where c.tsv @@ :finder::tsquery and c.knowledge_base_id = any(:baseIds::int[]) and c.account_id = :accountId
-         ${documentFilter(scope)}
-     )
-     select k.id,
-       (select sum(w.idf * case when k.tsv @@ w.heading then 2.5 when k.tsv @@ w.title then 1.5 else 1 end)
-          from weighted w where w.id = k.knowledge_base_id and k.tsv @@ w.q)
-       * (1 + ts_rank_cd(k.tsv, :finder::tsquery)) * (case when k.tsv @@ k.whole then 2 else 1 end) as score
-     from candidates k
-     order by score desc, k.id limit :limit`,
-    {
-      bases: JSON.stringify(bases),
-      baseIds: bases.map((b) => b.id),
-      finder,
-      query,
-      accountId: scope.accountId,
-      limit: scope.limit,
-      documentIds: scope.documentIds ?? [],
-    },
-  );
+  const bindings: Record<string, unknown> = { query, accountId: scope.accountId, limit: scope.limit, documentIds: scope.documentIds ?? [] };
+  const selects = bases.map((base, b) => {
+    Object.assign(bindings, { [`base${b}`]: base.id, [`cfg${b}`]: base.language, [`finder${b}`]: base.finder, [`rare${b}`]: base.rare });
+    const words = base.terms.map((t, i) => {
+      bindings[`w${b}_${i}`] = operand(t.lexeme);
+      bindings[`a${b}_${i}`] = `${operand(t.lexeme)}:A`;
+      bindings[`c${b}_${i}`] = `${operand(t.lexeme)}:C`;
+      const idf = t.idf.toFixed(6);
+      return `(case when c.tsv @@ :a${b}_${i}::tsquery then ${idf} * 2.5 when c.tsv @@ :c${b}_${i}::tsquery then ${idf} * 1.5
+        when c.tsv @@ :w${b}_${i}::tsquery then ${idf} else 0 end)`;
+    });
+    return `select c.id, (${words.join(' + ')}) * (1 + ts_rank_cd(c.tsv, :rare${b}::tsquery))
+        * (case when c.tsv @@ websearch_to_tsquery(:cfg${b}::regconfig, :query) then 2 else 1 end) as score
+      from knowledge_chunks c join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
+      where c.tsv @@ :finder${b}::tsquery and c.knowledge_base_id = :base${b} and c.account_id = :accountId ${documentFilter(scope)}`;
+  });
+  const result = await knex.raw(`${selects.join(' union all ')} order by score desc, id limit :limit`, bindings);
   return result.rows.map((r: { id: string; score: number }) => ({ chunkId: String(r.id), score: Number(r.score) }));
 }
 
