@@ -132,6 +132,9 @@ export async function writeChunks(knex: Knex, documentId: string, revision: numb
     }
     count = rows.length;
   });
+  // New chunks enter the GIN index's pending list, which every search reads entry by entry (and which makes the
+  // planner price the index above a sequential scan) until autovacuum merges it: merge it now, once per document.
+  if (current && count) await knex.raw(`select gin_clean_pending_list('knowledge_chunks_tsv_index'::regclass)`);
   return current ? count : null;
 }
 
