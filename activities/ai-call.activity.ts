@@ -17,6 +17,7 @@ import { once, toFailure } from './execute-node.activity.js';
 import { AI_NOT_CONFIGURED, insufficientCredits } from '../integrations/ai/ai-gateway.js';
 import { AiProviderUnavailableError, type AiProvider } from '../integrations/ai/ai-provider.js';
 import { performAiCall } from '../integrations/ai/perform-ai-call.js';
+import { expandPassages } from '../integrations/knowledge/grounding.js';
 
 /** The longest `Retry-After` honoured as asked; a longer one waits this long (the retry policy still bounds attempts). */
 export const MAX_RETRY_AFTER_MS = 5 * 60_000;
@@ -40,7 +41,9 @@ export function createAiCallActivities({ orm, provider, httpTimeoutMs, outbound 
       // Heartbeats let Temporal notice a dead worker within the heartbeat timeout, and deliver cancellation.
       const beat = setInterval(() => context.heartbeat(), 2_000);
       try {
-        return await performAiCall(provider, request.model, request.call, {
+        // Knowledge-base passages are named by id in the request (and the history); their text joins the call here.
+        const call = request.call.kind === 'chat' ? await expandPassages(orm.em.fork(), request.accountId, request.call) : request.call;
+        return await performAiCall(provider, request.model, call, {
           signal: context.cancellationSignal,
           downloadTimeoutMs: httpTimeoutMs,
           outbound,

@@ -19,6 +19,7 @@ import { createAiNodeSteps, createExecuteNode } from './execute-node.activity.js
 import { nodeFactsOf } from '../nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
 import { createTurnActivities } from './turn.activity.js';
+import { createKnowledgeActivities } from './knowledge-indexing.activity.js';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -74,6 +75,7 @@ export function createActivities({
     ...createAiNodeSteps(executorDeps),
     ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
     ...createRunLedgerActivities(orm, outbox),
+    ...createKnowledgeActivities({ orm, provider: aiProvider ?? null, outbound, httpTimeoutMs }),
     ...createTurnActivities(orm, {
       outbox,
       aiAvailable: !!aiProvider,

@@ -44,6 +44,7 @@ import { widgetBundle } from './widget/widget-bundle.js';
 import { widgetCors } from './widget/widget-cors.js';
 import { WidgetSessions, type WidgetLimits } from './widget/widget-sessions.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import { knowledgeRoutes } from './routes/knowledge.routes.js';
 
 export const API_PREFIX = '/public/v1';
 
@@ -113,6 +114,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
   agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue, deps.secrets ?? null, deps.config.temporalUiUrl);
+  knowledgeRoutes(api, deps.ai ?? null);
   deps.extraRoutes?.(api);
   return api;
 }

@@ -75,6 +75,7 @@ export const OPERATION_VERBS = [
   'end',
   'cancel',
   'publish',
+  'query',
 ] as const;
 
 /**

@@ -813,6 +813,76 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/knowledge-bases/{id}/documents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Documents of a knowledge base with their indexing status, oldest first */
+    get: operations['listKnowledgeBaseDocuments'];
+    put?: never;
+    /** Adds a text document or imports a URL; PENDING until indexed (the same text again: 200 with the existing document) */
+    post: operations['createKnowledgeBaseDocument'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/knowledge-bases/{id}/documents/{documentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One document of a knowledge base */
+    get: operations['getKnowledgeBaseDocument'];
+    put?: never;
+    post?: never;
+    /** Deletes a document and its chunks: retrieval no longer finds it */
+    delete: operations['deleteKnowledgeBaseDocument'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/knowledge-bases/{id}/documents/files': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Uploads documents (multipart/form-data, under "files"): PDF, DOCX, HTML, Markdown, plain text; the same bytes again add nothing */
+    post: operations['uploadKnowledgeBaseDocuments'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/knowledge-bases/{id}/query': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The passages an agent would retrieve for a question: full text, fused with embeddings when configured */
+    post: operations['queryKnowledgeBase'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/me': {
     parameters: {
       query?: never;
@@ -2642,7 +2712,7 @@ export interface components {
       /** @description Thinking-tier model */
       reasoningModel: boolean;
       /** @enum {string} */
-      type: 'TEXT' | 'TRANSCRIPTION' | 'FILE_ANALYSIS';
+      type: 'TEXT' | 'TRANSCRIPTION' | 'FILE_ANALYSIS' | 'EMBEDDING';
     };
     AiModelPage: {
       agentry: {
@@ -2665,7 +2735,7 @@ export interface components {
         /** @description Thinking-tier model */
         reasoningModel: boolean;
         /** @enum {string} */
-        type: 'TEXT' | 'TRANSCRIPTION' | 'FILE_ANALYSIS';
+        type: 'TEXT' | 'TRANSCRIPTION' | 'FILE_ANALYSIS' | 'EMBEDDING';
       }[];
       /** @description Pass as `cursor` for the next page */
       nextCursor: string | null;
@@ -3351,6 +3421,40 @@ export interface components {
         title: string;
       }[];
       id: number;
+      /**
+       * @description Text search configuration of its full-text index (a change indexes every document again)
+       * @enum {unknown}
+       */
+      language?:
+        | 'simple'
+        | 'arabic'
+        | 'armenian'
+        | 'basque'
+        | 'catalan'
+        | 'danish'
+        | 'dutch'
+        | 'english'
+        | 'finnish'
+        | 'french'
+        | 'german'
+        | 'greek'
+        | 'hindi'
+        | 'hungarian'
+        | 'indonesian'
+        | 'irish'
+        | 'italian'
+        | 'lithuanian'
+        | 'nepali'
+        | 'norwegian'
+        | 'portuguese'
+        | 'romanian'
+        | 'russian'
+        | 'serbian'
+        | 'spanish'
+        | 'swedish'
+        | 'tamil'
+        | 'turkish'
+        | 'yiddish';
       name: string;
       updatedAt: string;
     };
@@ -3362,6 +3466,41 @@ export interface components {
         content: string;
         title: string;
       }[];
+      /**
+       * @description Text search configuration of its full-text index (a change indexes every document again)
+       * @default english
+       * @enum {unknown}
+       */
+      language:
+        | 'simple'
+        | 'arabic'
+        | 'armenian'
+        | 'basque'
+        | 'catalan'
+        | 'danish'
+        | 'dutch'
+        | 'english'
+        | 'finnish'
+        | 'french'
+        | 'german'
+        | 'greek'
+        | 'hindi'
+        | 'hungarian'
+        | 'indonesian'
+        | 'irish'
+        | 'italian'
+        | 'lithuanian'
+        | 'nepali'
+        | 'norwegian'
+        | 'portuguese'
+        | 'romanian'
+        | 'russian'
+        | 'serbian'
+        | 'spanish'
+        | 'swedish'
+        | 'tamil'
+        | 'turkish'
+        | 'yiddish';
       name: string;
     };
     KnowledgeBaseUpdate: {
@@ -3370,7 +3509,96 @@ export interface components {
         content: string;
         title: string;
       }[];
+      /**
+       * @description Text search configuration of its full-text index (a change indexes every document again)
+       * @enum {unknown}
+       */
+      language?:
+        | 'simple'
+        | 'arabic'
+        | 'armenian'
+        | 'basque'
+        | 'catalan'
+        | 'danish'
+        | 'dutch'
+        | 'english'
+        | 'finnish'
+        | 'french'
+        | 'german'
+        | 'greek'
+        | 'hindi'
+        | 'hungarian'
+        | 'indonesian'
+        | 'irish'
+        | 'italian'
+        | 'lithuanian'
+        | 'nepali'
+        | 'norwegian'
+        | 'portuguese'
+        | 'romanian'
+        | 'russian'
+        | 'serbian'
+        | 'spanish'
+        | 'swedish'
+        | 'tamil'
+        | 'turkish'
+        | 'yiddish';
       name?: string;
+    };
+    KnowledgeDocument: {
+      chunkCount: number;
+      /** @description SHA-256 of the bytes; the same bytes twice are one document */
+      contentHash?: string | null;
+      contentType?: string | null;
+      createdAt: string;
+      failureReason?: string | null;
+      fileName?: string | null;
+      /** Format: uuid */
+      id: string;
+      indexedAt?: string | null;
+      knowledgeBaseId: number;
+      /** @description Grows with each change; each revision is indexed once */
+      revision: number;
+      /**
+       * @description INLINE: one of the knowledge base's documents[]
+       * @enum {unknown}
+       */
+      source: 'INLINE' | 'TEXT' | 'FILE' | 'URL';
+      /** @enum {unknown} */
+      status: 'PENDING' | 'INDEXED' | 'FAILED';
+      title: string;
+      updatedAt: string;
+      url?: string | null;
+    };
+    /** @description Text ({ title, content }) or a URL to import ({ url, title? }); files go to POST .../documents/files */
+    KnowledgeDocumentCreate:
+      | {
+          content: string;
+          title: string;
+        }
+      | {
+          title?: string;
+          /** Format: uri */
+          url: string;
+        };
+    KnowledgePassage: {
+      chunkId: string;
+      /** Format: uuid */
+      documentId: string;
+      headingPath: string[];
+      position: number;
+      /** @description ts_rank_cd (text only) or the reciprocal rank fusion score (with embeddings) */
+      score: number;
+      text: string;
+      title: string;
+    };
+    KnowledgeQuery: {
+      filter?: {
+        documentIds?: string[];
+      };
+      query: string;
+      /** @default 5 */
+      topK: number;
     };
     ManualRun: {
       entryNodeId?: string;
@@ -5326,6 +5554,11 @@ export interface operations {
             messages: {
               /** @enum {unknown} */
               author: 'user' | 'agent';
+              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
+              citations: {
+                documentId: string;
+                title: string;
+              }[];
               createdAt: string;
               credits: number;
               flowId: number | null;
@@ -5423,6 +5656,11 @@ export interface operations {
             messages: {
               /** @enum {unknown} */
               author: 'user' | 'agent';
+              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
+              citations: {
+                documentId: string;
+                title: string;
+              }[];
               createdAt: string;
               credits: number;
               flowId: number | null;
@@ -5669,6 +5907,11 @@ export interface operations {
             messages: {
               /** @enum {unknown} */
               author: 'user' | 'agent';
+              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
+              citations: {
+                documentId: string;
+                title: string;
+              }[];
               createdAt: string;
               credits: number;
               flowId: number | null;
@@ -8016,7 +8259,7 @@ export interface operations {
       query?: {
         cursor?: string;
         limit?: number;
-        type?: 'TEXT' | 'TRANSCRIPTION' | 'FILE_ANALYSIS';
+        type?: 'TEXT' | 'TRANSCRIPTION' | 'FILE_ANALYSIS' | 'EMBEDDING';
       };
       header?: never;
       path?: never;
@@ -8123,7 +8366,7 @@ export interface operations {
   getDefaultAiModel: {
     parameters: {
       query: {
-        type: 'TEXT' | 'TRANSCRIPTION' | 'FILE_ANALYSIS';
+        type: 'TEXT' | 'TRANSCRIPTION' | 'FILE_ANALYSIS' | 'EMBEDDING';
       };
       header?: never;
       path?: never;
@@ -9414,6 +9657,361 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listKnowledgeBaseDocuments: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description { agentry: [KnowledgeDocument], nextCursor } */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentry: components['schemas']['KnowledgeDocument'][];
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createKnowledgeBaseDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['KnowledgeDocumentCreate'];
+      };
+    };
+    responses: {
+      /** @description The document with these bytes, already there (a URL: fetched again) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeDocument'];
+        };
+      };
+      /** @description KnowledgeDocument */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeDocument'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getKnowledgeBaseDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        documentId: string;
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description KnowledgeDocument */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['KnowledgeDocument'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteKnowledgeBaseDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        documentId: string;
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  uploadKnowledgeBaseDocuments: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** @description One part per document (at most 20, each at most 20 MB): PDF, DOCX, HTML, Markdown or plain text */
+          files: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description { agentry: [KnowledgeDocument] }, in the order sent */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentry: components['schemas']['KnowledgeDocument'][];
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  queryKnowledgeBase: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['KnowledgeQuery'];
+      };
+    };
+    responses: {
+      /** @description { agentry: [KnowledgePassage] }, best first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentry: components['schemas']['KnowledgePassage'][];
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -15618,6 +16216,11 @@ export interface operations {
             messages: {
               /** @enum {unknown} */
               author: 'user' | 'agent';
+              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
+              citations: {
+                documentId: string;
+                title: string;
+              }[];
               createdAt: string;
               credits: number;
               flowId: number | null;
@@ -15841,6 +16444,11 @@ export interface operations {
             messages: {
               /** @enum {unknown} */
               author: 'user' | 'agent';
+              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
+              citations: {
+                documentId: string;
+                title: string;
+              }[];
               createdAt: string;
               credits: number;
               flowId: number | null;
@@ -16019,6 +16627,11 @@ export interface operations {
             messages: {
               /** @enum {unknown} */
               author: 'user' | 'agent';
+              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
+              citations: {
+                documentId: string;
+                title: string;
+              }[];
               createdAt: string;
               credits: number;
               flowId: number | null;

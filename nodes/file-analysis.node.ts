@@ -5,13 +5,13 @@
  */
 import { parsedOrText, text } from './support/ai-node-support.js';
 import { askAi, lastReply, nodeModel } from './support/ai-steps.js';
-import { documentText } from '../integrations/ai/document-text.js';
+import { documentText, MAX_DOCUMENT_BYTES } from '../integrations/ai/document-text.js';
 import { downloadFile } from '../integrations/ai/download.js';
 import { modelCheck } from './checks/ai-model.check.js';
 import { DEFAULT_HANDLES, MODEL_FIELDS, type AiNodeSteps, type NodeModule } from './node-module.js';
 import { NodeError } from '../lib/errors.js';
 
-export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+export const MAX_FILE_BYTES = MAX_DOCUMENT_BYTES;
 /** The document text sent to the model is cut here, to stay within usual context windows. */
 const MAX_TEXT_CHARS = 100_000;
 /** The document text the output holds (and `finish` gets back with the reply). */

@@ -6,7 +6,10 @@
 import { AgentConfig } from '../db/entities/index.js';
 import { CONFIG_KIND } from '../db/agents/agent-defaults.js';
 import { toVariableString } from '../lib/runtime/path.js';
-import type { ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';
+import type { Citation, ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';
+import type { ChatMessage } from '../lib/runtime/ai-call.js';
+import { citationsIn } from '../integrations/knowledge/grounding.js';
+import { groundingFor } from './support/knowledge.js';
 import { text } from './support/ai-node-support.js';
 import { askAi, creditsOf, lastReply, nodeModel } from './support/ai-steps.js';
 import { conversationOf, recentTranscript, say } from './support/conversation-io.js';
@@ -20,14 +23,27 @@ const WRITER =
 const field = (value: unknown) => (toVariableString(value) ?? '').trim();
 
 /** Says `message` (nothing when it is empty): the node's outcome. */
-async function speak(input: ExecuteNodeInput, context: ExecutionContext, message: string, credits: number): Promise<NodeOutcome> {
+async function speak(
+  input: ExecuteNodeInput,
+  context: ExecutionContext,
+  message: string,
+  credits: number,
+  citations: Citation[] = [],
+): Promise<NodeOutcome> {
   if (!message) return { output: null };
-  const sent = await say(input, context, message, credits);
+  const sent = await say(input, context, message, credits, citations);
   return { output: { message: sent.text }, messages: [sent], aiCredits: credits };
 }
 
-/** A written message is said by `prepare` alone; a prompt asks the AI for the message, which `finish` says. */
-const sayAiSteps: AiNodeSteps<null> = {
+/** What `finish` needs of a grounded reply: the source of each numbered passage, for the reply's citations. */
+type SayAiState = { sources: Citation[] } | null;
+
+/**
+ * A written message is said by `prepare` alone; a prompt asks the AI for the message, which `finish` says. With
+ * knowledge bases (the node's, the agent's), the passages retrieved for the user's message ground the reply, which
+ * cites the documents of those it uses.
+ */
+const sayAiSteps: AiNodeSteps<SayAiState> = {
   async prepare(input, context) {
     const { data } = input;
     const conversation = conversationOf(input);
@@ -39,15 +55,17 @@ const sayAiSteps: AiNodeSteps<null> = {
     const model = await nodeModel(input, context, 'TEXT');
     const setting = await context.orm.em.fork().findOne(AgentConfig, { agent: conversation.agentId, kind: CONFIG_KIND.setting });
     const instructions = text(setting?.values.instructions);
-    const messages = [
-      { role: 'system' as const, content: [WRITER, instructions && `Your instructions:\n${instructions}`, prompt].filter(Boolean).join('\n\n') },
+    const grounding = await groundingFor(input, context, conversation.message);
+    const messages: ChatMessage[] = [
+      { role: 'system', content: [WRITER, instructions && `Your instructions:\n${instructions}`, prompt].filter(Boolean).join('\n\n') },
+      ...(grounding ? [grounding.message] : []),
       ...(await recentTranscript(context, conversation.conversationId)),
     ];
-    return askAi(model, { kind: 'chat', messages }, null);
+    return askAi(model, { kind: 'chat', messages }, grounding && { sources: grounding.sources });
   },
-  async finish(input, context, replies) {
+  async finish(input, context, replies, state) {
     const message = lastReply(replies).content.trim() || field(input.data.fallbackMessage);
-    return speak(input, context, message, creditsOf(replies));
+    return speak(input, context, message, creditsOf(replies), state ? citationsIn(message, state.sources) : []);
   },
 };
 

@@ -11,6 +11,9 @@ import { recentTranscript, say } from './support/conversation-io.js';
 import { customTools } from './support/ai-tools/custom-tools.js';
 import type { RunnableTool } from './support/ai-tools/runnable-tool.js';
 import { tableTools } from './support/ai-tools/table-tools.js';
+import { isKnowledgeResult, knowledgeTools } from './support/knowledge.js';
+import { citationsIn } from '../integrations/knowledge/grounding.js';
+import type { Citation } from '../lib/runtime/contract.js';
 import { modelCheck } from './checks/ai-model.check.js';
 import { checkCaptureVariables } from './checks/capture-variables.check.js';
 import { notFound, type NodeCheck } from './checks/check-context.js';
@@ -30,7 +33,10 @@ const executeToolsAi: NodeExecutor = async (input, context) => {
   const tools: RunnableTool[] = [
     ...(await customTools(em, input.accountId, ids('customToolIds'), context)),
     ...(await tableTools(em, input.accountId, selected, input.chain, context)),
+    ...(await knowledgeTools(input, context)),
   ];
+  // Passages found by search_knowledge, numbered across the node's calls: what the answer's [n] cites.
+  const sources: Citation[] = [];
   const playbooks = ids('playbookIds').length
     ? await em.find(AgentResource, { account: input.accountId, kind: 'PLAYBOOK', id: { $in: ids('playbookIds').map(Number) } })
     : [];
@@ -61,7 +67,7 @@ const executeToolsAi: NodeExecutor = async (input, context) => {
           ? await tool.run(args, `tool-${round}-${index}`)
           : { error: 'the arguments are not a JSON object' };
       calls.push({ name: call.name, arguments: args ?? call.arguments, result });
-      messages.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(result) });
+      messages.push(toolMessage(call.id, result, sources));
     }
   }
   if (answer === undefined) throw new NodeError(`The AI model was still calling tools after ${MAX_TOOL_ROUNDS} rounds`, 'TooManyToolRounds');
@@ -75,10 +81,29 @@ const executeToolsAi: NodeExecutor = async (input, context) => {
   const output = { answer, toolCalls: calls, captures };
   // In a conversation the answer is the agent's message to the user.
   if (input.conversation && answer.trim()) {
-    return { output, messages: [await say(input, context, answer.trim(), session.credits)], aiCredits: session.credits };
+    return {
+      output,
+      messages: [await say(input, context, answer.trim(), session.credits, citationsIn(answer, sources))],
+      aiCredits: session.credits,
+    };
   }
   return { output, aiCredits: session.credits };
 };
+
+/** A tool's answer to the model; search_knowledge's passages numbered after those before, by id (the text joins in the AI call). */
+function toolMessage(toolCallId: string, result: unknown, sources: Citation[]): ChatMessage {
+  if (!isKnowledgeResult(result)) return { role: 'tool', toolCallId, content: JSON.stringify(result) };
+  const passages = result.passages.map((p) => {
+    sources.push({ documentId: p.documentId, title: p.title });
+    return { ...p, n: sources.length };
+  });
+  return {
+    role: 'tool',
+    toolCallId,
+    content: JSON.stringify({ passages: passages.map(({ n, documentId, title }) => ({ n, documentId, title })) }),
+    passages: passages.map(({ chunkId, score, n }) => ({ chunkId, score, n })),
+  };
+}
 
 function parseArguments(raw: string): Record<string, unknown> | null {
   try {

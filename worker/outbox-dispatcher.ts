@@ -16,6 +16,9 @@
  * An event whose dispatch fails (Temporal refuses its run, a bug in matching) fails alone: the rest of its batch is
  * dispatched, and it is retried with backoff, then parked after `retry.maxAttempts` (`npm run admin -- outbox`).
  * Temporal being unreachable is nobody's event's fault: then the whole pass is retried and no attempt is counted.
+ *
+ * Events of `DIRECT_STARTS` (knowledge-base indexing) start a workflow of their own instead of runs: they match no
+ * entry node and take no admission slot.
  */
 import pg from 'pg';
 import type { Client } from '@temporalio/client';
@@ -41,6 +44,7 @@ import { planAdmission } from './admission-plan.js';
 import { AdmissionBound, type AdmissionSettings } from './admission-bound.js';
 import { attempt, attemptAsync, messageOf, temporalUnreachable, type Outcome } from './dispatch-outcomes.js';
 import { eventRunOf, manualRunOf, scheduledRunOf, subscribersOf, type PlannedRun } from './event-runs.js';
+import { DIRECT_STARTS, type DirectStart } from './direct-starts.js';
 
 export interface DispatcherDeps {
   orm: Orm;
@@ -146,11 +150,14 @@ export class OutboxDispatcher {
   private async plan(trx: Trx, events: PendingEvent[]): Promise<Map<string, Planned>> {
     const candidates = await findEntryCandidates(
       trx,
-      events.filter((e) => !QUEUED_RUNS[e.type]),
+      events.filter((e) => !QUEUED_RUNS[e.type] && !DIRECT_STARTS[e.type]),
       EVENT_ENTRY_TYPES,
     );
     const matched = new Map(
-      events.map((event) => [event.id, QUEUED_RUNS[event.type] ? { subscribers: [] } : attempt(() => subscribersOf(event, candidates))]),
+      events.map((event) => [
+        event.id,
+        QUEUED_RUNS[event.type] || DIRECT_STARTS[event.type] ? { subscribers: [] } : attempt(() => subscribersOf(event, candidates)),
+      ]),
     );
     await this.cacheGraphs(
       trx,
@@ -198,6 +205,8 @@ export class OutboxDispatcher {
       [...admitted.values()].map(async (planned): Promise<Started> => {
         const { plan } = planned;
         if (!('runs' in plan)) return { ...planned, outcome: plan };
+        const direct = DIRECT_STARTS[planned.event.type];
+        if (direct) return { ...planned, outcome: await attemptAsync(() => this.startDirect(direct(planned.event))) };
         return { ...planned, outcome: await attemptAsync(() => Promise.all(plan.runs.map((run) => this.startRun(run)))) };
       }),
     );
@@ -235,6 +244,21 @@ export class OutboxDispatcher {
       if (this.graphs.size >= GRAPH_CACHE_SIZE) this.graphs.delete(this.graphs.keys().next().value!);
       this.graphs.set(id, graph);
     }
+  }
+
+  /** Starts the workflow of an event outside admission (DIRECT_STARTS); one already started is left alone. */
+  private async startDirect({ workflowType, workflowId, args }: DirectStart): Promise<{ ok: true }> {
+    try {
+      await this.deps.temporal.workflow.start(workflowType, {
+        taskQueue: this.deps.taskQueue,
+        workflowId,
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        args,
+      });
+    } catch (error) {
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+    return { ok: true };
   }
 
   private async startRun(run: PlannedRun): Promise<void> {

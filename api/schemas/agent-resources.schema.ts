@@ -4,6 +4,7 @@
  */
 import { HTTP_METHODS } from '../../nodes/api.node.js';
 import type { JsonSchema } from '../validation.js';
+import { KNOWLEDGE_LANGUAGES } from './knowledge.schema.js';
 
 const name = { type: 'string', minLength: 1, maxLength: 255, pattern: '\\S' };
 const text = (maxLength: number) => ({ type: 'string', maxLength });
@@ -62,6 +63,10 @@ export const KnowledgeBaseSchemas = schemasOf(
   'KnowledgeBase',
   {
     description: text(5000),
+    language: {
+      enum: [...KNOWLEDGE_LANGUAGES],
+      description: 'Text search configuration of its full-text index (a change indexes every document again)',
+    },
     documents: {
       type: 'array',
       maxItems: 200,
@@ -74,5 +79,5 @@ export const KnowledgeBaseSchemas = schemasOf(
     },
   },
   [],
-  { description: '', documents: [] },
+  { description: '', language: 'english', documents: [] },
 );

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { conversationWorkflowId, type TranscriptMessage } from '../../lib/runtime/conversation-contract.js';
+import type { Citation } from '../../lib/runtime/contract.js';
 import { recordConversationEvent } from '../automations/events.service.js';
 import { Conversation, ConversationMessage, type Agent, type ConversationFeedback } from '../entities/index.js';
 import { channelOf, readConfig } from './agent-configs.service.js';
@@ -23,6 +24,7 @@ export function messageView(m: ConversationMessage): TranscriptMessage {
     credits: m.credits,
     temporalRunId: m.temporalRunId ?? null,
     metadata: m.metadata ?? null,
+    citations: m.citations ?? [],
     createdAt: m.createdAt.toISOString(),
   };
 }
@@ -90,6 +92,8 @@ export interface MessageInput {
   credits?: number;
   temporalRunId?: string | null;
   metadata?: { pageUrl?: string; userAgent?: string } | null;
+  /** The knowledge-base documents an agent's message is grounded in. */
+  citations?: Citation[];
 }
 
 /**
@@ -100,8 +104,8 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
   const knex = em.getKnex();
   const inserted = await knex.raw(
     `with added as (
-       insert into conversation_messages (account_id, conversation_id, key, author, text, turn, flow_id, node_id, credits, temporal_run_id, metadata, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, now())
+       insert into conversation_messages (account_id, conversation_id, key, author, text, turn, flow_id, node_id, credits, temporal_run_id, metadata, citations, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now())
        on conflict (key) do nothing
        returning *
      ), counted as (
@@ -122,6 +126,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
       input.credits ?? 0,
       input.temporalRunId ?? null,
       input.metadata ? JSON.stringify(input.metadata) : null,
+      input.citations?.length ? JSON.stringify(input.citations) : null,
       input.conversationId,
     ],
   );
@@ -136,6 +141,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
     credits: Number(row.credits),
     temporalRunId: (row.temporal_run_id as string | null) ?? null,
     metadata: (row.metadata as TranscriptMessage['metadata']) ?? null,
+    citations: (row.citations as Citation[] | null) ?? [],
     createdAt: new Date(row.created_at as string).toISOString(),
   };
 }

@@ -1,8 +1,9 @@
 import { EntitySchema, type Opt } from '@mikro-orm/core';
 
-export const AI_MODEL_TYPES = ['TEXT', 'TRANSCRIPTION', 'FILE_ANALYSIS'] as const;
+export const AI_MODEL_TYPES = ['TEXT', 'TRANSCRIPTION', 'FILE_ANALYSIS', 'EMBEDDING'] as const;
 
-/** What a model is used for: TEXT for agents and AI nodes, TRANSCRIPTION and FILE_ANALYSIS for those nodes. */
+/** What a model is used for: TEXT for agents and AI nodes, TRANSCRIPTION and FILE_ANALYSIS for those nodes,
+ * EMBEDDING for knowledge-base retrieval. */
 export type AiModelType = (typeof AI_MODEL_TYPES)[number];
 
 /**
@@ -33,7 +34,7 @@ export const AiModelSchema = new EntitySchema<AiModel>({
   class: AiModel,
   tableName: 'ai_models',
   checks: [
-    { name: 'ai_models_type_check', expression: "type in ('TEXT', 'TRANSCRIPTION', 'FILE_ANALYSIS')" },
+    { name: 'ai_models_type_check', expression: "type in ('TEXT', 'TRANSCRIPTION', 'FILE_ANALYSIS', 'EMBEDDING')" },
     { name: 'ai_models_default_not_deprecated', expression: 'not (is_default and deprecated)' },
   ],
   uniques: [{ name: 'ai_models_vendor_external_id_type_unique', properties: ['aiVendor', 'externalId', 'type'] }],

@@ -7,6 +7,12 @@ import { Conversation } from './conversation.entity.js';
  * `key` names the message by what produced it (the user message's update, the node execution that said it), so a
  * repeated write finds the row instead of adding a second message.
  */
+/** A document a reply cites. */
+export interface MessageCitation {
+  documentId: string;
+  title: string;
+}
+
 export class ConversationMessage {
   id!: string;
   account!: Account;
@@ -22,6 +28,8 @@ export class ConversationMessage {
   temporalRunId?: string | null;
   /** Where a widget visitor wrote it from: the page URL and the browser's user agent (never the address). */
   metadata?: MessageMetadata | null;
+  /** The knowledge-base documents an agent's reply was grounded in (document id and title), in the order cited. */
+  citations?: MessageCitation[] | null;
   createdAt: Opt<Date> = new Date();
 }
 
@@ -48,6 +56,7 @@ export const ConversationMessageSchema = new EntitySchema<ConversationMessage>({
     credits: { type: 'double', default: 0 },
     temporalRunId: { type: 'text', nullable: true },
     metadata: { type: 'json', columnType: 'jsonb', nullable: true },
+    citations: { type: 'json', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
   },
 });

@@ -35,6 +35,8 @@ import { TriggerSubscriptionSchema } from './trigger-subscription.entity.js';
 import { TriggerDeliveryReceiptSchema } from './trigger-delivery-receipt.entity.js';
 import { AdmittedRunSchema } from './admitted-run.entity.js';
 import { IdempotencyKeySchema } from './idempotency-key.entity.js';
+import { KnowledgeDocumentSchema } from './knowledge-document.entity.js';
+import { KnowledgeChunkSchema } from './knowledge-chunk.entity.js';
 
 export { Account } from './account.entity.js';
 export { ApiKey, type ApiKeyKind } from './api-key.entity.js';
@@ -74,11 +76,19 @@ export { AgentVariable } from './agent-variable.entity.js';
 export { Intent } from './intent.entity.js';
 export { AgentResource, AGENT_RESOURCE_KINDS, type AgentResourceKind } from './agent-resource.entity.js';
 export { Conversation, type ConversationStatus, type ConversationFeedback } from './conversation.entity.js';
-export { ConversationMessage, type MessageMetadata } from './conversation-message.entity.js';
+export { ConversationMessage, type MessageCitation, type MessageMetadata } from './conversation-message.entity.js';
 export { TriggerSubscription } from './trigger-subscription.entity.js';
 export { TriggerDeliveryReceipt } from './trigger-delivery-receipt.entity.js';
 export { AdmittedRun } from './admitted-run.entity.js';
 export { IdempotencyKey } from './idempotency-key.entity.js';
+export {
+  KnowledgeDocument,
+  KNOWLEDGE_DOCUMENT_STATUSES,
+  KNOWLEDGE_DOCUMENT_SOURCES,
+  type KnowledgeDocumentStatus,
+  type KnowledgeDocumentSource,
+} from './knowledge-document.entity.js';
+export { KnowledgeChunk } from './knowledge-chunk.entity.js';
 
 /** Every entity schema; the ORM config registers exactly these. */
 export const entities = [
@@ -119,4 +129,6 @@ export const entities = [
   TriggerSubscriptionSchema,
   TriggerDeliveryReceiptSchema,
   IdempotencyKeySchema,
+  KnowledgeDocumentSchema,
+  KnowledgeChunkSchema,
 ];

@@ -15,6 +15,7 @@ import { Migration20261123133009_conversations } from './Migration20261123133009
 import { Migration20261123133017_provider_events } from './Migration20261123133017_provider_events.js';
 import { Migration20261123140102_admission } from './Migration20261123140102_admission.js';
 import { Migration20261125170118_idempotency_keys } from './Migration20261125170118_idempotency_keys.js';
+import { Migration20261125194450_knowledge } from './Migration20261125194450_knowledge.js';
 import { Migration20261125194527_livechat_widget } from './Migration20261125194527_livechat_widget.js';
 
 export const migrationsList = [
@@ -34,5 +35,6 @@ export const migrationsList = [
   { name: 'Migration20261123133017_provider_events', class: Migration20261123133017_provider_events },
   { name: 'Migration20261123140102_admission', class: Migration20261123140102_admission },
   { name: 'Migration20261125170118_idempotency_keys', class: Migration20261125170118_idempotency_keys },
+  { name: 'Migration20261125194450_knowledge', class: Migration20261125194450_knowledge },
   { name: 'Migration20261125194527_livechat_widget', class: Migration20261125194527_livechat_widget },
 ];

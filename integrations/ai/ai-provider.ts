@@ -38,6 +38,13 @@ export interface TranscriptionRequest {
   signal?: AbortSignal;
 }
 
+export interface EmbeddingRequest {
+  model: string;
+  /** Texts to embed, in order. */
+  input: string[];
+  signal?: AbortSignal;
+}
+
 /**
  * A transient provider failure (429, 5xx, a timeout, the network): worth trying again, after `retryAfterMs` when
  * the provider said how long to wait (`Retry-After`).
@@ -59,6 +66,8 @@ export class AiProviderUnavailableError extends Error {
 export interface AiProvider {
   chat(request: ChatRequest): Promise<ChatResponse>;
   transcribe(request: TranscriptionRequest): Promise<{ text: string }>;
+  /** One vector per input text, in order (OpenAI-compatible `/embeddings`). */
+  embed(request: EmbeddingRequest): Promise<{ vectors: number[][]; usage: TokenUsage }>;
   /** Whether the provider answers (health checks); throws saying why not. */
   ping(signal: AbortSignal): Promise<void>;
 }

@@ -9,6 +9,9 @@ import { createWorker } from 'tesseract.js';
 import type { Downloaded } from './download.js';
 import { NodeError } from '../../lib/errors.js';
 
+/** The largest document read (FILE_ANALYSIS downloads, knowledge-base uploads and URL imports). */
+export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
+
 const IMAGE = /^image\/(png|jpeg|jpg|gif|bmp|webp|tiff)$/;
 const EXTENSIONS: Record<string, string> = { pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', txt: 'text/plain' };
 

@@ -1,5 +1,6 @@
 /**
- * The OpenAI-compatible HTTP API (`POST /chat/completions`, `POST /audio/transcriptions`), which OpenAI, Ollama,
+ * The OpenAI-compatible HTTP API (`POST /chat/completions`, `POST /audio/transcriptions`,
+ * `POST /embeddings`), which OpenAI, Ollama,
  * vLLM and llama.cpp servers all speak. One HTTP call per method call: rate limits (429), server errors (5xx),
  * timeouts and network errors throw `AiProviderUnavailableError` (with what `Retry-After` asks), which the `aiCall`
  * activity's retry policy retries with backoff; other 4xx answers are permanent (`NodeError`).
@@ -10,6 +11,8 @@ import {
   type ChatMessage,
   type ChatRequest,
   type ChatResponse,
+  type EmbeddingRequest,
+  type TokenUsage,
   type ToolCall,
   type TranscriptionRequest,
 } from './ai-provider.js';
@@ -83,6 +86,18 @@ export class OpenAiCompatibleProvider implements AiProvider {
     };
     const answer = (await this.call('/audio/transcriptions', form, undefined, request.signal)) as { text?: string };
     return { text: answer.text ?? '' };
+  }
+
+  async embed(request: EmbeddingRequest): Promise<{ vectors: number[][]; usage: TokenUsage }> {
+    const body = JSON.stringify({ model: request.model, input: request.input });
+    const answer = (await this.call('/embeddings', () => body, 'application/json', request.signal)) as {
+      data?: { index?: number; embedding?: number[] }[];
+      usage?: { prompt_tokens?: number };
+    };
+    const data = [...(answer.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+    if (data.length !== request.input.length || data.some((d) => !Array.isArray(d.embedding)))
+      throw new AiProviderUnavailableError(`The AI provider answered /embeddings with ${data.length} vectors for ${request.input.length} texts`);
+    return { vectors: data.map((d) => d.embedding!), usage: { promptTokens: answer.usage?.prompt_tokens ?? 0, completionTokens: 0 } };
   }
 
   /** `GET /models`: listed by every OpenAI-compatible server, free, and it checks the key. */

@@ -4,10 +4,15 @@
  * depend on it (see `lib/runtime/contract.ts`).
  */
 
-/** One message of a chat. `tool` messages answer the tool call named by `toolCallId`. */
+/**
+ * One message of a chat. `tool` messages answer the tool call named by `toolCallId`. `passages` names
+ * knowledge-base passages by chunk id and score: the `aiCall` activity appends their text to the content just before
+ * the call, so the run's Temporal history holds the ids, never the documents.
+ */
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
+  passages?: { chunkId: string; score: number; n?: number }[];
   toolCallId?: string;
   /** Tool calls the assistant asked for (assistant messages only). */
   toolCalls?: ToolCall[];

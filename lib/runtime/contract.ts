@@ -125,7 +125,15 @@ export interface SentMessage {
   temporalRunId: string | null;
   /** A widget visitor's message: the page it was written on and the browser's user agent. */
   metadata?: { pageUrl?: string; userAgent?: string } | null;
+  /** The knowledge-base documents the message is grounded in (absent in messages recorded before citations). */
+  citations?: Citation[];
   createdAt: string;
+}
+
+/** A knowledge-base document a message cites. */
+export interface Citation {
+  documentId: string;
+  title: string;
 }
 
 /**

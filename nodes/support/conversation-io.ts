@@ -4,7 +4,7 @@
  */
 import { ConversationMessage } from '../../db/entities/index.js';
 import { appendMessage } from '../../db/agents/conversations.service.js';
-import type { ConversationNodeContext, ExecuteNodeInput, SentMessage } from '../../lib/runtime/contract.js';
+import type { Citation, ConversationNodeContext, ExecuteNodeInput, SentMessage } from '../../lib/runtime/contract.js';
 import type { ChatMessage } from '../../integrations/ai/ai-provider.js';
 import { type ExecutionContext } from '../node-module.js';
 import { NodeError } from '../../lib/errors.js';
@@ -16,7 +16,13 @@ export function conversationOf(input: ExecuteNodeInput): ConversationNodeContext
 }
 
 /** Writes the agent's message to the transcript, keyed by the node execution (a retry answers the first write). */
-export async function say(input: ExecuteNodeInput, context: ExecutionContext, text: string, credits: number): Promise<SentMessage> {
+export async function say(
+  input: ExecuteNodeInput,
+  context: ExecutionContext,
+  text: string,
+  credits: number,
+  citations: Citation[] = [],
+): Promise<SentMessage> {
   const conversation = conversationOf(input);
   return appendMessage(context.orm.em.fork(), {
     accountId: input.accountId,
@@ -29,6 +35,7 @@ export async function say(input: ExecuteNodeInput, context: ExecutionContext, te
     nodeId: conversation.flowId === null ? null : input.node.nodeId,
     credits,
     temporalRunId: conversation.temporalRunId,
+    citations,
   });
 }
 

@@ -1,6 +1,8 @@
 /**
  * A local HTTP server speaking the OpenAI-compatible API (`/v1/chat/completions`, `/v1/audio/transcriptions`),
  * standing in for the AI provider: tests script its answers in order and read the requests it received.
+ * `/v1/embeddings` takes no scripted reply: it answers `embed(text)` for each input (by default `hashedEmbedding`,
+ * deterministic), which a test may replace to control what is near what.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,8 +30,23 @@ export interface ReceivedRequest {
   at: number;
 }
 
+/** A deterministic 64-dimension vector of a text: its words hashed into buckets (texts sharing words are near). */
+export function hashedEmbedding(text: string): number[] {
+  const vector = new Array<number>(64).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    let hash = 0;
+    for (const c of word) hash = (hash * 31 + c.charCodeAt(0)) >>> 0;
+    vector[hash % 64]! += 1;
+  }
+  return vector;
+}
+
 export class FakeAiServer {
   readonly requests: ReceivedRequest[] = [];
+  /** The vector `/embeddings` answers for one input text. */
+  embed: (text: string) => number[] = hashedEmbedding;
+  /** Texts `/embeddings` received, in order. */
+  readonly embedded: string[] = [];
   private replies: ScriptedReply[] = [];
   private server?: Server;
   baseUrl = '';
@@ -56,6 +73,17 @@ export class FakeAiServer {
     await new Promise((resolve) => this.server?.close(resolve));
   }
 
+  private embeddings(body: Record<string, unknown>): { status: number; headers: Record<string, string>; body: string } {
+    const input = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
+    this.embedded.push(...input);
+    const data = input.map((text, index) => ({ object: 'embedding', index, embedding: this.embed(text) }));
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ object: 'list', data, usage: { prompt_tokens: input.length } }),
+    };
+  }
+
   private async answer(req: IncomingMessage): Promise<{ status: number; headers: Record<string, string>; body: string }> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -68,6 +96,7 @@ export class FakeAiServer {
     }
     // Health checks list models; they take no scripted reply.
     if (req.method === 'GET' && req.url?.endsWith('/models')) return { status: 200, headers: {}, body: JSON.stringify({ object: 'list', data: [] }) };
+    if (req.url?.endsWith('/embeddings')) return this.embeddings(body);
     this.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body, raw, at: Date.now() });
     const reply = this.replies.shift();
     if (!reply) return { status: 500, headers: {}, body: JSON.stringify({ error: { message: 'the fake AI server has no scripted reply left' } }) };

@@ -1,8 +1,12 @@
 /**
  * `/custom-tools`, `/playbooks`, `/knowledge-bases` (extensions; USER keys to write): the account's resources that
- * agent settings and flow nodes reference by id. The three kinds share one route set.
+ * agent settings and flow nodes reference by id. The three kinds share one route set. A knowledge base's
+ * `documents[]` are indexed as its INLINE documents (`knowledge.routes.ts` has the others).
  */
-import type { AgentResourceKind } from '../../../db/entities/index.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AgentResource, AgentResourceKind } from '../../../db/entities/index.js';
+import { syncKnowledgeBase } from '../../../db/knowledge/knowledge-documents.service.js';
+import { knowledgeLanguage } from '../../../db/knowledge/knowledge-index.js';
 import {
   createResource,
   deleteResource,
@@ -28,6 +32,8 @@ interface ResourceKind {
   /** The node and setting field that references it. */
   field: string;
   schemas: ResourceSchemas;
+  /** What follows a write of the resource, in its transaction (`before`: its values before an update). */
+  afterWrite?: (em: EntityManager, resource: AgentResource, before?: Record<string, unknown>) => Promise<void>;
 }
 
 const KINDS: ResourceKind[] = [
@@ -40,12 +46,13 @@ const KINDS: ResourceKind[] = [
     noun: 'KnowledgeBase',
     field: 'knowledgeBaseIds',
     schemas: KnowledgeBaseSchemas,
+    afterWrite: (em, kb, before) => syncKnowledgeBase(em, kb, before && knowledgeLanguage(before)),
   },
 ];
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } };
 
-function kindRoutes(api: RouteRegistry, { kind, path, what, noun, field, schemas }: ResourceKind): void {
+function kindRoutes(api: RouteRegistry, { kind, path, what, noun, field, schemas, afterWrite }: ResourceKind): void {
   const tag = `${what}s (extension)`;
   const one = { description: what, schema: schemas.view };
   const lock = ({ id }: { id: number }) => `${kind}:${id}`;
@@ -72,7 +79,14 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, noun, field, schemas
     body: schemas.create,
     status: 201,
     responses: { 201: one },
-    handler: async ({ auth, em, body }) => resourceView(await createResource(em, auth.account.id, kind, body)),
+    handler: async ({ auth, em, body }) =>
+      resourceView(
+        await em.transactional(async (tx) => {
+          const resource = await createResource(tx, auth.account.id, kind, body);
+          await afterWrite?.(tx, resource);
+          return resource;
+        }),
+      ),
   });
   api.add<unknown, unknown, { id: number }>({
     method: 'get',
@@ -98,8 +112,13 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, noun, field, schemas
     responses: { 200: one },
     lock,
     etag: read,
-    handler: async ({ auth, em, params, body }) =>
-      resourceView(await updateResource(em, await findResource(em, auth.account.id, kind, params.id, what), body)),
+    handler: async ({ auth, em, params, body }) => {
+      const resource = await findResource(em, auth.account.id, kind, params.id, what);
+      const before = { ...resource.values };
+      await updateResource(em, resource, body);
+      await afterWrite?.(em, resource, before);
+      return resourceView(resource);
+    },
   });
   api.add<unknown, unknown, { id: number }>({
     method: 'delete',

@@ -28,6 +28,11 @@ const messageProperties = {
   nodeId: { type: ['string', 'null'] },
   credits: { type: 'number' },
   temporalRunId: { type: ['string', 'null'], description: 'The run of the conversation workflow whose turn wrote it' },
+  citations: {
+    type: 'array',
+    description: 'The knowledge-base documents an agent reply is grounded in (empty for other messages)',
+    items: strictObject({ documentId: { type: 'string' }, title: { type: 'string' } }),
+  },
   createdAt: { type: 'string' },
 };
 /** A message of a transcript; `metadata` (a widget visitor's page URL and user agent) only where recorded. */

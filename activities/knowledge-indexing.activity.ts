@@ -1,0 +1,115 @@
+/**
+ * The activities of `indexKnowledgeDocument`: extract the text of one document revision (downloading a URL through
+ * the outbound address policy), cut it into chunks, embed them when an embedding model and a provider are
+ * configured, and mark the revision INDEXED or FAILED. Each is idempotent and a no-op once its revision is not
+ * current (`db/knowledge/knowledge-index.ts`), so Temporal may run any of them again after a crash. Unreadable or
+ * unsupported documents fail permanently (the workflow marks them FAILED with the reason); the network, the
+ * provider and the database are retried.
+ */
+import { Context } from '@temporalio/activity';
+import type { Orm } from '../db/orm.js';
+import {
+  chunksToEmbed,
+  markFailed,
+  markIndexed,
+  saveEmbeddings,
+  savedText,
+  saveText,
+  sourceDocument,
+  writeChunks,
+} from '../db/knowledge/knowledge-index.js';
+import { sha256 } from '../db/knowledge/knowledge-documents.service.js';
+import { MAX_DOCUMENT_BYTES } from '../integrations/ai/document-text.js';
+import { downloadFile } from '../integrations/ai/download.js';
+import type { AiProvider } from '../integrations/ai/ai-provider.js';
+import { extractDocument, formatOf, READ_FORMATS } from '../integrations/knowledge/document-extraction.js';
+import { embeddingModel } from '../integrations/knowledge/retrieval.js';
+import { chunkText } from '../lib/knowledge/chunking.js';
+import type { IndexDocumentInput, IndexStep } from '../lib/knowledge/indexing-contract.js';
+import { NodeError } from '../lib/errors.js';
+import type { OutboundFetch } from '../integrations/outbound/outbound-fetch.js';
+import { toFailure } from './execute-node.activity.js';
+
+export interface KnowledgeActivityDeps {
+  orm: Orm;
+  provider: AiProvider | null;
+  outbound: OutboundFetch;
+  httpTimeoutMs: number;
+}
+
+/** Texts per `/embeddings` request. */
+const EMBED_BATCH = 64;
+
+/** Runs `work` with heartbeats (a dead worker is noticed within the heartbeat timeout) and permanent errors marked so. */
+async function beating<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const context = Context.current();
+  const beat = setInterval(() => context.heartbeat(), 2_000);
+  try {
+    return await work(context.cancellationSignal);
+  } catch (error) {
+    throw toFailure(error, context.cancellationSignal.aborted);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+export function createKnowledgeActivities({ orm, provider, outbound, httpTimeoutMs }: KnowledgeActivityDeps) {
+  const knex = orm.em.getKnex();
+  return {
+    async extractKnowledgeText({ documentId, revision }: IndexDocumentInput): Promise<IndexStep> {
+      return beating(async (signal) => {
+        const doc = await sourceDocument(knex, documentId, revision);
+        if (!doc) return { current: false };
+        let bytes: Uint8Array;
+        let contentType = doc.contentType;
+        let fileName = doc.fileName ?? doc.title;
+        if (doc.source === 'URL') {
+          const file = await downloadFile(outbound, doc.url!, MAX_DOCUMENT_BYTES, signal, httpTimeoutMs);
+          ({ bytes, contentType, fileName } = file);
+        } else bytes = doc.body ?? Buffer.alloc(0);
+        const format = doc.source === 'FILE' || doc.source === 'URL' ? formatOf(contentType, fileName) : 'markdown';
+        if (!format) throw new NodeError(`${fileName} is ${contentType}: knowledge bases read ${READ_FORMATS}`, 'UnsupportedFile');
+        const text = await extractDocument(bytes, format, fileName);
+        const current = await saveText(knex, documentId, revision, text, doc.source === 'URL' ? sha256(bytes) : undefined);
+        return current ? { current, count: text.length } : { current };
+      });
+    },
+
+    async chunkKnowledgeText({ documentId, revision }: IndexDocumentInput): Promise<IndexStep> {
+      return beating(async () => {
+        const saved = await savedText(knex, documentId, revision);
+        if (!saved) return { current: false };
+        const count = await writeChunks(knex, documentId, revision, chunkText(saved.text));
+        return count === null ? { current: false } : { current: true, count };
+      });
+    },
+
+    /** Embeds the revision's chunks that have no vector yet (none when no model or provider is configured). */
+    async embedKnowledgeChunks({ documentId, revision }: IndexDocumentInput): Promise<IndexStep> {
+      return beating(async (signal) => {
+        const model = provider ? await embeddingModel(orm.em.fork()) : null;
+        if (!provider || !model) return { current: true, count: 0 };
+        let count = 0;
+        for (;;) {
+          const batch = await chunksToEmbed(knex, documentId, revision, EMBED_BATCH);
+          if (!batch.length) return { current: true, count };
+          const input = batch.map((c) => [...c.headingPath, c.text].join('\n'));
+          const { vectors } = await provider.embed({ model: model.externalId, input, signal });
+          await saveEmbeddings(
+            knex,
+            batch.map((c, i) => ({ id: c.id, vector: vectors[i]! })),
+          );
+          count += batch.length;
+        }
+      });
+    },
+
+    async markKnowledgeIndexed({ documentId, revision }: IndexDocumentInput): Promise<boolean> {
+      return markIndexed(knex, documentId, revision);
+    },
+
+    async markKnowledgeFailed({ documentId, revision }: IndexDocumentInput, reason: string): Promise<boolean> {
+      return markFailed(knex, documentId, revision, reason);
+    },
+  };
+}

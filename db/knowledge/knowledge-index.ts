@@ -1,0 +1,192 @@
+/**
+ * What the indexing workflow's activities read and write. Every write names the document revision it is for and
+ * happens only while that revision is current (the document row locked): a revision that moved on, or a document
+ * deleted meanwhile, makes it a no-op, so no chunk outlives its document. Every write is idempotent: an activity
+ * retried after a crash finds its rows and writes nothing twice.
+ */
+import type { Knex } from '@mikro-orm/postgresql';
+import type { Chunk } from '../../lib/knowledge/chunking.js';
+
+/** The text search configuration of a knowledge base (`values.language`), `english` by default. */
+export const knowledgeLanguage = (values: Record<string, unknown> | null | undefined): string =>
+  typeof values?.language === 'string' ? values.language : 'english';
+
+/** A document revision as extraction reads it (null when the document is gone or the revision has moved on). */
+export interface SourceDocument {
+  accountId: number;
+  knowledgeBaseId: number;
+  title: string;
+  source: string;
+  url: string | null;
+  fileName: string | null;
+  contentType: string | null;
+  body: Buffer | null;
+  contentHash: string | null;
+  status: string;
+  language: string;
+}
+
+export async function sourceDocument(knex: Knex, documentId: string, revision: number): Promise<SourceDocument | null> {
+  const row = await knex('knowledge_documents as d')
+    .join('agent_resources as kb', 'kb.id', 'd.knowledge_base_id')
+    .where({ 'd.id': documentId, 'd.revision': revision })
+    .first(
+      'd.account_id',
+      'd.knowledge_base_id',
+      'd.title',
+      'd.source',
+      'd.url',
+      'd.file_name',
+      'd.content_type',
+      'd.body',
+      'd.content_hash',
+      'd.status',
+      'kb.values',
+    );
+  if (!row) return null;
+  return {
+    accountId: row.account_id,
+    knowledgeBaseId: row.knowledge_base_id,
+    title: row.title,
+    source: row.source,
+    url: row.url,
+    fileName: row.file_name,
+    contentType: row.content_type,
+    body: row.body,
+    contentHash: row.content_hash,
+    status: row.status,
+    language: knowledgeLanguage(row.values),
+  };
+}
+
+/** Runs `write` with the document row locked when `revision` is current; false (nothing written) otherwise. */
+async function whileCurrent(knex: Knex, documentId: string, revision: number, write: (trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
+  return knex.transaction(async (trx) => {
+    const locked = await trx.raw('select 1 from knowledge_documents where id = ? and revision = ? for update', [documentId, revision]);
+    if (!locked.rows.length) return false;
+    await write(trx);
+    return true;
+  });
+}
+
+/**
+ * Stores the extracted text and, for a URL, the fetched bytes' hash (left unset when another document of the
+ * knowledge base holds the same bytes: both stay, the URL is what the user asked for).
+ */
+export async function saveText(knex: Knex, documentId: string, revision: number, text: string, contentHash?: string): Promise<boolean> {
+  return whileCurrent(knex, documentId, revision, async (trx) => {
+    await trx.raw(
+      `update knowledge_documents d set text = ?, updated_at = now(),
+         content_hash = case when ?::text is null or exists (select 1 from knowledge_documents o
+           where o.knowledge_base_id = d.knowledge_base_id and o.content_hash = ? and o.id <> d.id) then d.content_hash else ? end
+       where id = ?`,
+      [text, contentHash ?? null, contentHash ?? null, contentHash ?? null, documentId],
+    );
+  });
+}
+
+/** The extracted text of the revision (null when gone or outdated). */
+export async function savedText(knex: Knex, documentId: string, revision: number): Promise<{ text: string; title: string; language: string } | null> {
+  const row = await knex('knowledge_documents as d')
+    .join('agent_resources as kb', 'kb.id', 'd.knowledge_base_id')
+    .where({ 'd.id': documentId, 'd.revision': revision })
+    .first('d.text', 'd.title', 'kb.values');
+  return row ? { text: row.text ?? '', title: row.title, language: knowledgeLanguage(row.values) } : null;
+}
+
+/**
+ * Writes the revision's chunks, with their full-text vectors (headings weighted A, the document title C, split at
+ * `/ . _ @ -` so a file name's words count, the text B), and removes those of other revisions. Answers the count, or null when the revision is not current.
+ */
+export async function writeChunks(knex: Knex, documentId: string, revision: number, chunks: Chunk[]): Promise<number | null> {
+  let count: number | null = null;
+  const current = await whileCurrent(knex, documentId, revision, async (trx) => {
+    const doc = await trx('knowledge_documents as d')
+      .join('agent_resources as kb', 'kb.id', 'd.knowledge_base_id')
+      .where('d.id', documentId)
+      .first('d.account_id', 'd.knowledge_base_id', 'd.title', 'kb.values');
+    const language = knowledgeLanguage(doc.values);
+    await trx('knowledge_chunks').where('document_id', documentId).whereNot('revision', revision).delete();
+    const rows = chunks.map((c) => ({ position: c.position, heading_path: c.headingPath, text: c.text }));
+    for (let i = 0; i < rows.length; i += 500) {
+      await trx.raw(
+        `insert into knowledge_chunks (account_id, knowledge_base_id, document_id, revision, position, heading_path, text, tsv)
+         select ?, ?, ?, ?, c.position, c.heading_path, c.text,
+           setweight(to_tsvector(?::regconfig, array_to_string(c.heading_path, ' ')), 'A')
+             || setweight(to_tsvector(?::regconfig, c.text), 'B')
+             || setweight(to_tsvector(?::regconfig, regexp_replace(?, '[/._@-]+', ' ', 'g')), 'C')
+         from json_to_recordset(?::json) as c(position int, heading_path text[], text text)
+         on conflict do nothing`,
+        [
+          doc.account_id,
+          doc.knowledge_base_id,
+          documentId,
+          revision,
+          language,
+          language,
+          language,
+          doc.title,
+          JSON.stringify(rows.slice(i, i + 500)),
+        ],
+      );
+    }
+    count = rows.length;
+  });
+  // New chunks enter the GIN index's pending list, which every search reads entry by entry (and which makes the
+  // planner price the index above a sequential scan) until autovacuum merges it: merge it now, once per document.
+  if (current && count) await knex.raw(`select gin_clean_pending_list('knowledge_chunks_tsv_index'::regclass)`);
+  return current ? count : null;
+}
+
+/** Chunks of the revision still without an embedding, at most `limit`. */
+export async function chunksToEmbed(
+  knex: Knex,
+  documentId: string,
+  revision: number,
+  limit: number,
+): Promise<{ id: string; text: string; headingPath: string[] }[]> {
+  const rows = await knex('knowledge_chunks')
+    .where({ document_id: documentId, revision })
+    .whereNull('embedding')
+    .orderBy('position')
+    .limit(limit)
+    .select('id', 'text', 'heading_path');
+  return rows.map((r) => ({ id: String(r.id), text: r.text, headingPath: r.heading_path }));
+}
+
+/** Stores unit-length embeddings (cosine similarity is then a dot product). */
+export async function saveEmbeddings(knex: Knex, embeddings: { id: string; vector: number[] }[]): Promise<void> {
+  if (!embeddings.length) return;
+  const rows = embeddings.map((e) => ({ id: e.id, v: unit(e.vector) }));
+  await knex.raw(
+    `update knowledge_chunks c set embedding = array(select json_array_elements_text(r.v)::real)
+     from json_to_recordset(?::json) as r(id bigint, v json) where c.id = r.id`,
+    [JSON.stringify(rows)],
+  );
+}
+
+export function unit(vector: number[]): number[] {
+  const norm = Math.sqrt(vector.reduce((sum, x) => sum + x * x, 0)) || 1;
+  return vector.map((x) => x / norm);
+}
+
+/** INDEXED with its chunk count, when the revision is still current. */
+export async function markIndexed(knex: Knex, documentId: string, revision: number): Promise<boolean> {
+  return whileCurrent(knex, documentId, revision, async (trx) => {
+    await trx.raw(
+      `update knowledge_documents set status = 'INDEXED', failure_reason = null, indexed_at = now(), updated_at = now(),
+         chunk_count = (select count(*) from knowledge_chunks where document_id = ? and revision = ?) where id = ?`,
+      [documentId, revision, documentId],
+    );
+  });
+}
+
+/** FAILED with the reason, when the revision is still current; its chunks are removed (they are of no revision now). */
+export async function markFailed(knex: Knex, documentId: string, revision: number, reason: string): Promise<boolean> {
+  return whileCurrent(knex, documentId, revision, async (trx) => {
+    await trx('knowledge_chunks').where('document_id', documentId).delete();
+    await trx('knowledge_documents')
+      .where({ id: documentId })
+      .update({ status: 'FAILED', failure_reason: reason.slice(0, 2000), chunk_count: 0, updated_at: trx.fn.now() });
+  });
+}

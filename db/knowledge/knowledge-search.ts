@@ -1,0 +1,163 @@
+/**
+ * Retrieval in PostgreSQL. Full text, in each knowledge base's language, through the GIN index: a question's words
+ * are weighed by how rare they are in the knowledge base (inverse chunk frequency, `term-stats.ts`), so
+ * "koa" outweighs "version"; a word in a heading (weight A) counts 2.5 times, in the document title (C) 1.5 times one
+ * in the text (B); `ts_rank_cd` adds proximity, and a chunk matching `websearch_to_tsquery` (every word, quotes and
+ * `-` as the user wrote them) scores double. Vectors: the dot product of unit
+ * vectors, by pgvector (`<#>`) when the extension is installed, else in SQL over `real[]`, from `MIN_SIMILARITY` up.
+ * Only chunks of a
+ * document's current revision count.
+ */
+import type { Knex } from '@mikro-orm/postgresql';
+import { unit } from './knowledge-index.js';
+import { termStats } from './term-stats.js';
+
+export interface SearchScope {
+  accountId: number;
+  /** The knowledge bases searched, each with its text search configuration. */
+  bases: { id: number; language: string }[];
+  /** Only these documents, when given. */
+  documentIds?: string[];
+  limit: number;
+}
+
+export interface Hit {
+  chunkId: string;
+  score: number;
+}
+
+export interface Passage {
+  chunkId: string;
+  documentId: string;
+  title: string;
+  headingPath: string[];
+  position: number;
+  text: string;
+}
+
+const documentFilter = (scope: SearchScope) => (scope.documentIds?.length ? 'and c.document_id = any(:documentIds::uuid[])' : '');
+
+/**
+ * Candidates hold one of the question's rarer words (in at most this share of the chunks, at most `FINDERS` of
+ * them), or two of its other words (any two of the `PAIRED` rarest of those): one rare word of the question ("give") must
+ * not be the only way in, and a chunk sharing a single common word with it is not worth ranking.
+ */
+const RARE_SHARE = 0.03;
+const FINDERS = 4;
+const PAIRED = 4;
+
+/** A lexeme as a tsquery operand (quoted, so no character of it is read as an operator). */
+const operand = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/** A question's words in one knowledge base: each lexeme's inverse chunk frequency, the rarer ones, the finder. */
+async function weighedTerms(knex: Knex, base: { id: number; language: string }, query: string) {
+  const lexemes = (await knex.raw(`select lexeme from unnest(to_tsvector(?::regconfig, ?))`, [base.language, query])).rows.map(
+    (r: { lexeme: string }) => r.lexeme,
+  ) as string[];
+  const stats = await termStats(knex, base.id);
+  const terms = lexemes
+    .map((lexeme) => ({ lexeme, n: stats.chunks.get(lexeme) ?? 0 }))
+    .filter((t) => t.n > 0)
+    .sort((a, b) => a.n - b.n)
+    .map((t) => ({ ...t, idf: Math.log(1 + stats.total / t.n) }));
+  const found = terms.filter((t) => t.n <= Math.max(20, stats.total * RARE_SHARE)).slice(0, FINDERS);
+  const rare = (found.length ? found : terms.slice(0, 2)).map((t) => operand(t.lexeme));
+  const others = terms.filter((t) => !found.includes(t)).slice(0, PAIRED);
+  const pairs = others.flatMap((t, i) => others.slice(i + 1).map((u) => `(${operand(t.lexeme)} & ${operand(u.lexeme)})`));
+  return { ...base, terms, rare: rare.join(' | '), finder: [...rare, ...pairs].join(' | ') };
+}
+
+/**
+ * Ranks the chunks of the knowledge bases for a question. Candidates come through the GIN index (each base's
+ * finder is a constant tsquery the planner sees). Each scores the idf of the question's words it holds, 2.5 times
+ * in a heading (A), 1.5 times in the title (C), times 1 + ts_rank_cd of the rarer words (proximity), doubled when it
+ * matches websearch_to_tsquery (every word, quotes and - as written). The per-word tests are constants in the
+ * statement, so a candidate costs a few lookups in its tsvector.
+ */
+export async function searchText(knex: Knex, scope: SearchScope, query: string): Promise<Hit[]> {
+  if (!query.trim() || !scope.bases.length) return [];
+  const bases = (await Promise.all(scope.bases.map((b) => weighedTerms(knex, b, query)))).filter((b) => b.terms.length);
+  if (!bases.length) return [];
+  const bindings: Record<string, unknown> = { query, accountId: scope.accountId, limit: scope.limit, documentIds: scope.documentIds ?? [] };
+  const selects = bases.map((base, b) => {
+    Object.assign(bindings, { [`base${b}`]: base.id, [`cfg${b}`]: base.language, [`finder${b}`]: base.finder, [`rare${b}`]: base.rare });
+    const words = base.terms.map((t, i) => {
+      bindings[`w${b}_${i}`] = operand(t.lexeme);
+      bindings[`a${b}_${i}`] = `${operand(t.lexeme)}:A`;
+      bindings[`c${b}_${i}`] = `${operand(t.lexeme)}:C`;
+      const idf = t.idf.toFixed(6);
+      return `(case when c.tsv @@ :a${b}_${i}::tsquery then ${idf} * 2.5 when c.tsv @@ :c${b}_${i}::tsquery then ${idf} * 1.5
+        when c.tsv @@ :w${b}_${i}::tsquery then ${idf} else 0 end)`;
+    });
+    return `select c.id, (${words.join(' + ')}) * (1 + ts_rank_cd(c.tsv, :rare${b}::tsquery))
+        * (case when c.tsv @@ websearch_to_tsquery(:cfg${b}::regconfig, :query) then 2 else 1 end) as score
+      from knowledge_chunks c join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
+      where c.tsv @@ :finder${b}::tsquery and c.knowledge_base_id = :base${b} and c.account_id = :accountId ${documentFilter(scope)}`;
+  });
+  const result = await knex.raw(`${selects.join(' union all ')} order by score desc, id limit :limit`, bindings);
+  return result.rows.map((r: { id: string; score: number }) => ({ chunkId: String(r.id), score: Number(r.score) }));
+}
+
+let pgvector: Promise<boolean> | undefined;
+
+/** Whether pgvector is installed in this database (asked once per process). */
+export function hasPgvector(knex: Knex): Promise<boolean> {
+  pgvector ??= knex.raw(`select exists (select 1 from pg_extension where extname = 'vector') as present`).then((r) => Boolean(r.rows[0]?.present));
+  return pgvector;
+}
+
+/**
+ * Below this cosine similarity a chunk is not near the question at all: the vector ranking leaves it out, so a
+ * question about nothing in the knowledge base finds nothing (and the agent says it does not know).
+ */
+export const MIN_SIMILARITY = 0.3;
+
+export async function searchVectors(knex: Knex, scope: SearchScope, vector: number[]): Promise<Hit[]> {
+  if (!scope.bases.length) return [];
+  const unitVector = unit(vector);
+  const similarity = (await hasPgvector(knex))
+    ? `-(c.embedding::vector <#> :vector::real[]::vector)`
+    : `(select sum(a * b) from unnest(c.embedding, :vector::real[]) as t(a, b))`;
+  const result = await knex.raw(
+    `select id, score from (
+       select c.id, ${similarity} as score from knowledge_chunks c
+       join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
+       where c.knowledge_base_id = any(:bases::int[]) and c.account_id = :accountId and c.embedding is not null ${documentFilter(scope)}
+     ) near where score >= :min order by score desc, id limit :limit`,
+    {
+      vector: unitVector,
+      min: MIN_SIMILARITY,
+      bases: scope.bases.map((b) => b.id),
+      accountId: scope.accountId,
+      limit: scope.limit,
+      documentIds: scope.documentIds ?? [],
+    },
+  );
+  return result.rows.map((r: { id: string; score: number }) => ({ chunkId: String(r.id), score: Number(r.score) }));
+}
+
+/** Whether any chunk of these knowledge bases has an embedding (else vector search is skipped). */
+export async function hasEmbeddings(knex: Knex, baseIds: number[]): Promise<boolean> {
+  const r = await knex.raw(
+    `select exists (select 1 from knowledge_chunks where knowledge_base_id = any(?::int[]) and embedding is not null) as any`,
+    [baseIds],
+  );
+  return Boolean(r.rows[0]?.any);
+}
+
+/** The passages of these chunks of the account, in the order asked (missing ones left out). */
+export async function passagesOf(knex: Knex, accountId: number, chunkIds: string[]): Promise<Passage[]> {
+  if (!chunkIds.length) return [];
+  const rows = await knex('knowledge_chunks as c')
+    .join('knowledge_documents as d', 'd.id', 'c.document_id')
+    .where('c.account_id', accountId)
+    .whereIn('c.id', chunkIds)
+    .select('c.id', 'c.document_id', 'd.title', 'c.heading_path', 'c.position', 'c.text');
+  const byId = new Map(
+    rows.map((r) => [
+      String(r.id),
+      { chunkId: String(r.id), documentId: r.document_id, title: r.title, headingPath: r.heading_path, position: r.position, text: r.text },
+    ]),
+  );
+  return chunkIds.flatMap((id) => byId.get(id) ?? []);
+}
