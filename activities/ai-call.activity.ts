@@ -7,7 +7,8 @@
  * Credits are charged once per call, under the call's key: an attempt that finds the charge recorded does not pay
  * again. `refundAiCall` gives them back when the call finally fails.
  */
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
+import { heartbeating } from './heartbeat.js';
 import { chargeCredits, refundCredits } from '../db/automations/run-ledger.js';
 import { NodeEffect } from '../db/entities/index.js';
 import type { Orm } from '../db/orm.js';
@@ -37,34 +38,31 @@ export function createAiCallActivities({ orm, provider, httpTimeoutMs, outbound 
   return {
     async aiCall(request: AiCallRequest): Promise<AiReply> {
       if (!provider) throw ApplicationFailure.nonRetryable(AI_NOT_CONFIGURED, 'AiNotConfigured');
-      const context = Context.current();
-      // Heartbeats let Temporal notice a dead worker within the heartbeat timeout, and deliver cancellation.
-      const beat = setInterval(() => context.heartbeat(), 2_000);
-      try {
-        // Knowledge-base passages are named by id in the request (and the history); their text joins the call here.
-        const call = request.call.kind === 'chat' ? await expandPassages(orm.em.fork(), request.accountId, request.call) : request.call;
-        return await performAiCall(provider, request.model, call, {
-          signal: context.cancellationSignal,
-          downloadTimeoutMs: httpTimeoutMs,
-          outbound,
-          pay: async () => {
-            const { accountId, model } = request;
-            const charged = await once(orm.em, chargeKey(request), (tx) => chargeCredits(tx, accountId, model.creditsPerMessage));
-            if (!charged) throw insufficientCredits(model);
-          },
-        });
-      } catch (error) {
-        if (context.cancellationSignal.aborted || !(error instanceof AiProviderUnavailableError))
-          throw toFailure(error, context.cancellationSignal.aborted);
-        const { retryAfterMs } = error;
-        throw ApplicationFailure.create({
-          message: error.message,
-          type: 'AiProviderUnavailable',
-          ...(retryAfterMs ? { nextRetryDelay: Math.min(retryAfterMs, MAX_RETRY_AFTER_MS) } : {}),
-        });
-      } finally {
-        clearInterval(beat);
-      }
+      return heartbeating(async (context) => {
+        try {
+          // Knowledge-base passages are named by id in the request (and the history); their text joins the call here.
+          const call = request.call.kind === 'chat' ? await expandPassages(orm.em.fork(), request.accountId, request.call) : request.call;
+          return await performAiCall(provider, request.model, call, {
+            signal: context.cancellationSignal,
+            downloadTimeoutMs: httpTimeoutMs,
+            outbound,
+            pay: async () => {
+              const { accountId, model } = request;
+              const charged = await once(orm.em, chargeKey(request), (tx) => chargeCredits(tx, accountId, model.creditsPerMessage));
+              if (!charged) throw insufficientCredits(model);
+            },
+          });
+        } catch (error) {
+          if (context.cancellationSignal.aborted || !(error instanceof AiProviderUnavailableError))
+            throw toFailure(error, context.cancellationSignal.aborted);
+          const { retryAfterMs } = error;
+          throw ApplicationFailure.create({
+            message: error.message,
+            type: 'AiProviderUnavailable',
+            ...(retryAfterMs ? { nextRetryDelay: Math.min(retryAfterMs, MAX_RETRY_AFTER_MS) } : {}),
+          });
+        }
+      });
     },
 
     /** Gives back what `aiCall` charged for a call that finally failed (once; nothing when it was never charged). */

@@ -7,7 +7,8 @@
  * `finish` step with the reply (an AI node in steps) or executes the node again (TOOLS_AI, and runs started before
  * steps existed, for which `executeNode` runs an AI node's steps from its replies: `stepsExecutor`).
  */
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/activity';
+import { heartbeating } from './heartbeat.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NodeEffect } from '../db/entities/index.js';
 import { AppError, NodeError } from '../lib/errors.js';
@@ -85,43 +86,39 @@ type Run = (module: NodeModule, input: ExecuteNodeInput, context: ExecutionConte
 
 /** `run` as an activity: the execution context, heartbeats, metrics, the output's size check and the failure mapping. */
 function nodeActivity(deps: ExecutorDeps, run: Run) {
-  return async (input: ExecuteNodeInput): Promise<NodeOutcome> => {
-    const module = nodeModule(input.node.type);
-    const context = Context.current();
-    // Heartbeats let Temporal notice a dead worker within the heartbeat timeout, and deliver cancellation.
-    const beat = context.info.isLocal ? undefined : setInterval(() => context.heartbeat(), 2_000);
-    const timer = nodeDuration.startTimer({ type: input.node.type });
-    let session: AiSession | undefined;
-    try {
-      const running = module
-        ? run(module, input, {
-            ...deps,
-            signal: context.cancellationSignal,
-            attempt: context.info.attempt,
-            temporalWorkflowId: context.info.workflowExecution?.workflowId ?? '',
-            once: (effect) => once(deps.orm.em, input.executionKey, effect),
-            onceFor: (part, effect) => once(deps.orm.em, `${input.executionKey}/${part}`, effect),
-            aiSession: () => (session ??= deps.ai.journaled(input)),
-          })
-        : undefined;
-      if (!running)
-        throw ApplicationFailure.nonRetryable(`${input.node.type} nodes are not available yet in this version of agentry`, 'NotAvailable');
-      const outcome = await running.catch((error: unknown) => {
-        if (error instanceof AiCallNeeded) return { aiCall: error.request };
-        throw error;
-      });
-      deps.outbox?.poke();
-      const checked = checkOutputSize(input, outcome);
-      // A node paused for an AI call is not done: its duration is counted apart from finished nodes.
-      timer({ outcome: outcome.aiCall ? 'ai_call' : 'success' });
-      return checked;
-    } catch (error) {
-      timer({ outcome: context.cancellationSignal.aborted ? 'cancelled' : 'failure' });
-      throw toFailure(error, context.cancellationSignal.aborted);
-    } finally {
-      clearInterval(beat);
-    }
-  };
+  return (input: ExecuteNodeInput): Promise<NodeOutcome> =>
+    heartbeating(async (context) => {
+      const module = nodeModule(input.node.type);
+      const timer = nodeDuration.startTimer({ type: input.node.type });
+      let session: AiSession | undefined;
+      try {
+        const running = module
+          ? run(module, input, {
+              ...deps,
+              signal: context.cancellationSignal,
+              attempt: context.info.attempt,
+              temporalWorkflowId: context.info.workflowExecution?.workflowId ?? '',
+              once: (effect) => once(deps.orm.em, input.executionKey, effect),
+              onceFor: (part, effect) => once(deps.orm.em, `${input.executionKey}/${part}`, effect),
+              aiSession: () => (session ??= deps.ai.journaled(input)),
+            })
+          : undefined;
+        if (!running)
+          throw ApplicationFailure.nonRetryable(`${input.node.type} nodes are not available yet in this version of agentry`, 'NotAvailable');
+        const outcome = await running.catch((error: unknown) => {
+          if (error instanceof AiCallNeeded) return { aiCall: error.request };
+          throw error;
+        });
+        deps.outbox?.poke();
+        const checked = checkOutputSize(input, outcome);
+        // A node paused for an AI call is not done: its duration is counted apart from finished nodes.
+        timer({ outcome: outcome.aiCall ? 'ai_call' : 'success' });
+        return checked;
+      } catch (error) {
+        timer({ outcome: context.cancellationSignal.aborted ? 'cancelled' : 'failure' });
+        throw toFailure(error, context.cancellationSignal.aborted);
+      }
+    });
 }
 
 /** An AI node in steps has no session (its calls are asked for by its steps). */

@@ -6,7 +6,6 @@
  * unsupported documents fail permanently (the workflow marks them FAILED with the reason); the network, the
  * provider and the database are retried.
  */
-import { Context } from '@temporalio/activity';
 import type { Orm } from '../db/orm.js';
 import {
   chunksToEmbed,
@@ -29,6 +28,7 @@ import type { IndexDocumentInput, IndexStep } from '../lib/knowledge/indexing-co
 import { NodeError } from '../lib/errors.js';
 import type { OutboundFetch } from '../integrations/outbound/outbound-fetch.js';
 import { toFailure } from './execute-node.activity.js';
+import { heartbeating } from './heartbeat.js';
 
 export interface KnowledgeActivityDeps {
   orm: Orm;
@@ -41,16 +41,14 @@ export interface KnowledgeActivityDeps {
 const EMBED_BATCH = 64;
 
 /** Runs `work` with heartbeats (a dead worker is noticed within the heartbeat timeout) and permanent errors marked so. */
-async function beating<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const context = Context.current();
-  const beat = setInterval(() => context.heartbeat(), 2_000);
-  try {
-    return await work(context.cancellationSignal);
-  } catch (error) {
-    throw toFailure(error, context.cancellationSignal.aborted);
-  } finally {
-    clearInterval(beat);
-  }
+function beating<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return heartbeating(async (context) => {
+    try {
+      return await work(context.cancellationSignal);
+    } catch (error) {
+      throw toFailure(error, context.cancellationSignal.aborted);
+    }
+  });
 }
 
 export function createKnowledgeActivities({ orm, provider, outbound, httpTimeoutMs }: KnowledgeActivityDeps) {
