@@ -2,6 +2,7 @@
  * Admin command line: `npm run --silent admin -- <verb> [options]`. Manages accounts, users and API keys, which
  * the public interface only verifies. Creates and migrates the database when needed.
  */
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../lib/config.js';
@@ -110,18 +111,30 @@ const verbs: Record<string, Verb> = {
     );
     return { json: { parked }, text: lines.length ? lines.join('\n') : 'no parked events' };
   },
+};
+
+/** Every verb, the catalog's sealing third-party secrets with the SETTINGS_ENCRYPTION_KEY of `env`. */
+const verbsFor = (env: NodeJS.ProcessEnv): Record<string, Verb> => ({
+  ...verbs,
   ...catalogVerbs({
     required,
     id,
     usage: (message) => new UsageError(message),
     secrets: () => {
-      const key = loadConfig().settingsKey;
+      const key = loadConfig(env).settingsKey;
       return key ? SecretBox.fromKey(key) : null;
     },
   }),
-};
+});
 
-async function main(argv: string[]): Promise<number> {
+/** What one command printed: its standard output and error, and the exit code. */
+export interface AdminResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function main(argv: string[], env: NodeJS.ProcessEnv, print: (text: string) => void): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -141,34 +154,48 @@ async function main(argv: string[]): Promise<number> {
   });
   const verb = positionals[0];
   if (values.help || !verb) {
-    console.log(USAGE);
+    print(USAGE);
     return verb || values.help ? 0 : 2;
   }
-  const run = verbs[verb];
+  const run = verbsFor(env)[verb];
   if (!run) throw new UsageError(`unknown verb "${verb}"`);
-  const config = loadConfig();
+  const config = loadConfig(env);
   await ensureDatabase(config.databaseUrl);
   const orm = await initORM({ databaseUrl: config.databaseUrl, poolMax: 2 });
   try {
     await migrate(orm);
     const result = await run(orm.em.fork(), values);
-    console.log(values.json ? JSON.stringify(result.json) : result.text);
+    print(values.json ? JSON.stringify(result.json) : result.text);
     return 0;
   } finally {
     await orm.close();
   }
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    console.error(`error: ${error.message}\n\n${USAGE}`);
-    process.exitCode = 2;
-  } else if (error instanceof AppError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    console.error(`error: ${(error as Error).message}`);
-    process.exitCode = 1;
-  } else {
+/**
+ * Runs one command as `npm run admin -- ...argv` would, with `env` for its configuration: answers what it printed and
+ * its exit code. A usage error exits 2, a refused request 1; anything else is a bug and is thrown.
+ */
+export async function runAdmin(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<AdminResult> {
+  let stdout = '';
+  try {
+    const code = await main(argv, env, (text) => (stdout += `${text}\n`));
+    return { code, stdout, stderr: '' };
+  } catch (error) {
+    if (error instanceof UsageError) return { code: 2, stdout, stderr: `error: ${error.message}\n\n${USAGE}\n` };
+    if (error instanceof AppError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      return { code: 1, stdout, stderr: `error: ${(error as Error).message}\n` };
+    }
     throw error;
   }
+}
+
+// Started as a program (not imported by the tests): run the command line. No top-level await, so the tests can load
+// this module as they load the rest.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  void runAdmin(process.argv.slice(2)).then((result) => {
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
+    process.exitCode = result.code;
+  });
 }

@@ -1,21 +1,22 @@
 /**
- * Runs the admin command line on the test database: `node --import tsx scripts/admin.ts ...args`, what
- * `npm run --silent admin -- ...args` runs once its install step has nothing to do (`adminViaNpm` goes through npm,
- * as an operator types it; one test keeps that path checked, the others spare npm's start-up).
+ * Runs the admin command line on the test database. `admin` runs the command in this process (`runAdmin`, what
+ * `scripts/admin.ts` runs when started), sparing a Node.js start-up per command; `adminViaNpm` runs
+ * `npm run --silent admin -- ...args` as an operator types it, in a process of its own, so that path stays checked.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { runAdmin as runAdminCommand, type AdminResult } from '../../scripts/admin.js';
 import { harness, projectRoot, TEST_SETTINGS_KEY } from './harness.js';
 
 const run = promisify(execFile);
 
-type AdminResult = { code: number; stdout: string; stderr: string };
+const adminEnv = () => ({ ...process.env, DATABASE_URL: harness().databaseUrl, SETTINGS_ENCRYPTION_KEY: TEST_SETTINGS_KEY });
 
-async function runAdmin(command: string, args: string[]): Promise<AdminResult> {
+async function runProcess(command: string, args: string[]): Promise<AdminResult> {
   try {
     const { stdout, stderr } = await run(command, args, {
       cwd: projectRoot,
-      env: { ...process.env, DATABASE_URL: harness().databaseUrl, SETTINGS_ENCRYPTION_KEY: TEST_SETTINGS_KEY },
+      env: adminEnv(),
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -25,9 +26,9 @@ async function runAdmin(command: string, args: string[]): Promise<AdminResult> {
 }
 
 export async function admin(...args: string[]): Promise<AdminResult> {
-  return runAdmin(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args]);
+  return runAdminCommand(args, adminEnv());
 }
 
 export async function adminViaNpm(...args: string[]): Promise<AdminResult> {
-  return runAdmin('npm', ['run', '--silent', 'admin', '--', ...args]);
+  return runProcess('npm', ['run', '--silent', 'admin', '--', ...args]);
 }
