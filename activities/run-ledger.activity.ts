@@ -3,11 +3,13 @@ import { beginRun, finishRunFreeing, type RunBegin, type RunEnd } from '../db/au
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
 import { SCHEDULED_RUN_EVENT, storedRunPayload, type AdmissionRequest } from '../lib/runtime/queued-runs.js';
 import { runsTotal } from '../lib/metrics.js';
+import { eventsWaiting } from '../db/automations/admission.js';
 
 /**
  * Run bookkeeping for `runAutomation`: the ledger row behind counters and analytics (idempotent, retry-safe), and
  * the runs metric, counted only by the call that recorded the change, so a retried activity counts nothing twice.
- * A run that ends frees its admission slot and wakes the outbox dispatchers (`outbox`), which admit the next run.
+ * A run that ends frees its admission slot and, when events wait, wakes the outbox dispatchers (`outbox`), which
+ * admit the next run.
  */
 export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier) {
   return {
@@ -32,7 +34,8 @@ export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier) {
     },
     finishRun: async (run: RunEnd) => {
       const { triggerType, freed } = await finishRunFreeing(orm.em.fork(), run);
-      if (freed) outbox?.poke();
+      // A freed slot wakes the dispatchers when events wait for it (a NOTIFY costs every dispatcher a pass).
+      if (freed && outbox && (await eventsWaiting(orm.em.getKnex()))) outbox.poke();
       if (triggerType !== null) runsTotal.inc({ trigger_type: triggerType, status: run.status });
     },
   };
