@@ -118,17 +118,16 @@ async function main(): Promise<void> {
     const eventId = ((await res.json()) as { eventId: string }).eventId;
     return { eventId, acceptMs: performance.now() - started, started, sent, answered: Date.now() };
   };
-  const completion = async (temporalId: string) => {
-    const handle = env.client.workflow.getHandle(temporalId);
+  // A run's completion: wait (polling PostgreSQL, not Temporal's single-connection store) until its event is
+  // dispatched, then long-poll its result as the baseline's handler does.
+  const knex = orm.em.getKnex();
+  const completion = async (temporalId: string, eventId: string) => {
     for (;;) {
-      try {
-        await handle.describe();
-        break;
-      } catch {
-        await sleep(2);
-      }
+      const row = (await knex.raw(`select dispatched_at from outbox_events where id = ?`, [eventId])).rows[0];
+      if (row?.dispatched_at) break;
+      await sleep(2);
     }
-    await handle.result();
+    await env.client.workflow.getHandle(temporalId).result();
   };
 
   const latencies: number[] = [];
@@ -138,7 +137,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < runs; i += 1) {
       const { eventId, acceptMs, started, sent, answered } = await post(i);
       const runId = `automation:${workflowId}:event-${eventId}`;
-      await completion(runId);
+      await completion(runId, eventId);
       const agentryMs = performance.now() - started;
       const seen = Date.now();
       const baseline = await baselineHook(i);
@@ -166,9 +165,7 @@ async function main(): Promise<void> {
   const phaseSeconds = (performance.now() - phaseStart) / 1000;
   const phaseTo = await queries.snapshot();
   for (const cost of [...costs.agentry, ...costs.baseline]) Object.assign(cost.timeline, await startAndClose(env.client, cost.workflowId));
-  const written = await orm.em
-    .getKnex()
-    .raw(`select id, created_at from outbox_events where id = any(?::bigint[])`, [costs.agentry.map((c) => c.eventId!)]);
+  const written = await knex.raw(`select id, created_at from outbox_events where id = any(?::bigint[])`, [costs.agentry.map((c) => c.eventId!)]);
   const writtenAt = new Map(written.rows.map((r: { id: string; created_at: Date }) => [String(r.id), new Date(r.created_at).getTime()]));
   for (const cost of costs.agentry) (cost.timeline as Timeline).written = writtenAt.get(cost.eventId!) as number;
 
@@ -191,7 +188,6 @@ async function main(): Promise<void> {
   const acceptOnly = await callers(THROUGHPUT_RUNS, idle.id);
 
   // Sustained throughput: CALLERS callers post THROUGHPUT_RUNS webhooks as fast as they are answered.
-  const knex = orm.em.getKnex();
   const ended = async () =>
     Number((await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'running'`, [workflowId])).rows[0].count);
   const before = await ended();

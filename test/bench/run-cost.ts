@@ -158,6 +158,7 @@ export function timeSplit(timelines: Timeline[]) {
   const p50 = (f: (t: Timeline) => number) => percentile(timelines.map(f), 50);
   return {
     answer: p50((t) => t.answered - t.sent),
+    answeredToStart: p50((t) => t.started - t.answered),
     toStart: p50((t) => t.started - (t.written ?? t.sent)),
     run: p50((t) => t.closed - t.started),
     toSeen: p50((t) => t.seen - t.closed),
@@ -229,6 +230,7 @@ export async function printRunCost(
     ['other history events', ours.other.join(', ') || '-', theirs.other.join(', ') || '-'],
     ['p50 call → answered (202 / -)', ms(split.answer), '-'],
     ['p50 event written → workflow started', ms(split.toStart), `${ms(baseSplit.toStart)} (call → started)`],
+    ['  p50 202 answered → workflow started', ms(split.answeredToStart), '-'],
     ['p50 workflow start → close', ms(split.run), ms(baseSplit.run)],
     ['p50 close → seen by the caller', ms(split.toSeen), ms(baseSplit.toSeen)],
     ['p50 call → seen completed', ms(split.total), ms(baseSplit.total)],
