@@ -3,7 +3,6 @@ import { beginRun, finishRunFreeing, type RunBegin, type RunEnd } from '../db/au
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
 import { SCHEDULED_RUN_EVENT, storedRunPayload, type AdmissionRequest } from '../lib/runtime/queued-runs.js';
 import { runsTotal } from '../lib/metrics.js';
-import { eventsWaiting } from '../db/automations/admission.js';
 
 /**
  * Run bookkeeping for `runAutomation`: the ledger row behind counters and analytics (idempotent, retry-safe), and
@@ -33,9 +32,9 @@ export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier) {
       outbox?.poke();
     },
     finishRun: async (run: RunEnd) => {
-      const { triggerType, freed } = await finishRunFreeing(orm.em.fork(), run);
+      const { triggerType, freed, waiting } = await finishRunFreeing(orm.em.fork(), run);
       // A freed slot wakes the dispatchers when events wait for it (a NOTIFY costs every dispatcher a pass).
-      if (freed && outbox && (await eventsWaiting(orm.em.getKnex()))) outbox.poke();
+      if (freed && waiting) outbox?.poke();
       if (triggerType !== null) runsTotal.inc({ trigger_type: triggerType, status: run.status });
     },
   };

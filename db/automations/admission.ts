@@ -76,15 +76,6 @@ export async function releaseAdmission(knex: Knex, id: string): Promise<boolean>
   return result.rows.length > 0;
 }
 
-/**
- * Whether outbox events wait to be dispatched (in backoff too): after a run freed its slot (committed), the dispatchers
- * are worth waking only then. An event committed after this check wakes them itself, and finds the slot free.
- */
-export async function eventsWaiting(knex: Knex): Promise<boolean> {
-  const result = await knex.raw(`select exists (select 1 from outbox_events where dispatched_at is null and dead_lettered_at is null) as waiting`);
-  return result.rows[0].waiting === true;
-}
-
 /** Admitted runs still in flight that were admitted before `before` (for the sweep to check against Temporal). */
 export async function staleAdmissions(knex: Knex, before: Date, limit: number): Promise<string[]> {
   const result = await knex.raw(`select id from admitted_runs where finished_at is null and admitted_at < ? order by admitted_at limit ?`, [

@@ -76,9 +76,11 @@ export async function finishRun(em: EntityManager, run: RunEnd): Promise<string 
 /**
  * Two statements, each committed alone and each safe to repeat (a retry after a crash between them frees nothing
  * again and records the end): the slot first, so that waiting for the commit of the run's admission (see
- * releaseAdmission) holds no ledger lock; then the ledger row and the automation's failure count in one statement.
+ * releaseAdmission) holds no ledger lock; then the ledger row and the automation's failure count in one statement,
+ * which also answers whether outbox events wait (`waiting`): it reads after the slot's release committed, so an
+ * event committed later wakes the dispatchers itself, and finds the slot free.
  */
-export async function finishRunFreeing(em: EntityManager, run: RunEnd): Promise<{ triggerType: string | null; freed: boolean }> {
+export async function finishRunFreeing(em: EntityManager, run: RunEnd): Promise<{ triggerType: string | null; freed: boolean; waiting: boolean }> {
   const knex = sqlOf(em);
   const freed = await releaseAdmission(knex, run.id);
   const updated = await knex.raw(
@@ -87,7 +89,8 @@ export async function finishRunFreeing(em: EntityManager, run: RunEnd): Promise<
         where id = ? and status = 'running' returning workflow_id, trigger_type),
      failed as (
        update workflows set runs_failed_count = runs_failed_count + 1 where id in (select workflow_id from ended) and ?::text = 'failed' returning id)
-     select workflow_id, trigger_type, (select count(*) from failed) as failed from ended`,
+     select (select trigger_type from ended) as trigger_type, (select count(*) from failed) as failed,
+            exists (select 1 from outbox_events where dispatched_at is null and dead_lettered_at is null) as waiting`,
     [
       run.status,
       run.operations,
@@ -100,8 +103,8 @@ export async function finishRunFreeing(em: EntityManager, run: RunEnd): Promise<
       run.status,
     ],
   );
-  const ended = updated.rows[0] as { trigger_type: string } | undefined;
-  return { triggerType: ended ? ended.trigger_type : null, freed };
+  const row = updated.rows[0] as { trigger_type: string | null; waiting: boolean };
+  return { triggerType: row.trigger_type, freed, waiting: row.waiting };
 }
 
 /**
