@@ -90,6 +90,7 @@ function nodeActivity(deps: ExecutorDeps, run: Run) {
     heartbeating(async (context) => {
       const module = nodeModule(input.node.type);
       const timer = nodeDuration.startTimer({ type: input.node.type });
+      const outboxMark = deps.outbox?.mark() ?? 0;
       let session: AiSession | undefined;
       try {
         const running = module
@@ -109,7 +110,8 @@ function nodeActivity(deps: ExecutorDeps, run: Run) {
           if (error instanceof AiCallNeeded) return { aiCall: error.request };
           throw error;
         });
-        deps.outbox?.poke();
+        // Only a node that wrote events (row changes) wakes the dispatchers.
+        deps.outbox?.pokeIfWritten(outboxMark);
         const checked = checkOutputSize(input, outcome);
         // A node paused for an AI call is not done: its duration is counted apart from finished nodes.
         timer({ outcome: outcome.aiCall ? 'ai_call' : 'success' });

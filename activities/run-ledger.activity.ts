@@ -7,7 +7,8 @@ import { runsTotal } from '../lib/metrics.js';
 /**
  * Run bookkeeping for `runAutomation`: the ledger row behind counters and analytics (idempotent, retry-safe), and
  * the runs metric, counted only by the call that recorded the change, so a retried activity counts nothing twice.
- * A run that ends frees its admission slot and wakes the outbox dispatchers (`outbox`), which admit the next run.
+ * A run that ends frees its admission slot and, when events wait, wakes the outbox dispatchers (`outbox`), which
+ * admit the next run.
  */
 export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier) {
   return {
@@ -31,8 +32,9 @@ export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier) {
       outbox?.poke();
     },
     finishRun: async (run: RunEnd) => {
-      const { triggerType, freed } = await finishRunFreeing(orm.em.fork(), run);
-      if (freed) outbox?.poke();
+      const { triggerType, freed, waiting } = await finishRunFreeing(orm.em.fork(), run);
+      // A freed slot wakes the dispatchers when events wait for it (a NOTIFY costs every dispatcher a pass).
+      if (freed && waiting) outbox?.poke();
       if (triggerType !== null) runsTotal.inc({ trigger_type: triggerType, status: run.status });
     },
   };

@@ -220,11 +220,16 @@ export function createApp(deps: AppDeps): Koa {
   app.use((ctx, next) => (ctx.path.startsWith('/widget/') ? next() : apiCors(ctx, next)));
   app.use(widgetCors(getEm));
   app.use(errorHandler(logError));
-  // Webhook calls and record changes commit outbox events: wake the dispatchers once the answer is ready.
+  // Webhook calls and record changes commit outbox events: wake the dispatchers once the answer is ready (only after
+  // a request that wrote events: a NOTIFY costs every dispatcher a pass).
   const outbox = deps.outbox ?? new OutboxNotifier(orm.em.getKnex(), (e) => logger.warn({ err: e }, 'outbox notify failed'));
-  app.use(async (ctx, next) => {
-    await next();
-    if (!['GET', 'HEAD', 'OPTIONS'].includes(ctx.method) && ctx.status < 400) outbox.poke();
+  app.use(async (_ctx, next) => {
+    const mark = outbox.mark();
+    try {
+      await next();
+    } finally {
+      outbox.pokeIfWritten(mark);
+    }
   });
   const parseBody = koaBody({
     json: true,

@@ -32,28 +32,36 @@ export interface RunEnd {
 
 /**
  * Records the start of a run (once) and answers whether the account has run out of credits, and whether this call
- * recorded it (false on a repeated call).
+ * recorded it (false on a repeated call). One statement (a round trip, committed alone): the balance is read, the
+ * ledger row inserted, and the automation's row, which every run of it updates, is updated last (it reads the
+ * inserted row), so that its lock is held only until the statement commits.
  */
 export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insufficientCredits: boolean; recorded: boolean }> {
-  return em.transactional(async (tx) => {
-    const knex = sqlOf(tx);
-    const account = await knex.raw(`select credit_balance from accounts where id = ?`, [run.accountId]);
-    const balance = account.rows[0]?.credit_balance as number | null | undefined;
-    const inserted = await knex.raw(
-      `insert into workflow_runs (id, account_id, workflow_id, trigger_type, event_id, started_at)
-       select ?, ?, w.id, ?, ?, ? from workflows w where w.id = ? and w.account_id = ?
-       on conflict (id) do nothing returning id`,
-      [run.id, run.accountId, run.triggerType, run.eventId ?? null, run.startedAt, run.automationId, run.accountId],
-    );
-    // Every run of an automation updates its row: last, so that its lock is held only until the commit.
-    if (inserted.rows.length) {
-      await knex.raw(
-        `update workflows set runs_count = runs_count + 1, last_run_date = greatest(coalesce(last_run_date, ?::timestamptz), ?::timestamptz) where id = ?`,
-        [run.startedAt, run.startedAt, run.automationId],
-      );
-    }
-    return { insufficientCredits: balance !== null && balance !== undefined && balance <= 0, recorded: inserted.rows.length > 0 };
-  });
+  const result = await sqlOf(em).raw(
+    `with account as (select credit_balance from accounts where id = ?),
+          inserted as (
+            insert into workflow_runs (id, account_id, workflow_id, trigger_type, event_id, started_at)
+            select ?, ?, w.id, ?, ?, ? from workflows w where w.id = ? and w.account_id = ?
+            on conflict (id) do nothing returning workflow_id),
+          counted as (
+            update workflows set runs_count = runs_count + 1, last_run_date = greatest(coalesce(last_run_date, ?::timestamptz), ?::timestamptz)
+             where id in (select workflow_id from inserted) returning id)
+     select (select credit_balance from account) as credit_balance, (select count(*)::int from counted) as recorded`,
+    [
+      run.accountId,
+      run.id,
+      run.accountId,
+      run.triggerType,
+      run.eventId ?? null,
+      run.startedAt,
+      run.automationId,
+      run.accountId,
+      run.startedAt,
+      run.startedAt,
+    ],
+  );
+  const row = result.rows[0] as { credit_balance: number | null; recorded: number };
+  return { insufficientCredits: row.credit_balance !== null && row.credit_balance <= 0, recorded: row.recorded > 0 };
 }
 
 /**
@@ -65,22 +73,38 @@ export async function finishRun(em: EntityManager, run: RunEnd): Promise<string 
   return (await finishRunFreeing(em, run)).triggerType;
 }
 
-export async function finishRunFreeing(em: EntityManager, run: RunEnd): Promise<{ triggerType: string | null; freed: boolean }> {
-  return em.transactional(async (tx) => {
-    const knex = sqlOf(tx);
-    // First, so that waiting for the commit of the run's admission (see releaseAdmission) holds no ledger lock.
-    const freed = await releaseAdmission(knex, run.id);
-    const updated = await knex.raw(
-      `update workflow_runs set status = ?, operations = ?, ai_credits = ?, error = ?, prevented_loop = ?, insufficient_credits = ?, completed_at = ?
-       where id = ? and status = 'running' returning workflow_id, trigger_type`,
-      [run.status, run.operations, run.aiCredits, run.error ?? null, !!run.preventedLoop, !!run.insufficientCredits, run.completedAt, run.id],
-    );
-    const automationId = updated.rows[0]?.workflow_id as number | undefined;
-    if (automationId !== undefined && run.status === 'failed') {
-      await knex.raw(`update workflows set runs_failed_count = runs_failed_count + 1 where id = ?`, [automationId]);
-    }
-    return { triggerType: automationId === undefined ? null : (updated.rows[0].trigger_type as string), freed };
-  });
+/**
+ * Two statements, each committed alone and each safe to repeat (a retry after a crash between them frees nothing
+ * again and records the end): the slot first, so that waiting for the commit of the run's admission (see
+ * releaseAdmission) holds no ledger lock; then the ledger row and the automation's failure count in one statement,
+ * which also answers whether outbox events wait (`waiting`): it reads after the slot's release committed, so an
+ * event committed later wakes the dispatchers itself, and finds the slot free.
+ */
+export async function finishRunFreeing(em: EntityManager, run: RunEnd): Promise<{ triggerType: string | null; freed: boolean; waiting: boolean }> {
+  const knex = sqlOf(em);
+  const freed = await releaseAdmission(knex, run.id);
+  const updated = await knex.raw(
+    `with ended as (
+       update workflow_runs set status = ?, operations = ?, ai_credits = ?, error = ?, prevented_loop = ?, insufficient_credits = ?, completed_at = ?
+        where id = ? and status = 'running' returning workflow_id, trigger_type),
+     failed as (
+       update workflows set runs_failed_count = runs_failed_count + 1 where id in (select workflow_id from ended) and ?::text = 'failed' returning id)
+     select (select trigger_type from ended) as trigger_type, (select count(*) from failed) as failed,
+            exists (select 1 from outbox_events where dispatched_at is null and dead_lettered_at is null) as waiting`,
+    [
+      run.status,
+      run.operations,
+      run.aiCredits,
+      run.error ?? null,
+      !!run.preventedLoop,
+      !!run.insufficientCredits,
+      run.completedAt,
+      run.id,
+      run.status,
+    ],
+  );
+  const row = updated.rows[0] as { trigger_type: string | null; waiting: boolean };
+  return { triggerType: row.trigger_type, freed, waiting: row.waiting };
 }
 
 /**

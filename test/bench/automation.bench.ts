@@ -12,14 +12,20 @@
  *    answers when it completes, interleaved with agentry's runs, and the ratios of the medians;
  *  - a chain of 40 API nodes calling the local HTTP server (run time in Temporal, per node) against plain Temporal
  *    workflows of 40 empty activities and of 40 empty local activities on their own worker process, interleaved, with
- *    the ratios of the medians (the runtime's cost per node over a bare activity).
+ *    the ratios of the medians (the runtime's cost per node over a bare activity);
+ *  - the per-run cost table (test/bench/run-cost.ts): PostgreSQL round trips per run of the API and the worker (and of
+ *    the baseline), by statement; Temporal history events, workflow tasks, activities and local activities per run;
+ *    and where a run's time goes (webhook answer, event written → workflow started, start → close, close → seen).
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { percentile, startProcess, stopProcesses } from './bench-processes.js';
 import { benchPlatform } from './bench-platform.js';
+import { printRunCost, QueryCounts, startAndClose, type RunCost, type Timeline } from './run-cost.js';
 
 const LATENCY_RUNS = Number(process.env.LATENCY_RUNS ?? 40);
 const THROUGHPUT_RUNS = Number(process.env.THROUGHPUT_RUNS ?? 500);
@@ -33,11 +39,12 @@ const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 async function main(): Promise<void> {
   const platform = await benchPlatform();
   const { env, orm, account, queue } = platform;
-  const common = { ...platform.processEnv };
+  const countsFolder = mkdtempSync(join(tmpdir(), 'agentry-bench-queries-'));
+  const common = { ...platform.processEnv, BENCH_QUERY_COUNTS: countsFolder };
   const service = createServer((_req, res) => res.setHeader('content-type', 'application/json').end('{"tier":"gold"}'));
   await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
   const serviceUrl = `http://127.0.0.1:${(service.address() as AddressInfo).port}/customer`;
-  const [[, port], , [, baselinePort]] = await Promise.all([
+  const [apiProcess, workerProcess, baselineProcess] = await Promise.all([
     startProcess('test/bench/api-process.ts', { ...common, TEMPORAL_TASK_QUEUE: queue }, /port (\d+)/),
     // INFO: the worker says when it polls (no line per run is logged at that level).
     startProcess('worker/main.ts', { ...common, LOG_LEVEL: 'INFO', TEMPORAL_TASK_QUEUE: queue }, /polling task queue/),
@@ -47,14 +54,18 @@ async function main(): Promise<void> {
       /ready (\d+)/,
     ),
   ]);
+  const [, port] = apiProcess;
+  const [, baselinePort] = baselineProcess;
+  const queries = new QueryCounts(countsFolder, { API: apiProcess.pid, worker: workerProcess.pid, baseline: baselineProcess.pid });
   // The baseline of the same shape: an HTTP handler starting a plain Temporal workflow of the same three steps as
   // local activities (GET, INSERT into PostgreSQL, POST) and answering when it has completed.
   const baselineHook = async (n: number) => {
     const started = performance.now();
+    const sent = Date.now();
     const res = await fetch(`http://127.0.0.1:${baselinePort}/hook`, { method: 'POST', body: JSON.stringify({ n }) });
     if (res.status !== 200) throw new Error(`baseline answered ${res.status}: ${await res.text()}`);
-    await res.arrayBuffer();
-    return performance.now() - started;
+    const { workflowId } = (await res.json()) as { workflowId: string };
+    return { ms: performance.now() - started, workflowId, sent, seen: Date.now() };
   };
   const origin = `http://127.0.0.1:${port}`;
   const headers = { authorization: `Bearer ${account.userKey}`, 'content-type': 'application/json' };
@@ -97,41 +108,66 @@ async function main(): Promise<void> {
   ]);
   const post = async (n: number, webhookId: string = hook.id) => {
     const started = performance.now();
+    const sent = Date.now();
     const res = await fetch(`${origin}/webhooks/${webhookId}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ n }),
     });
     if (res.status !== 202) throw new Error(`webhook answered ${res.status}`);
-    return { eventId: ((await res.json()) as { eventId: string }).eventId, acceptMs: performance.now() - started, started };
+    const eventId = ((await res.json()) as { eventId: string }).eventId;
+    return { eventId, acceptMs: performance.now() - started, started, sent, answered: Date.now() };
   };
-  const completion = async (temporalId: string) => {
-    const handle = env.client.workflow.getHandle(temporalId);
+  // A run's completion: wait (polling PostgreSQL, not Temporal's single-connection store) until its event is
+  // dispatched, then long-poll its result as the baseline's handler does.
+  const knex = orm.em.getKnex();
+  const completion = async (temporalId: string, eventId: string) => {
     for (;;) {
-      try {
-        await handle.describe();
-        break;
-      } catch {
-        await sleep(2);
-      }
+      const row = (await knex.raw(`select dispatched_at from outbox_events where id = ?`, [eventId])).rows[0];
+      if (row?.dispatched_at) break;
+      await sleep(2);
     }
-    await handle.result();
+    await env.client.workflow.getHandle(temporalId).result();
   };
 
   const latencies: number[] = [];
   const accepts: number[] = [];
   const baselineLatencies: number[] = [];
-  for (let i = 0; i < LATENCY_RUNS + 5; i += 1) {
-    const { eventId, acceptMs, started } = await post(i);
-    await completion(`automation:${workflowId}:event-${eventId}`);
-    const agentryMs = performance.now() - started;
-    const baselineMs = await baselineHook(i);
-    if (i >= 5) {
+  const sequential = async (runs: number, record: boolean) => {
+    for (let i = 0; i < runs; i += 1) {
+      const { eventId, acceptMs, started, sent, answered } = await post(i);
+      const runId = `automation:${workflowId}:event-${eventId}`;
+      await completion(runId, eventId);
+      const agentryMs = performance.now() - started;
+      const seen = Date.now();
+      const baseline = await baselineHook(i);
+      if (!record) continue;
       latencies.push(agentryMs);
       accepts.push(acceptMs);
-      baselineLatencies.push(baselineMs);
+      baselineLatencies.push(baseline.ms);
+      costs.agentry.push({ workflowId: runId, eventId, timeline: { sent, answered, seen, started: 0, closed: 0 } });
+      costs.baseline.push({
+        workflowId: baseline.workflowId,
+        timeline: { sent: baseline.sent, answered: baseline.sent, seen: baseline.seen, started: 0, closed: 0 },
+      });
     }
-  }
+  };
+  const costs: { agentry: RunCost[]; baseline: RunCost[] } = { agentry: [], baseline: [] };
+  await sequential(5, false);
+  // What the processes send to PostgreSQL with nothing to do (the dispatcher's polls, heartbeats), then per run.
+  const idleFrom = await queries.snapshot();
+  const idleStart = performance.now();
+  await sleep(3_000);
+  const idleTo = await queries.snapshot();
+  const idleSeconds = (performance.now() - idleStart) / 1000;
+  const phaseStart = performance.now();
+  await sequential(LATENCY_RUNS, true);
+  const phaseSeconds = (performance.now() - phaseStart) / 1000;
+  const phaseTo = await queries.snapshot();
+  for (const cost of [...costs.agentry, ...costs.baseline]) Object.assign(cost.timeline, await startAndClose(env.client, cost.workflowId));
+  const written = await knex.raw(`select id, created_at from outbox_events where id = any(?::bigint[])`, [costs.agentry.map((c) => c.eventId!)]);
+  const writtenAt = new Map(written.rows.map((r: { id: string; created_at: Date }) => [String(r.id), new Date(r.created_at).getTime()]));
+  for (const cost of costs.agentry) (cost.timeline as Timeline).written = writtenAt.get(cost.eventId!) as number;
 
   // Acceptance alone: the same load on a webhook no workflow listens to (nothing runs meanwhile).
   const idle = await api('POST', '/incoming-webhooks', { name: 'nobody listens', useAuthentication: false });
@@ -152,7 +188,6 @@ async function main(): Promise<void> {
   const acceptOnly = await callers(THROUGHPUT_RUNS, idle.id);
 
   // Sustained throughput: CALLERS callers post THROUGHPUT_RUNS webhooks as fast as they are answered.
-  const knex = orm.em.getKnex();
   const ended = async () =>
     Number((await knex.raw(`select count(*) from workflow_runs where workflow_id = ? and status <> 'running'`, [workflowId])).rows[0].count);
   const before = await ended();
@@ -189,6 +224,7 @@ async function main(): Promise<void> {
     return closeTime!.getTime() - startTime.getTime();
   };
   const chain: number[] = [];
+  const chainIds: string[] = [];
   const plain: number[] = [];
   const plainLocal: number[] = [];
   const baseline = async (type: string, i: number) => {
@@ -199,16 +235,21 @@ async function main(): Promise<void> {
     });
     return runTime(handle.workflowId);
   };
+  let chainFrom = await queries.snapshot();
   for (let i = 0; i < CHAIN_RUNS + 3; i += 1) {
+    if (i === 3) chainFrom = await queries.snapshot();
     const run = await api('POST', `/workflows/${chainId}/runs`, { payload: { i } });
     const automation = await runTime(run.id);
     const [regular, local] = [await baseline('plainChain', i), await baseline('plainLocalChain', i)];
     if (i >= 3) {
+      chainIds.push(run.id);
       chain.push(automation);
       plain.push(regular);
       plainLocal.push(local);
     }
   }
+
+  const chainTo = await queries.snapshot();
 
   const chainP50 = percentile(chain, 50);
   const plainP50 = percentile(plain, 50);
@@ -252,7 +293,16 @@ async function main(): Promise<void> {
     `  plain Temporal, ${CHAIN} empty local activities: p50 ${fmt(localP50)} (p95 ${fmt(percentile(plainLocal, 95))}) → ratio automation / plain local ${(chainP50 / localP50).toFixed(2)}x`,
   );
 
+  await printRunCost(env.client, {
+    runs: LATENCY_RUNS,
+    costs,
+    idle: { from: idleFrom, to: idleTo, seconds: idleSeconds },
+    phase: { from: idleTo, to: phaseTo, seconds: phaseSeconds },
+    chain: { from: chainFrom, to: chainTo, runs: CHAIN_RUNS, nodes: CHAIN, workflowIds: chainIds },
+  });
+
   service.close();
+  rmSync(countsFolder, { recursive: true, force: true });
   stopProcesses();
   await sleep(500);
   await platform.close();

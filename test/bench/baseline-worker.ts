@@ -1,7 +1,7 @@
 /**
  * Worker process of the plain-Temporal baseline (TEMPORAL_ADDRESS, TEMPORAL_TASK_QUEUE, DATABASE_URL), and the
- * baseline's HTTP handler: `POST /hook` starts `webhookShaped` with the body as payload and answers 200 once it has
- * completed. Prints `ready <port>`.
+ * baseline's HTTP handler: `POST /hook` starts `webhookShaped` with the body as payload and answers 200 (and the
+ * workflow id) once it has completed. Prints `ready <port>`.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,9 +30,10 @@ const server = createServer((req, res) => {
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
     const payload = JSON.parse(Buffer.concat(chunks).toString() || 'null');
+    const workflowId = `baseline-${process.pid}-${(runs += 1)}`;
     client.workflow
-      .execute('webhookShaped', { taskQueue, workflowId: `baseline-${process.pid}-${(runs += 1)}`, args: [{ serviceUrl, payload }] })
-      .then(() => res.writeHead(200).end('{}'))
+      .execute('webhookShaped', { taskQueue, workflowId, args: [{ serviceUrl, payload }] })
+      .then(() => res.writeHead(200).end(JSON.stringify({ workflowId })))
       .catch((error: Error) => res.writeHead(500).end(JSON.stringify({ error: error.message })));
   });
 });

@@ -4,12 +4,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 const children: ChildProcess[] = [];
 
 /**
- * Starts `node --import tsx <script>` with `env` and resolves with the first output line matching `ready`.
- * BENCH_CPU_PROF=<folder> writes a CPU profile of every child process there when it exits.
+ * Starts `node --import tsx <script>` with `env` and resolves with the first output line matching `ready` (and the
+ * child's pid). BENCH_CPU_PROF=<folder> writes a CPU profile of every child process there when it exits;
+ * `env.BENCH_QUERY_COUNTS=<folder>` counts the child's PostgreSQL statements (test/bench/query-counter.mjs).
  */
-export function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<RegExpExecArray> {
+export function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<RegExpExecArray & { pid: number }> {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
+  const counter = env.BENCH_QUERY_COUNTS ? ['--import', './test/bench/query-counter.mjs'] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', ...counter, script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -17,7 +19,7 @@ export function startProcess(script: string, env: Record<string, string>, ready:
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const match = ready.exec(chunk.toString());
-      if (match) resolve(match);
+      if (match) resolve(Object.assign(match, { pid: child.pid! }));
     });
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });

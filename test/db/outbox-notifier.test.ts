@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Account, OutboxEvent } from '../../db/entities/index.js';
+import { initORM } from '../../db/orm.js';
+import { OutboxNotifier } from '../../db/outbox-notifier.js';
+import { sqlOf } from '../../db/tables/catalog.js';
+import { harness } from '../setup/harness.js';
+import { newAccount } from '../setup/http.js';
+
+describe('outbox notifier', () => {
+  it('wakes the dispatchers only after statements that wrote outbox events, raw or flushed, in transactions too', async () => {
+    // An ORM of its own: nothing else sends statements through it meanwhile.
+    const orm = await initORM({ databaseUrl: harness().databaseUrl });
+    try {
+      const notifier = new OutboxNotifier(orm.em.getKnex());
+      let pokes = 0;
+      notifier.poke = () => void (pokes += 1);
+      const { account } = await newAccount();
+      // Each write is rolled back: the harness's dispatcher never sees these events.
+      const rolledBack = (work: (tx: EntityManager) => Promise<unknown>) =>
+        orm.em
+          .fork()
+          .transactional(async (tx) => {
+            await work(tx);
+            throw new Error('roll back');
+          })
+          .catch((error: Error) => {
+            if (error.message !== 'roll back') throw error;
+          });
+      const afterwards = async (work: () => Promise<unknown>) => {
+        const mark = notifier.mark();
+        await work();
+        notifier.pokeIfWritten(mark);
+        return pokes;
+      };
+
+      expect(await afterwards(() => orm.em.getKnex().raw('select count(*) from outbox_events')), 'a read').to.equal(0);
+      expect(
+        await afterwards(() => rolledBack((tx) => sqlOf(tx).raw('update outbox_events set attempts = attempts where false'))),
+        'an update',
+      ).to.equal(0);
+      const raw = `insert into outbox_events (account_id, type, payload, created_at) values (?, 'NOTHING', '{}'::json, now())`;
+      expect(await afterwards(() => rolledBack((tx) => sqlOf(tx).raw(raw, [account.id]))), 'a raw insert').to.equal(1);
+      const flushed = async (tx: EntityManager) => {
+        tx.create(OutboxEvent, { account: tx.getReference(Account, account.id), type: 'NOTHING', payload: {} });
+        await tx.flush();
+      };
+      expect(await afterwards(() => rolledBack(flushed)), 'an entity flush').to.equal(2);
+      expect(await afterwards(async () => {}), 'nothing since').to.equal(2);
+    } finally {
+      await orm.close();
+    }
+  });
+});
