@@ -6,6 +6,7 @@
  */
 import type { Knex } from '@mikro-orm/postgresql';
 import type { Chunk } from '../../lib/knowledge/chunking.js';
+import { searchableText } from '../../lib/knowledge/search-text.js';
 
 /** The text search configuration of a knowledge base (`values.language`), `english` by default. */
 export const knowledgeLanguage = (values: Record<string, unknown> | null | undefined): string =>
@@ -96,7 +97,8 @@ export async function savedText(knex: Knex, documentId: string, revision: number
 
 /**
  * Writes the revision's chunks, with their full-text vectors (headings weighted A, the document title C, split at
- * `/ . _ @ -` so a file name's words count, the text B), and removes those of other revisions. Answers the count, or null when the revision is not current.
+ * `/ . _ @ -` so a file name's words count, the text B; code identifiers followed by their words, `searchableText`),
+ * and removes those of other revisions. Answers the count, or null when the revision is not current.
  */
 export async function writeChunks(knex: Knex, documentId: string, revision: number, chunks: Chunk[]): Promise<number | null> {
   let count: number | null = null;
@@ -107,15 +109,21 @@ export async function writeChunks(knex: Knex, documentId: string, revision: numb
       .first('d.account_id', 'd.knowledge_base_id', 'd.title', 'kb.values');
     const language = knowledgeLanguage(doc.values);
     await trx('knowledge_chunks').where('document_id', documentId).whereNot('revision', revision).delete();
-    const rows = chunks.map((c) => ({ position: c.position, heading_path: c.headingPath, text: c.text }));
+    const rows = chunks.map((c) => ({
+      position: c.position,
+      heading_path: c.headingPath,
+      text: c.text,
+      heading_words: searchableText(c.headingPath.join(' \n ')),
+      words: searchableText(c.text),
+    }));
     for (let i = 0; i < rows.length; i += 500) {
       await trx.raw(
         `insert into knowledge_chunks (account_id, knowledge_base_id, document_id, revision, position, heading_path, text, tsv)
          select ?, ?, ?, ?, c.position, c.heading_path, c.text,
-           setweight(to_tsvector(?::regconfig, array_to_string(c.heading_path, ' ')), 'A')
-             || setweight(to_tsvector(?::regconfig, c.text), 'B')
+           setweight(to_tsvector(?::regconfig, c.heading_words), 'A')
+             || setweight(to_tsvector(?::regconfig, c.words), 'B')
              || setweight(to_tsvector(?::regconfig, regexp_replace(?, '[/._@-]+', ' ', 'g')), 'C')
-         from json_to_recordset(?::json) as c(position int, heading_path text[], text text)
+         from json_to_recordset(?::json) as c(position int, heading_path text[], text text, heading_words text, words text)
          on conflict do nothing`,
         [
           doc.account_id,
@@ -125,7 +133,7 @@ export async function writeChunks(knex: Knex, documentId: string, revision: numb
           language,
           language,
           language,
-          doc.title,
+          searchableText(doc.title),
           JSON.stringify(rows.slice(i, i + 500)),
         ],
       );

@@ -1,14 +1,15 @@
 /**
  * Retrieval in PostgreSQL. Full text, in each knowledge base's language, through the GIN index: a question's words
  * are weighed by how rare they are in the knowledge base (inverse chunk frequency, `term-stats.ts`), so
- * "koa" outweighs "version"; a word in a heading (weight A) counts 2.5 times, in the document title (C) 1.5 times one
- * in the text (B); `ts_rank_cd` adds proximity, and a chunk matching `websearch_to_tsquery` (every word, quotes and
- * `-` as the user wrote them) scores double. Vectors: the dot product of unit
- * vectors, by pgvector (`<#>`) when the extension is installed, else in SQL over `real[]`, from `MIN_SIMILARITY` up.
- * Only chunks of a
- * document's current revision count.
+ * "koa" outweighs "version"; a word in a heading (weight A) or the document title (C) counts 1.5 times one in the
+ * text (B); `ts_rank_cd` adds proximity; the share of the question's weight a chunk holds raises its score (every
+ * word: double); quotes and `-` as the user wrote them (`websearch_to_tsquery`) add a bonus. Code identifiers are
+ * read as their words too (`searchableText`). Vectors: the dot product of unit vectors, by pgvector (`<#>`) when the
+ * extension is installed, else in SQL over `real[]`, from `MIN_SIMILARITY` up. Only chunks of a document's current
+ * revision count.
  */
 import type { Knex } from '@mikro-orm/postgresql';
+import { searchableText } from '../../lib/knowledge/search-text.js';
 import { unit } from './knowledge-index.js';
 import { termStats } from './term-stats.js';
 
@@ -43,6 +44,17 @@ const documentFilter = (scope: SearchScope) => (scope.documentIds?.length ? 'and
  * not be the only way in, and a chunk sharing a single common word with it is not worth ranking.
  */
 const RARE_SHARE = 0.03;
+
+/** A word in a heading (A) or in the document title (C) counts this many times one in the text. */
+const HEADING_BOOST = 1.5;
+const TITLE_BOOST = 1.5;
+/**
+ * The share of the question's weight (its words' idf) a chunk holds, c, multiplies its score by 1 + c²: a chunk with
+ * every word doubles, one missing only a common word ("need", "get") loses little, one missing the rarest loses most.
+ */
+const COVERAGE_POWER = 2;
+/** A chunk matching the question's quotes and `-` exclusions as written (`websearch_to_tsquery`), when it has any. */
+const OPERATORS_BONUS = 1.5;
 const FINDERS = 4;
 const PAIRED = 4;
 
@@ -69,30 +81,40 @@ async function weighedTerms(knex: Knex, base: { id: number; language: string }, 
 
 /**
  * Ranks the chunks of the knowledge bases for a question. Candidates come through the GIN index (each base's
- * finder is a constant tsquery the planner sees). Each scores the idf of the question's words it holds, 2.5 times
- * in a heading (A), 1.5 times in the title (C), times 1 + ts_rank_cd of the rarer words (proximity), doubled when it
- * matches websearch_to_tsquery (every word, quotes and - as written). The per-word tests are constants in the
- * statement, so a candidate costs a few lookups in its tsvector.
+ * finder is a constant tsquery the planner sees). Each scores the idf of the question's words it holds, 1.5 times
+ * in a heading (A) or the title (C), times 1 + ts_rank_cd of the rarer words (proximity), times 1 + c² for the share c
+ * of the question's idf it holds, times `OPERATORS_BONUS` when the question has quotes or `-` and the chunk matches
+ * them (websearch_to_tsquery). The per-word tests are constants in the statement, tested once per candidate (a few
+ * lookups in its tsvector).
  */
 export async function searchText(knex: Knex, scope: SearchScope, query: string): Promise<Hit[]> {
   if (!query.trim() || !scope.bases.length) return [];
-  const bases = (await Promise.all(scope.bases.map((b) => weighedTerms(knex, b, query)))).filter((b) => b.terms.length);
+  const words = searchableText(query);
+  const bases = (await Promise.all(scope.bases.map((b) => weighedTerms(knex, b, words)))).filter((b) => b.terms.length);
   if (!bases.length) return [];
-  const bindings: Record<string, unknown> = { query, accountId: scope.accountId, limit: scope.limit, documentIds: scope.documentIds ?? [] };
+  const bindings: Record<string, unknown> = { query: words, accountId: scope.accountId, limit: scope.limit, documentIds: scope.documentIds ?? [] };
+  const operators = /"|(^|\s)-\S/.test(query);
   const selects = bases.map((base, b) => {
     Object.assign(bindings, { [`base${b}`]: base.id, [`cfg${b}`]: base.language, [`finder${b}`]: base.finder, [`rare${b}`]: base.rare });
-    const words = base.terms.map((t, i) => {
+    // Each word's place in the chunk, tested once: 3 a heading (A), 2 the title (C), 1 the text, 0 absent.
+    const places = base.terms.map((t, i) => {
       bindings[`w${b}_${i}`] = operand(t.lexeme);
       bindings[`a${b}_${i}`] = `${operand(t.lexeme)}:A`;
       bindings[`c${b}_${i}`] = `${operand(t.lexeme)}:C`;
-      const idf = t.idf.toFixed(6);
-      return `(case when c.tsv @@ :a${b}_${i}::tsquery then ${idf} * 2.5 when c.tsv @@ :c${b}_${i}::tsquery then ${idf} * 1.5
-        when c.tsv @@ :w${b}_${i}::tsquery then ${idf} else 0 end)`;
+      return `(case when c.tsv @@ :a${b}_${i}::tsquery then 3 when c.tsv @@ :c${b}_${i}::tsquery then 2
+        when c.tsv @@ :w${b}_${i}::tsquery then 1 else 0 end) as p${i}`;
     });
-    return `select c.id, (${words.join(' + ')}) * (1 + ts_rank_cd(c.tsv, :rare${b}::tsquery))
-        * (case when c.tsv @@ websearch_to_tsquery(:cfg${b}::regconfig, :query) then 2 else 1 end) as score
-      from knowledge_chunks c join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
-      where c.tsv @@ :finder${b}::tsquery and c.knowledge_base_id = :base${b} and c.account_id = :accountId ${documentFilter(scope)}`;
+    const idf = base.terms.map((t) => t.idf.toFixed(6));
+    const weighed = idf.map((w, i) => `${w} * (case p${i} when 3 then ${HEADING_BOOST} when 2 then ${TITLE_BOOST} when 1 then 1 else 0 end)`);
+    const held = idf.map((w, i) => `(case when p${i} > 0 then ${w} else 0 end)`);
+    const total = base.terms.reduce((sum, t) => sum + t.idf, 0).toFixed(6);
+    const written = operators
+      ? `, (case when c.tsv @@ websearch_to_tsquery(:cfg${b}::regconfig, :query) then ${OPERATORS_BONUS} else 1 end) as ws`
+      : ', 1 as ws';
+    return `select id, (${weighed.join(' + ')}) * (1 + cd) * (1 + power((${held.join(' + ')}) / ${total}, ${COVERAGE_POWER})) * ws as score
+      from (select c.id, ts_rank_cd(c.tsv, :rare${b}::tsquery) as cd${written}, ${places.join(', ')}
+        from knowledge_chunks c join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
+        where c.tsv @@ :finder${b}::tsquery and c.knowledge_base_id = :base${b} and c.account_id = :accountId ${documentFilter(scope)}) w${b}`;
   });
   const result = await knex.raw(`${selects.join(' union all ')} order by score desc, id limit :limit`, bindings);
   return result.rows.map((r: { id: string; score: number }) => ({ chunkId: String(r.id), score: Number(r.score) }));

@@ -17,10 +17,13 @@ export function groundingInstruction(found: boolean): string {
     : 'Nothing in the knowledge base matches this question. Say that you do not know rather than guessing.';
 }
 
-/** A passage as the model reads it: its number, where it comes from, its text. */
-function rendered(p: Passage, n: number): string {
-  return `[${n}] ${[p.title, ...p.headingPath].join(' › ')}\n${p.text}`;
+/** A passage as the model reads it: where it comes from (title › headings), then its text. */
+export function renderedPassage(p: Passage): string {
+  return `${[p.title, ...p.headingPath].join(' › ')}\n${p.text}`;
 }
+
+/** A numbered passage of the prompt. */
+const rendered = (p: Passage, n: number): string => `[${n}] ${renderedPassage(p)}`;
 
 /** The message's content with its passages' text appended (numbered by their `n`, else from 1 in the order given). */
 function withPassages(message: ChatMessage, passages: Passage[]): ChatMessage {

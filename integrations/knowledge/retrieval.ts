@@ -58,12 +58,28 @@ export async function retrieve(em: EntityManager, provider: AiProvider | null, r
     const near = await searchVectors(knex, scope, vector!);
     ranked = reciprocalRankFusion([text.map((h) => h.chunkId), near.map((h) => h.chunkId)]);
   } else ranked = text.map((h) => ({ id: h.chunkId, score: h.score }));
-  const top = ranked.slice(0, request.topK);
-  const passages = await passagesOf(
-    knex,
-    request.accountId,
-    top.map((t) => t.id),
-  );
-  const scores = new Map(top.map((t) => [t.id, t.score]));
+  const scores = new Map(ranked.map((t) => [t.id, t.score]));
+  const passages = await distinctPassages(ranked, request.topK, (ids) => passagesOf(knex, request.accountId, ids));
   return passages.map((p) => ({ ...p, score: scores.get(p.chunkId)! }));
+}
+
+/**
+ * The first `topK` passages of the ranking whose text is not that of a better-ranked one: the same passage in two
+ * documents (a manual copied into two places, a page imported twice under different URLs) is shown once, and the
+ * next passage takes the place the copy would have had.
+ */
+async function distinctPassages(ranked: { id: string }[], topK: number, read: (ids: string[]) => Promise<Passage[]>): Promise<Passage[]> {
+  const kept: Passage[] = [];
+  const seen = new Set<string>();
+
+  for (let from = 0; from < ranked.length && kept.length < topK;) {
+    const ids = ranked.slice(from, from + 2 * (topK - kept.length)).map((r) => r.id);
+    from += ids.length;
+    for (const p of await read(ids)) {
+      if (kept.length === topK || seen.has(p.text)) continue;
+      seen.add(p.text);
+      kept.push(p);
+    }
+  }
+  return kept;
 }

@@ -23,6 +23,9 @@ export interface ChunkOptions {
 export const DEFAULT_CHUNK_OPTIONS = { maxChars: 1_200, overlapChars: 150 };
 
 const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+/** A collapsible section of GitHub Markdown: `<details><summary>Title</summary>`, a heading below the current one. */
+const SUMMARY = /^\s*(?:<details[^>]*>\s*)?<summary[^>]*>(.*?)<\/summary>/i;
+const DETAILS_END = /^\s*<\/details>\s*$/i;
 const LIST_ITEM = /^\s{0,3}([-*+]|\d{1,3}[.)])\s+/;
 const FENCE = /^\s{0,3}(```|~~~)/;
 
@@ -32,16 +35,54 @@ interface Section {
   blocks: string[];
 }
 
+/**
+ * A heading as words: badges and other images left out, links as their text, HTML tags and emphasis marks removed
+ * (`# dotenv [![NPM version](…)](…)` is "dotenv", not "dotenv NPM version").
+ */
+export function headingText(raw: string): string {
+  return raw
+    .replace(/!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])?/g, '')
+    .replace(/\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')
+    .replace(/<[^>]*>/g, '')
+    .replace(/[*`]|(?<!\w)_+|_+(?!\w)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Prose as a reader of the rendered page sees it: images (badges, logos, screenshots; Markdown or `<img>`) and link
+ * reference definitions (`[npm-image]: https://…`) left out. A README's badges would otherwise put "npm version",
+ * "build status" and "downloads" into the words of its first chunk, and the passages the model reads.
+ */
+export function readable(prose: string): string {
+  return prose
+    .replace(/^\s{0,3}\[[^\]]+\]:\s*\S+.*$/gm, '')
+    .replace(/\[!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])\](?:\([^)]*\)|\[[^\]]*\])/g, '')
+    .replace(/!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])/g, '')
+    .replace(/<img\b[^>]*>/gi, '')
+    .replace(/\n{2,}/g, '\n');
+}
+
 function sectionsOf(text: string): Section[] {
   const sections: Section[] = [];
   const path: string[] = [];
   let current: Section = { headingPath: [], blocks: [] };
   let block: string[] = [];
   let fenced = false;
+  /** The level of the last Markdown heading: a `<summary>` heading is one below it. */
+  let level = 0;
   const endBlock = () => {
-    const joined = block.join('\n').trim();
+    const joined = (FENCE.test(block[0] ?? '') ? block.join('\n') : readable(block.join('\n'))).trim();
     if (joined) current.blocks.push(joined);
     block = [];
+  };
+  const open = (depth: number, heading: string | null) => {
+    endBlock();
+    if (current.blocks.length) sections.push(current);
+    path.length = Math.min(path.length, depth - 1);
+    while (path.length < depth - 1) path.push('');
+    if (heading !== null) path.push(heading);
+    current = { headingPath: path.filter(Boolean), blocks: [] };
   };
   for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
     if (FENCE.test(line)) {
@@ -57,12 +98,22 @@ function sectionsOf(text: string): Section[] {
     }
     const heading = HEADING.exec(line);
     if (heading) {
-      endBlock();
-      if (current.blocks.length) sections.push(current);
-      path.length = Math.min(path.length, heading[1]!.length - 1);
-      while (path.length < heading[1]!.length - 1) path.push('');
-      path.push(heading[2]!.replace(/[*_`]/g, '').trim());
-      current = { headingPath: path.filter(Boolean), blocks: [] };
+      level = heading[1]!.length;
+      open(level, headingText(heading[2]!));
+      continue;
+    }
+    const summary = SUMMARY.exec(line);
+    if (summary) {
+      open(level + 1, headingText(summary[1]!));
+      const rest = line
+        .slice(summary.index + summary[0].length)
+        .replace(/<br\s*\/?>/gi, '')
+        .trim();
+      if (rest) block.push(rest);
+      continue;
+    }
+    if (DETAILS_END.test(line) && path.length > level) {
+      open(level + 1, null);
       continue;
     }
     if (!line.trim()) {
@@ -102,14 +153,39 @@ function tailOf(text: string, chars: number): string {
   return space >= 0 ? tail.slice(space + 1) : tail;
 }
 
+/** Whether `section` lies under `parent` (its heading path extends the parent's). */
+const under = (section: Section, parent: Section) =>
+  section.headingPath.length > parent.headingPath.length && parent.headingPath.every((h, i) => section.headingPath[i] === h);
+
+/** A section's text with its heading as a Markdown line, as it reads inside its parent's chunk. */
+const withHeading = (section: Section) =>
+  [`${'#'.repeat(Math.min(6, section.headingPath.length))} ${section.headingPath.at(-1)}`, ...section.blocks].join('\n\n');
+
+const lengthOf = (blocks: string[]) => blocks.reduce((sum, b) => sum + b.length + 2, 0);
+
 export function chunkText(text: string, options: ChunkOptions = {}): Chunk[] {
   const { maxChars, overlapChars } = { ...DEFAULT_CHUNK_OPTIONS, ...options };
   const chunks: Chunk[] = [];
-  for (const { headingPath, blocks } of sectionsOf(text)) {
+  const sections = sectionsOf(text);
+  for (let s = 0; s < sections.length; s++) {
+    const { headingPath, blocks } = sections[s]!;
+    // A section that fits in one chunk takes the whole subsections that follow it while they fit too (a function's
+    // one-line description with its parameters, a product's intro with its first topics), their headings kept as
+    // lines of the text; the chunk's heading path is the first section's. Sibling sections are never packed together.
+    if (lengthOf(blocks) <= maxChars) {
+      const parts = [blocks.join('\n\n')];
+      while (s + 1 < sections.length && under(sections[s + 1]!, sections[s]!)) {
+        const next = withHeading(sections[s + 1]!);
+        if (lengthOf(parts) + next.length + 2 > maxChars) break;
+        parts.push(next);
+        sections.splice(s + 1, 1);
+      }
+      chunks.push({ position: chunks.length, headingPath, text: parts.join('\n\n') });
+      continue;
+    }
     // `parts` starts with the previous chunk's tail once the section has a chunk; `fresh` counts the new pieces.
     let parts: string[] = [];
     let fresh = 0;
-    const size = () => parts.reduce((sum, p) => sum + p.length + 2, 0);
     const flush = () => {
       const joined = parts.join('\n\n');
       chunks.push({ position: chunks.length, headingPath, text: joined });
@@ -118,7 +194,7 @@ export function chunkText(text: string, options: ChunkOptions = {}): Chunk[] {
       fresh = 0;
     };
     for (const piece of blocks.flatMap((b) => splitLong(b, maxChars - overlapChars - 2))) {
-      if (fresh && size() + piece.length > maxChars) flush();
+      if (fresh && lengthOf(parts) + piece.length > maxChars) flush();
       parts.push(piece);
       fresh += 1;
     }

@@ -11,7 +11,8 @@
  * without the Temporal server's scheduling. Queries go through `retrieve` text-only (no AI provider: what an
  * account without an embedding provider gets), top 5, over the whole corpus as one knowledge base. recall@5: the
  * share of the questions of `knowledge-questions.ts` (written by hand from the corpus) whose top 5 passages include
- * one from the manual that answers, holding the answer's text.
+ * one from the manual that answers, holding the answer's text in the passage as the model reads it (title › heading
+ * path, then the text: `renderedPassage`). Each miss is listed with the manuals of the passages found instead.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -24,6 +25,7 @@ import { createResource } from '../../db/agents/agent-resources.service.js';
 import { dropDatabase } from '../../db/database.js';
 import { addDocument } from '../../db/knowledge/knowledge-documents.service.js';
 import { hasPgvector } from '../../db/knowledge/knowledge-search.js';
+import { renderedPassage } from '../../integrations/knowledge/grounding.js';
 import { retrieve } from '../../integrations/knowledge/retrieval.js';
 import type { IndexStep } from '../../lib/knowledge/indexing-contract.js';
 import { createOutboundFetch } from '../../integrations/outbound/outbound-fetch.js';
@@ -91,7 +93,7 @@ try {
   const misses: string[] = [];
   for (const q of QUESTIONS) {
     const top = await ask(q.question);
-    const found = top.some((p) => p.title.endsWith(q.manual) && p.text.toLowerCase().includes(q.answer.toLowerCase()));
+    const found = top.some((p) => p.title.endsWith(q.manual) && renderedPassage(p).toLowerCase().includes(q.answer.toLowerCase()));
     if (!found) misses.push(`${q.question} → ${top.map((p) => p.title).join(', ') || '(nothing)'}`);
   }
 
