@@ -9,8 +9,11 @@ import type { Knex } from '@mikro-orm/postgresql';
 
 export const OUTBOX_CHANNEL = 'outbox_events';
 
-/** A statement that writes outbox events, whichever code sends it (raw SQL or an entity flush). */
-const OUTBOX_INSERT = /^\s*insert\s+into\s+"?outbox_events"?[\s(]/i;
+/**
+ * A statement that writes outbox events, whichever code sends it (raw SQL, an entity flush, or an insert inside a
+ * larger statement's `with`).
+ */
+const OUTBOX_INSERT = /\binsert\s+into\s+"?outbox_events"?[\s(]/i;
 
 /** Outbox inserts sent through each knex instance (its `query` event: every statement, in transactions too). */
 const insertsOf = new WeakMap<Knex, { count: number }>();

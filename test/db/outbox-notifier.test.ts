@@ -46,7 +46,10 @@ describe('outbox notifier', () => {
         await tx.flush();
       };
       expect(await afterwards(() => rolledBack(flushed)), 'an entity flush').to.equal(2);
-      expect(await afterwards(async () => {}), 'nothing since').to.equal(2);
+      const nested = `with made as (select ?::int as account_id)
+        insert into outbox_events (account_id, type, payload, created_at) select account_id, 'NOTHING', '{}'::json, now() from made`;
+      expect(await afterwards(() => rolledBack((tx) => sqlOf(tx).raw(nested, [account.id]))), 'an insert after a with').to.equal(3);
+      expect(await afterwards(async () => {}), 'nothing since').to.equal(3);
     } finally {
       await orm.close();
     }
