@@ -20,6 +20,7 @@ import { nodeFactsOf } from '../nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
 import { createTurnActivities } from './turn.activity.js';
 import { createKnowledgeActivities } from './knowledge-indexing.activity.js';
+import { createChannelActivities } from './channel.activity.js';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -76,6 +77,7 @@ export function createActivities({
     ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
     ...createRunLedgerActivities(orm, outbox),
     ...createKnowledgeActivities({ orm, provider: aiProvider ?? null, outbound, httpTimeoutMs }),
+    ...createChannelActivities({ orm, temporal, taskQueue, secrets: secrets ?? null, messaging: messaging ?? null, outbox, httpTimeoutMs }),
     ...createTurnActivities(orm, {
       outbox,
       aiAvailable: !!aiProvider,
