@@ -8,12 +8,17 @@
  *   message written: it sends the pending messages one pass at a time, so they leave in the order they were written,
  *   and lingers a little for the next ones before it completes (a later message starts it again).
  */
-import { condition, continueAsNew, defineSignal, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { condition, continueAsNew, defineSignal, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import { DELIVERY_SIGNAL, type InboundMessageEvent, type InboundStatusEvent } from '../lib/channels/channel-contract.js';
 
-const routing = proxyLocalActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
+/**
+ * Routing waits for the conversation workflow to accept the message: a regular activity, not a local one, whose
+ * workflow task would hold a slot of the turns queue's workers while the conversation needs one (a burst of people
+ * writing at once would starve the conversations of the slots their own routing holds).
+ */
+const routing = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 12 },
 });
 
