@@ -22,7 +22,7 @@ import type { OutboxNotifier } from '../db/outbox-notifier.js';
 import { sendText } from '../integrations/messaging/meta-send-api.js';
 import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
 import { META_GRAPH_URL } from '../lib/channels/meta-protocol.js';
-import type { InboundMessageEvent, InboundStatusEvent } from '../lib/channels/channel-contract.js';
+import { deliveryStart, type InboundMessageEvent, type InboundStatusEvent } from '../lib/channels/channel-contract.js';
 import {
   CONVERSATION_UPDATES,
   conversationWorkflowId,
@@ -54,6 +54,25 @@ export function unreadableReply(type: string): string {
     { image: 'images', video: 'videos', audio: 'voice messages', file: 'files', sticker: 'stickers', location: 'locations' }[type] ??
     `${type} messages`;
   return `Sorry, I can't read ${what} yet. Could you write your message as text?`;
+}
+
+/**
+ * Signals a conversation's delivery workflow (starting it when needed) at once, without waiting: a failure is left to
+ * the CHANNEL_DELIVERY outbox event written with the message, which does the same a dispatcher pass later.
+ */
+export function wakeDelivery(temporal: Client, taskQueue: string) {
+  return (accountId: number, conversationId: string): void => {
+    const start = deliveryStart({ accountId, conversationId });
+    void temporal.workflow
+      .signalWithStart(start.workflowType, {
+        taskQueue: turnsTaskQueue(taskQueue),
+        workflowId: start.workflowId,
+        args: start.args,
+        signal: start.signal.name,
+        signalArgs: start.signal.args,
+      })
+      .catch(() => undefined);
+  };
 }
 
 const attempt = () => {

@@ -20,7 +20,7 @@ import { nodeFactsOf } from '../nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
 import { createTurnActivities } from './turn.activity.js';
 import { createKnowledgeActivities } from './knowledge-indexing.activity.js';
-import { createChannelActivities } from './channel.activity.js';
+import { createChannelActivities, wakeDelivery } from './channel.activity.js';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -69,6 +69,7 @@ export function createActivities({
     secrets: secrets ?? null,
     outbox,
     files,
+    deliveries: wakeDelivery(temporal, taskQueue),
   };
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),

@@ -7,13 +7,7 @@
 import type { PendingEvent } from '../db/automations/event-subscribers.js';
 import { indexWorkflowId, KNOWLEDGE_INDEX_EVENT, type IndexDocumentInput } from '../lib/knowledge/indexing-contract.js';
 import { CHANNEL_EVENTS } from '../lib/channels/meta-protocol.js';
-import {
-  DELIVERY_SIGNAL,
-  deliveryWorkflowId,
-  inboundWorkflowId,
-  type DeliveryEvent,
-  type InboundMessageEvent,
-} from '../lib/channels/channel-contract.js';
+import { deliveryStart, inboundStart, type DeliveryEvent, type InboundMessageEvent } from '../lib/channels/channel-contract.js';
 
 export interface DirectStart {
   workflowType: string;
@@ -30,24 +24,12 @@ export const DIRECT_STARTS: Record<string, ((event: PendingEvent) => DirectStart
     const input = event.payload as unknown as IndexDocumentInput;
     return { workflowType: 'indexKnowledgeDocument', workflowId: indexWorkflowId(input), args: [input] };
   },
-  [CHANNEL_EVENTS.message]: (event) => {
-    const input = event.payload as unknown as InboundMessageEvent;
-    return { workflowType: 'channelInbound', workflowId: inboundWorkflowId(input), args: [input], turns: true };
-  },
+  [CHANNEL_EVENTS.message]: (event) => ({ ...inboundStart(event.payload as unknown as InboundMessageEvent), turns: true }),
   [CHANNEL_EVENTS.status]: (event) => ({
     workflowType: 'channelStatus',
     workflowId: `channel-status:${event.id}`,
     args: [event.payload],
     turns: true,
   }),
-  [CHANNEL_EVENTS.delivery]: (event) => {
-    const input = event.payload as unknown as DeliveryEvent;
-    return {
-      workflowType: 'channelDelivery',
-      workflowId: deliveryWorkflowId(input.conversationId),
-      args: [{ accountId: input.accountId, conversationId: input.conversationId }],
-      turns: true,
-      signal: { name: DELIVERY_SIGNAL, args: [{ messageId: input.messageId }] },
-    };
-  },
+  [CHANNEL_EVENTS.delivery]: (event) => ({ ...deliveryStart(event.payload as unknown as DeliveryEvent), turns: true }),
 };

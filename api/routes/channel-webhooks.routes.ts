@@ -5,6 +5,9 @@
  * is read raw, as the signature covers its bytes.
  */
 import type { Readable } from 'node:stream';
+import type { Client } from '@temporalio/client';
+import { inboundStart } from '../../lib/channels/channel-contract.js';
+import { turnsTaskQueue } from '../../lib/runtime/conversation-contract.js';
 import { acceptDelivery, verifySubscription } from '../../db/channels/inbound.service.js';
 import { META_CHANNELS, SIGNATURE_HEADER, type MetaChannel } from '../../lib/channels/meta-protocol.js';
 import { PayloadTooLargeError } from '../../lib/errors.js';
@@ -33,7 +36,13 @@ async function readBody(stream: Readable, limitBytes: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export function channelWebhookRoutes(root: RouteRegistry, secrets: SecretBox | null, bodyLimitBytes: number): void {
+/** Where the API starts a message's routing at once (the outbox dispatcher would, a pass later; the second start is refused). */
+export interface ChannelStarts {
+  temporal: Client;
+  taskQueue: string;
+}
+
+export function channelWebhookRoutes(root: RouteRegistry, secrets: SecretBox | null, bodyLimitBytes: number, starts?: ChannelStarts): void {
   root.add<unknown, Record<string, unknown>, { channel: MetaChannel }>({
     method: 'get',
     operationId: 'checkChannelWebhook',
@@ -93,7 +102,20 @@ export function channelWebhookRoutes(root: RouteRegistry, secrets: SecretBox | n
     },
     handler: async ({ em, params: { channel }, headers, stream }) => {
       const signature = headers[SIGNATURE_HEADER];
-      return acceptDelivery(em, secrets, channel, await readBody(stream, bodyLimitBytes), Array.isArray(signature) ? signature[0] : signature);
+      const accepted = await acceptDelivery(
+        em,
+        secrets,
+        channel,
+        await readBody(stream, bodyLimitBytes),
+        Array.isArray(signature) ? signature[0] : signature,
+      );
+      for (const event of starts ? accepted.messages : []) {
+        const { workflowType, workflowId, args } = inboundStart(event);
+        void starts!.temporal.workflow
+          .start(workflowType, { taskQueue: turnsTaskQueue(starts!.taskQueue), workflowId, args, workflowIdReusePolicy: 'REJECT_DUPLICATE' })
+          .catch(() => undefined);
+      }
+      return { events: accepted.events };
     },
   });
 }

@@ -41,6 +41,8 @@ export async function verifySubscription(em: EntityManager, channel: MetaChannel
 export interface AcceptedDelivery {
   /** Events written now (a redelivery writes none). */
   events: number;
+  /** The people's messages among them, for the caller to start their routing at once (the outbox does it too). */
+  messages: InboundMessageEvent[];
 }
 
 export async function acceptDelivery(
@@ -84,7 +86,7 @@ export async function acceptDelivery(
       payload: JSON.stringify(event),
     });
   }
-  if (!rows.length) return { events: 0 };
+  if (!rows.length) return { events: 0, messages: [] };
   // One statement: the keys claimed and the events of the claimed keys written together, in the delivery's order.
   const result = await em.getKnex().raw(
     `with input as (
@@ -96,8 +98,12 @@ export async function acceptDelivery(
      )
      insert into outbox_events (account_id, type, payload, created_at)
      select i.account_id, i.type, i.payload::json, now() from input i join claimed c on c.execution_key = i.key order by i.n
-     returning id`,
+     returning type, payload`,
     [rows.map((r) => r.key), rows.map((r) => r.accountId), rows.map((r) => r.type), rows.map((r) => r.payload)],
   );
-  return { events: result.rowCount ?? 0 };
+  const written = result.rows as { type: string; payload: unknown }[];
+  return {
+    events: written.length,
+    messages: written.filter((r) => r.type === CHANNEL_EVENTS.message).map((r) => r.payload as InboundMessageEvent),
+  };
 }

@@ -44,3 +44,14 @@ export const DELIVERY_SIGNAL = 'deliver';
 
 /** What sending one message came to. */
 export type SendOutcome = { status: 'sent'; externalId: string } | { status: 'failed'; error: string } | { status: 'skipped' };
+
+/** The workflow a person's message starts: `channelInbound` on the turns queue, once per message. */
+export const inboundStart = (event: InboundMessageEvent) => ({ workflowType: 'channelInbound', workflowId: inboundWorkflowId(event), args: [event] });
+
+/** The signal-with-start that hands a conversation's pending agent messages to its delivery workflow. */
+export const deliveryStart = (event: Omit<DeliveryEvent, 'messageId'> & { messageId?: string }) => ({
+  workflowType: 'channelDelivery',
+  workflowId: deliveryWorkflowId(event.conversationId),
+  args: [{ accountId: event.accountId, conversationId: event.conversationId }],
+  signal: { name: DELIVERY_SIGNAL, args: [event.messageId ? { messageId: event.messageId } : {}] },
+});
