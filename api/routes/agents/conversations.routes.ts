@@ -56,7 +56,7 @@ export const MessageSchema = {
         externalId: { type: ['string', 'null'], description: "The message's id on the network" },
       },
       description:
-        'A message on WhatsApp, Messenger or Instagram: its id there and, for the agent\'s, where it stands (pending until sent, then as the network reports)',
+        "A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports)",
     },
   },
 };
