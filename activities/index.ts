@@ -20,6 +20,7 @@ import { nodeFactsOf } from '../nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
 import { createTurnActivities } from './turn.activity.js';
 import { createKnowledgeActivities } from './knowledge-indexing.activity.js';
+import { createChannelActivities, wakeDelivery } from './channel.activity.js';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -68,6 +69,7 @@ export function createActivities({
     secrets: secrets ?? null,
     outbox,
     files,
+    deliveries: wakeDelivery(temporal, taskQueue),
   };
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
@@ -76,6 +78,7 @@ export function createActivities({
     ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
     ...createRunLedgerActivities(orm, outbox),
     ...createKnowledgeActivities({ orm, provider: aiProvider ?? null, outbound, httpTimeoutMs }),
+    ...createChannelActivities({ orm, temporal, taskQueue, secrets: secrets ?? null, messaging: messaging ?? null, outbox, httpTimeoutMs }),
     ...createTurnActivities(orm, {
       outbox,
       aiAvailable: !!aiProvider,

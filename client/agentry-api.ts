@@ -634,6 +634,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/channels/v1/{channel}/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Meta's subscription handshake: answers hub.challenge (text/plain) when hub.mode is subscribe and hub.verify_token is the verify token of a connected number, page or Instagram account of the channel (npm run admin -- channel-settings) */
+    get: operations['checkChannelWebhook'];
+    put?: never;
+    /** Meta delivers messages and statuses of connected numbers, pages and Instagram accounts. Each message reaches its agent once (a redelivery is answered 200 and adds nothing); answered 200 once every event is stored */
+    post: operations['deliverChannelEvents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/custom-tools': {
     parameters: {
       query?: never;
@@ -5561,6 +5579,15 @@ export interface operations {
               }[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
@@ -5663,6 +5690,15 @@ export interface operations {
               }[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
@@ -5914,6 +5950,15 @@ export interface operations {
               }[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
@@ -8482,6 +8527,135 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  checkChannelWebhook: {
+    parameters: {
+      query?: {
+        'hub.challenge'?: string;
+        'hub.mode'?: string;
+        'hub.verify_token'?: string;
+      };
+      header?: never;
+      path: {
+        channel: 'messaging' | 'instagram' | 'facebook';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description hub.challenge, as sent */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Unknown channel */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not a subscribe handshake, or a verify token no connected account of the channel has */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deliverChannelEvents: {
+    parameters: {
+      query?: never;
+      header?: {
+        'X-Hub-Signature-256'?: string;
+      };
+      path: {
+        channel: 'messaging' | 'instagram' | 'facebook';
+      };
+      cookie?: never;
+    };
+    /** @description Meta's webhook payload: entry[].changes[].value (WhatsApp: messages, statuses, metadata.phone_number_id) or entry[].messaging[] (Messenger, Instagram: sender, recipient, message, delivery, read). Signed with the app secret of the connected account */
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Stored: the messages will reach their agents */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            events: number;
+          };
+        };
+      };
+      /** @description Unknown channel, or a body that is not JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing signature, or not the signature of this body by the app of a connected account */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body over the size limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many deliveries on this channel; retry after Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -16223,6 +16397,15 @@ export interface operations {
               }[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
@@ -16451,6 +16634,15 @@ export interface operations {
               }[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
@@ -16634,6 +16826,15 @@ export interface operations {
               }[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */

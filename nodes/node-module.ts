@@ -47,6 +47,11 @@ export interface ExecutorDeps {
   outbox?: OutboxNotifier;
   /** Where the bytes of record files are stored (a deleted record's files go with it). */
   files: FileStore;
+  /**
+   * Wakes a conversation's delivery on a messaging network at once, when a node said something there (its
+   * CHANNEL_DELIVERY outbox event is the safety net, one dispatcher pass later).
+   */
+  deliveries?: (accountId: number, conversationId: string) => void;
 }
 
 /** What an executor gets besides its input: the activity's cancellation and the retry-safety helper. */

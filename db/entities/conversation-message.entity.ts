@@ -30,8 +30,18 @@ export class ConversationMessage {
   metadata?: MessageMetadata | null;
   /** The knowledge-base documents an agent's reply was grounded in (document id and title), in the order cited. */
   citations?: MessageCitation[] | null;
+  /**
+   * On a messaging network: the network's id of the message (a user's message id, or the id the send API answered for
+   * the agent's), and where the agent's message stands: pending (waiting to be sent), sent, delivered, read, failed
+   * (`deliveryError` says why).
+   */
+  externalId?: string | null;
+  deliveryStatus?: DeliveryStatus | null;
+  deliveryError?: string | null;
   createdAt: Opt<Date> = new Date();
 }
+
+export type DeliveryStatus = 'pending' | 'sent' | 'delivered' | 'read' | 'failed';
 
 export interface MessageMetadata {
   pageUrl?: string;
@@ -42,7 +52,13 @@ export const ConversationMessageSchema = new EntitySchema<ConversationMessage>({
   class: ConversationMessage,
   tableName: 'conversation_messages',
   uniques: [{ name: 'conversation_messages_key_unique', properties: ['key'] }],
-  indexes: [{ name: 'conversation_messages_conversation_index', properties: ['conversation', 'id'] }],
+  indexes: [
+    { name: 'conversation_messages_conversation_index', properties: ['conversation', 'id'] },
+    {
+      name: 'conversation_messages_external_index',
+      expression: 'create index "conversation_messages_external_index" on "conversation_messages" ("external_id") where "external_id" is not null',
+    },
+  ],
   properties: {
     id: { type: 'bigint', primary: true, autoincrement: true },
     account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },
@@ -57,6 +73,9 @@ export const ConversationMessageSchema = new EntitySchema<ConversationMessage>({
     temporalRunId: { type: 'text', nullable: true },
     metadata: { type: 'json', columnType: 'jsonb', nullable: true },
     citations: { type: 'json', nullable: true },
+    externalId: { type: 'text', nullable: true },
+    deliveryStatus: { type: 'text', nullable: true },
+    deliveryError: { type: 'text', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
   },
 });

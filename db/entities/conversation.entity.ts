@@ -33,6 +33,13 @@ export class Conversation {
   /** Name and email of an identified visitor: the built-ins `contact_name`, `contact_email`. */
   contactName?: string | null;
   contactEmail?: string | null;
+  /**
+   * A conversation on a messaging network (WhatsApp, Messenger, Instagram): the number/page/account id it came
+   * through (the agent replies from it) and the person's id on the network (the replies' recipient). One open
+   * conversation per agent, channel, network account and person.
+   */
+  networkAccountId?: string | null;
+  networkUserId?: string | null;
   startedAt: Opt<Date> = new Date();
   lastMessageAt: Opt<Date> = new Date();
   endedAt?: Date | null;
@@ -44,6 +51,11 @@ export const ConversationSchema = new EntitySchema<Conversation>({
   indexes: [
     { name: 'conversations_agent_started_index', properties: ['agent', 'startedAt'] },
     { name: 'conversations_agent_visitor_index', properties: ['agent', 'visitorId'] },
+    {
+      name: 'conversations_network_user_open_unique',
+      expression:
+        'create unique index "conversations_network_user_open_unique" on "conversations" ("agent_id", "channel", "network_account_id", "network_user_id") where "network_user_id" is not null and "status" <> \'ENDED\'',
+    },
   ],
   properties: {
     id: { type: 'uuid', primary: true },
@@ -59,6 +71,8 @@ export const ConversationSchema = new EntitySchema<Conversation>({
     visitorId: { type: 'text', nullable: true },
     contactName: { type: 'text', nullable: true },
     contactEmail: { type: 'text', nullable: true },
+    networkAccountId: { type: 'text', nullable: true },
+    networkUserId: { type: 'text', nullable: true },
     startedAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     lastMessageAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     endedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

@@ -127,7 +127,16 @@ export interface SentMessage {
   metadata?: { pageUrl?: string; userAgent?: string } | null;
   /** The knowledge-base documents the message is grounded in (absent in messages recorded before citations). */
   citations?: Citation[];
+  /** A message on a messaging network (WhatsApp, Messenger, Instagram): its id there and, for the agent's, where it stands. */
+  delivery?: MessageDelivery;
   createdAt: string;
+}
+
+/** Where a message on a messaging network stands: `pending` until sent, then as the network reports it. */
+export interface MessageDelivery {
+  status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+  error: string | null;
+  externalId: string | null;
 }
 
 /** A knowledge-base document a message cites. */

@@ -46,6 +46,18 @@ export const MessageSchema = {
       properties: { pageUrl: { type: 'string' }, userAgent: { type: 'string' } },
       description: "A widget visitor's message: the page it was written on and the browser's user agent (never the address)",
     },
+    delivery: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status', 'error', 'externalId'],
+      properties: {
+        status: { enum: ['pending', 'sent', 'delivered', 'read', 'failed', null] },
+        error: { type: ['string', 'null'], description: 'Why the network did not deliver it (status failed)' },
+        externalId: { type: ['string', 'null'], description: "The message's id on the network" },
+      },
+      description:
+        "A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports)",
+    },
   },
 };
 
