@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { conversationWorkflowId, type TranscriptMessage } from '../../lib/runtime/conversation-contract.js';
-import type { Citation, MessageDelivery } from '../../lib/runtime/contract.js';
+import type { Citation, MessageAuthor, MessageDelivery, MessageMetadata } from '../../lib/runtime/contract.js';
 import { recordConversationEvent } from '../automations/events.service.js';
 import { CHANNEL_EVENTS } from '../../lib/channels/meta-protocol.js';
 import { Conversation, ConversationMessage, type Agent, type ConversationFeedback } from '../entities/index.js';
@@ -47,6 +47,7 @@ export function conversationView(c: Conversation) {
     turns: c.turns,
     messageCount: c.messageCount,
     creditsUsed: c.creditsUsed,
+    handoffs: c.handoffs,
     feedback: c.feedback ?? null,
     endReason: c.endReason ?? null,
     startedAt: c.startedAt.toISOString(),
@@ -93,14 +94,15 @@ export interface MessageInput {
   conversationId: string;
   /** Names the message by what produced it; a second append with the same key answers the first message. */
   key: string;
-  author: 'user' | 'agent';
+  /** `operator`: a person of the account, in a handed-off conversation. */
+  author: MessageAuthor;
   text: string;
   turn: number;
   flowId?: number | null;
   nodeId?: string | null;
   credits?: number;
   temporalRunId?: string | null;
-  metadata?: { pageUrl?: string; userAgent?: string } | null;
+  metadata?: MessageMetadata | null;
   /** The knowledge-base documents an agent's message is grounded in. */
   citations?: Citation[];
 }
@@ -152,7 +154,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
   const row = (inserted.rows[0] as Record<string, unknown> | undefined) ?? (await knex('conversation_messages').where({ key: input.key }).first());
   return {
     id: String(row.id),
-    author: row.author as 'user' | 'agent',
+    author: row.author as MessageAuthor,
     text: row.text as string,
     turn: row.turn as number,
     flowId: (row.flow_id as number | null) ?? null,
@@ -219,16 +221,22 @@ export async function listConversations(em: EntityManager, agent: Agent, filter:
 
 /** Records the user's feedback and fires FEEDBACK_CAPTURED, in one transaction. */
 export async function recordFeedback(em: EntityManager, conversation: Conversation, feedback: ConversationFeedback) {
-  return em.transactional(async (tx) => {
-    const row = await tx.findOneOrFail(Conversation, { id: conversation.id }, { populate: ['agent'] });
-    row.feedback = feedback;
-    await recordConversationEvent(tx, row.account.id, {
-      type: 'FEEDBACK_CAPTURED',
-      agentId: row.agent.id,
-      conversationId: row.id,
-      details: { rating: feedback.rating, comment: feedback.comment, channel: row.channel },
-    });
-    await tx.flush();
-    return row;
+  return em.transactional((tx) => saveFeedback(tx, conversation.id, feedback));
+}
+
+/**
+ * The feedback and its FEEDBACK_CAPTURED event, written in the caller's transaction (the `collect_feedback` system
+ * tool records it once per tool call this way).
+ */
+export async function saveFeedback(tx: EntityManager, conversationId: string, feedback: ConversationFeedback): Promise<Conversation> {
+  const row = await tx.findOneOrFail(Conversation, { id: conversationId }, { populate: ['agent'] });
+  row.feedback = feedback;
+  await recordConversationEvent(tx, row.account.id, {
+    type: 'FEEDBACK_CAPTURED',
+    agentId: row.agent.id,
+    conversationId: row.id,
+    details: { rating: feedback.rating, comment: feedback.comment, channel: row.channel },
   });
+  await tx.flush();
+  return row;
 }

@@ -2,7 +2,8 @@ import { EntitySchema, type Opt } from '@mikro-orm/core';
 import { Account } from './account.entity.js';
 import { Agent } from './agent.entity.js';
 
-export type ConversationStatus = 'ACTIVE' | 'ENDED';
+/** HANDED_OFF: a person of the account has the conversation (`handoff_to_human`); the agent is silent until resumed. */
+export type ConversationStatus = 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
 
 /** What a user said of a conversation (`POST .../feedback`). */
 export interface ConversationFeedback {
@@ -25,8 +26,10 @@ export class Conversation {
   turns: Opt<number> = 0;
   messageCount: Opt<number> = 0;
   creditsUsed: Opt<number> = 0;
+  /** Times the conversation was handed to a person. */
+  handoffs: Opt<number> = 0;
   feedback?: ConversationFeedback | null;
-  /** Who ended it: USER (the end endpoint), AGENT (a flow), or IDLE. */
+  /** Who ended it: USER (the end endpoint), AGENT (a flow, the `end_conversation` tool), or EXPIRED. */
   endReason?: string | null;
   /** The identified widget visitor (a verified `userId`): their conversation resumes on any device. */
   visitorId?: string | null;
@@ -66,6 +69,7 @@ export const ConversationSchema = new EntitySchema<Conversation>({
     turns: { type: 'integer', default: 0 },
     messageCount: { type: 'integer', default: 0 },
     creditsUsed: { type: 'double', default: 0 },
+    handoffs: { type: 'integer', default: 0 },
     feedback: { type: 'json', columnType: 'jsonb', nullable: true },
     endReason: { type: 'text', nullable: true },
     visitorId: { type: 'text', nullable: true },
