@@ -18,8 +18,10 @@ import { createOutboundFetch } from '../integrations/outbound/outbound-fetch.js'
 import { createAiNodeSteps, createExecuteNode } from './execute-node.activity.js';
 import { nodeFactsOf } from '../nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
+import { createHandoffActivities } from './handoff.activity.js';
 import { createTurnActivities } from './turn.activity.js';
 import { createKnowledgeActivities } from './knowledge-indexing.activity.js';
+import { createChannelActivities, wakeDelivery } from './channel.activity.js';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -34,6 +36,8 @@ export interface ActivityDeps {
   aiProvider?: AiProvider | null;
   /** The messaging Cloud API; absent: SEND_MESSAGING_MESSAGE nodes fail saying it is not configured. */
   messaging?: MessagingConfig | null;
+  /** The search API of the `web_search` system tool (WEB_SEARCH_URL); absent: the tool is not offered. */
+  webSearchUrl?: string | null;
   /** What agents say when a turn has no message and no AI provider can write one. */
   conversationFallbackMessage?: string | null;
   /** Opens stored third-party secrets (numbers' Cloud API tokens); absent: SETTINGS_ENCRYPTION_KEY is unset. */
@@ -50,6 +54,7 @@ export function createActivities({
   files,
   aiProvider,
   messaging,
+  webSearchUrl,
   conversationFallbackMessage,
   secrets,
   outbound: policy = REFUSE_PRIVATE,
@@ -65,9 +70,11 @@ export function createActivities({
     outbound,
     ai: new AiGateway(aiProvider ?? null, outbound),
     messaging: messaging ?? null,
+    webSearchUrl: webSearchUrl ?? null,
     secrets: secrets ?? null,
     outbox,
     files,
+    deliveries: wakeDelivery(temporal, taskQueue),
   };
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
@@ -76,6 +83,8 @@ export function createActivities({
     ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
     ...createRunLedgerActivities(orm, outbox),
     ...createKnowledgeActivities({ orm, provider: aiProvider ?? null, outbound, httpTimeoutMs }),
+    ...createChannelActivities({ orm, temporal, taskQueue, secrets: secrets ?? null, messaging: messaging ?? null, outbox, httpTimeoutMs }),
+    ...createHandoffActivities(orm),
     ...createTurnActivities(orm, {
       outbox,
       aiAvailable: !!aiProvider,

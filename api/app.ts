@@ -45,6 +45,7 @@ import { widgetCors } from './widget/widget-cors.js';
 import { WidgetSessions, type WidgetLimits } from './widget/widget-sessions.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { knowledgeRoutes } from './routes/knowledge.routes.js';
+import { CHANNEL_WEBHOOK_PATH, channelWebhookRoutes } from './routes/channel-webhooks.routes.js';
 
 export const API_PREFIX = '/public/v1';
 
@@ -124,10 +125,11 @@ function triggerDeliveriesOf(config: AppDeps['config']): TriggerDeliveries | und
   return config.triggerSigningKey ? new TriggerDeliveries(config.triggerSigningKey, config.publicBaseUrl) : undefined;
 }
 
-/** The routes outside /public/v1: webhook calls, trigger deliveries and the livechat widget's API. */
+/** The routes outside /public/v1: webhook calls, trigger deliveries, Meta's webhook and the livechat widget's API. */
 function inboundRoutes(registry: RouteRegistry, deps: AppDeps, sessions: WidgetSessions): RouteRegistry {
   inboundWebhookRoutes(registry);
   inboundTriggerRoutes(registry, triggerDeliveriesOf(deps.config), deps.config.bodyLimitBytes);
+  channelWebhookRoutes(registry, deps.secrets ?? null, deps.config.bodyLimitBytes, { temporal: deps.temporal, taskQueue: deps.config.taskQueue });
   widgetRoutes(registry, sessions, deps.temporal);
   return registry;
 }
@@ -174,6 +176,11 @@ export function createApp(deps: AppDeps): Koa {
   rootRouter.post(
     '/trigger-deliveries/:subscriptionId',
     rateLimited(config.rateLimits?.perWebhook, (ctx) => ctx.params.subscriptionId, 'this trigger subscription'),
+  );
+  // Meta's deliveries come from many addresses: one bucket per channel, at the incoming webhooks' rate.
+  rootRouter.post(
+    '/channels/v1/:channel/webhook',
+    rateLimited(config.rateLimits?.perWebhook, (ctx) => `channel:${ctx.params.channel}`, 'this channel'),
   );
   root.mount(rootRouter, getEm);
   // Prometheus metrics of this process (requests, the outbox); serve them to your scraper, not to the internet.
@@ -244,8 +251,9 @@ export function createApp(deps: AppDeps): Koa {
       throw new BadRequestError(`Malformed JSON body: ${error.message}`, 'body');
     },
   });
-  // Signed trigger deliveries read their body as sent (the signature covers the bytes), so the parser skips them.
-  app.use((ctx, next) => (ctx.method === 'POST' && TRIGGER_DELIVERY_PATH.test(ctx.path) ? next() : parseBody(ctx, next)));
+  // Signed trigger and Meta deliveries read their body as sent (the signature covers the bytes), so the parser skips them.
+  const rawBodyPaths = [TRIGGER_DELIVERY_PATH, CHANNEL_WEBHOOK_PATH];
+  app.use((ctx, next) => (ctx.method === 'POST' && rawBodyPaths.some((path) => path.test(ctx.path)) ? next() : parseBody(ctx, next)));
   for (const router of [publicRouter, rootRouter]) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

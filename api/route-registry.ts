@@ -76,6 +76,8 @@ export const OPERATION_VERBS = [
   'cancel',
   'publish',
   'query',
+  'handOff',
+  'resume',
 ] as const;
 
 /**

@@ -145,6 +145,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/agents/{agentId}/conversations/{conversationId}/handoff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Hands the conversation to a person (status HANDED_OFF; the visitor is told; the agent stops answering); one handed off already is answered as it is */
+    post: operations['handOffConversation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/agents/{agentId}/conversations/{conversationId}/messages': {
     parameters: {
       query?: never;
@@ -156,6 +173,40 @@ export interface paths {
     put?: never;
     /** Sends the user's message: runs one turn and answers the agent's messages (a resent messageId answers the same turn) */
     post: operations['sendConversationMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/conversations/{conversationId}/operator-messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** An operator's message to the visitor of a handed-off conversation: stored with author operator (the key's user and `name`), delivered on the stream, the widget and the channel; a resent messageId answers the message already stored */
+    post: operations['sendOperatorMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/conversations/{conversationId}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Hands a handed-off conversation back to the agent (status ACTIVE): the next user message is answered again */
+    post: operations['resumeConversation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -628,6 +679,24 @@ export interface paths {
     get: operations['listMessagingTemplates'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/channels/v1/{channel}/webhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Meta's subscription handshake: answers hub.challenge (text/plain) when hub.mode is subscribe and hub.verify_token is the verify token of a connected number, page or Instagram account of the channel (npm run admin -- channel-settings) */
+    get: operations['checkChannelWebhook'];
+    put?: never;
+    /** Meta delivers messages and statuses of connected numbers, pages and Instagram accounts. Each message reaches its agent once (a redelivery is answered 200 and adds nothing); answered 200 once every event is stored */
+    post: operations['deliverChannelEvents'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2511,9 +2580,12 @@ export interface components {
       knowledgeBaseIds: number[];
       /** @description Ids of playbooks (/playbooks) of the account */
       playbookIds: number[];
+      /** @description System tools offered to the AI of conversation turns (TOOLS_AI nodes, the default reply): end_conversation, handoff_to_human, collect_feedback, web_search (needs WEB_SEARCH_URL) */
       systemToolSettings: {
         collectFeedback?: boolean;
         endConversation?: boolean;
+        /** @description What the visitor is told when a person takes over (agentry extension; default: a short notice that a person will reply) */
+        handoffMessage?: string | null;
         handoffToHuman?: boolean;
         webSearch?: boolean;
       };
@@ -2530,9 +2602,12 @@ export interface components {
       knowledgeBaseIds?: number[];
       /** @description Ids of playbooks (/playbooks) of the account */
       playbookIds?: number[];
+      /** @description System tools offered to the AI of conversation turns (TOOLS_AI nodes, the default reply): end_conversation, handoff_to_human, collect_feedback, web_search (needs WEB_SEARCH_URL) */
       systemToolSettings?: {
         collectFeedback?: boolean;
         endConversation?: boolean;
+        /** @description What the visitor is told when a person takes over (agentry extension; default: a short notice that a person will reply) */
+        handoffMessage?: string | null;
         handoffToHuman?: boolean;
         webSearch?: boolean;
       };
@@ -4213,6 +4288,11 @@ export interface components {
       aiModelId?: number | null;
       /** @description Vendor code such as OPENAI, with model */
       aiVendor?: string | null;
+      /**
+       * @description After the message, end the conversation (reason AGENT) or hand it to a person (status HANDED_OFF), as the system tools of those names do (agentry extension)
+       * @enum {unknown}
+       */
+      conversationAction?: 'end_conversation' | 'handoff_to_human' | null;
       /** @description Said instead of the AI-written message when no AI provider is configured (agentry extension) */
       fallbackMessage?: string | null;
       /** @description Interpolable */
@@ -4455,7 +4535,7 @@ export interface components {
     };
     /**
      * TOOLS_AI node data
-     * @description The AI chooses a tool to call (custom tools, table tools) and may capture values into variables
+     * @description The AI chooses a tool to call (custom tools, table tools, system tools) and may capture values into variables
      */
     ToolsAiNodeData: {
       /** @description Id of an AI model (GET /ai-models); omitted: the default model of the type */
@@ -4488,6 +4568,8 @@ export interface components {
             id: number;
           }[]
         | null;
+      /** @description System tools this node offers besides those the agent setting's systemToolSettings turns on (agentry extension); in an automation only web_search applies */
+      systemTools?: ('end_conversation' | 'handoff_to_human' | 'collect_feedback' | 'web_search')[] | null;
       /**
        * @description Repeats the node type
        * @constant
@@ -5394,6 +5476,8 @@ export interface operations {
             }[];
             conversations: {
               ended: number;
+              /** @description Conversations handed to a person at least once */
+              handedOff: number;
               total: number;
               withFeedback: number;
             };
@@ -5440,7 +5524,7 @@ export interface operations {
         endDate?: string;
         limit?: number;
         startDate?: string;
-        status?: 'ACTIVE' | 'ENDED';
+        status?: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
       };
       header?: never;
       path: {
@@ -5464,12 +5548,17 @@ export interface operations {
               endedAt: string | null;
               endReason: string | null;
               feedback: Record<string, never> | null;
+              /** @description Times it was handed to a person */
+              handoffs: number;
               id: string;
               lastMessageAt: string;
               messageCount: number;
               startedAt: string;
-              /** @enum {unknown} */
-              status: 'ACTIVE' | 'ENDED';
+              /**
+               * @description HANDED_OFF: a person has it (operator messages); the agent is silent until resumed
+               * @enum {unknown}
+               */
+              status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
               /** @description Open it in the Temporal UI: every turn is an update of this workflow */
               temporalWorkflowId: string;
               turns: number;
@@ -5548,23 +5637,48 @@ export interface operations {
             endedAt: string | null;
             endReason: string | null;
             feedback: Record<string, never> | null;
+            /** @description Times it was handed to a person */
+            handoffs: number;
             id: string;
             lastMessageAt: string;
             messageCount: number;
             messages: {
-              /** @enum {unknown} */
-              author: 'user' | 'agent';
-              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
-              citations: {
-                documentId: string;
-                title: string;
-              }[];
+              /**
+               * @description operator: a person of the account, in a handed-off conversation
+               * @enum {unknown}
+               */
+              author: 'user' | 'agent' | 'operator';
+              /** @description The knowledge-base documents and web pages (web_search) an agent reply cites (empty for other messages) */
+              citations: (
+                | {
+                    documentId: string;
+                    title: string;
+                  }
+                | {
+                    title: string;
+                    url: string;
+                  }
+              )[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
               metadata?: {
+                /** @description Who wrote an operator message */
+                operator?: {
+                  name: string | null;
+                  userId: number | null;
+                };
                 pageUrl?: string;
                 userAgent?: string;
               } | null;
@@ -5575,8 +5689,11 @@ export interface operations {
               turn: number;
             }[];
             startedAt: string;
-            /** @enum {unknown} */
-            status: 'ACTIVE' | 'ENDED';
+            /**
+             * @description HANDED_OFF: a person has it (operator messages); the agent is silent until resumed
+             * @enum {unknown}
+             */
+            status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
             temporal: {
               runId: string;
               workflowId: string;
@@ -5650,23 +5767,48 @@ export interface operations {
             endedAt: string | null;
             endReason: string | null;
             feedback: Record<string, never> | null;
+            /** @description Times it was handed to a person */
+            handoffs: number;
             id: string;
             lastMessageAt: string;
             messageCount: number;
             messages: {
-              /** @enum {unknown} */
-              author: 'user' | 'agent';
-              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
-              citations: {
-                documentId: string;
-                title: string;
-              }[];
+              /**
+               * @description operator: a person of the account, in a handed-off conversation
+               * @enum {unknown}
+               */
+              author: 'user' | 'agent' | 'operator';
+              /** @description The knowledge-base documents and web pages (web_search) an agent reply cites (empty for other messages) */
+              citations: (
+                | {
+                    documentId: string;
+                    title: string;
+                  }
+                | {
+                    title: string;
+                    url: string;
+                  }
+              )[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
               metadata?: {
+                /** @description Who wrote an operator message */
+                operator?: {
+                  name: string | null;
+                  userId: number | null;
+                };
                 pageUrl?: string;
                 userAgent?: string;
               } | null;
@@ -5677,8 +5819,11 @@ export interface operations {
               turn: number;
             }[];
             startedAt: string;
-            /** @enum {unknown} */
-            status: 'ACTIVE' | 'ENDED';
+            /**
+             * @description HANDED_OFF: a person has it (operator messages); the agent is silent until resumed
+             * @enum {unknown}
+             */
+            status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
             /** @description The conversation workflow in the Temporal UI (TEMPORAL_UI_URL) */
             temporalUiUrl: string | null;
             /** @description Open it in the Temporal UI: every turn is an update of this workflow */
@@ -5759,12 +5904,17 @@ export interface operations {
             endedAt: string | null;
             endReason: string | null;
             feedback: Record<string, never> | null;
+            /** @description Times it was handed to a person */
+            handoffs: number;
             id: string;
             lastMessageAt: string;
             messageCount: number;
             startedAt: string;
-            /** @enum {unknown} */
-            status: 'ACTIVE' | 'ENDED';
+            /**
+             * @description HANDED_OFF: a person has it (operator messages); the agent is silent until resumed
+             * @enum {unknown}
+             */
+            status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
             /** @description Open it in the Temporal UI: every turn is an update of this workflow */
             temporalWorkflowId: string;
             turns: number;
@@ -5832,12 +5982,17 @@ export interface operations {
             endedAt: string | null;
             endReason: string | null;
             feedback: Record<string, never> | null;
+            /** @description Times it was handed to a person */
+            handoffs: number;
             id: string;
             lastMessageAt: string;
             messageCount: number;
             startedAt: string;
-            /** @enum {unknown} */
-            status: 'ACTIVE' | 'ENDED';
+            /**
+             * @description HANDED_OFF: a person has it (operator messages); the agent is silent until resumed
+             * @enum {unknown}
+             */
+            status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
             /** @description Open it in the Temporal UI: every turn is an update of this workflow */
             temporalWorkflowId: string;
             turns: number;
@@ -5855,6 +6010,95 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  handOffConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The conversation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assistantId: string;
+            channel: string;
+            creditsUsed: number;
+            endedAt: string | null;
+            endReason: string | null;
+            feedback: Record<string, never> | null;
+            /** @description Times it was handed to a person */
+            handoffs: number;
+            id: string;
+            lastMessageAt: string;
+            messageCount: number;
+            startedAt: string;
+            /**
+             * @description HANDED_OFF: a person has it (operator messages); the agent is silent until resumed
+             * @enum {unknown}
+             */
+            status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
+            /** @description Open it in the Temporal UI: every turn is an update of this workflow */
+            temporalWorkflowId: string;
+            turns: number;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The conversation has ended */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -5905,19 +6149,42 @@ export interface operations {
               nodeId: string;
             };
             messages: {
-              /** @enum {unknown} */
-              author: 'user' | 'agent';
-              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
-              citations: {
-                documentId: string;
-                title: string;
-              }[];
+              /**
+               * @description operator: a person of the account, in a handed-off conversation
+               * @enum {unknown}
+               */
+              author: 'user' | 'agent' | 'operator';
+              /** @description The knowledge-base documents and web pages (web_search) an agent reply cites (empty for other messages) */
+              citations: (
+                | {
+                    documentId: string;
+                    title: string;
+                  }
+                | {
+                    title: string;
+                    url: string;
+                  }
+              )[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
               metadata?: {
+                /** @description Who wrote an operator message */
+                operator?: {
+                  name: string | null;
+                  userId: number | null;
+                };
                 pageUrl?: string;
                 userAgent?: string;
               } | null;
@@ -5954,6 +6221,208 @@ export interface operations {
         };
       };
       /** @description The conversation has ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  sendOperatorMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          messageId?: string;
+          /** @description The name the visitor sees beside the message (default: none, the agent side) */
+          name?: string | null;
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The stored message */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /**
+             * @description operator: a person of the account, in a handed-off conversation
+             * @enum {unknown}
+             */
+            author: 'user' | 'agent' | 'operator';
+            /** @description The knowledge-base documents and web pages (web_search) an agent reply cites (empty for other messages) */
+            citations: (
+              | {
+                  documentId: string;
+                  title: string;
+                }
+              | {
+                  title: string;
+                  url: string;
+                }
+            )[];
+            createdAt: string;
+            credits: number;
+            flowId: number | null;
+            id: string;
+            /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
+            metadata?: {
+              /** @description Who wrote an operator message */
+              operator?: {
+                name: string | null;
+                userId: number | null;
+              };
+              pageUrl?: string;
+              userAgent?: string;
+            } | null;
+            nodeId: string | null;
+            /** @description The run of the conversation workflow whose turn wrote it */
+            temporalRunId: string | null;
+            text: string;
+            turn: number;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The conversation is not handed off (the agent answers it), or has ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  resumeConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The conversation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            assistantId: string;
+            channel: string;
+            creditsUsed: number;
+            endedAt: string | null;
+            endReason: string | null;
+            feedback: Record<string, never> | null;
+            /** @description Times it was handed to a person */
+            handoffs: number;
+            id: string;
+            lastMessageAt: string;
+            messageCount: number;
+            startedAt: string;
+            /**
+             * @description HANDED_OFF: a person has it (operator messages); the agent is silent until resumed
+             * @enum {unknown}
+             */
+            status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
+            /** @description Open it in the Temporal UI: every turn is an update of this workflow */
+            temporalWorkflowId: string;
+            turns: number;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The conversation is not handed off, or has ended */
       409: {
         headers: {
           [name: string]: unknown;
@@ -8482,6 +8951,135 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  checkChannelWebhook: {
+    parameters: {
+      query?: {
+        'hub.challenge'?: string;
+        'hub.mode'?: string;
+        'hub.verify_token'?: string;
+      };
+      header?: never;
+      path: {
+        channel: 'messaging' | 'instagram' | 'facebook';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description hub.challenge, as sent */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Unknown channel */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not a subscribe handshake, or a verify token no connected account of the channel has */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deliverChannelEvents: {
+    parameters: {
+      query?: never;
+      header?: {
+        'X-Hub-Signature-256'?: string;
+      };
+      path: {
+        channel: 'messaging' | 'instagram' | 'facebook';
+      };
+      cookie?: never;
+    };
+    /** @description Meta's webhook payload: entry[].changes[].value (WhatsApp: messages, statuses, metadata.phone_number_id) or entry[].messaging[] (Messenger, Instagram: sender, recipient, message, delivery, read). Signed with the app secret of the connected account */
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Stored: the messages will reach their agents */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            events: number;
+          };
+        };
+      };
+      /** @description Unknown channel, or a body that is not JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing signature, or not the signature of this body by the app of a connected account */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body over the size limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many deliveries on this channel; retry after Retry-After */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -16214,19 +16812,42 @@ export interface operations {
           'application/json': {
             conversationId: string;
             messages: {
-              /** @enum {unknown} */
-              author: 'user' | 'agent';
-              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
-              citations: {
-                documentId: string;
-                title: string;
-              }[];
+              /**
+               * @description operator: a person of the account, in a handed-off conversation
+               * @enum {unknown}
+               */
+              author: 'user' | 'agent' | 'operator';
+              /** @description The knowledge-base documents and web pages (web_search) an agent reply cites (empty for other messages) */
+              citations: (
+                | {
+                    documentId: string;
+                    title: string;
+                  }
+                | {
+                    title: string;
+                    url: string;
+                  }
+              )[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
               metadata?: {
+                /** @description Who wrote an operator message */
+                operator?: {
+                  name: string | null;
+                  userId: number | null;
+                };
                 pageUrl?: string;
                 userAgent?: string;
               } | null;
@@ -16237,7 +16858,7 @@ export interface operations {
               turn: number;
             }[];
             /** @enum {unknown} */
-            status: 'ACTIVE' | 'ENDED';
+            status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
           };
         };
       };
@@ -16295,12 +16916,17 @@ export interface operations {
             endedAt: string | null;
             endReason: string | null;
             feedback: Record<string, never> | null;
+            /** @description Times it was handed to a person */
+            handoffs: number;
             id: string;
             lastMessageAt: string;
             messageCount: number;
             startedAt: string;
-            /** @enum {unknown} */
-            status: 'ACTIVE' | 'ENDED';
+            /**
+             * @description HANDED_OFF: a person has it (operator messages); the agent is silent until resumed
+             * @enum {unknown}
+             */
+            status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
             /** @description Open it in the Temporal UI: every turn is an update of this workflow */
             temporalWorkflowId: string;
             turns: number;
@@ -16368,12 +16994,17 @@ export interface operations {
             endedAt: string | null;
             endReason: string | null;
             feedback: Record<string, never> | null;
+            /** @description Times it was handed to a person */
+            handoffs: number;
             id: string;
             lastMessageAt: string;
             messageCount: number;
             startedAt: string;
-            /** @enum {unknown} */
-            status: 'ACTIVE' | 'ENDED';
+            /**
+             * @description HANDED_OFF: a person has it (operator messages); the agent is silent until resumed
+             * @enum {unknown}
+             */
+            status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
             /** @description Open it in the Temporal UI: every turn is an update of this workflow */
             temporalWorkflowId: string;
             turns: number;
@@ -16442,19 +17073,42 @@ export interface operations {
               nodeId: string;
             };
             messages: {
-              /** @enum {unknown} */
-              author: 'user' | 'agent';
-              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
-              citations: {
-                documentId: string;
-                title: string;
-              }[];
+              /**
+               * @description operator: a person of the account, in a handed-off conversation
+               * @enum {unknown}
+               */
+              author: 'user' | 'agent' | 'operator';
+              /** @description The knowledge-base documents and web pages (web_search) an agent reply cites (empty for other messages) */
+              citations: (
+                | {
+                    documentId: string;
+                    title: string;
+                  }
+                | {
+                    title: string;
+                    url: string;
+                  }
+              )[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
               metadata?: {
+                /** @description Who wrote an operator message */
+                operator?: {
+                  name: string | null;
+                  userId: number | null;
+                };
                 pageUrl?: string;
                 userAgent?: string;
               } | null;
@@ -16625,19 +17279,42 @@ export interface operations {
             /** @description The agent asks for feedback when the conversation ends */
             feedback: boolean;
             messages: {
-              /** @enum {unknown} */
-              author: 'user' | 'agent';
-              /** @description The knowledge-base documents an agent reply is grounded in (empty for other messages) */
-              citations: {
-                documentId: string;
-                title: string;
-              }[];
+              /**
+               * @description operator: a person of the account, in a handed-off conversation
+               * @enum {unknown}
+               */
+              author: 'user' | 'agent' | 'operator';
+              /** @description The knowledge-base documents and web pages (web_search) an agent reply cites (empty for other messages) */
+              citations: (
+                | {
+                    documentId: string;
+                    title: string;
+                  }
+                | {
+                    title: string;
+                    url: string;
+                  }
+              )[];
               createdAt: string;
               credits: number;
+              /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+              delivery?: {
+                /** @description Why the network did not deliver it (status failed) */
+                error: string | null;
+                /** @description The message's id on the network */
+                externalId: string | null;
+                /** @enum {unknown} */
+                status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+              };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address) */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
               metadata?: {
+                /** @description Who wrote an operator message */
+                operator?: {
+                  name: string | null;
+                  userId: number | null;
+                };
                 pageUrl?: string;
                 userAgent?: string;
               } | null;

@@ -48,6 +48,8 @@ export interface Config {
   ai: { baseUrl: string; apiKey: string } | null;
   /** The messaging product's Cloud API (SEND_MESSAGING_MESSAGE); null when MESSAGING_API_URL is unset. */
   messaging: { baseUrl: string; token: string } | null;
+  /** The SearxNG-compatible search API of the `web_search` system tool; null when WEB_SEARCH_URL is unset (the tool is not offered). */
+  webSearchUrl: string | null;
   /** Port of the worker's Prometheus metrics (`/metrics`); 0: not served. */
   workerMetricsPort: number;
   /** Port of the Temporal SDK's own Prometheus metrics in the worker; 0: not exported. */
@@ -127,6 +129,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
     "days a closed run's history, and so its log, is kept; npm start sets it on the embedded Temporal server's namespace (default 7)",
   CONVERSATION_FALLBACK_MESSAGE:
     'what an agent says when a turn ends without a message and no AI provider can write one (default: a short apology asking the user to rephrase)',
+  WEB_SEARCH_URL:
+    'SearxNG-compatible JSON search endpoint of the web_search system tool (GET {url}?q=...&format=json); unset: the tool is not offered',
   MESSAGING_API_TOKEN: 'token sent as Bearer to the messaging Cloud API; required when MESSAGING_API_URL is set (no default)',
   WORKER_METRICS_PORT: "port of the worker's Prometheus metrics at /metrics (default 0: off; npm start uses 9464)",
   TEMPORAL_SDK_METRICS_PORT: "port of the Temporal SDK's own Prometheus metrics in the worker (default 0: off; npm start uses 9465)",
@@ -282,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     settingsKey,
     ai,
     messaging,
+    webSearchUrl: env.WEB_SEARCH_URL ? urlVar(env, 'WEB_SEARCH_URL', '', ['http:', 'https:']) : null,
     workerMetricsPort: intVar(env, 'WORKER_METRICS_PORT', 0, 0, 65535),
     temporalSdkMetricsPort: intVar(env, 'TEMPORAL_SDK_METRICS_PORT', 0, 0, 65535),
     rateLimits: { perKey: rateLimitVar(env, 'RATE_LIMIT', 50, 200), perWebhook: rateLimitVar(env, 'WEBHOOK_RATE_LIMIT', 1000, 2000) },

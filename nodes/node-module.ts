@@ -41,12 +41,19 @@ export interface ExecutorDeps {
   ai: AiGateway;
   /** The messaging product's Cloud API of numbers without settings of their own (SEND_MESSAGING_MESSAGE); null when not configured. */
   messaging?: MessagingConfig | null;
+  /** The search API of the `web_search` system tool (WEB_SEARCH_URL); null or absent: the tool is not offered. */
+  webSearchUrl?: string | null;
   /** Opens the stored third-party secrets (numbers' Cloud API tokens); null when SETTINGS_ENCRYPTION_KEY is unset. */
   secrets?: SecretBox | null;
   /** Wakes the outbox dispatchers after a node that may have written events (row changes). */
   outbox?: OutboxNotifier;
   /** Where the bytes of record files are stored (a deleted record's files go with it). */
   files: FileStore;
+  /**
+   * Wakes a conversation's delivery on a messaging network at once, when a node said something there (its
+   * CHANNEL_DELIVERY outbox event is the safety net, one dispatcher pass later).
+   */
+  deliveries?: (accountId: number, conversationId: string) => void;
 }
 
 /** What an executor gets besides its input: the activity's cancellation and the retry-safety helper. */

@@ -11,7 +11,9 @@ import { recentTranscript, say } from './support/conversation-io.js';
 import { customTools } from './support/ai-tools/custom-tools.js';
 import type { RunnableTool } from './support/ai-tools/runnable-tool.js';
 import { tableTools } from './support/ai-tools/table-tools.js';
-import { isKnowledgeResult, knowledgeTools } from './support/knowledge.js';
+import { knowledgeTools } from './support/knowledge.js';
+import { actionsOf, SYSTEM_TOOLS, systemToolNames, systemTools } from './support/ai-tools/system-tools.js';
+import { parseArguments, toolMessage } from './support/ai-tools/tool-messages.js';
 import { citationsIn } from '../integrations/knowledge/grounding.js';
 import type { Citation } from '../lib/runtime/contract.js';
 import { modelCheck } from './checks/ai-model.check.js';
@@ -34,6 +36,7 @@ const executeToolsAi: NodeExecutor = async (input, context) => {
     ...(await customTools(em, input.accountId, ids('customToolIds'), context)),
     ...(await tableTools(em, input.accountId, selected, input.chain, context)),
     ...(await knowledgeTools(input, context)),
+    ...systemTools(input, context, await systemToolNames(input, context, data.systemTools)),
   ];
   // Passages found by search_knowledge, numbered across the node's calls: what the answer's [n] cites.
   const sources: Citation[] = [];
@@ -79,40 +82,20 @@ const executeToolsAi: NodeExecutor = async (input, context) => {
       .join('\n') + `\nassistant: ${answer}`;
   const captures = variables.length ? await extractCaptures(session, model, variables, '', exchange) : {};
   const output = { answer, toolCalls: calls, captures };
-  // In a conversation the answer is the agent's message to the user.
+  // In a conversation the answer is the agent's message to the user; ending or handing off is the turn's to do.
+  const actions = input.conversation ? actionsOf(calls) : [];
+  const acting = actions.length ? { conversationActions: actions } : {};
   if (input.conversation && answer.trim()) {
     return {
       output,
       messages: [await say(input, context, answer.trim(), session.credits, citationsIn(answer, sources))],
       aiCredits: session.credits,
+      ...acting,
     };
   }
-  return { output, aiCredits: session.credits };
+  return { output, aiCredits: session.credits, ...acting };
 };
 
-/** A tool's answer to the model; search_knowledge's passages numbered after those before, by id (the text joins in the AI call). */
-function toolMessage(toolCallId: string, result: unknown, sources: Citation[]): ChatMessage {
-  if (!isKnowledgeResult(result)) return { role: 'tool', toolCallId, content: JSON.stringify(result) };
-  const passages = result.passages.map((p) => {
-    sources.push({ documentId: p.documentId, title: p.title });
-    return { ...p, n: sources.length };
-  });
-  return {
-    role: 'tool',
-    toolCallId,
-    content: JSON.stringify({ passages: passages.map(({ n, documentId, title }) => ({ n, documentId, title })) }),
-    passages: passages.map(({ chunkId, score, n }) => ({ chunkId, score, n })),
-  };
-}
-
-function parseArguments(raw: string): Record<string, unknown> | null {
-  try {
-    const parsed = JSON.parse(raw || '{}') as unknown;
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
 import { AgentResource, RecordType } from '../db/entities/index.js';
 import { NodeError } from '../lib/errors.js';
 
@@ -129,7 +112,7 @@ export const toolsAiNode: NodeModule = {
   type: 'TOOLS_AI',
   remote: true,
   scopes: ['workflow', 'flow'],
-  summary: 'The AI chooses a tool to call (custom tools, table tools) and may capture values into variables',
+  summary: 'The AI chooses a tool to call (custom tools, table tools, system tools) and may capture values into variables',
   data: {
     properties: {
       instructions: { type: ['string', 'null'], maxLength: 20000, description: 'Interpolable' },
@@ -137,6 +120,15 @@ export const toolsAiNode: NodeModule = {
       customToolIds: idList('custom tools'),
       playbookIds: idList('playbooks'),
       knowledgeBaseIds: idList('knowledge bases'),
+      systemTools: {
+        type: ['array', 'null'],
+        maxItems: SYSTEM_TOOLS.length,
+        uniqueItems: true,
+        items: { enum: [...SYSTEM_TOOLS] },
+        description:
+          "System tools this node offers besides those the agent setting's systemToolSettings turns on (agentry extension); " +
+          'in an automation only web_search applies',
+      },
       selectedRecordTypes: {
         type: ['array', 'null'],
         maxItems: 100,

@@ -14,6 +14,8 @@ import {
 import { aiModelView, pointAiModel } from '../db/catalogs/ai-models.service.js';
 import { connectAccount, connectedAccountView } from '../db/catalogs/integrations.service.js';
 import { setMessagingSettings } from '../db/catalogs/messaging-settings.service.js';
+import { setChannelSettings } from '../db/channels/network-accounts.service.js';
+import { isMetaChannel } from '../lib/channels/meta-protocol.js';
 import type { SecretBox } from '../lib/secret-box.js';
 
 type Options = Record<string, string | boolean | undefined>;
@@ -36,6 +38,13 @@ export const CATALOG_USAGE = `
                                                the Cloud API base URL and token this number sends through (instead of
                                                MESSAGING_API_URL/TOKEN); --token - reads it from stdin; the token is
                                                stored encrypted with SETTINGS_ENCRYPTION_KEY and shown as …last 4 only
+  channel-settings --account ID --channel messaging|facebook|instagram --id NETWORK_ID [--assistant UUID]
+                  [--verify-token TEXT] [--app-secret SECRET|-] [--access-token TOKEN|-] [--base-url URL] [--clear]
+                                               receive the messages of a number (its phone-number id), a Messenger page
+                                               or an Instagram account (a social account's id or page; add-social first)
+                                               through Meta's webhook /channels/v1/<channel>/webhook and answer them with
+                                               the agent --assistant; --base-url is the Send API's (default Meta's Graph
+                                               API); secrets are stored encrypted (verify token hashed), - reads stdin
   connect-account --account ID --toolkit NAME --label TEXT [--external-id ID]
                                                connect a third-party account (its id is the nodes' connectedAccountId)
   add-template    --account ID --name NAME --language en [--status APPROVED] [--body-params N]
@@ -65,13 +74,18 @@ export const CATALOG_OPTIONS = {
   'base-url': { type: 'string' },
   token: { type: 'string' },
   clear: { type: 'boolean', default: false },
+  channel: { type: 'string' },
+  id: { type: 'string' },
+  'verify-token': { type: 'string' },
+  'app-secret': { type: 'string' },
+  'access-token': { type: 'string' },
 } as const;
 
 const optional = (options: Options, name: string): string | undefined => (typeof options[name] === 'string' ? (options[name] as string) : undefined);
 
 /** `--token -`: the token from stdin (kept out of the shell history and the process list). */
-async function tokenOption(options: Options): Promise<string | undefined> {
-  const token = optional(options, 'token');
+async function tokenOption(options: Options, name = 'token'): Promise<string | undefined> {
+  const token = optional(options, name);
   if (token !== '-') return token;
   let text = '';
   for await (const chunk of process.stdin) text += chunk;
@@ -88,6 +102,25 @@ export function catalogVerbs({ required, id, usage, secrets }: ArgReaders): Reco
       });
       const via = settings.cloudApiUrl ? `${settings.cloudApiUrl}, token ${settings.tokenHint}` : 'MESSAGING_API_URL (no settings of its own)';
       return { json: { settings }, text: `number ${settings.phoneNumber} (phoneNumberId ${settings.phoneNumberId}) sends through ${via}` };
+    },
+    async 'channel-settings'(em, o) {
+      const channel = required(o, 'channel');
+      if (!isMetaChannel(channel)) throw usage('--channel must be messaging, facebook or instagram');
+      if (['app-secret', 'access-token'].every((name) => o[name] === '-'))
+        throw usage('only one of --app-secret and --access-token can be read from stdin');
+      const settings = await setChannelSettings(em, secrets(), id(o, 'account'), channel, required(o, 'id'), {
+        agentId: optional(o, 'assistant'),
+        verifyToken: optional(o, 'verify-token'),
+        appSecret: await tokenOption(o, 'app-secret'),
+        accessToken: await tokenOption(o, 'access-token'),
+        baseUrl: optional(o, 'base-url'),
+        clear: o.clear === true,
+      });
+      const text = settings.receives
+        ? `${channel} ${settings.networkId} receives messages for ${settings.agentId ? `agent ${settings.agentId}` : 'no agent yet (--assistant)'}; ` +
+          `app secret ${settings.appSecretHint}, replies through ${settings.sendApiUrl} with token ${settings.accessTokenHint}`
+        : `${channel} ${settings.networkId} no longer receives messages`;
+      return { json: { settings }, text };
     },
     async 'connect-number'(em, o) {
       const number = messagingNumberView(

@@ -28,6 +28,8 @@ export interface WorkerDeps {
   aiProvider?: AiProvider | null;
   /** The messaging Cloud API; absent: SEND_MESSAGING_MESSAGE nodes fail saying it is not configured. */
   messaging?: MessagingConfig | null;
+  /** The search API of the `web_search` system tool (WEB_SEARCH_URL); absent: the tool is not offered. */
+  webSearchUrl?: string | null;
   /** What agents say when a turn has no message and no AI provider can write one. */
   conversationFallbackMessage?: string | null;
   /** Opens stored third-party secrets (numbers' Cloud API tokens); absent: SETTINGS_ENCRYPTION_KEY is unset. */
@@ -84,6 +86,7 @@ export async function createWorker({
   files,
   aiProvider,
   messaging,
+  webSearchUrl,
   conversationFallbackMessage,
   secrets,
   queues = ['runs', 'turns'],
@@ -98,6 +101,7 @@ export async function createWorker({
     files: files ?? new LocalFileStore('.data/files'),
     aiProvider,
     messaging,
+    webSearchUrl,
     conversationFallbackMessage,
     secrets,
     outbound,

@@ -44,6 +44,7 @@ const worker = await createWorker({
   files: new LocalFileStore(config.filesDir),
   aiProvider: aiProviderFrom(config.ai),
   messaging: config.messaging,
+  webSearchUrl: config.webSearchUrl,
   conversationFallbackMessage: config.conversationFallbackMessage,
   queues: config.workerQueues,
   secrets: config.settingsKey ? SecretBox.fromKey(config.settingsKey) : null,

@@ -17,8 +17,8 @@
  * dispatched, and it is retried with backoff, then parked after `retry.maxAttempts` (`npm run admin -- outbox`).
  * Temporal being unreachable is nobody's event's fault: then the whole pass is retried and no attempt is counted.
  *
- * Events of `DIRECT_STARTS` (knowledge-base indexing) start a workflow of their own instead of runs: they match no
- * entry node and take no admission slot.
+ * Events of `DIRECT_STARTS` (knowledge-base indexing, the messaging networks' messages, statuses and deliveries)
+ * start (or signal) a workflow of their own instead of runs: they match no entry node and take no admission slot.
  */
 import pg from 'pg';
 import type { Client } from '@temporalio/client';
@@ -45,6 +45,7 @@ import { AdmissionBound, type AdmissionSettings } from './admission-bound.js';
 import { attempt, attemptAsync, messageOf, temporalUnreachable, type Outcome } from './dispatch-outcomes.js';
 import { eventRunOf, manualRunOf, scheduledRunOf, subscribersOf, type PlannedRun } from './event-runs.js';
 import { DIRECT_STARTS, type DirectStart } from './direct-starts.js';
+import { turnsTaskQueue } from '../lib/runtime/conversation-contract.js';
 
 export interface DispatcherDeps {
   orm: Orm;
@@ -247,10 +248,15 @@ export class OutboxDispatcher {
   }
 
   /** Starts the workflow of an event outside admission (DIRECT_STARTS); one already started is left alone. */
-  private async startDirect({ workflowType, workflowId, args }: DirectStart): Promise<{ ok: true }> {
+  private async startDirect({ workflowType, workflowId, args, turns, signal }: DirectStart): Promise<{ ok: true }> {
+    const taskQueue = turns ? turnsTaskQueue(this.deps.taskQueue) : this.deps.taskQueue;
+    if (signal) {
+      await this.deps.temporal.workflow.signalWithStart(workflowType, { taskQueue, workflowId, args, signal: signal.name, signalArgs: signal.args });
+      return { ok: true };
+    }
     try {
       await this.deps.temporal.workflow.start(workflowType, {
-        taskQueue: this.deps.taskQueue,
+        taskQueue,
         workflowId,
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         args,

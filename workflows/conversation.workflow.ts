@@ -6,6 +6,12 @@
  * turn.ts`). Between turns it keeps durable timers that a new message resets: CONVERSATION_IDLE after the channel's
  * idle time, and the end of a conversation left alone for a day (reason EXPIRED); it continues as new before its
  * history grows long. `end` closes it (CONVERSATION_ENDED).
+ *
+ * Handoff: a turn whose nodes call `handoff_to_human` (or the `handoff` update) hands the conversation to a person:
+ * the row says HANDED_OFF and the visitor is told; from then on a user message is recorded in the transcript and
+ * answered with no message (no flow, no default reply) until `resume` hands it back. A turn whose nodes call
+ * `end_conversation` closes it (reason AGENT) once its messages are said. Both are workflow state first, and the row
+ * follows through bookkeeping activities, so the workflow and the row agree.
  */
 import {
   allHandlersFinished,
@@ -18,6 +24,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
+import type { ConversationAction, SentMessage } from '../lib/runtime/contract.js';
 import {
   CONVERSATION_UPDATES,
   type ConversationInput,
@@ -26,11 +33,13 @@ import {
   type UserMessage,
 } from '../lib/runtime/conversation-contract.js';
 import { untilTheDatabaseAnswers } from './bookkeeping.js';
-import { TurnRunner } from './conversation/turn.js';
+import { TurnRunner, userMessageKey, type Turn } from './conversation/turn.js';
 
 export const beginUpdate = defineUpdate<TurnReply>(CONVERSATION_UPDATES.begin);
 export const messageUpdate = defineUpdate<TurnReply, [UserMessage]>(CONVERSATION_UPDATES.message);
 export const endUpdate = defineUpdate<ConversationState, [{ reason?: string }]>(CONVERSATION_UPDATES.end);
+export const handoffUpdate = defineUpdate<ConversationState>(CONVERSATION_UPDATES.handoff);
+export const resumeUpdate = defineUpdate<ConversationState>(CONVERSATION_UPDATES.resume);
 export const stateQuery = defineQuery<ConversationState>('state');
 
 /**
@@ -77,7 +86,37 @@ export async function conversation(input: ConversationInput): Promise<Conversati
     await bookkeeping.closeConversation({ ...ids(input), reason });
   };
 
-  setHandler(beginUpdate, () => serialized(async () => (greeting ??= await runner.run(0))), { validator: open });
+  /** Hands the conversation to a person (once while handed off): the row follows, the visitor is told. */
+  const handOff = async (turn: number): Promise<SentMessage[]> => {
+    if (state.handedOff || state.ended) return [];
+    state.handedOff = true;
+    state.handoffs = (state.handoffs ?? 0) + 1;
+    const notice = await bookkeeping.handOffConversation({ ...ids(input), handoff: state.handoffs, turn, temporalRunId: workflowInfo().runId });
+    return notice ? [notice] : [];
+  };
+  /** What the turn's nodes asked (system tools, a SAY_AI's action), done after its messages; the reply gets the notice. */
+  const settle = async ({ reply, actions }: Turn): Promise<TurnReply> => {
+    const wants = (type: ConversationAction['type']) => actions.some((a) => a.type === type);
+    let settled = reply;
+    if (wants('HANDOFF')) settled = { ...reply, messages: [...reply.messages, ...(await handOff(reply.turn))] };
+    if (wants('END')) await close('AGENT');
+    return settled;
+  };
+  /** A user message while a person has the conversation: in the transcript, and no answer. */
+  const recordOnly = async (turn: number, message: UserMessage): Promise<TurnReply> => {
+    const info = workflowInfo();
+    await bookkeeping.recordUserMessage({
+      ...ids(input),
+      key: userMessageKey(input.conversationId, turn, message),
+      text: message.text,
+      turn,
+      temporalRunId: info.runId,
+      ...(message.metadata ? { metadata: message.metadata } : {}),
+    });
+    return { conversationId: input.conversationId, turn, messages: [], temporal: { workflowId: info.workflowId, runId: info.runId } };
+  };
+
+  setHandler(beginUpdate, () => serialized(async () => (greeting ??= await settle(await runner.run(0)))), { validator: open });
   setHandler(
     messageUpdate,
     (message) =>
@@ -88,7 +127,7 @@ export async function conversation(input: ConversationInput): Promise<Conversati
         messagesSeen += 1;
         state.idleFired = false;
         state.lastMessageAt = Date.now();
-        const reply = await runner.run(state.turns, message);
+        const reply = state.handedOff ? await recordOnly(state.turns, message) : await settle(await runner.run(state.turns, message));
         if (message.messageId) {
           replies.set(message.messageId, reply);
           if (replies.size > REMEMBERED_REPLIES) replies.delete(replies.keys().next().value!);
@@ -107,6 +146,32 @@ export async function conversation(input: ConversationInput): Promise<Conversati
       await close(request?.reason ?? 'USER');
       return state;
     }),
+  );
+  setHandler(
+    handoffUpdate,
+    () =>
+      serialized(async () => {
+        await handOff(state.turns);
+        return state;
+      }),
+    { validator: open },
+  );
+  setHandler(
+    resumeUpdate,
+    () =>
+      serialized(async () => {
+        if (state.handedOff && !state.ended) {
+          state.handedOff = false;
+          await bookkeeping.resumeConversation({ ...ids(input), handoff: state.handoffs ?? 0 });
+        }
+        return state;
+      }),
+    {
+      validator: () => {
+        open();
+        if (!state.handedOff) throw new Error('The conversation is not handed off to a person');
+      },
+    },
   );
   setHandler(stateQuery, () => state);
 

@@ -3,3 +3,4 @@ export { checkWorkerHealth } from './check-worker-health.workflow.js';
 export { runAutomation } from './run-automation.workflow.js';
 export { conversation } from './conversation.workflow.js';
 export { indexKnowledgeDocument } from './index-knowledge-document.workflow.js';
+export { channelInbound, channelStatus, channelDelivery } from './channel.workflow.js';

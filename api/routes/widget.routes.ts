@@ -113,7 +113,7 @@ export function widgetRoutes(api: RouteRegistry, sessions: WidgetSessions, tempo
         description: 'Status and messages',
         schema: strictObject({
           conversationId: { type: 'string' },
-          status: { enum: ['ACTIVE', 'ENDED'] },
+          status: { enum: ['ACTIVE', 'HANDED_OFF', 'ENDED'] },
           messages: { type: 'array', items: MessageSchema },
         }),
       },

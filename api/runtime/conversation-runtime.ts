@@ -1,12 +1,21 @@
 /**
  * The conversation runtime as the API drives it: a conversation starts as a row and its workflow
  * (`conversation:<id>`, on the turns task queue) in one update-with-start that also runs the greeting; each user
- * message is an update answered with the agent's messages; `end` closes it. Temporal's answers are mapped to the
- * API's errors here, so routes stay thin.
+ * message is an update answered with the agent's messages; `end` closes it; `handoff` and `resume` move it to a
+ * person and back (operators' messages go straight to the transcript). Temporal's answers are mapped to the API's
+ * errors here, so routes stay thin.
  */
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
-import { channelSettings, conversationView, createConversation, findConversation, type Visitor } from '../../db/agents/conversations.service.js';
+import {
+  appendMessage,
+  channelSettings,
+  conversationView,
+  createConversation,
+  findConversation,
+  type Visitor,
+} from '../../db/agents/conversations.service.js';
 import { Conversation, type Agent } from '../../db/entities/index.js';
 import { AppError, ConflictError, ServiceUnavailableError } from '../../lib/errors.js';
 import {
@@ -90,4 +99,59 @@ export async function endConversation(em: EntityManager, temporal: Client, agent
     await em.refresh(conversation);
   }
   return conversationView(conversation);
+}
+
+/** Runs one of the conversation workflow's updates that answer its state (`handoff`, `resume`); answers the row after it. */
+async function changeHands(em: EntityManager, temporal: Client, agent: Agent, conversationId: string, update: 'handoff' | 'resume') {
+  const conversation = await findConversation(em, agent, conversationId);
+  if (conversation.status === 'ENDED') throw new ConflictError(`Conversation ${conversationId} has ended`);
+  try {
+    await temporal.workflow.getHandle(conversationWorkflowId(conversation.id)).executeUpdate(CONVERSATION_UPDATES[update]);
+  } catch (error) {
+    mapFailure(error, conversation.id);
+  }
+  await em.refresh(conversation);
+  return conversationView(conversation);
+}
+
+/** Hands the conversation to a person (status HANDED_OFF, the visitor told); one already handed off is answered as it is. */
+export const handOffConversation = (em: EntityManager, temporal: Client, agent: Agent, conversationId: string) =>
+  changeHands(em, temporal, agent, conversationId, 'handoff');
+
+/** Hands the conversation back to the agent (status ACTIVE); 409 when it is not handed off. */
+export const resumeConversation = (em: EntityManager, temporal: Client, agent: Agent, conversationId: string) =>
+  changeHands(em, temporal, agent, conversationId, 'resume');
+
+/** Who writes an operator message: the USER key's user, and the name the visitor sees (none: the agent's side, unnamed). */
+export interface Operator {
+  userId: number | null;
+  name: string | null;
+}
+
+/**
+ * An operator's message to the visitor of a handed-off conversation, into the transcript (the stream, the widget
+ * and the channel deliver it from there). A resent `messageId` answers the message already stored.
+ */
+export async function sendOperatorMessage(
+  em: EntityManager,
+  agent: Agent,
+  conversationId: string,
+  operator: Operator,
+  message: { text: string; messageId?: string },
+) {
+  const conversation = await findConversation(em, agent, conversationId);
+  if (conversation.status !== 'HANDED_OFF')
+    throw new ConflictError(
+      `Conversation ${conversationId} is ${conversation.status === 'ENDED' ? 'ended' : 'not handed off to a person (the agent answers it)'}: ` +
+        'operators write only while it is HANDED_OFF (POST .../handoff takes it over)',
+    );
+  return appendMessage(em, {
+    accountId: agent.account.id,
+    conversationId: conversation.id,
+    key: `${conversationWorkflowId(conversation.id)}/operator-${message.messageId ?? randomUUID()}`,
+    author: 'operator',
+    text: message.text,
+    turn: conversation.turns,
+    metadata: { operator },
+  });
 }

@@ -63,7 +63,17 @@ export const DeploymentSchema: JsonSchema = {
 const systemToolSettings = {
   type: 'object',
   additionalProperties: false,
-  properties: Object.fromEntries(['endConversation', 'handoffToHuman', 'collectFeedback', 'webSearch'].map((k) => [k, { type: 'boolean' }])),
+  properties: {
+    ...Object.fromEntries(['endConversation', 'handoffToHuman', 'collectFeedback', 'webSearch'].map((k) => [k, { type: 'boolean' }])),
+    handoffMessage: {
+      type: ['string', 'null'],
+      maxLength: 1000,
+      description: 'What the visitor is told when a person takes over (agentry extension; default: a short notice that a person will reply)',
+    },
+  },
+  description:
+    'System tools offered to the AI of conversation turns (TOOLS_AI nodes, the default reply): end_conversation, handoff_to_human, ' +
+    'collect_feedback, web_search (needs WEB_SEARCH_URL)',
 };
 
 const agentSettingProperties = {

@@ -127,7 +127,7 @@ export class WidgetSessions {
     const claims = token ? readSessionToken(agent.widgetSessionKey, token) : null;
     if (claims && claims.a === agent.id && claims.u === visitor?.visitorId) {
       const found = await findConversation(em, agent, claims.c).catch(() => null);
-      if (found?.status === 'ACTIVE') return found;
+      if (found && found.status !== 'ENDED') return found;
     }
     return visitor ? visitorConversation(em, agent, visitor.visitorId) : null;
   }

@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { conversationWorkflowId, type TranscriptMessage } from '../../lib/runtime/conversation-contract.js';
-import type { Citation } from '../../lib/runtime/contract.js';
+import type { Citation, MessageAuthor, MessageDelivery, MessageMetadata } from '../../lib/runtime/contract.js';
 import { recordConversationEvent } from '../automations/events.service.js';
+import { CHANNEL_EVENTS } from '../../lib/channels/meta-protocol.js';
 import { Conversation, ConversationMessage, type Agent, type ConversationFeedback } from '../entities/index.js';
 import { channelOf, readConfig } from './agent-configs.service.js';
 import { CONFIG_KIND, IDLE_MINUTES } from './agent-defaults.js';
@@ -25,8 +26,16 @@ export function messageView(m: ConversationMessage): TranscriptMessage {
     temporalRunId: m.temporalRunId ?? null,
     metadata: m.metadata ?? null,
     citations: m.citations ?? [],
+    ...deliveryOf({ delivery_status: m.deliveryStatus, delivery_error: m.deliveryError, external_id: m.externalId }),
     createdAt: m.createdAt.toISOString(),
   };
+}
+
+/** `delivery` of a message on a messaging network; nothing for the others. */
+function deliveryOf(row: Record<string, unknown>): { delivery?: MessageDelivery } {
+  const [status, error, externalId] = [row.delivery_status, row.delivery_error, row.external_id] as (string | null | undefined)[];
+  if (!status && !externalId) return {};
+  return { delivery: { status: (status ?? null) as MessageDelivery['status'], error: error ?? null, externalId: externalId ?? null } };
 }
 
 export function conversationView(c: Conversation) {
@@ -38,6 +47,7 @@ export function conversationView(c: Conversation) {
     turns: c.turns,
     messageCount: c.messageCount,
     creditsUsed: c.creditsUsed,
+    handoffs: c.handoffs,
     feedback: c.feedback ?? null,
     endReason: c.endReason ?? null,
     startedAt: c.startedAt.toISOString(),
@@ -84,30 +94,39 @@ export interface MessageInput {
   conversationId: string;
   /** Names the message by what produced it; a second append with the same key answers the first message. */
   key: string;
-  author: 'user' | 'agent';
+  /** `operator`: a person of the account, in a handed-off conversation. */
+  author: MessageAuthor;
   text: string;
   turn: number;
   flowId?: number | null;
   nodeId?: string | null;
   credits?: number;
   temporalRunId?: string | null;
-  metadata?: { pageUrl?: string; userAgent?: string } | null;
+  metadata?: MessageMetadata | null;
   /** The knowledge-base documents an agent's message is grounded in. */
   citations?: Citation[];
 }
 
 /**
  * Appends a message once: a repeated key (an activity run again) answers the message already there. The
- * conversation's counters move with the insert, in the same statement, so they never count a message twice.
+ * conversation's counters move with the insert, in the same statement, so they never count a message twice. On a
+ * messaging network (a conversation with a `network_user_id`), a message that is not the user's is also handed to
+ * the network: it starts `pending` and its CHANNEL_DELIVERY outbox event is written by the same statement, so it is
+ * sent once it is stored, and only then (worker/direct-starts.ts, `channelDelivery`).
  */
 export async function appendMessage(em: EntityManager, input: MessageInput): Promise<TranscriptMessage> {
   const knex = em.getKnex();
   const inserted = await knex.raw(
     `with added as (
-       insert into conversation_messages (account_id, conversation_id, key, author, text, turn, flow_id, node_id, credits, temporal_run_id, metadata, citations, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now())
+       insert into conversation_messages (account_id, conversation_id, key, author, text, turn, flow_id, node_id, credits, temporal_run_id, metadata, citations, created_at, delivery_status)
+       select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now(),
+         (select 'pending' from conversations c where c.id = ? and c.network_user_id is not null and ? <> 'user')
        on conflict (key) do nothing
        returning *
+     ), delivery as (
+       insert into outbox_events (account_id, type, payload, created_at)
+       select account_id, '${CHANNEL_EVENTS.delivery}', json_build_object('accountId', account_id, 'conversationId', conversation_id, 'messageId', id::text), now()
+       from added where delivery_status = 'pending'
      ), counted as (
        update conversations set message_count = message_count + 1, credits_used = credits_used + (select credits from added),
          last_message_at = now(), turns = turns + (case when (select author from added) = 'user' then 1 else 0 end)
@@ -128,12 +147,14 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
       input.metadata ? JSON.stringify(input.metadata) : null,
       input.citations?.length ? JSON.stringify(input.citations) : null,
       input.conversationId,
+      input.author,
+      input.conversationId,
     ],
   );
   const row = (inserted.rows[0] as Record<string, unknown> | undefined) ?? (await knex('conversation_messages').where({ key: input.key }).first());
   return {
     id: String(row.id),
-    author: row.author as 'user' | 'agent',
+    author: row.author as MessageAuthor,
     text: row.text as string,
     turn: row.turn as number,
     flowId: (row.flow_id as number | null) ?? null,
@@ -142,6 +163,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
     temporalRunId: (row.temporal_run_id as string | null) ?? null,
     metadata: (row.metadata as TranscriptMessage['metadata']) ?? null,
     citations: (row.citations as Citation[] | null) ?? [],
+    ...deliveryOf(row),
     createdAt: new Date(row.created_at as string).toISOString(),
   };
 }
@@ -199,16 +221,22 @@ export async function listConversations(em: EntityManager, agent: Agent, filter:
 
 /** Records the user's feedback and fires FEEDBACK_CAPTURED, in one transaction. */
 export async function recordFeedback(em: EntityManager, conversation: Conversation, feedback: ConversationFeedback) {
-  return em.transactional(async (tx) => {
-    const row = await tx.findOneOrFail(Conversation, { id: conversation.id }, { populate: ['agent'] });
-    row.feedback = feedback;
-    await recordConversationEvent(tx, row.account.id, {
-      type: 'FEEDBACK_CAPTURED',
-      agentId: row.agent.id,
-      conversationId: row.id,
-      details: { rating: feedback.rating, comment: feedback.comment, channel: row.channel },
-    });
-    await tx.flush();
-    return row;
+  return em.transactional((tx) => saveFeedback(tx, conversation.id, feedback));
+}
+
+/**
+ * The feedback and its FEEDBACK_CAPTURED event, written in the caller's transaction (the `collect_feedback` system
+ * tool records it once per tool call this way).
+ */
+export async function saveFeedback(tx: EntityManager, conversationId: string, feedback: ConversationFeedback): Promise<Conversation> {
+  const row = await tx.findOneOrFail(Conversation, { id: conversationId }, { populate: ['agent'] });
+  row.feedback = feedback;
+  await recordConversationEvent(tx, row.account.id, {
+    type: 'FEEDBACK_CAPTURED',
+    agentId: row.agent.id,
+    conversationId: row.id,
+    details: { rating: feedback.rating, comment: feedback.comment, channel: row.channel },
   });
+  await tx.flush();
+  return row;
 }

@@ -65,5 +65,5 @@ export function openIdentitySecret(agent: Agent, secrets: SecretBox | null): str
 
 /** The newest active livechat conversation of an identified visitor, which resumes on any device. */
 export async function visitorConversation(em: EntityManager, agent: Agent, visitorId: string): Promise<Conversation | null> {
-  return em.findOne(Conversation, { agent, visitorId, channel: 'livechat', status: 'ACTIVE' }, { orderBy: { startedAt: 'desc' } });
+  return em.findOne(Conversation, { agent, visitorId, channel: 'livechat', status: { $ne: 'ENDED' } }, { orderBy: { startedAt: 'desc' } });
 }

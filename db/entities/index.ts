@@ -76,7 +76,7 @@ export { AgentVariable } from './agent-variable.entity.js';
 export { Intent } from './intent.entity.js';
 export { AgentResource, AGENT_RESOURCE_KINDS, type AgentResourceKind } from './agent-resource.entity.js';
 export { Conversation, type ConversationStatus, type ConversationFeedback } from './conversation.entity.js';
-export { ConversationMessage, type MessageCitation, type MessageMetadata } from './conversation-message.entity.js';
+export { ConversationMessage, type DeliveryStatus, type MessageCitation, type MessageMetadata } from './conversation-message.entity.js';
 export { TriggerSubscription } from './trigger-subscription.entity.js';
 export { TriggerDeliveryReceipt } from './trigger-delivery-receipt.entity.js';
 export { AdmittedRun } from './admitted-run.entity.js';

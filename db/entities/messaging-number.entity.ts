@@ -22,6 +22,14 @@ export class MessagingNumber {
   cloudApiTokenSealed?: string | null;
   /** The token's last 4 characters, shown instead of the token. */
   cloudApiTokenHint?: string | null;
+  /**
+   * Inbound messages (admin CLI `channel-settings`): the SHA-256 of the webhook verify token Meta's handshake sends, and
+   * the Meta app's secret that signs deliveries (sealed: it is used again for each HMAC). A number with a secret
+   * receives messages; its phone-number id is then unique across accounts.
+   */
+  webhookVerifyTokenHash?: string | null;
+  appSecretSealed?: string | null;
+  appSecretHint?: string | null;
   createdAt: Opt<Date> = new Date();
 }
 
@@ -29,7 +37,14 @@ export const MessagingNumberSchema = new EntitySchema<MessagingNumber>({
   class: MessagingNumber,
   tableName: 'messaging_numbers',
   uniques: [{ name: 'messaging_numbers_account_phone_number_id_unique', properties: ['account', 'phoneNumberId'] }],
-  indexes: [{ name: 'messaging_numbers_account_index', properties: ['account'] }],
+  indexes: [
+    { name: 'messaging_numbers_account_index', properties: ['account'] },
+    {
+      name: 'messaging_numbers_inbound_unique',
+      expression:
+        'create unique index "messaging_numbers_inbound_unique" on "messaging_numbers" ("phone_number_id") where "app_secret_sealed" is not null',
+    },
+  ],
   properties: {
     id: { type: 'integer', primary: true, autoincrement: true },
     account: { kind: 'm:1', entity: () => Account, deleteRule: 'cascade' },
@@ -41,6 +56,9 @@ export const MessagingNumberSchema = new EntitySchema<MessagingNumber>({
     cloudApiUrl: { type: 'text', nullable: true },
     cloudApiTokenSealed: { type: 'text', nullable: true },
     cloudApiTokenHint: { type: 'text', nullable: true },
+    webhookVerifyTokenHash: { type: 'text', nullable: true },
+    appSecretSealed: { type: 'text', nullable: true },
+    appSecretHint: { type: 'text', nullable: true },
     createdAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
   },
 });

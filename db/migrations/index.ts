@@ -17,7 +17,9 @@ import { Migration20261123140102_admission } from './Migration20261123140102_adm
 import { Migration20261125170118_idempotency_keys } from './Migration20261125170118_idempotency_keys.js';
 import { Migration20261125194450_knowledge } from './Migration20261125194450_knowledge.js';
 import { Migration20261125194527_livechat_widget } from './Migration20261125194527_livechat_widget.js';
-import { Migration20261126120000_knowledge_reindex } from './Migration20261126120000_knowledge_reindex.js';
+import { Migration20261125223915_meta_channels } from './Migration20261125223915_meta_channels.js';
+import { Migration20261125230412_handoffs } from './Migration20261125230412_handoffs.js';
+import { Migration20261125235900_knowledge_reindex } from './Migration20261125235900_knowledge_reindex.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
@@ -38,5 +40,7 @@ export const migrationsList = [
   { name: 'Migration20261125170118_idempotency_keys', class: Migration20261125170118_idempotency_keys },
   { name: 'Migration20261125194450_knowledge', class: Migration20261125194450_knowledge },
   { name: 'Migration20261125194527_livechat_widget', class: Migration20261125194527_livechat_widget },
-  { name: 'Migration20261126120000_knowledge_reindex', class: Migration20261126120000_knowledge_reindex },
+  { name: 'Migration20261125223915_meta_channels', class: Migration20261125223915_meta_channels },
+  { name: 'Migration20261125230412_handoffs', class: Migration20261125230412_handoffs },
+  { name: 'Migration20261125235900_knowledge_reindex', class: Migration20261125235900_knowledge_reindex },
 ];

@@ -58,12 +58,15 @@ export async function expandPassages(em: EntityManager, accountId: number, call:
 export const passageRefs = (passages: { chunkId: string; score: number }[]): PassageRef[] =>
   passages.map((p) => ({ chunkId: p.chunkId, score: Number(p.score.toFixed(6)) }));
 
+/** What a citation names: a document, or a web page. */
+const citedAs = (c: Citation) => ('documentId' in c ? `d:${c.documentId}` : `u:${c.url}`);
+
 /** The documents of the passages a reply cites ([n], numbered as shown), each once, in order of first citation. */
 export function citationsIn(reply: string, sources: Citation[]): Citation[] {
   const cited: Citation[] = [];
   for (const match of reply.matchAll(/\[(\d{1,3})\]/g)) {
     const source = sources[Number(match[1]) - 1];
-    if (source && !cited.some((c) => c.documentId === source.documentId)) cited.push(source);
+    if (source && !cited.some((c) => citedAs(c) === citedAs(source))) cited.push(source);
   }
   return cited;
 }

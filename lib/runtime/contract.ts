@@ -115,7 +115,8 @@ export interface ConversationNodeContext {
 /** A message a flow node sent to the conversation's user, as the transcript holds it. */
 export interface SentMessage {
   id: string;
-  author: 'user' | 'agent';
+  /** `operator`: a person of the account writing in a handed-off conversation (`POST .../operator-messages`). */
+  author: MessageAuthor;
   text: string;
   turn: number;
   flowId: number | null;
@@ -123,18 +124,51 @@ export interface SentMessage {
   credits: number;
   /** The run of the conversation workflow that wrote it (with `conversation:<id>`, the turn's Temporal execution). */
   temporalRunId: string | null;
-  /** A widget visitor's message: the page it was written on and the browser's user agent. */
-  metadata?: { pageUrl?: string; userAgent?: string } | null;
+  /** A widget visitor's message: the page it was written on and the browser's user agent; an operator's: who wrote it. */
+  metadata?: MessageMetadata | null;
   /** The knowledge-base documents the message is grounded in (absent in messages recorded before citations). */
   citations?: Citation[];
+  /** A message on a messaging network (WhatsApp, Messenger, Instagram): its id there and, for the agent's, where it stands. */
+  delivery?: MessageDelivery;
   createdAt: string;
 }
 
+/** Where a message on a messaging network stands: `pending` until sent, then as the network reports it. */
+export interface MessageDelivery {
+  status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+  error: string | null;
+  externalId: string | null;
+}
+
+/** Who wrote a message of a transcript. */
+export type MessageAuthor = 'user' | 'agent' | 'operator';
+
+/** What a message records beside its text: a widget visitor's page and user agent, an operator's id and name. */
+export interface MessageMetadata {
+  pageUrl?: string;
+  userAgent?: string;
+  operator?: { userId: number | null; name: string | null };
+}
+
 /** A knowledge-base document a message cites. */
-export interface Citation {
+export interface DocumentCitation {
   documentId: string;
   title: string;
 }
+
+/** A web page a message cites (the `web_search` system tool's results). */
+export interface WebCitation {
+  url: string;
+  title: string;
+}
+
+export type Citation = DocumentCitation | WebCitation;
+
+/**
+ * What a node asks of its conversation once the turn's messages are said (the system tools, a SAY_AI's
+ * `conversationAction`): end it (reason AGENT), or hand it to a person (status HANDED_OFF, the agent falls silent).
+ */
+export type ConversationAction = { type: 'END' } | { type: 'HANDOFF'; reason?: string };
 
 /**
  * What a node answers. `output` becomes the runtime variable `{<nodeId>}` (an API node's output is its response
@@ -146,6 +180,8 @@ export interface NodeOutcome {
   handle?: string;
   /** AI credits the node spent (AI nodes); 0 when omitted. */
   aiCredits?: number;
+  /** In a conversation: what the turn does once its messages are said (end the conversation, hand it off). */
+  conversationActions?: ConversationAction[];
   /** Messages the node sent to the conversation's user (SAY_AI), in order. */
   messages?: SentMessage[];
   /**

@@ -17,7 +17,7 @@ export const conversationWorkflowId = (conversationId: string) => `conversation:
 export const turnsTaskQueue = (taskQueue: string) => `${taskQueue}-turns`;
 
 /** Names of the conversation workflow's updates and query (the API and the workflow both use them). */
-export const CONVERSATION_UPDATES = { begin: 'begin', message: 'message', end: 'end' } as const;
+export const CONVERSATION_UPDATES = { begin: 'begin', message: 'message', end: 'end', handoff: 'handoff', resume: 'resume' } as const;
 
 export interface ConversationInput {
   accountId: number;
@@ -47,6 +47,10 @@ export interface ConversationState {
   idleFired: boolean;
   /** Workflow time (ms) of the last user message, or of the start: the idle and expiry timers count from it. */
   lastMessageAt?: number;
+  /** A person has the conversation (status HANDED_OFF): user messages are recorded, the agent does not answer. */
+  handedOff?: boolean;
+  /** Handoffs so far (each one's bookkeeping is keyed by its number). */
+  handoffs?: number;
 }
 
 export interface FlowPosition {

@@ -18,6 +18,7 @@ import { OutboxDispatcher } from '../../worker/outbox-dispatcher.js';
 import { OpenAiCompatibleProvider } from '../../integrations/ai/openai-compatible-provider.js';
 import { FakeAiServer } from './fake-ai-server.js';
 import { FakeMessagingServer } from './fake-messaging-server.js';
+import { FakeSearchServer } from './fake-search-server.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { startTestCluster, type TestCluster } from './cluster.js';
 import { parseAllowHosts, type OutboundPolicy } from '../../lib/outbound/address-policy.js';
@@ -55,6 +56,8 @@ export interface Harness {
   aiProvider: OpenAiCompatibleProvider;
   /** The local Cloud API behind the worker's messaging adapter (token `test-messaging-token`). */
   messaging: FakeMessagingServer;
+  /** The local search API behind the worker's WEB_SEARCH_URL (the `web_search` system tool). */
+  search: FakeSearchServer;
 }
 
 let current: Harness | undefined;
@@ -127,7 +130,10 @@ export async function startHarness(): Promise<Harness> {
   const aiProvider = new OpenAiCompatibleProvider({ baseUrl: ai.baseUrl, apiKey: 'test-ai-key', timeoutMs: 3_000 });
   const messaging = new FakeMessagingServer();
   await messaging.start();
+  const search = new FakeSearchServer();
+  await search.start();
   const worker = await createWorker({
+    webSearchUrl: search.url,
     aiProvider,
     messaging: { baseUrl: messaging.baseUrl, token: 'test-messaging-token' },
     secrets: SecretBox.fromKey(TEST_SETTINGS_KEY),
@@ -161,6 +167,7 @@ export async function startHarness(): Promise<Harness> {
     ai,
     aiProvider,
     messaging,
+    search,
   };
   const { server, origin } = await listen();
   Object.assign(current, { server, origin, baseUrl: `${origin}/public/v1` });
@@ -180,5 +187,6 @@ export async function stopHarness(): Promise<void> {
   await h.orm.close();
   await h.ai.stop();
   await h.messaging.stop();
+  await h.search.stop();
   await dropDatabase(h.databaseUrl);
 }

@@ -26,6 +26,7 @@ header button{background:transparent;color:inherit;border:1px solid rgba(255,255
 .log{flex:1;overflow-y:auto;margin:0;padding:12px;list-style:none;display:flex;flex-direction:column;gap:8px}
 .message{max-width:85%;padding:8px 12px;border-radius:14px;white-space:pre-wrap;overflow-wrap:anywhere}
 .message.agent{align-self:flex-start;background:var(--agent);color:var(--text);border-bottom-left-radius:4px}
+.message .who{display:block;font-size:12px;font-weight:600;opacity:.75}
 .message.user{align-self:flex-end;background:var(--user);color:#fff;border-bottom-right-radius:4px}
 .typing{display:flex;gap:4px;padding:0 16px 8px}
 .typing span{width:7px;height:7px;border-radius:50%;background:var(--text);opacity:.4;animation:blink 1s infinite}

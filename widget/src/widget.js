@@ -206,12 +206,17 @@ class Widget {
       const local = this.pending.findIndex((p) => p.text === message.text);
       if (local >= 0) return void this.pending.splice(local, 1);
     } else this.typing.hidden = true;
-    this.bubble(message.author, message.text);
+    const operator = message.author === 'operator' ? (message.metadata && message.metadata.operator) || {} : null;
+    this.bubble(message.author, message.text, operator);
   }
 
-  bubble(author, text) {
-    const item = el('li', { class: `message ${author}` }, [
-      el('span', { class: 'sr', text: author === 'user' ? 'You: ' : `${this.title.textContent}: ` }),
+  // An operator's message (a person who took the conversation over) shows on the agent's side, under their name.
+  bubble(author, text, operator = null) {
+    const side = author === 'user' ? 'user' : 'agent';
+    const who = author === 'user' ? 'You' : operator ? operator.name || 'Team' : this.title.textContent;
+    const item = el('li', { class: `message ${side}${operator ? ' operator' : ''}` }, [
+      el('span', { class: 'sr', text: `${who}: ` }),
+      ...(operator && operator.name ? [el('span', { class: 'who', 'aria-hidden': 'true', text: operator.name })] : []),
       el('span', { class: 'text', text }),
     ]);
     this.log.append(item);

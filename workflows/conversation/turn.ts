@@ -16,7 +16,7 @@ import {
   type TurnReply,
   type UserMessage,
 } from '../../lib/runtime/conversation-contract.js';
-import type { ExecuteNodeInput, NodeFacts, NodeOutcome, SentMessage } from '../../lib/runtime/contract.js';
+import type { ConversationAction, ExecuteNodeInput, NodeFacts, NodeOutcome, SentMessage } from '../../lib/runtime/contract.js';
 import { untilTheDatabaseAnswers } from '../bookkeeping.js';
 import { interpret } from '../interpreter/interpreter.js';
 import { LocalBatch, runNodeExecution } from '../node-runner.js';
@@ -44,6 +44,16 @@ interface Start {
   entryOutput?: unknown;
 }
 
+/** The transcript key of a user message: its client id, else its turn (a repeated turn writes it once). */
+export const userMessageKey = (conversationId: string, turn: number, message: UserMessage) =>
+  `${conversationWorkflowId(conversationId)}/${message.messageId ? `m-${message.messageId}` : `turn-${turn}`}`;
+
+/** A turn's reply, and what its nodes asked of the conversation (end it, hand it off) once it is said. */
+export interface Turn {
+  reply: TurnReply;
+  actions: ConversationAction[];
+}
+
 export class TurnRunner {
   /** Graphs of live snapshots already loaded in this run, by snapshot id. */
   private readonly graphs = new Map<string, Graph>();
@@ -55,7 +65,7 @@ export class TurnRunner {
     private readonly state: ConversationState,
   ) {}
 
-  async run(turn: number, message?: UserMessage): Promise<TurnReply> {
+  async run(turn: number, message?: UserMessage): Promise<Turn> {
     const { input, state } = this;
     this.batch = new LocalBatch();
     const info = workflowInfo();
@@ -69,7 +79,7 @@ export class TurnRunner {
         ? {
             message: {
               text: message.text,
-              key: `${conversationWorkflowId(input.conversationId)}/${message.messageId ? `m-${message.messageId}` : `turn-${turn}`}`,
+              key: userMessageKey(input.conversationId, turn, message),
               ...(message.metadata ? { metadata: message.metadata } : {}),
             },
           }
@@ -80,6 +90,7 @@ export class TurnRunner {
     });
     for (const flow of context.flows) if (flow.graph) this.graphs.set(flow.snapshotId, flow.graph);
     const messages: SentMessage[] = [];
+    const actions: ConversationAction[] = [];
     let error: TurnReply['error'];
     const start = await this.startOf(context, turn, message);
     state.waiting = null;
@@ -96,6 +107,7 @@ export class TurnRunner {
           resumeAt = undefined;
           const outcome = await this.node(node, interpolatedData, facts, { turn, step, flowId: start.flowId, message });
           messages.push(...(outcome.messages ?? []));
+          actions.push(...(outcome.conversationActions ?? []));
           return outcome;
         },
         { nodeFacts: context.nodeFacts, variables, propagate: isCancellation, maxSteps: MAX_STEPS_PER_TURN },
@@ -104,16 +116,21 @@ export class TurnRunner {
       if (result.suspendedAt) state.waiting = { flowId: start.flowId, snapshotId: start.snapshotId, nodeId: result.suspendedAt };
       if (result.error) error = result.error;
     }
-    if (!messages.length) {
+    // A flow that ends the conversation or hands it off has said what it meant to (the handoff notice follows).
+    if (!messages.length && !actions.length) {
       const reply = await this.defaultReply(context, turn, message);
       messages.push(...(reply.messages ?? []));
+      actions.push(...(reply.conversationActions ?? []));
     }
     return {
-      conversationId: input.conversationId,
-      turn,
-      messages,
-      temporal: { workflowId: info.workflowId, runId: info.runId },
-      ...(error ? { error } : {}),
+      reply: {
+        conversationId: input.conversationId,
+        turn,
+        messages,
+        temporal: { workflowId: info.workflowId, runId: info.runId },
+        ...(error ? { error } : {}),
+      },
+      actions,
     };
   }
 

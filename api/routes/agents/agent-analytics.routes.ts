@@ -11,7 +11,12 @@ const AnalyticsSchema = strictObject({
   startDate: { type: 'string' },
   endDate: { type: 'string' },
   creditsUsed: { type: 'number' },
-  conversations: strictObject({ total: { type: 'integer' }, ended: { type: 'integer' }, withFeedback: { type: 'integer' } }),
+  conversations: strictObject({
+    total: { type: 'integer' },
+    ended: { type: 'integer' },
+    withFeedback: { type: 'integer' },
+    handedOff: { type: 'integer', description: 'Conversations handed to a person at least once' },
+  }),
   byChannel: { type: 'array', items: strictObject({ channel: { type: 'string' }, ...counts }) },
 });
 

@@ -21,7 +21,7 @@ const conversationParams = agentParams([], ['conversationId']);
 
 const messageProperties = {
   id: { type: 'string' },
-  author: { enum: ['user', 'agent'] },
+  author: { enum: ['user', 'agent', 'operator'], description: 'operator: a person of the account, in a handed-off conversation' },
   text: { type: 'string' },
   turn: { type: 'integer' },
   flowId: { type: ['integer', 'null'] },
@@ -30,8 +30,13 @@ const messageProperties = {
   temporalRunId: { type: ['string', 'null'], description: 'The run of the conversation workflow whose turn wrote it' },
   citations: {
     type: 'array',
-    description: 'The knowledge-base documents an agent reply is grounded in (empty for other messages)',
-    items: strictObject({ documentId: { type: 'string' }, title: { type: 'string' } }),
+    description: 'The knowledge-base documents and web pages (web_search) an agent reply cites (empty for other messages)',
+    items: {
+      oneOf: [
+        strictObject({ documentId: { type: 'string' }, title: { type: 'string' } }, 'A knowledge-base document'),
+        strictObject({ url: { type: 'string' }, title: { type: 'string' } }, 'A web page'),
+      ],
+    },
   },
   createdAt: { type: 'string' },
 };
@@ -43,8 +48,25 @@ export const MessageSchema = {
     metadata: {
       type: ['object', 'null'],
       additionalProperties: false,
-      properties: { pageUrl: { type: 'string' }, userAgent: { type: 'string' } },
-      description: "A widget visitor's message: the page it was written on and the browser's user agent (never the address)",
+      properties: {
+        pageUrl: { type: 'string' },
+        userAgent: { type: 'string' },
+        operator: strictObject({ userId: { type: ['integer', 'null'] }, name: { type: ['string', 'null'] } }, 'Who wrote an operator message'),
+      },
+      description:
+        "A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it",
+    },
+    delivery: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status', 'error', 'externalId'],
+      properties: {
+        status: { enum: ['pending', 'sent', 'delivered', 'read', 'failed', null] },
+        error: { type: ['string', 'null'], description: 'Why the network did not deliver it (status failed)' },
+        externalId: { type: ['string', 'null'], description: "The message's id on the network" },
+      },
+      description:
+        "A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports)",
     },
   },
 };
@@ -53,10 +75,14 @@ const conversationProperties = {
   id: { type: 'string' },
   assistantId: { type: 'string' },
   channel: { type: 'string' },
-  status: { enum: ['ACTIVE', 'ENDED'] },
+  status: {
+    enum: ['ACTIVE', 'HANDED_OFF', 'ENDED'],
+    description: 'HANDED_OFF: a person has it (operator messages); the agent is silent until resumed',
+  },
   turns: { type: 'integer' },
   messageCount: { type: 'integer' },
   creditsUsed: { type: 'number' },
+  handoffs: { type: 'integer', description: 'Times it was handed to a person' },
   feedback: { type: ['object', 'null'] },
   endReason: { type: ['string', 'null'] },
   startedAt: { type: 'string' },
@@ -65,6 +91,8 @@ const conversationProperties = {
   temporalWorkflowId: { type: 'string', description: 'Open it in the Temporal UI: every turn is an update of this workflow' },
 };
 export const ConversationSchema = strictObject(conversationProperties);
+/** Path parameters of one conversation of an agent. */
+export { conversationParams, type ConversationParams };
 const temporalRef = strictObject({ workflowId: { type: 'string' }, runId: { type: 'string' } });
 export const TurnSchema = {
   type: 'object',
@@ -205,7 +233,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
         startDate: dateBoundQuery('Started on or after this day (UTC): YYYY-MM-DD or an ISO date-time (its day counts)'),
         endDate: dateBoundQuery('Started on or before this day (UTC): YYYY-MM-DD or an ISO date-time (its day counts)'),
         channel: { enum: [...AGENT_CHANNELS] },
-        status: { enum: ['ACTIVE', 'ENDED'] },
+        status: { enum: ['ACTIVE', 'HANDED_OFF', 'ENDED'] },
       },
     },
     responses: { 200: { description: '{ agentry: [conversation], nextCursor }', schema: pageSchema(ConversationSchema) } },

@@ -7,6 +7,7 @@ import { agentResourceRoutes } from './agent-resources.routes.js';
 import { agentVariableRoutes } from './agent-variables.routes.js';
 import { agentRoutes } from './agents.routes.js';
 import { conversationRoutes } from './conversations.routes.js';
+import { handoffRoutes } from './handoff.routes.js';
 import { flowRoutes } from './flows.routes.js';
 import { intentRoutes } from './intents.routes.js';
 import { identitySecretRoutes } from './identity-secret.routes.js';
@@ -28,5 +29,6 @@ export function agentFeatureRoutes(
   flowRoutes(api);
   agentAnalyticsRoutes(api);
   conversationRoutes(api, temporal, taskQueue, temporalUiUrl);
+  handoffRoutes(api, temporal);
   agentResourceRoutes(api);
 }

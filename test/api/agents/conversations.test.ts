@@ -251,7 +251,7 @@ describe('conversations', function () {
     await refused('GET', `${agent.base}/conversations/${first.id}`, (await newAccount()).userKey, 404);
 
     const analytics = await ok('GET', `${agent.base}/analytics?startDate=${today}&endDate=${today}`, a.generalKey);
-    expect(analytics.conversations).to.deep.equal({ total: 3, ended: 1, withFeedback: 0 });
+    expect(analytics.conversations).to.deep.equal({ total: 3, ended: 1, withFeedback: 0, handedOff: 0 });
     expect(analytics.byChannel.find((c: { channel: string }) => c.channel === 'livechat')).to.deep.equal({
       channel: 'livechat',
       conversations: 3,

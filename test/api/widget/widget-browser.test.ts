@@ -113,6 +113,33 @@ describe('livechat widget in a real browser', function () {
     await page.close();
   });
 
+  it("shows a person's messages once the conversation is handed off: on the agent's side, under their name", async () => {
+    const agent = await shopAgent(a);
+    const page = await context.newPage();
+    await page.goto(site.page(harness().origin, agent.id));
+    await page.locator('.launcher').click();
+    await messages(page).first().waitFor();
+    const { conversationId } = await page.evaluate((key) => JSON.parse((globalThis as any).localStorage.getItem(key)), `agentry-widget:${agent.id}`);
+    const path = `${agent.base}/conversations/${conversationId}`;
+    await ok('POST', `${path}/handoff`, a.userKey, undefined, 200);
+    await page.getByText('I am passing you to a person').waitFor();
+    await ok('POST', `${path}/operator-messages`, a.userKey, { text: 'Hi, Dana from support here.', name: 'Dana' });
+    const bubble = page.locator('.message.operator');
+    await bubble.waitFor();
+    expect(await bubble.locator('.text').textContent()).to.equal('Hi, Dana from support here.');
+    expect(await bubble.locator('.who').textContent()).to.equal('Dana');
+    expect(await bubble.getAttribute('class')).to.equal('message agent operator');
+    // The visitor writes back: no agent reply comes, and the typing dots do not stay.
+    await page.locator('textarea').fill('Thanks Dana');
+    await page.keyboard.press('Enter');
+    await eventually(
+      async () => ((await ok('GET', path, a.userKey)).messages.at(-1)?.text === 'Thanks Dana' ? true : undefined),
+      'the visitor message',
+    );
+    await page.locator('.typing').waitFor({ state: 'hidden' });
+    await page.close();
+  });
+
   it("is untouched by the host page's `* { all: unset }`, keeps Tab inside the open panel, closes on Escape, and fits 360 px", async () => {
     const measure = async (css: string) => {
       // An agent of its own: the widget reopens a conversation the page's origin already has open.

@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * does; the worker re-indexes them after the upgrade (until then a document's old chunks are not searched: they are
  * of an old revision). Nothing to undo: the old chunks are replaced by the indexer, not by this migration.
  */
-export class Migration20261126120000_knowledge_reindex extends Migration {
+export class Migration20261125235900_knowledge_reindex extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`with bumped as (

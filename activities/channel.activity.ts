@@ -1,0 +1,214 @@
+/**
+ * The activities of the messaging networks (WhatsApp, Messenger, Instagram).
+ *
+ * - `acceptChannelMessage`: a person's message reaches the open conversation of its agent (made, and its workflow
+ *   started, when there is none) as a message update, with the network's message id as `messageId` and update id, so
+ *   a retried activity answers the same turn; the turn itself is not waited for (its replies leave by the outbox).
+ *   The agent greets first only when its default flow says something at START (`agentGreets`): then that turn runs
+ *   before the person's first message. Media other than text is recorded and answered with what the agent cannot read.
+ * - `deliverPendingMessages`: sends a conversation's pending agent messages in the order they were written, each
+ *   once (a message recorded as sent is not sent again); rate limits and 5xx are retried with backoff (the whole
+ *   activity, from the first message still pending), a closed 24-hour window and other refusals fail the message.
+ * - `recordChannelStatus`: sent, delivered, read, failed on the message the network names.
+ */
+import { Context } from '@temporalio/activity';
+import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import { appendMessage } from '../db/agents/conversations.service.js';
+import { agentGreets, openConversation } from '../db/channels/network-conversations.service.js';
+import { markFailed, markSent, pendingMessages, recordStatus, type PendingMessage } from '../db/channels/deliveries.service.js';
+import { connectionFor } from '../db/channels/network-accounts.service.js';
+import type { Orm } from '../db/orm.js';
+import type { OutboxNotifier } from '../db/outbox-notifier.js';
+import { sendText } from '../integrations/messaging/meta-send-api.js';
+import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
+import { META_GRAPH_URL } from '../lib/channels/meta-protocol.js';
+import { deliveryStart, type InboundMessageEvent, type InboundStatusEvent } from '../lib/channels/channel-contract.js';
+import {
+  CONVERSATION_UPDATES,
+  conversationWorkflowId,
+  turnsTaskQueue,
+  type ConversationInput,
+  type UserMessage,
+} from '../lib/runtime/conversation-contract.js';
+import type { SecretBox } from '../lib/secret-box.js';
+
+export interface ChannelActivityDeps {
+  orm: Orm;
+  temporal: Client;
+  taskQueue: string;
+  secrets: SecretBox | null;
+  /** The worker's MESSAGING_API_URL and token: what a number without its own Cloud API settings sends through. */
+  messaging: MessagingConfig | null;
+  outbox?: OutboxNotifier;
+  httpTimeoutMs: number;
+}
+
+/** Attempts at sending one message before it is recorded as failed (about 20 minutes with the workflow's backoff). */
+export const SEND_ATTEMPTS = 25;
+/** Attempts at finding the message a status is about before it is left alone (a status of a message agentry did not write). */
+export const STATUS_ATTEMPTS = 6;
+
+/** What the agent says to a message it cannot read. */
+export function unreadableReply(type: string): string {
+  const what =
+    { image: 'images', video: 'videos', audio: 'voice messages', file: 'files', sticker: 'stickers', location: 'locations' }[type] ??
+    `${type} messages`;
+  return `Sorry, I can't read ${what} yet. Could you write your message as text?`;
+}
+
+/**
+ * Signals a conversation's delivery workflow (starting it when needed) at once, without waiting: a failure is left to
+ * the CHANNEL_DELIVERY outbox event written with the message, which does the same a dispatcher pass later.
+ */
+export function wakeDelivery(temporal: Client, taskQueue: string) {
+  return (accountId: number, conversationId: string): void => {
+    const start = deliveryStart({ accountId, conversationId });
+    void temporal.workflow
+      .signalWithStart(start.workflowType, {
+        taskQueue: turnsTaskQueue(taskQueue),
+        workflowId: start.workflowId,
+        args: start.args,
+        signal: start.signal.name,
+        signalArgs: start.signal.args,
+      })
+      .catch(() => undefined);
+  };
+}
+
+const attempt = () => {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
+};
+
+export function createChannelActivities(deps: ChannelActivityDeps) {
+  const { orm, temporal } = deps;
+
+  /** The Send API a conversation's replies go through: the connected account's URL and token. */
+  async function targetOf(message: PendingMessage) {
+    const em = orm.em.fork();
+    const connection = await connectionFor(em, message.accountId, message.channel, message.networkAccountId);
+    if (!connection) return { error: `${message.channel} ${message.networkAccountId} is no longer connected` };
+    const sealed = connection.accessTokenSealed;
+    const token = sealed ? deps.secrets?.open(sealed) : undefined;
+    if (sealed && !token) return { error: 'The access token cannot be decrypted: the worker needs the SETTINGS_ENCRYPTION_KEY it was stored with' };
+    const fallback = message.channel === 'messaging' ? deps.messaging : null;
+    const baseUrl = token ? (connection.sendApiUrl ?? META_GRAPH_URL) : fallback?.baseUrl;
+    const accessToken = token ?? fallback?.token;
+    if (!baseUrl || !accessToken)
+      return { error: `No access token to send through ${message.networkAccountId}: set it with npm run admin -- channel-settings` };
+    return { target: { channel: message.channel, baseUrl, token: accessToken, networkId: message.networkAccountId, to: message.networkUserId } };
+  }
+
+  return {
+    async acceptChannelMessage(event: InboundMessageEvent): Promise<{ conversationId?: string; ignored?: string }> {
+      const em = orm.em.fork();
+      const opened = await openConversation(em, event);
+      if ('ignored' in opened) return { ignored: opened.ignored };
+      const { conversation, agent, idleMinutes } = opened;
+      const input: ConversationInput = {
+        accountId: event.accountId,
+        agentId: agent.id,
+        conversationId: conversation.id,
+        channel: event.channel,
+        ...(idleMinutes ? { idleMinutes } : {}),
+      };
+      const start = () =>
+        new WithStartWorkflowOperation('conversation', {
+          workflowId: conversationWorkflowId(conversation.id),
+          taskQueue: turnsTaskQueue(deps.taskQueue),
+          args: [input],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        });
+      const text = event.text?.trim();
+      if (!text) {
+        await temporal.workflow.start('conversation', {
+          workflowId: conversationWorkflowId(conversation.id),
+          taskQueue: turnsTaskQueue(deps.taskQueue),
+          args: [input],
+          workflowIdConflictPolicy: 'USE_EXISTING',
+        });
+        const key = `${conversationWorkflowId(conversation.id)}/m-${event.messageId}`;
+        const media = event.media ?? { type: 'unknown' };
+        const recorded = `[${media.type}]${media.caption ? ` ${media.caption}` : ''}`;
+        await appendMessage(em, {
+          accountId: event.accountId,
+          conversationId: conversation.id,
+          key,
+          author: 'user',
+          text: recorded,
+          turn: conversation.turns + 1,
+        });
+        // A conversation a person has taken over (status HANDED_OFF) is theirs to answer.
+        if ((conversation.status as string) !== 'HANDED_OFF') {
+          const reply = unreadableReply(media.type);
+          await appendMessage(em, {
+            accountId: event.accountId,
+            conversationId: conversation.id,
+            key: `${key}/unreadable`,
+            author: 'agent',
+            text: reply,
+            turn: conversation.turns + 1,
+          });
+          deps.outbox?.poke();
+        }
+        return { conversationId: conversation.id };
+      }
+      if (conversation.turns === 0 && (await agentGreets(em, agent.id))) {
+        // The greeting turn runs once per workflow run (`begin` answers it again when repeated).
+        await temporal.workflow.executeUpdateWithStart(CONVERSATION_UPDATES.begin, { startWorkflowOperation: start() });
+      }
+      const message: UserMessage = { text, messageId: event.messageId };
+      await temporal.workflow.startUpdateWithStart(CONVERSATION_UPDATES.message, {
+        args: [message],
+        updateId: `message-${event.messageId}`,
+        waitForStage: 'ACCEPTED',
+        startWorkflowOperation: start(),
+      });
+      return { conversationId: conversation.id };
+    },
+
+    async deliverPendingMessages(input: { conversationId: string }): Promise<{ sent: number; failed: number }> {
+      const signal = (() => {
+        try {
+          return Context.current().cancellationSignal;
+        } catch {
+          return new AbortController().signal;
+        }
+      })();
+      let [sent, failed] = [0, 0];
+      for (const message of await pendingMessages(orm.em.fork(), input.conversationId)) {
+        const found = await targetOf(message);
+        if ('error' in found) {
+          await markFailed(orm.em.fork(), message.id, found.error!);
+          failed += 1;
+          continue;
+        }
+        const result = await sendText(found.target!, message.text, signal, deps.httpTimeoutMs);
+        if (result.ok) {
+          await markSent(orm.em.fork(), message.id, result.externalId);
+          sent += 1;
+          continue;
+        }
+        if (result.failure.kind === 'retry' && attempt() < SEND_ATTEMPTS) {
+          // Retried with backoff from this message on: the later ones wait, so they never overtake it.
+          throw new Error(`Sending message ${message.id} failed, retrying: ${result.failure.message}`);
+        }
+        await markFailed(orm.em.fork(), message.id, result.failure.message);
+        failed += 1;
+      }
+      return { sent, failed };
+    },
+
+    async recordChannelStatus(event: InboundStatusEvent): Promise<{ found: number }> {
+      const { found, expected } = await recordStatus(orm.em.fork(), event);
+      // The send's answer may not be recorded yet; a status of a message agentry did not send is left alone in the end.
+      if (found < expected && attempt() < STATUS_ATTEMPTS) throw new Error(`${expected - found} of the status's messages are not known yet`);
+      return { found };
+    },
+  };
+}
+
+export type ChannelActivities = ReturnType<typeof createChannelActivities>;

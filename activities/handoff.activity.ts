@@ -1,0 +1,87 @@
+/**
+ * The handoff of a conversation to a person, as its workflow records it: the row's status (HANDED_OFF, back to
+ * ACTIVE on resume) and handoff count, the notice the visitor is told, and a user message recorded without a turn
+ * while the agent is silent. Each is safe to run twice: keyed by the conversation's handoff number or the message key.
+ */
+import { appendMessage } from '../db/agents/conversations.service.js';
+import { CONFIG_KIND } from '../db/agents/agent-defaults.js';
+import { AgentConfig, Conversation } from '../db/entities/index.js';
+import type { Orm } from '../db/orm.js';
+import { conversationWorkflowId } from '../lib/runtime/conversation-contract.js';
+import type { SentMessage } from '../lib/runtime/contract.js';
+import { failsAfter } from './bookkeeping.js';
+import { once } from './execute-node.activity.js';
+
+/** What the visitor is told when a person takes over, unless `systemToolSettings.handoffMessage` says otherwise. */
+export const DEFAULT_HANDOFF_MESSAGE = 'I am passing you to a person from our team. They will reply here shortly.';
+
+interface ConversationIds {
+  accountId: number;
+  agentId: string;
+  conversationId: string;
+}
+
+export function createHandoffActivities(orm: Orm) {
+  return {
+    /**
+     * Hands the conversation to a person (its `handoff`-th handoff): status HANDED_OFF and one more handoff counted,
+     * once; then the notice to the visitor, once (an ended conversation is left as it is, without notice).
+     */
+    handOffConversation: failsAfter(
+      5,
+      async (input: ConversationIds & { handoff: number; turn: number; temporalRunId: string }): Promise<SentMessage | null> => {
+        const key = `${conversationWorkflowId(input.conversationId)}/handoff-${input.handoff}`;
+        const handed = await once(orm.em, key, async (tx) => {
+          const changed = await tx
+            .getConnection()
+            .execute<{ affectedRows: number }>(
+              `update conversations set status = 'HANDED_OFF', handoffs = handoffs + 1 where id = ? and status <> 'ENDED'`,
+              [input.conversationId],
+              'run',
+              tx.getTransactionContext(),
+            );
+          return changed.affectedRows > 0;
+        });
+        if (!handed) return null;
+        const em = orm.em.fork();
+        const setting = await em.findOne(AgentConfig, { agent: input.agentId, kind: CONFIG_KIND.setting }, { fields: ['values'] });
+        const configured = (setting?.values.systemToolSettings as { handoffMessage?: unknown } | undefined)?.handoffMessage;
+        const text = typeof configured === 'string' && configured.trim() ? configured.trim() : DEFAULT_HANDOFF_MESSAGE;
+        return appendMessage(em, {
+          accountId: input.accountId,
+          conversationId: input.conversationId,
+          key: `${key}/notice`,
+          author: 'agent',
+          text,
+          turn: input.turn,
+          nodeId: 'handoff_to_human',
+          temporalRunId: input.temporalRunId,
+        });
+      },
+    ),
+
+    /** Hands the conversation back to the agent after its `handoff`-th handoff: status ACTIVE (unless it ended meanwhile). */
+    resumeConversation: failsAfter(5, async (input: ConversationIds & { handoff: number }): Promise<void> => {
+      await orm.em.fork().nativeUpdate(Conversation, { id: input.conversationId, status: 'HANDED_OFF' }, { status: 'ACTIVE' });
+    }),
+
+    /** A user message while a person has the conversation: into the transcript, once by its key, without a turn. */
+    recordUserMessage: failsAfter(
+      4,
+      async (
+        input: ConversationIds & { key: string; text: string; turn: number; temporalRunId: string; metadata?: SentMessage['metadata'] },
+      ): Promise<void> => {
+        await appendMessage(orm.em.fork(), {
+          accountId: input.accountId,
+          conversationId: input.conversationId,
+          key: input.key,
+          author: 'user',
+          text: input.text,
+          turn: input.turn,
+          temporalRunId: input.temporalRunId,
+          metadata: input.metadata ?? null,
+        });
+      },
+    ),
+  };
+}

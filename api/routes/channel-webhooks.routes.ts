@@ -1,0 +1,121 @@
+/**
+ * Meta's webhook for WhatsApp (`messaging`), Messenger (`facebook`) and Instagram (`instagram`), outside
+ * `/public/v1` and keyless: `GET /channels/v1/{channel}/webhook` answers the subscription handshake and
+ * `POST /channels/v1/{channel}/webhook` takes signed deliveries (db/channels/inbound.service.ts). The delivery's body
+ * is read raw, as the signature covers its bytes.
+ */
+import type { Readable } from 'node:stream';
+import type { Client } from '@temporalio/client';
+import { inboundStart } from '../../lib/channels/channel-contract.js';
+import { turnsTaskQueue } from '../../lib/runtime/conversation-contract.js';
+import { acceptDelivery, verifySubscription } from '../../db/channels/inbound.service.js';
+import { META_CHANNELS, SIGNATURE_HEADER, type MetaChannel } from '../../lib/channels/meta-protocol.js';
+import { PayloadTooLargeError } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { Reply, type RouteRegistry } from '../route-registry.js';
+
+/** Paths whose body the JSON parser must leave unread. */
+export const CHANNEL_WEBHOOK_PATH = /^\/channels\/v1\/[^/]+\/webhook\/?$/;
+
+const tag = 'Messaging networks';
+
+const params = {
+  type: 'object',
+  required: ['channel'],
+  properties: { channel: { enum: [...META_CHANNELS], description: 'messaging (WhatsApp Cloud API), facebook (Messenger) or instagram' } },
+};
+
+async function readBody(stream: Readable, limitBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > limitBytes) throw new PayloadTooLargeError(limitBytes);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Where the API starts a message's routing at once (the outbox dispatcher would, a pass later; the second start is refused). */
+export interface ChannelStarts {
+  temporal: Client;
+  taskQueue: string;
+}
+
+export function channelWebhookRoutes(root: RouteRegistry, secrets: SecretBox | null, bodyLimitBytes: number, starts?: ChannelStarts): void {
+  root.add<unknown, Record<string, unknown>, { channel: MetaChannel }>({
+    method: 'get',
+    operationId: 'checkChannelWebhook',
+    path: '/channels/v1/:channel/webhook',
+    scope: 'public',
+    tag,
+    summary:
+      "Meta's subscription handshake: answers hub.challenge (text/plain) when hub.mode is subscribe and hub.verify_token is the verify token " +
+      'of a connected number, page or Instagram account of the channel (npm run admin -- channel-settings)',
+    params,
+    query: {
+      type: 'object',
+      properties: {
+        'hub.mode': { type: 'string', maxLength: 50 },
+        'hub.verify_token': { type: 'string', maxLength: 500 },
+        'hub.challenge': { type: 'string', maxLength: 500 },
+      },
+    },
+    responses: {
+      200: { description: 'hub.challenge, as sent', contentTypes: ['text/plain'] },
+      400: { description: 'Unknown channel' },
+      403: { description: 'Not a subscribe handshake, or a verify token no connected account of the channel has' },
+    },
+    handler: async ({ em, params: { channel }, query }) =>
+      new Reply(200, await verifySubscription(em, channel, query), { 'Content-Type': 'text/plain; charset=utf-8' }),
+  });
+
+  root.add<unknown, unknown, { channel: MetaChannel }>({
+    method: 'post',
+    operationId: 'deliverChannelEvents',
+    path: '/channels/v1/:channel/webhook',
+    scope: 'public',
+    tag,
+    summary:
+      'Meta delivers messages and statuses of connected numbers, pages and Instagram accounts. Each message reaches its agent once ' +
+      '(a redelivery is answered 200 and adds nothing); answered 200 once every event is stored',
+    params,
+    headers: {
+      type: 'object',
+      properties: { 'X-Hub-Signature-256': { type: 'string', maxLength: 200, description: 'sha256=<hex HMAC-SHA256(app secret, raw body)>' } },
+    },
+    rawBody: {
+      description:
+        "Meta's webhook payload: entry[].changes[].value (WhatsApp: messages, statuses, metadata.phone_number_id) or entry[].messaging[] " +
+        '(Messenger, Instagram: sender, recipient, message, delivery, read). Signed with the app secret of the connected account',
+      schema: { type: 'object' },
+    },
+    responses: {
+      200: {
+        description: 'Stored: the messages will reach their agents',
+        schema: { type: 'object', required: ['events'], additionalProperties: false, properties: { events: { type: 'integer' } } },
+      },
+      400: { description: 'Unknown channel, or a body that is not JSON' },
+      401: { description: 'Missing signature, or not the signature of this body by the app of a connected account' },
+      413: { description: 'Body over the size limit' },
+      429: { description: 'Too many deliveries on this channel; retry after Retry-After' },
+    },
+    handler: async ({ em, params: { channel }, headers, stream }) => {
+      const signature = headers[SIGNATURE_HEADER];
+      const accepted = await acceptDelivery(
+        em,
+        secrets,
+        channel,
+        await readBody(stream, bodyLimitBytes),
+        Array.isArray(signature) ? signature[0] : signature,
+      );
+      for (const event of starts ? accepted.messages : []) {
+        const { workflowType, workflowId, args } = inboundStart(event);
+        void starts!.temporal.workflow
+          .start(workflowType, { taskQueue: turnsTaskQueue(starts!.taskQueue), workflowId, args, workflowIdReusePolicy: 'REJECT_DUPLICATE' })
+          .catch(() => undefined);
+      }
+      return { events: accepted.events };
+    },
+  });
+}

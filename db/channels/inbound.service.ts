@@ -1,0 +1,109 @@
+/**
+ * Meta's webhook, as the API answers it. The handshake (`GET`) answers `hub.challenge` when the verify token is one
+ * of a connected account of the channel. A delivery (`POST`) is checked before it is read: its `X-Hub-Signature-256`
+ * must be the HMAC of the raw body under the app secret of a connected account of the channel (every candidate is
+ * compared in constant time); then each message and status it carries for an account connected with THAT secret
+ * becomes one outbox event, all in one statement, each once (its key in `node_effects`, so a redelivery adds none).
+ * Entries for other accounts are left out: an app's secret only speaks for the numbers and pages connected with it.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../lib/errors.js';
+import { CHANNEL_EVENTS, parseDelivery, signerOf, type MetaChannel } from '../../lib/channels/meta-protocol.js';
+import { inboundKey, statusKey, type InboundMessageEvent, type InboundStatusEvent } from '../../lib/channels/channel-contract.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { connectionsOf, hashVerifyToken, type NetworkConnection } from './network-accounts.service.js';
+
+/** Opened app secrets by their sealed text (sealing is randomised, so a changed secret is another entry). */
+const opened = new Map<string, string | null>();
+const OPENED_LIMIT = 10_000;
+
+function openSecret(box: SecretBox | null, sealed: string): string | null {
+  if (!box) return null;
+  if (!opened.has(sealed)) {
+    if (opened.size >= OPENED_LIMIT) opened.delete(opened.keys().next().value!);
+    opened.set(sealed, box.open(sealed));
+  }
+  return opened.get(sealed) ?? null;
+}
+
+/** The handshake: `hub.challenge` when the mode is `subscribe` and the token is a connected account's; 403 otherwise. */
+export async function verifySubscription(em: EntityManager, channel: MetaChannel, query: Record<string, unknown>): Promise<string> {
+  const [mode, token, challenge] = ['hub.mode', 'hub.verify_token', 'hub.challenge'].map((name) => query[name]);
+  if (mode !== 'subscribe' || typeof token !== 'string' || !token || typeof challenge !== 'string') {
+    throw new ForbiddenError('Not a subscription handshake: hub.mode=subscribe, hub.verify_token and hub.challenge are required');
+  }
+  const hash = hashVerifyToken(token);
+  const connected = (await connectionsOf(em, channel)).some((c) => c.verifyTokenHash === hash);
+  if (!connected) throw new ForbiddenError(`The verify token is not the token of a connected ${channel} account`);
+  return challenge;
+}
+
+export interface AcceptedDelivery {
+  /** Events written now (a redelivery writes none). */
+  events: number;
+  /** The people's messages among them, for the caller to start their routing at once (the outbox does it too). */
+  messages: InboundMessageEvent[];
+}
+
+export async function acceptDelivery(
+  em: EntityManager,
+  box: SecretBox | null,
+  channel: MetaChannel,
+  body: Buffer,
+  signature: string | undefined,
+): Promise<AcceptedDelivery> {
+  const bySecret = new Map<string, NetworkConnection[]>();
+  for (const connection of await connectionsOf(em, channel)) {
+    const secret = openSecret(box, connection.appSecretSealed);
+    if (secret) bySecret.set(secret, [...(bySecret.get(secret) ?? []), connection]);
+  }
+  const secrets = [...bySecret.keys()];
+  const signer = signerOf(body, signature, secrets);
+  if (signer < 0) throw new UnauthorizedError('X-Hub-Signature-256 is missing or is not the signature of this body by a connected app');
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new BadRequestError('The delivery is not JSON', 'body');
+  }
+  const parsed = parseDelivery(channel, json);
+  const mine = new Map(bySecret.get(secrets[signer]!)!.map((c) => [c.networkId, c]));
+  const rows: { key: string; accountId: number; type: string; payload: string }[] = [];
+  for (const message of parsed.messages) {
+    const connection = mine.get(message.networkAccountId);
+    if (!connection) continue;
+    const event: InboundMessageEvent = { ...message, accountId: connection.accountId, channel, connectionId: connection.connectionId };
+    rows.push({ key: inboundKey(event), accountId: connection.accountId, type: CHANNEL_EVENTS.message, payload: JSON.stringify(event) });
+  }
+  for (const status of parsed.statuses) {
+    const connection = mine.get(status.networkAccountId);
+    if (!connection) continue;
+    const event: InboundStatusEvent = { ...status, accountId: connection.accountId, channel };
+    rows.push({
+      key: statusKey({ ...event, connectionId: connection.connectionId }),
+      accountId: connection.accountId,
+      type: CHANNEL_EVENTS.status,
+      payload: JSON.stringify(event),
+    });
+  }
+  if (!rows.length) return { events: 0, messages: [] };
+  // One statement: the keys claimed and the events of the claimed keys written together, in the delivery's order.
+  const result = await em.getKnex().raw(
+    `with input as (
+       select distinct on (key) key, account_id, type, payload, n
+       from unnest(?::text[], ?::int[], ?::text[], ?::text[]) with ordinality as t(key, account_id, type, payload, n)
+       order by key, n
+     ), claimed as (
+       insert into node_effects (execution_key, created_at) select key, now() from input on conflict do nothing returning execution_key
+     )
+     insert into outbox_events (account_id, type, payload, created_at)
+     select i.account_id, i.type, i.payload::json, now() from input i join claimed c on c.execution_key = i.key order by i.n
+     returning type, payload`,
+    [rows.map((r) => r.key), rows.map((r) => r.accountId), rows.map((r) => r.type), rows.map((r) => r.payload)],
+  );
+  const written = result.rows as { type: string; payload: unknown }[];
+  return {
+    events: written.length,
+    messages: written.filter((r) => r.type === CHANNEL_EVENTS.message).map((r) => r.payload as InboundMessageEvent),
+  };
+}
