@@ -6286,6 +6286,15 @@ export interface operations {
             )[];
             createdAt: string;
             credits: number;
+            /** @description A message on WhatsApp, Messenger or Instagram: its id there and, for the agent's, where it stands (pending until sent, then as the network reports) */
+            delivery?: {
+              /** @description Why the network did not deliver it (status failed) */
+              error: string | null;
+              /** @description The message's id on the network */
+              externalId: string | null;
+              /** @enum {unknown} */
+              status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
+            };
             flowId: number | null;
             id: string;
             /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
