@@ -197,6 +197,8 @@ describe('flows', () => {
       'aiModelId',
       'model',
       'aiVendor',
+      // agentry's: what the conversation does after the message (end it, hand it to a person).
+      'conversationAction',
     );
     expect(doc.paths['/agents/{agentId}/flows/{flowId}/nodes'].post.requestBody.content['application/json'].schema).to.deep.equal({
       $ref: '#/components/schemas/FlowNode',
