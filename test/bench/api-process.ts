@@ -8,11 +8,14 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app.js';
 import { initORM } from '../../db/orm.js';
+import { onExportTiming } from '../../db/tables/export/export-timing.js';
 
 const orm = await initORM({ databaseUrl: process.env.DATABASE_URL!, poolMax: 10 });
 const address = process.env.TEMPORAL_ADDRESS;
 const temporal = new Client({ connection: address ? await Connection.connect({ address }) : Connection.lazy({ address: '127.0.0.1:1' }) });
 const taskQueue = process.env.TEMPORAL_TASK_QUEUE ?? 'bench';
+// BENCH_EXPORT_TIMING=1: each export's split timer (db/tables/export/export-timing.ts) as a line of JSON.
+if (process.env.BENCH_EXPORT_TIMING) onExportTiming((timing) => console.log(`export-timing ${JSON.stringify(timing)}`));
 const app = createApp({ orm, temporal, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024 * 1024, taskQueue } });
 const server = app.listen(0, '127.0.0.1', () => console.log(`port ${(server.address() as AddressInfo).port} pid ${process.pid}`));
 process.once('SIGTERM', async () => {

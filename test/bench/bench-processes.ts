@@ -7,7 +7,7 @@ const children: ChildProcess[] = [];
  * Starts `node --import tsx <script>` with `env` and resolves with the first output line matching `ready`.
  * BENCH_CPU_PROF=<folder> writes a CPU profile of every child process there when it exits.
  */
-export function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<RegExpExecArray> {
+export function startProcess(script: string, env: Record<string, string>, ready: RegExp, onLine?: (line: string) => void): Promise<RegExpExecArray> {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
     env: { ...process.env, ...env },
@@ -15,9 +15,14 @@ export function startProcess(script: string, env: Record<string, string>, ready:
   });
   children.push(child);
   return new Promise((resolve, reject) => {
+    let rest = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       const match = ready.exec(chunk.toString());
       if (match) resolve(match);
+      if (!onLine) return;
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) onLine(line);
     });
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });
