@@ -223,7 +223,7 @@ function describe(run: Measured): string {
 function split(t: Timing): string {
   const ms = (n: number) => `${Math.round(n)} ms`;
   const share = (n: number) => `${ms(n)} (${Math.round((100 * n) / t.wallMs)} %)`;
-  const counted = t.ms.cursorWait + t.ms.cells + t.ms.writer + t.ms.drain + t.ms.views;
+  const counted = t.ms.cursorWait + t.ms.cells + t.ms.writer + t.ms.drain;
   return (
     `wall ${ms(t.wallMs)}: cursor wait ${share(t.ms.cursorWait)} [fetch round trips ${ms(t.ms.fetch)}, read form ${ms(t.ms.views)}], ` +
     `cells ${share(t.ms.cells)}, writer ${share(t.ms.writer)}, backpressure ${share(t.ms.drain)}, rest ${share(t.wallMs - counted)}; ` +
