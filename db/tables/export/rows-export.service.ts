@@ -39,8 +39,8 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 /**
  * XLSX rows are read 100 per FETCH, none ahead. Batches are small on purpose: a row read ahead stays alive until it
  * is written, and rows that outlive young-generation collections are promoted to the old one, where an export's
- * worth of garbage piles up before a full collection. XLSX writing costs several times the read, so reading ahead
- * only keeps rows alive longer.
+ * worth of garbage piles up before a full collection. Measured again with the faster row writer (docs/benchmarks.md,
+ * Exports): 500 rows with one batch ahead peaked at 180 MB over idle and was slower; 100 with one ahead gained nothing.
  */
 const XLSX_BATCH_ROWS = 100;
 
