@@ -9,6 +9,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app.js';
 import { initORM } from '../../db/orm.js';
 import { SecretBox } from '../../lib/secret-box.js';
+import { onExportTiming } from '../../db/tables/export/export-timing.js';
 
 const orm = await initORM({ databaseUrl: process.env.DATABASE_URL!, poolMax: 10 });
 const address = process.env.TEMPORAL_ADDRESS;
@@ -16,6 +17,7 @@ const temporal = new Client({ connection: address ? await Connection.connect({ a
 const taskQueue = process.env.TEMPORAL_TASK_QUEUE ?? 'bench';
 // SETTINGS_ENCRYPTION_KEY opens stored secrets (the messaging networks' app secrets) as the API's own process does.
 const secrets = process.env.SETTINGS_ENCRYPTION_KEY ? SecretBox.fromKey(process.env.SETTINGS_ENCRYPTION_KEY) : null;
+if (process.env.BENCH_EXPORT_TIMING) onExportTiming((timing) => console.log(`export-timing ${JSON.stringify(timing)}`));
 const app = createApp({ orm, temporal, secrets, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024 * 1024, taskQueue } });
 const server = app.listen(0, '127.0.0.1', () => console.log(`port ${(server.address() as AddressInfo).port} pid ${process.pid}`));
 process.once('SIGTERM', async () => {

@@ -8,7 +8,12 @@ const children: ChildProcess[] = [];
  * child's pid). BENCH_CPU_PROF=<folder> writes a CPU profile of every child process there when it exits;
  * `env.BENCH_QUERY_COUNTS=<folder>` counts the child's PostgreSQL statements (test/bench/query-counter.mjs).
  */
-export function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<RegExpExecArray & { pid: number }> {
+export function startProcess(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+  onLine?: (line: string) => void,
+): Promise<RegExpExecArray & { pid: number }> {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const counter = env.BENCH_QUERY_COUNTS ? ['--import', './test/bench/query-counter.mjs'] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', ...counter, script], {
@@ -17,9 +22,14 @@ export function startProcess(script: string, env: Record<string, string>, ready:
   });
   children.push(child);
   return new Promise((resolve, reject) => {
+    let rest = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       const match = ready.exec(chunk.toString());
       if (match) resolve(Object.assign(match, { pid: child.pid! }));
+      if (!onLine) return;
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop()!;
+      for (const line of lines) onLine(line);
     });
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
   });

@@ -12,13 +12,16 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
+import type { ExportTiming } from '../../db/tables/export/export-timing.js';
 import { dropDatabase, ensureDatabase } from '../../db/database.js';
 import { initORM, migrate } from '../../db/orm.js';
 import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
-import { startProcess, stopProcesses } from './bench-processes.js';
+import { percentile, startProcess, stopProcesses } from './bench-processes.js';
 import { CUSTOMERS_TABLE, STAGES, TAGS, customerRow } from './customers-table.js';
 
 const ROWS = Number(process.env.ROWS ?? 200_000);
+/** Runs of each format, alternated (csv, xlsx, csv, …); the median is the figure. */
+const RUNS = Number(process.env.RUNS ?? 1);
 const BATCH = 1000;
 
 const FORMATS = (process.env.FORMATS ?? 'csv,xlsx').split(',') as ('csv' | 'xlsx')[];
@@ -33,9 +36,20 @@ function rss(pid: number): number {
   return Number(match![1]) * 1024;
 }
 
-async function startApi(): Promise<{ base: string; pid: number }> {
-  const match = await startProcess('test/bench/api-process.ts', { DATABASE_URL: databaseUrl }, /port (\d+) pid (\d+)/);
-  return { base: `http://127.0.0.1:${match[1]}/public/v1`, pid: Number(match[2]) };
+/** Each export's split timer (db/tables/export/export-timing.ts), as the API process prints it. */
+type Timing = ExportTiming;
+
+async function startApi(): Promise<{ base: string; pid: number; timings: Timing[] }> {
+  const timings: Timing[] = [];
+  const match = await startProcess(
+    'test/bench/api-process.ts',
+    { DATABASE_URL: databaseUrl, BENCH_EXPORT_TIMING: '1' },
+    /port (\d+) pid (\d+)/,
+    (line) => {
+      if (line.startsWith('export-timing ')) timings.push(JSON.parse(line.slice('export-timing '.length)));
+    },
+  );
+  return { base: `http://127.0.0.1:${match[1]}/public/v1`, pid: Number(match[2]), timings };
 }
 
 interface ExportRun {
@@ -125,7 +139,7 @@ async function main(): Promise<void> {
 
   // Each export runs in a fresh API process, so neither its idle level nor its peak carries what came before; one
   // small export first loads the code paths, then the process idles a moment before the measured run.
-  const measure = async (format: 'csv' | 'xlsx'): Promise<ExportRun & { idle: number }> => {
+  const measure = async (format: 'csv' | 'xlsx'): Promise<Measured> => {
     const exporter = await startApi();
     const warmUp = { filter: { field: 'Score', operator: 'eq', value: 1 } };
     await fetch(`${exporter.base}/tables/customers/export/${format}`, { method: 'POST', headers, body: JSON.stringify(warmUp) }).then((r) =>
@@ -133,29 +147,88 @@ async function main(): Promise<void> {
     );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const idle = rss(exporter.pid);
-    return { ...(await runExport(exporter.base, exporter.pid, headers, format)), idle };
+    const load = loadAverage();
+    const run = await runExport(exporter.base, exporter.pid, headers, format);
+    // The split comes once the cursor's transaction has ended, just after the last byte.
+    for (let waited = 0; exporter.timings.length < 2 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    process.kill(exporter.pid, 'SIGTERM');
+    return { ...run, idle, load, timing: exporter.timings[1] };
   };
-  const load = loadavg()
-    .map((n) => n.toFixed(2))
-    .join(' ');
-  const runs: [string, ExportRun & { idle: number }][] = [];
-  for (const format of FORMATS) runs.push([format.toUpperCase().padEnd(4), await measure(format)]);
 
-  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-  console.log(`conditions: ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, load average ${load} before`);
+  console.log(`conditions: ${cpuModel()}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, load average ${loadAverage()} at start`);
+  console.log(`PostgreSQL: ${await postgresSettings(orm)}`);
   const filled = loadSeconds === undefined ? 'reused from an earlier run' : `loaded in ${loadSeconds.toFixed(1)} s`;
   console.log(`table: ${ROWS} rows, 12 fields (string×4, number×3, boolean, date, dateOnly, select, multi select), ${filled}`);
-  for (const [name, run] of runs) {
-    if (name.trim() === 'CSV' && run.lines !== ROWS + 1) throw new Error(`CSV has ${run.lines} lines, expected ${ROWS + 1}`);
-    console.log(
-      `${name}: ${ROWS} rows in ${run.seconds.toFixed(2)} s = ${Math.round(ROWS / run.seconds)} rows/s, ${mb(run.bytes)} MB, ` +
-        `first byte after ${run.firstByteMs.toFixed(0)} ms, API process peak ${mb(run.peakRss - run.idle)} MB over its idle ${mb(run.idle)} MB`,
-    );
+  const runs = new Map<string, Measured[]>(FORMATS.map((f) => [f, []]));
+  for (let round = 0; round < RUNS; round++) {
+    for (const format of FORMATS) {
+      const run = await measure(format);
+      if (format === 'csv' && run.lines !== ROWS + 1) throw new Error(`CSV has ${run.lines} lines, expected ${ROWS + 1}`);
+      runs.get(format)!.push(run);
+      console.log(`${format.toUpperCase().padEnd(4)} run ${round + 1}: ${describe(run)}`);
+      if (run.timing) console.log(`      split: ${split(run.timing)}`);
+    }
   }
+  if (RUNS > 1) {
+    for (const [format, list] of runs) {
+      const rates = list.map((r) => ROWS / r.seconds);
+      console.log(
+        `${format.toUpperCase().padEnd(4)} median of ${RUNS}: ${Math.round(percentile(rates, 50))} rows/s (runs: ${rates.map(Math.round).join(', ')})`,
+      );
+    }
+  }
+  console.log(`load average ${loadAverage()} at the end`);
   stopProcesses();
   await orm.close();
   await new Promise((resolve) => setTimeout(resolve, 500));
   if (!kept) await dropDatabase(databaseUrl);
+}
+
+type Measured = ExportRun & { idle: number; load: string; timing?: Timing };
+
+const loadAverage = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+
+function cpuModel(): string {
+  const list = cpus();
+  const mhz = list[0]?.speed ? ` at ${list[0].speed} MHz` : '';
+  return `${list.length} × ${list[0]?.model ?? 'unknown CPU'}${mhz}`;
+}
+
+/** The server's version and the settings an export's speed depends on. */
+async function postgresSettings(orm: Awaited<ReturnType<typeof initORM>>): Promise<string> {
+  const names = ['shared_buffers', 'work_mem', 'synchronous_commit', 'jit', 'max_parallel_workers_per_gather', 'effective_cache_size'];
+  const knex = orm.em.getKnex();
+  const version = (await knex.raw('show server_version')).rows[0].server_version;
+  const settings = (await knex.raw('select name, current_setting(name) as value from pg_settings where name = any(?) order by name', [names])).rows;
+  return `${version}; ${settings.map((s: { name: string; value: string }) => `${s.name}=${s.value}`).join(', ')}`;
+}
+
+function describe(run: Measured): string {
+  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+  return (
+    `${ROWS} rows in ${run.seconds.toFixed(2)} s = ${Math.round(ROWS / run.seconds)} rows/s, ${mb(run.bytes)} MB, ` +
+    `first byte after ${run.firstByteMs.toFixed(0)} ms, API process peak ${mb(run.peakRss - run.idle)} MB over its idle ${mb(run.idle)} MB, ` +
+    `load average ${run.load} before`
+  );
+}
+
+/**
+ * The wall time of the export in the API process, by phase: the writer waiting for rows (cursor), our values made
+ * into cells, the writer, backpressure; the fetches' own time (PostgreSQL, transfer and parsing) overlaps the rest
+ * when batches are read ahead. CPU: the API process's (zlib's deflate threads included) and the PostgreSQL backend's.
+ */
+function split(t: Timing): string {
+  const ms = (n: number) => `${Math.round(n)} ms`;
+  const share = (n: number) => `${ms(n)} (${Math.round((100 * n) / t.wallMs)} %)`;
+  const counted = t.ms.cursorWait + t.ms.cells + t.ms.writer + t.ms.drain;
+  return (
+    `wall ${ms(t.wallMs)}: cursor wait ${share(t.ms.cursorWait)} [fetch round trips ${ms(t.ms.fetch)}, read form ${ms(t.ms.views)}], ` +
+    `cells ${share(t.ms.cells)}, writer ${share(t.ms.writer)}, backpressure ${share(t.ms.drain)}, rest ${share(t.wallMs - counted)}; ` +
+    `CPU: API ${ms(t.cpuUserMs + t.cpuSystemMs)} (system ${ms(t.cpuSystemMs)}), PostgreSQL backend ${t.backendCpuMs === undefined ? 'unknown' : ms(t.backendCpuMs)}`
+  );
 }
 
 await main();

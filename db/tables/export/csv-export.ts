@@ -15,6 +15,7 @@ import type { FieldModel } from '../types.js';
 import { csvColumn, dateZone } from './csv-columns.js';
 import { cellConverter, type CellConverter } from './export-cells.js';
 import { openCursor, pumpExport } from './export-cursor.js';
+import { phaseTimer } from './export-timing.js';
 import { labelLoaders, pageLabels } from './reference-labels.js';
 import { csvField, csvWriter } from './sheet-writers.js';
 
@@ -91,7 +92,8 @@ export async function startCsv(em: EntityManager, ctx: TableContext, query: RowQ
   const { sql, bindings } = await listQuery(em, ctx, query, (readable) => (lines = plan(fields, readable, zones)).select);
   const { parts, nodeFields } = lines!;
   const loaders = await labelLoaders(em, ctx.table, nodeFields);
-  const cursor = await openCursor<Batch>(em, sql, bindings, { batchRows: BATCH_ROWS, readAhead: READ_AHEAD }, async (trx, rows) => ({
+  const timer = phaseTimer('csv');
+  const cursor = await openCursor<Batch>(em, sql, bindings, { batchRows: BATCH_ROWS, readAhead: READ_AHEAD, timer }, async (trx, rows) => ({
     rows,
     views: nodeFields.length ? await toViews(trx, nodeFields, rows) : [],
   }));
@@ -99,21 +101,30 @@ export async function startCsv(em: EntityManager, ctx: TableContext, query: RowQ
     out,
     fields.map((f) => f.name),
   );
-  await pumpExport(cursor, out, BATCH_ROWS, {
-    async write({ rows, views }) {
-      const labels = nodeFields.length ? await pageLabels(views, nodeFields, loaders) : new Map();
-      for (let r = 0; r < rows.length; r++) {
-        const row = rows[r]!;
-        let line = '';
-        for (let p = 0; p < parts.length; p++) {
-          const part = parts[p]!;
-          const cell = 'column' in part ? (row[part.column] as string) : csvField(part.convert(views[r]!.data[part.field.name], labels));
-          line = p === 0 ? cell : `${line},${cell}`;
+  await pumpExport(
+    cursor,
+    out,
+    BATCH_ROWS,
+    {
+      async write({ rows, views }) {
+        const labels = nodeFields.length ? await pageLabels(views, nodeFields, loaders) : new Map();
+        timer?.lap('cells');
+        for (let r = 0; r < rows.length; r++) {
+          const row = rows[r]!;
+          let line = '';
+          for (let p = 0; p < parts.length; p++) {
+            const part = parts[p]!;
+            const cell = 'column' in part ? (row[part.column] as string) : csvField(part.convert(views[r]!.data[part.field.name], labels));
+            line = p === 0 ? cell : `${line},${cell}`;
+          }
+          timer?.lap('cells');
+          writer.line(line);
+          timer?.lap('writer');
         }
-        writer.line(line);
-      }
-      return rows.length;
+        return rows.length;
+      },
+      finish: () => writer.finish(),
     },
-    finish: () => writer.finish(),
-  });
+    timer,
+  );
 }

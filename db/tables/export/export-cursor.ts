@@ -5,6 +5,7 @@
 import type { Writable } from 'node:stream';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { query as runSql } from '../catalog.js';
+import type { PhaseTimer } from './export-timing.js';
 
 /** A client that takes nothing for this long has gone: its export ends and frees its database connection. */
 const STALL_MS = 120_000;
@@ -38,7 +39,7 @@ export async function openCursor<T>(
   em: EntityManager,
   sql: string,
   bindings: unknown[],
-  { batchRows, readAhead }: { batchRows: number; readAhead: number },
+  { batchRows, readAhead, timer }: { batchRows: number; readAhead: number; timer?: PhaseTimer },
   read: (trx: Knex, rows: Record<string, unknown>[]) => Promise<T> | T,
 ): Promise<ExportCursor<T>> {
   const trx = await em.getKnex().transaction();
@@ -48,6 +49,7 @@ export async function openCursor<T>(
     // takes longer than evaluating them: hundreds of milliseconds before the first row.
     await trx.raw('set local jit = off');
     await runSql(trx, `declare export_rows no scroll cursor for ${sql}`, bindings);
+    if (timer) timer.backend((await runSql<{ pid: number }>(trx, 'select pg_backend_pid() as pid'))[0]!.pid);
   } catch (error) {
     await trx.rollback();
     throw error;
@@ -57,9 +59,15 @@ export async function openCursor<T>(
   const ahead: Promise<T>[] = [];
   const fetchBatch = (): Promise<T> => {
     const batch = tail.then(async () => {
+      const fetched = timer && performance.now();
       const rows = ended ? [] : await runSql(trx as Knex, `fetch ${batchRows} from export_rows`);
       if (rows.length < batchRows) ended = true;
-      return read(trx, rows);
+      if (!timer) return read(trx, rows);
+      const read0 = performance.now();
+      timer.add('fetch', read0 - (fetched as number));
+      const made = await read(trx, rows);
+      timer.add('views', performance.now() - read0);
+      return made;
     });
     tail = batch.catch(() => undefined);
     return batch;
@@ -92,25 +100,43 @@ export interface BatchWriter<T> {
  * writes batch after batch in the background, waiting for `out` to drain between them. A failure later destroys
  * `out` (the client sees a truncated transfer, never a file that looks complete) and rolls the cursor back.
  */
-export async function pumpExport<T>(cursor: ExportCursor<T>, out: Writable, batchRows: number, writer: BatchWriter<T>): Promise<void> {
+export async function pumpExport<T>(
+  cursor: ExportCursor<T>,
+  out: Writable,
+  batchRows: number,
+  writer: BatchWriter<T>,
+  timer?: PhaseTimer,
+): Promise<void> {
   let first: T;
   try {
+    timer?.mark();
     first = await cursor.next();
+    timer?.lap('cursorWait');
   } catch (error) {
     await cursor.abort();
     throw error;
   }
   const pump = async (): Promise<void> => {
     for (let batch = first; ; batch = await cursor.next()) {
+      timer?.lap('cursorWait');
       const rows = await writer.write(batch);
+      if (timer) {
+        timer.rows += rows;
+        timer.batches++;
+        timer.mark();
+      }
       await drained(out);
+      timer?.lap('drain');
       if (out.destroyed) return;
       if (rows < batchRows) break;
     }
+    timer?.mark();
     await writer.finish();
+    timer?.lap('writer');
   };
   pump()
     .then(() => cursor.close())
+    .then(() => timer?.end())
     .catch(async (error: Error) => {
       out.destroy(error);
       await cursor.abort().catch(() => undefined);

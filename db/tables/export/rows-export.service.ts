@@ -16,6 +16,7 @@ import { findView } from '../views.service.js';
 import { startCsv } from './csv-export.js';
 import { cellConverter, columnFormat, type Cell, type ExportFormat } from './export-cells.js';
 import { openCursor, pumpExport } from './export-cursor.js';
+import { phaseTimer } from './export-timing.js';
 import { labelLoaders, pageLabels } from './reference-labels.js';
 import { xlsxWriter } from './sheet-writers.js';
 
@@ -38,8 +39,8 @@ const CONTENT_TYPES: Record<ExportFormat, string> = {
 /**
  * XLSX rows are read 100 per FETCH, none ahead. Batches are small on purpose: a row read ahead stays alive until it
  * is written, and rows that outlive young-generation collections are promoted to the old one, where an export's
- * worth of garbage piles up before a full collection. XLSX writing costs several times the read, so reading ahead
- * only keeps rows alive longer.
+ * worth of garbage piles up before a full collection. Measured again with the faster row writer (docs/benchmarks.md,
+ * Exports): 500 rows with one batch ahead peaked at 180 MB over idle and was slower; 100 with one ahead gained nothing.
  */
 const XLSX_BATCH_ROWS = 100;
 
@@ -69,7 +70,8 @@ async function resolveQuery(em: EntityManager, ctx: TableContext, q: ExportQuery
 async function startXlsx(em: EntityManager, ctx: TableContext, query: RowQuery, fields: FieldModel[], out: Writable): Promise<void> {
   const { sql, bindings, fields: readable } = await listQuery(em, ctx, query);
   const loaders = await labelLoaders(em, ctx.table, fields);
-  const cursor = await openCursor<RowView[]>(em, sql, bindings, { batchRows: XLSX_BATCH_ROWS, readAhead: 0 }, (trx, rows) =>
+  const timer = phaseTimer('xlsx');
+  const cursor = await openCursor<RowView[]>(em, sql, bindings, { batchRows: XLSX_BATCH_ROWS, readAhead: 0, timer }, (trx, rows) =>
     toViews(trx, readable, rows),
   );
   const writer = xlsxWriter(
@@ -81,18 +83,28 @@ async function startXlsx(em: EntityManager, ctx: TableContext, query: RowQuery, 
   const converters = fields.map((f) => cellConverter(f, 'xlsx'));
   // One array for every row: the writer takes the values at once and keeps nothing.
   const cells: Cell[] = new Array<Cell>(fields.length);
-  await pumpExport(cursor, out, XLSX_BATCH_ROWS, {
-    async write(rows) {
-      const labels = await pageLabels(rows, fields, loaders);
-      for (const row of rows) {
-        for (let i = 0; i < fields.length; i++) cells[i] = converters[i]!(row.data[fields[i]!.name], labels);
-        writer.row(cells);
-      }
-      await writer.ready();
-      return rows.length;
+  await pumpExport(
+    cursor,
+    out,
+    XLSX_BATCH_ROWS,
+    {
+      async write(rows) {
+        const labels = await pageLabels(rows, fields, loaders);
+        timer?.lap('cells');
+        for (const row of rows) {
+          for (let i = 0; i < fields.length; i++) cells[i] = converters[i]!(row.data[fields[i]!.name], labels);
+          timer?.lap('cells');
+          writer.row(cells);
+          timer?.lap('writer');
+        }
+        await writer.ready();
+        timer?.lap('drain');
+        return rows.length;
+      },
+      finish: () => writer.finish(),
     },
-    finish: () => writer.finish(),
-  });
+    timer,
+  );
 }
 
 /**
