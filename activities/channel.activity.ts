@@ -31,6 +31,7 @@ import {
   type UserMessage,
 } from '../lib/runtime/conversation-contract.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import type { VoiceTranscriber } from './channel-voice.js';
 
 export interface ChannelActivityDeps {
   orm: Orm;
@@ -41,6 +42,8 @@ export interface ChannelActivityDeps {
   messaging: MessagingConfig | null;
   outbox?: OutboxNotifier;
   httpTimeoutMs: number;
+  /** Hears a voice message (its transcript), when an AI provider is configured: activities/channel-voice.ts. */
+  hear?: VoiceTranscriber;
 }
 
 /** Attempts at sending one message before it is recorded as failed (about 20 minutes with the workflow's backoff). */
@@ -122,7 +125,8 @@ export function createChannelActivities(deps: ChannelActivityDeps) {
           args: [input],
           workflowIdConflictPolicy: 'USE_EXISTING',
         });
-      const text = event.text?.trim();
+      const heard = await deps.hear?.(event); // A voice message's transcript, once per message id (channel-voice.ts).
+      const text = (heard?.text ?? event.text)?.trim();
       if (!text) {
         await temporal.workflow.start('conversation', {
           workflowId: conversationWorkflowId(conversation.id),
@@ -160,7 +164,7 @@ export function createChannelActivities(deps: ChannelActivityDeps) {
         // The greeting turn runs once per workflow run (`begin` answers it again when repeated).
         await temporal.workflow.executeUpdateWithStart(CONVERSATION_UPDATES.begin, { startWorkflowOperation: start() });
       }
-      const message: UserMessage = { text, messageId: event.messageId };
+      const message: UserMessage = { text, messageId: event.messageId, ...(heard ? { metadata: heard.metadata } : {}) };
       await temporal.workflow.startUpdateWithStart(CONVERSATION_UPDATES.message, {
         args: [message],
         updateId: `message-${event.messageId}`,

@@ -22,6 +22,7 @@ import { createHandoffActivities } from './handoff.activity.js';
 import { createTurnActivities } from './turn.activity.js';
 import { createKnowledgeActivities } from './knowledge-indexing.activity.js';
 import { createChannelActivities, wakeDelivery } from './channel.activity.js';
+import { createVoiceTranscriber } from './channel-voice.js';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -83,7 +84,16 @@ export function createActivities({
     ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
     ...createRunLedgerActivities(orm, outbox),
     ...createKnowledgeActivities({ orm, provider: aiProvider ?? null, outbound, httpTimeoutMs }),
-    ...createChannelActivities({ orm, temporal, taskQueue, secrets: secrets ?? null, messaging: messaging ?? null, outbox, httpTimeoutMs }),
+    ...createChannelActivities({
+      orm,
+      temporal,
+      taskQueue,
+      secrets: secrets ?? null,
+      messaging: messaging ?? null,
+      outbox,
+      httpTimeoutMs,
+      hear: createVoiceTranscriber({ orm, provider: aiProvider ?? null, secrets: secrets ?? null, messaging: messaging ?? null, httpTimeoutMs }),
+    }),
     ...createHandoffActivities(orm),
     ...createTurnActivities(orm, {
       outbox,

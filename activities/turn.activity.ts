@@ -28,7 +28,7 @@ export interface BeginTurnInput {
   channel: string;
   turn: number;
   /** The user's message (absent for the greeting), keyed so a repeated turn writes it once. */
-  message?: { text: string; key: string; metadata?: { pageUrl?: string; userAgent?: string } };
+  message?: { text: string; key: string; metadata?: { pageUrl?: string; userAgent?: string; voice?: boolean } };
   /** Live snapshots the workflow already holds: their graphs are not sent again. */
   knownSnapshots: string[];
   /** A RESPONSE_AI waiting for this message: the turn resumes there instead of routing (when its flow is still live). */

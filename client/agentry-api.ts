@@ -5672,7 +5672,7 @@ export interface operations {
               };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -5681,6 +5681,8 @@ export interface operations {
                 };
                 pageUrl?: string;
                 userAgent?: string;
+                /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
+                voice?: boolean;
               } | null;
               nodeId: string | null;
               /** @description The run of the conversation workflow whose turn wrote it */
@@ -5802,7 +5804,7 @@ export interface operations {
               };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -5811,6 +5813,8 @@ export interface operations {
                 };
                 pageUrl?: string;
                 userAgent?: string;
+                /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
+                voice?: boolean;
               } | null;
               nodeId: string | null;
               /** @description The run of the conversation workflow whose turn wrote it */
@@ -6178,7 +6182,7 @@ export interface operations {
               };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -6187,6 +6191,8 @@ export interface operations {
                 };
                 pageUrl?: string;
                 userAgent?: string;
+                /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
+                voice?: boolean;
               } | null;
               nodeId: string | null;
               /** @description The run of the conversation workflow whose turn wrote it */
@@ -6297,7 +6303,7 @@ export interface operations {
             };
             flowId: number | null;
             id: string;
-            /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
+            /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
             metadata?: {
               /** @description Who wrote an operator message */
               operator?: {
@@ -6306,6 +6312,8 @@ export interface operations {
               };
               pageUrl?: string;
               userAgent?: string;
+              /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
+              voice?: boolean;
             } | null;
             nodeId: string | null;
             /** @description The run of the conversation workflow whose turn wrote it */
@@ -16850,7 +16858,7 @@ export interface operations {
               };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -16859,6 +16867,8 @@ export interface operations {
                 };
                 pageUrl?: string;
                 userAgent?: string;
+                /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
+                voice?: boolean;
               } | null;
               nodeId: string | null;
               /** @description The run of the conversation workflow whose turn wrote it */
@@ -17111,7 +17121,7 @@ export interface operations {
               };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -17120,6 +17130,8 @@ export interface operations {
                 };
                 pageUrl?: string;
                 userAgent?: string;
+                /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
+                voice?: boolean;
               } | null;
               nodeId: string | null;
               /** @description The run of the conversation workflow whose turn wrote it */
@@ -17317,7 +17329,7 @@ export interface operations {
               };
               flowId: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -17326,6 +17338,8 @@ export interface operations {
                 };
                 pageUrl?: string;
                 userAgent?: string;
+                /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
+                voice?: boolean;
               } | null;
               nodeId: string | null;
               /** @description The run of the conversation workflow whose turn wrote it */

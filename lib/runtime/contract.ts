@@ -148,6 +148,8 @@ export interface MessageMetadata {
   pageUrl?: string;
   userAgent?: string;
   operator?: { userId: number | null; name: string | null };
+  /** A person's voice message on a messaging network: the text is its transcript. */
+  voice?: boolean;
 }
 
 /** A knowledge-base document a message cites. */

@@ -63,8 +63,8 @@ export interface FlowPosition {
 export interface UserMessage {
   text: string;
   messageId?: string;
-  /** Recorded with the message in the transcript (a widget visitor's page URL and user agent). */
-  metadata?: { pageUrl?: string; userAgent?: string };
+  /** Recorded with the message in the transcript (a widget visitor's page URL and user agent; `voice`: transcribed from audio). */
+  metadata?: { pageUrl?: string; userAgent?: string; voice?: boolean };
 }
 
 /** A message of the transcript, as the API shows it. */

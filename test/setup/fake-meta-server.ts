@@ -2,10 +2,13 @@
  * A local stand-in for Meta's side of WhatsApp, Messenger and Instagram: it delivers webhooks the way Meta does
  * (batched payloads, signed `X-Hub-Signature-256` with the app secret) and receives the Send API's calls
  * (`POST /{version}/{phone-number-or-page-id}/messages`), recording each and answering a message id, or the failures
- * a test scripts (a 429 once, a closed 24-hour window).
+ * a test scripts (a 429 once, a closed 24-hour window). It also serves media the way the networks do: WhatsApp's
+ * Cloud API describes a media id (`GET /{version}/{media-id}` with the number's Bearer token answers `{ url,
+ * mime_type, file_size }`) and serves its bytes at that URL (the same Bearer token); Messenger and Instagram
+ * attachments are plain URLs (`/cdn/{id}`).
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface SentCall {
@@ -18,7 +21,28 @@ export interface SentCall {
   at: number;
 }
 
+/** A media file the server holds: its bytes and type, the token it asks for, or the status it fails with. */
+export interface FakeMedia {
+  bytes: Buffer;
+  mimeType: string;
+  /** The Bearer token the Cloud API asks for (absent: a Messenger/Instagram attachment URL, no token). */
+  token?: string;
+  /** Answer this status instead (to the description, or to the bytes with `failBytes`). */
+  failWith?: number;
+  failBytes?: boolean;
+}
+
+/** A media request the server received. */
+export interface MediaCall {
+  path: string;
+  authorization?: string;
+  status: number;
+}
+
 export class FakeMetaServer {
+  /** Media by id (a WhatsApp media id, or the id of a `/cdn/{id}` attachment URL). */
+  readonly media = new Map<string, FakeMedia>();
+  readonly mediaCalls: MediaCall[] = [];
   readonly sent: SentCall[] = [];
   /** Failures to answer next, in order (then success): an HTTP status and Meta's error body. */
   failures: { status: number; error: Record<string, unknown> }[] = [];
@@ -31,6 +55,7 @@ export class FakeMetaServer {
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
+      if (req.method === 'GET') return this.serveMedia(req.url!, req.headers.authorization, res);
       let raw = '';
       req.on('data', (c) => (raw += c));
       req.on('end', () => {
@@ -53,6 +78,41 @@ export class FakeMetaServer {
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v21.0`;
+  }
+
+  /** `GET /{version}/{media-id}` (its description), `GET /media/{id}` (its bytes) and `GET /cdn/{id}` (an attachment). */
+  private serveMedia(url: string, authorization: string | undefined, res: ServerResponse): void {
+    const [, first, id = ''] = url.split('?')[0]!.split('/').map(decodeURIComponent);
+    const media = this.media.get(id);
+    const answer = (status: number, type: string, body: string | Buffer) => {
+      this.mediaCalls.push({ path: url, authorization, status });
+      res.writeHead(status, { 'content-type': type }).end(body);
+    };
+    const error = (status: number, message: string) => answer(status, 'application/json', JSON.stringify({ error: { message, code: 100 } }));
+    if (!media) return error(404, `no media ${id}`);
+    if (media.token && authorization !== `Bearer ${media.token}`) return error(401, 'Invalid OAuth access token');
+    const origin = this.baseUrl.replace(/\/v21\.0$/, '');
+    if (first === 'v21.0') {
+      if (media.failWith && !media.failBytes) return error(media.failWith, 'scripted failure');
+      const description = {
+        messaging_product: 'whatsapp',
+        id,
+        url: `${origin}/media/${id}`,
+        mime_type: media.mimeType,
+        file_size: media.bytes.length,
+      };
+      return answer(200, 'application/json', JSON.stringify(description));
+    }
+    if (first === 'media' || first === 'cdn') {
+      if (media.failWith) return error(media.failWith, 'scripted failure');
+      return answer(200, media.mimeType, media.bytes);
+    }
+    error(404, `unknown path ${url}`);
+  }
+
+  /** The URL of a Messenger/Instagram attachment `id` (register it in `media` without a token). */
+  attachmentUrl(id: string): string {
+    return `${this.baseUrl.replace(/\/v21\.0$/, '')}/cdn/${id}`;
   }
 
   async stop(): Promise<void> {

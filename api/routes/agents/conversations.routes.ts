@@ -52,9 +52,10 @@ export const MessageSchema = {
         pageUrl: { type: 'string' },
         userAgent: { type: 'string' },
         operator: strictObject({ userId: { type: ['integer', 'null'] }, name: { type: ['string', 'null'] } }, 'Who wrote an operator message'),
+        voice: { type: 'boolean', description: "A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript" },
       },
       description:
-        "A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it",
+        "A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice",
     },
     delivery: {
       type: 'object',
