@@ -93,7 +93,8 @@ try {
   const misses: string[] = [];
   for (const q of QUESTIONS) {
     const top = await ask(q.question);
-    const found = top.some((p) => p.title.endsWith(q.manual) && renderedPassage(p).toLowerCase().includes(q.answer.toLowerCase()));
+    const manuals = [q.manual].flat();
+    const found = top.some((p) => manuals.some((m) => p.title.endsWith(m)) && renderedPassage(p).toLowerCase().includes(q.answer.toLowerCase()));
     if (!found) misses.push(`${q.question} → ${top.map((p) => p.title).join(', ') || '(nothing)'}`);
   }
 
