@@ -83,8 +83,84 @@ const attempt = () => {
   }
 };
 
-export function createChannelActivities(deps: ChannelActivityDeps) {
+/**
+ * A person's message to the open conversation of its agent (made, and its workflow started, when there is none), as
+ * a message update whose id is the network's message id: routing it again (the API at once, then the outbox's
+ * `channelInbound`, or a retried activity) answers the same turn. Waits until the conversation accepted it.
+ */
+export async function routeChannelMessage(
+  deps: Pick<ChannelActivityDeps, 'orm' | 'temporal' | 'taskQueue' | 'outbox'>,
+  event: InboundMessageEvent,
+): Promise<{ conversationId?: string; ignored?: string }> {
   const { orm, temporal } = deps;
+  const em = orm.em.fork();
+  const opened = await openConversation(em, event);
+  if ('ignored' in opened) return { ignored: opened.ignored };
+  const { conversation, agent, idleMinutes } = opened;
+  const input: ConversationInput = {
+    accountId: event.accountId,
+    agentId: agent.id,
+    conversationId: conversation.id,
+    channel: event.channel,
+    ...(idleMinutes ? { idleMinutes } : {}),
+  };
+  const start = () =>
+    new WithStartWorkflowOperation('conversation', {
+      workflowId: conversationWorkflowId(conversation.id),
+      taskQueue: turnsTaskQueue(deps.taskQueue),
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+  const text = event.text?.trim();
+  if (!text) {
+    await temporal.workflow.start('conversation', {
+      workflowId: conversationWorkflowId(conversation.id),
+      taskQueue: turnsTaskQueue(deps.taskQueue),
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    const key = `${conversationWorkflowId(conversation.id)}/m-${event.messageId}`;
+    const media = event.media ?? { type: 'unknown' };
+    const recorded = `[${media.type}]${media.caption ? ` ${media.caption}` : ''}`;
+    await appendMessage(em, {
+      accountId: event.accountId,
+      conversationId: conversation.id,
+      key,
+      author: 'user',
+      text: recorded,
+      turn: conversation.turns + 1,
+    });
+    // A conversation a person has taken over (status HANDED_OFF) is theirs to answer.
+    if ((conversation.status as string) !== 'HANDED_OFF') {
+      const reply = unreadableReply(media.type);
+      await appendMessage(em, {
+        accountId: event.accountId,
+        conversationId: conversation.id,
+        key: `${key}/unreadable`,
+        author: 'agent',
+        text: reply,
+        turn: conversation.turns + 1,
+      });
+      deps.outbox?.poke();
+    }
+    return { conversationId: conversation.id };
+  }
+  if (conversation.turns === 0 && (await agentGreets(em, agent.id))) {
+    // The greeting turn runs once per workflow run (`begin` answers it again when repeated).
+    await temporal.workflow.executeUpdateWithStart(CONVERSATION_UPDATES.begin, { startWorkflowOperation: start() });
+  }
+  const message: UserMessage = { text, messageId: event.messageId };
+  await temporal.workflow.startUpdateWithStart(CONVERSATION_UPDATES.message, {
+    args: [message],
+    updateId: `message-${event.messageId}`,
+    waitForStage: 'ACCEPTED',
+    startWorkflowOperation: start(),
+  });
+  return { conversationId: conversation.id };
+}
+
+export function createChannelActivities(deps: ChannelActivityDeps) {
+  const { orm } = deps;
 
   /** The Send API a conversation's replies go through: the connected account's URL and token. */
   async function targetOf(message: PendingMessage) {
@@ -103,72 +179,7 @@ export function createChannelActivities(deps: ChannelActivityDeps) {
   }
 
   return {
-    async acceptChannelMessage(event: InboundMessageEvent): Promise<{ conversationId?: string; ignored?: string }> {
-      const em = orm.em.fork();
-      const opened = await openConversation(em, event);
-      if ('ignored' in opened) return { ignored: opened.ignored };
-      const { conversation, agent, idleMinutes } = opened;
-      const input: ConversationInput = {
-        accountId: event.accountId,
-        agentId: agent.id,
-        conversationId: conversation.id,
-        channel: event.channel,
-        ...(idleMinutes ? { idleMinutes } : {}),
-      };
-      const start = () =>
-        new WithStartWorkflowOperation('conversation', {
-          workflowId: conversationWorkflowId(conversation.id),
-          taskQueue: turnsTaskQueue(deps.taskQueue),
-          args: [input],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-        });
-      const text = event.text?.trim();
-      if (!text) {
-        await temporal.workflow.start('conversation', {
-          workflowId: conversationWorkflowId(conversation.id),
-          taskQueue: turnsTaskQueue(deps.taskQueue),
-          args: [input],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-        });
-        const key = `${conversationWorkflowId(conversation.id)}/m-${event.messageId}`;
-        const media = event.media ?? { type: 'unknown' };
-        const recorded = `[${media.type}]${media.caption ? ` ${media.caption}` : ''}`;
-        await appendMessage(em, {
-          accountId: event.accountId,
-          conversationId: conversation.id,
-          key,
-          author: 'user',
-          text: recorded,
-          turn: conversation.turns + 1,
-        });
-        // A conversation a person has taken over (status HANDED_OFF) is theirs to answer.
-        if ((conversation.status as string) !== 'HANDED_OFF') {
-          const reply = unreadableReply(media.type);
-          await appendMessage(em, {
-            accountId: event.accountId,
-            conversationId: conversation.id,
-            key: `${key}/unreadable`,
-            author: 'agent',
-            text: reply,
-            turn: conversation.turns + 1,
-          });
-          deps.outbox?.poke();
-        }
-        return { conversationId: conversation.id };
-      }
-      if (conversation.turns === 0 && (await agentGreets(em, agent.id))) {
-        // The greeting turn runs once per workflow run (`begin` answers it again when repeated).
-        await temporal.workflow.executeUpdateWithStart(CONVERSATION_UPDATES.begin, { startWorkflowOperation: start() });
-      }
-      const message: UserMessage = { text, messageId: event.messageId };
-      await temporal.workflow.startUpdateWithStart(CONVERSATION_UPDATES.message, {
-        args: [message],
-        updateId: `message-${event.messageId}`,
-        waitForStage: 'ACCEPTED',
-        startWorkflowOperation: start(),
-      });
-      return { conversationId: conversation.id };
-    },
+    acceptChannelMessage: (event: InboundMessageEvent) => routeChannelMessage(deps, event),
 
     async deliverPendingMessages(input: { conversationId: string }): Promise<{ sent: number; failed: number }> {
       const signal = (() => {

@@ -42,19 +42,27 @@ const PHASES = [
 type Phase = (typeof PHASES)[number];
 
 /** One line per phase: the median (and p95) time from the delivery's post to it, over the messages that passed it. */
-export async function phaseReport(client: Client, knex: Knex, conversationId: string, connectionId: number, messages: MessageTimes[]): Promise<string[]> {
+export async function phaseReport(
+  client: Client,
+  knex: Knex,
+  conversationId: string,
+  connectionId: number,
+  messages: MessageTimes[],
+): Promise<string[]> {
   const at = new Map<Phase, number[]>(PHASES.map((p) => [p, []]));
   const conversation = await history(client, `conversation:${conversationId}`);
   const delivery = await history(client, `channel-out:${conversationId}`);
-  const signals = delivery.filter((e) => e.workflowExecutionSignaledEventAttributes || e.workflowExecutionStartedEventAttributes).map((e) => ms(e.eventTime));
+  const signals = delivery
+    .filter((e) => e.workflowExecutionSignaledEventAttributes || e.workflowExecutionStartedEventAttributes)
+    .map((e) => ms(e.eventTime));
   const replies = (
-    await knex.raw(`select turn, extract(epoch from created_at) * 1000 as at from conversation_messages where conversation_id = ? and author = 'agent'`, [
-      conversationId,
-    ])
+    await knex.raw(
+      `select turn, extract(epoch from created_at) * 1000 as at from conversation_messages where conversation_id = ? and author = 'agent'`,
+      [conversationId],
+    )
   ).rows as { turn: number; at: string }[];
-  const users = (
-    await knex.raw(`select turn, key from conversation_messages where conversation_id = ? and author = 'user'`, [conversationId])
-  ).rows as { turn: number; key: string }[];
+  const users = (await knex.raw(`select turn, key from conversation_messages where conversation_id = ? and author = 'user'`, [conversationId]))
+    .rows as { turn: number; key: string }[];
   for (const m of messages) {
     const add = (phase: Phase, t: number | undefined) => {
       if (t !== undefined && Number.isFinite(t)) at.get(phase)!.push(t - m.posted);
@@ -77,7 +85,11 @@ export async function phaseReport(client: Client, knex: Knex, conversationId: st
     const turn = users.find((u) => u.key.endsWith(`/m-${m.wamid}`))?.turn;
     const row = turn === undefined ? undefined : Number(replies.find((r) => r.turn === turn)?.at);
     add('reply row written', row);
-    if (row !== undefined) add('delivery workflow signalled', signals.find((t) => t >= row - 2));
+    if (row !== undefined)
+      add(
+        'delivery workflow signalled',
+        signals.find((t) => t >= row - 2),
+      );
   }
   const fmt = (v: number) => `${v.toFixed(0).padStart(5)} ms`;
   return PHASES.map((phase) => {

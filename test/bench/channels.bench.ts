@@ -101,9 +101,7 @@ async function main(): Promise<void> {
     const wall = (t: number) => performance.timeOrigin + t;
     times.push({ wamid, posted: wall(started), answered, sent: wall(replies[i]!.at) });
   }
-  const [{ id: conversationId }] = (
-    await em.getKnex().raw(`select id from conversations where network_user_id = ?`, [one])
-  ).rows as { id: string }[];
+  const [{ id: conversationId }] = (await em.getKnex().raw(`select id from conversations where network_user_id = ?`, [one])).rows as { id: string }[];
   const phases = await phaseReport(platform.env.client, em.getKnex(), conversationId!, number.id, times);
 
   // SENDERS people at once on the one number.
