@@ -15,14 +15,14 @@ import { Context } from '@temporalio/activity';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { appendMessage } from '../db/agents/conversations.service.js';
 import { agentGreets, openConversation } from '../db/channels/network-conversations.service.js';
-import { markFailed, markSent, pendingMessages, recordStatus, type PendingMessage } from '../db/channels/deliveries.service.js';
+import { markFailed, markSent, pendingMessages, recordStatus, settleHeldDeliveries, type PendingMessage } from '../db/channels/deliveries.service.js';
 import { connectionFor } from '../db/channels/network-accounts.service.js';
 import type { Orm } from '../db/orm.js';
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
 import { sendText } from '../integrations/messaging/meta-send-api.js';
 import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
 import { META_GRAPH_URL } from '../lib/channels/meta-protocol.js';
-import { deliveryStart, type InboundMessageEvent, type InboundStatusEvent } from '../lib/channels/channel-contract.js';
+import { deliveryWorkflowId, type InboundMessageEvent, type InboundStatusEvent } from '../lib/channels/channel-contract.js';
 import {
   CONVERSATION_UPDATES,
   conversationWorkflowId,
@@ -54,25 +54,6 @@ export function unreadableReply(type: string): string {
     { image: 'images', video: 'videos', audio: 'voice messages', file: 'files', sticker: 'stickers', location: 'locations' }[type] ??
     `${type} messages`;
   return `Sorry, I can't read ${what} yet. Could you write your message as text?`;
-}
-
-/**
- * Signals a conversation's delivery workflow (starting it when needed) at once, without waiting: a failure is left to
- * the CHANNEL_DELIVERY outbox event written with the message, which does the same a dispatcher pass later.
- */
-export function wakeDelivery(temporal: Client, taskQueue: string) {
-  return (accountId: number, conversationId: string): void => {
-    const start = deliveryStart({ accountId, conversationId });
-    void temporal.workflow
-      .signalWithStart(start.workflowType, {
-        taskQueue: turnsTaskQueue(taskQueue),
-        workflowId: start.workflowId,
-        args: start.args,
-        signal: start.signal.name,
-        signalArgs: start.signal.args,
-      })
-      .catch(() => undefined);
-  };
 }
 
 const attempt = () => {
@@ -178,39 +159,79 @@ export function createChannelActivities(deps: ChannelActivityDeps) {
     return { target: { channel: message.channel, baseUrl, token: accessToken, networkId: message.networkAccountId, to: message.networkUserId } };
   }
 
-  return {
-    acceptChannelMessage: (event: InboundMessageEvent) => routeChannelMessage(deps, event),
-
-    async deliverPendingMessages(input: { conversationId: string }): Promise<{ sent: number; failed: number }> {
-      const signal = (() => {
-        try {
-          return Context.current().cancellationSignal;
-        } catch {
-          return new AbortController().signal;
-        }
-      })();
-      let [sent, failed] = [0, 0];
-      for (const message of await pendingMessages(orm.em.fork(), input.conversationId)) {
+  /**
+   * Sends a conversation's pending agent messages in the order they were written, each once (a message recorded as
+   * sent is not sent again), one pass per conversation at a time (a transaction's advisory lock: a pass that finds
+   * another at work answers null at once, holding nothing). A failure to retry throws when `retry` (from the first
+   * message still pending, so the later ones never overtake it), else ends the pass there.
+   */
+  async function deliverPass(conversationId: string, retry: boolean): Promise<{ sent: string[]; failed: number; done: string[] } | null> {
+    const signal = (() => {
+      try {
+        return Context.current().cancellationSignal;
+      } catch {
+        return new AbortController().signal;
+      }
+    })();
+    return orm.em.getKnex().transaction(async (trx) => {
+      const locked = await trx.raw(`select pg_try_advisory_xact_lock(hashtext(?)) as ok`, [deliveryWorkflowId(conversationId)]);
+      if (!locked.rows[0].ok) return null;
+      const sent: string[] = [];
+      const done: string[] = [];
+      let failed = 0;
+      for (const message of await pendingMessages(orm.em.fork(), conversationId)) {
         const found = await targetOf(message);
         if ('error' in found) {
           await markFailed(orm.em.fork(), message.id, found.error!);
           failed += 1;
+          done.push(message.id);
           continue;
         }
         const result = await sendText(found.target!, message.text, signal, deps.httpTimeoutMs);
         if (result.ok) {
           await markSent(orm.em.fork(), message.id, result.externalId);
-          sent += 1;
+          sent.push(message.id);
+          done.push(message.id);
           continue;
         }
-        if (result.failure.kind === 'retry' && attempt() < SEND_ATTEMPTS) {
-          // Retried with backoff from this message on: the later ones wait, so they never overtake it.
+        if (result.failure.kind === 'retry' && (!retry || attempt() < SEND_ATTEMPTS)) {
+          if (!retry) break;
           throw new Error(`Sending message ${message.id} failed, retrying: ${result.failure.message}`);
         }
         await markFailed(orm.em.fork(), message.id, result.failure.message);
         failed += 1;
+        done.push(message.id);
       }
-      return { sent, failed };
+      return { sent, failed, done };
+    });
+  }
+
+  return {
+    acceptChannelMessage: (event: InboundMessageEvent) => routeChannelMessage(deps, event),
+
+    /** The outbox's `channelDelivery`: a pass that retries (the whole activity) from the first message still pending. */
+    async deliverPendingMessages(input: { conversationId: string }): Promise<{ sent: number; failed: number }> {
+      const pass = await deliverPass(input.conversationId, true);
+      // Another pass is sending the conversation's messages: this one tries again after it.
+      if (!pass) throw new Error(`Messages of conversation ${input.conversationId} are being sent by another pass`);
+      return { sent: pass.sent.length, failed: pass.failed };
+    },
+
+    /**
+     * A turn's node said something: its messages leave at once from its activity, in order, each once, when no other
+     * pass is sending (else, or at a failure to retry, their held CHANNEL_DELIVERY events go to the outbox now).
+     */
+    async deliverAtOnce(_accountId: number, conversationId: string): Promise<void> {
+      let done: string[] = [];
+      try {
+        const pass = await deliverPass(conversationId, false);
+        if (pass) done = pass.done;
+      } catch {
+        // The outbox's channelDelivery sends them (and retries what failed).
+      } finally {
+        await settleHeldDeliveries(orm.em.fork(), conversationId, done).catch(() => undefined);
+        deps.outbox?.poke();
+      }
     },
 
     async recordChannelStatus(event: InboundStatusEvent): Promise<{ found: number }> {

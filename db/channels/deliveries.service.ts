@@ -4,7 +4,7 @@
  * with why), then the statuses the network reports (delivered, read, failed), which only move forward.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isMetaChannel, type MetaChannel } from '../../lib/channels/meta-protocol.js';
+import { CHANNEL_EVENTS, isMetaChannel, type MetaChannel } from '../../lib/channels/meta-protocol.js';
 import type { InboundStatusEvent } from '../../lib/channels/channel-contract.js';
 
 export interface PendingMessage {
@@ -88,4 +88,19 @@ export async function recordStatus(em: EntityManager, event: InboundStatusEvent)
     [event.status, event.accountId, event.channel, event.networkAccountId, event.userId, event.watermark, ...moveArgs],
   );
   return { found: 0, expected: 0 };
+}
+
+/**
+ * After the writer of a conversation's messages tried to send them itself: the CHANNEL_DELIVERY events of those it
+ * sent (or failed for good) are dispatched, and the hold of the conversation's other events is lifted, so the
+ * outbox's `channelDelivery` sends what is still pending without waiting out the hold.
+ */
+export async function settleHeldDeliveries(em: EntityManager, conversationId: string, doneIds: string[]): Promise<void> {
+  await em.getKnex().raw(
+    `update outbox_events set
+       dispatched_at = case when payload->>'messageId' = any(?::text[]) then now() end,
+       next_attempt_at = case when payload->>'messageId' = any(?::text[]) then next_attempt_at end
+     where dispatched_at is null and type = ? and payload->>'conversationId' = ? and (next_attempt_at > now() or payload->>'messageId' = any(?::text[]))`,
+    [doneIds, doneIds, CHANNEL_EVENTS.delivery, conversationId, doneIds],
+  );
 }
