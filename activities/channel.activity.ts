@@ -15,7 +15,15 @@ import { Context } from '@temporalio/activity';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { appendMessage } from '../db/agents/conversations.service.js';
 import { agentGreets, openConversation } from '../db/channels/network-conversations.service.js';
-import { markFailed, markSent, pendingMessages, recordStatus, settleHeldDeliveries, type PendingMessage } from '../db/channels/deliveries.service.js';
+import {
+  markFailed,
+  markSent,
+  pendingMessages,
+  recordStatus,
+  settleHeldDeliveries,
+  stillPending,
+  type PendingMessage,
+} from '../db/channels/deliveries.service.js';
 import { connectionFor } from '../db/channels/network-accounts.service.js';
 import type { Orm } from '../db/orm.js';
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
@@ -160,10 +168,11 @@ export function createChannelActivities(deps: ChannelActivityDeps) {
   }
 
   /**
-   * Sends a conversation's pending agent messages in the order they were written, each once (a message recorded as
-   * sent is not sent again), one pass per conversation at a time (a transaction's advisory lock: a pass that finds
-   * another at work answers null at once, holding nothing). A failure to retry throws when `retry` (from the first
-   * message still pending, so the later ones never overtake it), else ends the pass there.
+   * Sends a conversation's pending agent messages in the order they were written, each once. Each message is sent in
+   * a transaction of its own holding the conversation's advisory lock (a try-lock: a pass that finds another at work
+   * answers null at once) and recorded in it, after checking it is still pending: two passes never send one message,
+   * and a pass holds one connection, never waiting for another. A failure to retry throws when `retry` (from the
+   * first message still pending, so the later ones never overtake it), else ends the pass there.
    */
   async function deliverPass(conversationId: string, retry: boolean): Promise<{ sent: string[]; failed: number; done: string[] } | null> {
     const signal = (() => {
@@ -173,37 +182,37 @@ export function createChannelActivities(deps: ChannelActivityDeps) {
         return new AbortController().signal;
       }
     })();
-    return orm.em.getKnex().transaction(async (trx) => {
-      const locked = await trx.raw(`select pg_try_advisory_xact_lock(hashtext(?)) as ok`, [deliveryWorkflowId(conversationId)]);
-      if (!locked.rows[0].ok) return null;
-      const sent: string[] = [];
-      const done: string[] = [];
-      let failed = 0;
-      for (const message of await pendingMessages(orm.em.fork(), conversationId)) {
-        const found = await targetOf(message);
+    const pass = { sent: [] as string[], failed: 0, done: [] as string[] };
+    const pending = await pendingMessages(orm.em.fork(), conversationId);
+    if (!pending.length) return pass;
+    const found = await targetOf(pending[0]!);
+    for (const message of pending) {
+      const step = await orm.em.getKnex().transaction(async (trx) => {
+        const locked = await trx.raw(`select pg_try_advisory_xact_lock(hashtext(?)) as ok`, [deliveryWorkflowId(conversationId)]);
+        if (!locked.rows[0].ok) return 'busy' as const;
+        if (!(await stillPending(trx, message.id))) return 'gone' as const;
         if ('error' in found) {
-          await markFailed(orm.em.fork(), message.id, found.error!);
-          failed += 1;
-          done.push(message.id);
-          continue;
+          await markFailed(trx, message.id, found.error!);
+          return 'failed' as const;
         }
         const result = await sendText(found.target!, message.text, signal, deps.httpTimeoutMs);
         if (result.ok) {
-          await markSent(orm.em.fork(), message.id, result.externalId);
-          sent.push(message.id);
-          done.push(message.id);
-          continue;
+          await markSent(trx, message.id, result.externalId);
+          return 'sent' as const;
         }
-        if (result.failure.kind === 'retry' && (!retry || attempt() < SEND_ATTEMPTS)) {
-          if (!retry) break;
-          throw new Error(`Sending message ${message.id} failed, retrying: ${result.failure.message}`);
-        }
-        await markFailed(orm.em.fork(), message.id, result.failure.message);
-        failed += 1;
-        done.push(message.id);
-      }
-      return { sent, failed, done };
-    });
+        if (result.failure.kind === 'retry' && (!retry || attempt() < SEND_ATTEMPTS)) return result.failure.message;
+        await markFailed(trx, message.id, result.failure.message);
+        return 'failed' as const;
+      });
+      if (step === 'busy') return null;
+      if (step === 'gone') continue;
+      if (step === 'sent') pass.sent.push(message.id);
+      else if (step === 'failed') pass.failed += 1;
+      else if (retry) throw new Error(`Sending message ${message.id} failed, retrying: ${step}`);
+      else break;
+      pass.done.push(message.id);
+    }
+    return pass;
   }
 
   return {

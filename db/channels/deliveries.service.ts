@@ -3,7 +3,7 @@
  * the order they were written), what each is sent with, and where each stands (sent with the network's id, failed
  * with why), then the statuses the network reports (delivered, read, failed), which only move forward.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { CHANNEL_EVENTS, isMetaChannel, type MetaChannel } from '../../lib/channels/meta-protocol.js';
 import type { InboundStatusEvent } from '../../lib/channels/channel-contract.js';
 
@@ -36,23 +36,24 @@ export async function pendingMessages(em: EntityManager, conversationId: string)
     }));
 }
 
-/** Records a message as sent, with the network's id (only a pending one: a status reported since is kept). */
-export async function markSent(em: EntityManager, messageId: string, externalId: string): Promise<void> {
-  await em
-    .getKnex()
-    .raw(
-      `update conversation_messages set delivery_status = 'sent', external_id = ?, delivery_error = null where id = ? and delivery_status = 'pending'`,
-      [externalId, messageId],
-    );
+/** Whether the message is still waiting to be sent. */
+export async function stillPending(knex: Knex, messageId: string): Promise<boolean> {
+  return (await knex.raw(`select 1 from conversation_messages where id = ? and delivery_status = 'pending'`, [messageId])).rows.length > 0;
 }
 
-export async function markFailed(em: EntityManager, messageId: string, error: string): Promise<void> {
-  await em
-    .getKnex()
-    .raw(`update conversation_messages set delivery_status = 'failed', delivery_error = ? where id = ? and delivery_status = 'pending'`, [
-      error.slice(0, 2000),
-      messageId,
-    ]);
+/** Records a message as sent, with the network's id (only a pending one: a status reported since is kept). */
+export async function markSent(knex: Knex, messageId: string, externalId: string): Promise<void> {
+  await knex.raw(
+    `update conversation_messages set delivery_status = 'sent', external_id = ?, delivery_error = null where id = ? and delivery_status = 'pending'`,
+    [externalId, messageId],
+  );
+}
+
+export async function markFailed(knex: Knex, messageId: string, error: string): Promise<void> {
+  await knex.raw(`update conversation_messages set delivery_status = 'failed', delivery_error = ? where id = ? and delivery_status = 'pending'`, [
+    error.slice(0, 2000),
+    messageId,
+  ]);
 }
 
 /** The order statuses move in; `failed` replaces only `pending` or `sent`. */
