@@ -3,12 +3,14 @@
  *
  * - `acceptChannelMessage`: a person's message reaches the open conversation of its agent (made, and its workflow
  *   started, when there is none) as a message update, with the network's message id as `messageId` and update id, so
- *   a retried activity answers the same turn; the turn itself is not waited for (its replies leave by the outbox).
+ *   a retried activity answers the same turn (the API routes most messages itself with `routeChannelMessage`).
  *   The agent greets first only when its default flow says something at START (`agentGreets`): then that turn runs
  *   before the person's first message. Media other than text is recorded and answered with what the agent cannot read.
  * - `deliverPendingMessages`: sends a conversation's pending agent messages in the order they were written, each
  *   once (a message recorded as sent is not sent again); rate limits and 5xx are retried with backoff (the whole
  *   activity, from the first message still pending), a closed 24-hour window and other refusals fail the message.
+ * - `deliverAtOnce` (not an activity: what a turn's node activity calls once it said something): the same, at once,
+ *   without retrying; what it could not send goes to the outbox's `channelDelivery`.
  * - `recordChannelStatus`: sent, delivered, read, failed on the message the network names.
  */
 import { Context } from '@temporalio/activity';
