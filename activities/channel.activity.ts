@@ -3,26 +3,36 @@
  *
  * - `acceptChannelMessage`: a person's message reaches the open conversation of its agent (made, and its workflow
  *   started, when there is none) as a message update, with the network's message id as `messageId` and update id, so
- *   a retried activity answers the same turn; the turn itself is not waited for (its replies leave by the outbox).
+ *   a retried activity answers the same turn (the API routes most messages itself with `routeChannelMessage`).
  *   The agent greets first only when its default flow says something at START (`agentGreets`): then that turn runs
  *   before the person's first message. Media other than text is recorded and answered with what the agent cannot read.
  * - `deliverPendingMessages`: sends a conversation's pending agent messages in the order they were written, each
  *   once (a message recorded as sent is not sent again); rate limits and 5xx are retried with backoff (the whole
  *   activity, from the first message still pending), a closed 24-hour window and other refusals fail the message.
+ * - `deliverAtOnce` (not an activity: what a turn's node activity calls once it said something): the same, at once,
+ *   without retrying; what it could not send goes to the outbox's `channelDelivery`.
  * - `recordChannelStatus`: sent, delivered, read, failed on the message the network names.
  */
 import { Context } from '@temporalio/activity';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { appendMessage } from '../db/agents/conversations.service.js';
 import { agentGreets, openConversation } from '../db/channels/network-conversations.service.js';
-import { markFailed, markSent, pendingMessages, recordStatus, type PendingMessage } from '../db/channels/deliveries.service.js';
+import {
+  markFailed,
+  markSent,
+  pendingMessages,
+  recordStatus,
+  settleHeldDeliveries,
+  stillPending,
+  type PendingMessage,
+} from '../db/channels/deliveries.service.js';
 import { connectionFor } from '../db/channels/network-accounts.service.js';
 import type { Orm } from '../db/orm.js';
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
 import { sendText } from '../integrations/messaging/meta-send-api.js';
 import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
 import { META_GRAPH_URL } from '../lib/channels/meta-protocol.js';
-import { deliveryStart, type InboundMessageEvent, type InboundStatusEvent } from '../lib/channels/channel-contract.js';
+import { deliveryWorkflowId, type InboundMessageEvent, type InboundStatusEvent } from '../lib/channels/channel-contract.js';
 import {
   CONVERSATION_UPDATES,
   conversationWorkflowId,
@@ -31,7 +41,7 @@ import {
   type UserMessage,
 } from '../lib/runtime/conversation-contract.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type { VoiceTranscriber } from './channel-voice.js';
+import { isVoice, type VoiceTranscriber } from './channel-voice.js';
 
 export interface ChannelActivityDeps {
   orm: Orm;
@@ -59,25 +69,6 @@ export function unreadableReply(type: string): string {
   return `Sorry, I can't read ${what} yet. Could you write your message as text?`;
 }
 
-/**
- * Signals a conversation's delivery workflow (starting it when needed) at once, without waiting: a failure is left to
- * the CHANNEL_DELIVERY outbox event written with the message, which does the same a dispatcher pass later.
- */
-export function wakeDelivery(temporal: Client, taskQueue: string) {
-  return (accountId: number, conversationId: string): void => {
-    const start = deliveryStart({ accountId, conversationId });
-    void temporal.workflow
-      .signalWithStart(start.workflowType, {
-        taskQueue: turnsTaskQueue(taskQueue),
-        workflowId: start.workflowId,
-        args: start.args,
-        signal: start.signal.name,
-        signalArgs: start.signal.args,
-      })
-      .catch(() => undefined);
-  };
-}
-
 const attempt = () => {
   try {
     return Context.current().info.attempt;
@@ -86,8 +77,88 @@ const attempt = () => {
   }
 };
 
-export function createChannelActivities(deps: ChannelActivityDeps) {
+/**
+ * A person's message to the open conversation of its agent (made, and its workflow started, when there is none), as
+ * a message update whose id is the network's message id: routing it again (the API at once, then the outbox's
+ * `channelInbound`, or a retried activity) answers the same turn. Waits until the conversation accepted it.
+ */
+export async function routeChannelMessage(
+  deps: Pick<ChannelActivityDeps, 'orm' | 'temporal' | 'taskQueue' | 'outbox' | 'hear'>,
+  event: InboundMessageEvent,
+): Promise<{ conversationId?: string; ignored?: string }> {
+  // A voice message is heard where the AI provider is, the worker's routing activity: the API leaves it (and the
+  // person's later messages, so none overtakes it) to the outbox's channelInbound.
+  if (isVoice(event) && !deps.hear) throw new Error('a voice message is routed by the worker');
   const { orm, temporal } = deps;
+  const em = orm.em.fork();
+  const opened = await openConversation(em, event);
+  if ('ignored' in opened) return { ignored: opened.ignored };
+  const { conversation, agent, idleMinutes } = opened;
+  const input: ConversationInput = {
+    accountId: event.accountId,
+    agentId: agent.id,
+    conversationId: conversation.id,
+    channel: event.channel,
+    ...(idleMinutes ? { idleMinutes } : {}),
+  };
+  const start = () =>
+    new WithStartWorkflowOperation('conversation', {
+      workflowId: conversationWorkflowId(conversation.id),
+      taskQueue: turnsTaskQueue(deps.taskQueue),
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+  const heard = await deps.hear?.(event); // A voice message's transcript, once per message id (channel-voice.ts).
+  const text = (heard?.text ?? event.text)?.trim();
+  if (!text) {
+    await temporal.workflow.start('conversation', {
+      workflowId: conversationWorkflowId(conversation.id),
+      taskQueue: turnsTaskQueue(deps.taskQueue),
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    const key = `${conversationWorkflowId(conversation.id)}/m-${event.messageId}`;
+    const media = event.media ?? { type: 'unknown' };
+    const recorded = `[${media.type}]${media.caption ? ` ${media.caption}` : ''}`;
+    await appendMessage(em, {
+      accountId: event.accountId,
+      conversationId: conversation.id,
+      key,
+      author: 'user',
+      text: recorded,
+      turn: conversation.turns + 1,
+    });
+    // A conversation a person has taken over (status HANDED_OFF) is theirs to answer.
+    if ((conversation.status as string) !== 'HANDED_OFF') {
+      const reply = unreadableReply(media.type);
+      await appendMessage(em, {
+        accountId: event.accountId,
+        conversationId: conversation.id,
+        key: `${key}/unreadable`,
+        author: 'agent',
+        text: reply,
+        turn: conversation.turns + 1,
+      });
+      deps.outbox?.poke();
+    }
+    return { conversationId: conversation.id };
+  }
+  if (conversation.turns === 0 && (await agentGreets(em, agent.id))) {
+    // The greeting turn runs once per workflow run (`begin` answers it again when repeated).
+    await temporal.workflow.executeUpdateWithStart(CONVERSATION_UPDATES.begin, { startWorkflowOperation: start() });
+  }
+  const message: UserMessage = { text, messageId: event.messageId, ...(heard ? { metadata: heard.metadata } : {}) };
+  await temporal.workflow.startUpdateWithStart(CONVERSATION_UPDATES.message, {
+    args: [message],
+    updateId: `message-${event.messageId}`,
+    waitForStage: 'ACCEPTED',
+    startWorkflowOperation: start(),
+  });
+  return { conversationId: conversation.id };
+}
+
+export function createChannelActivities(deps: ChannelActivityDeps) {
+  const { orm } = deps;
 
   /** The Send API a conversation's replies go through: the connected account's URL and token. */
   async function targetOf(message: PendingMessage) {
@@ -105,105 +176,80 @@ export function createChannelActivities(deps: ChannelActivityDeps) {
     return { target: { channel: message.channel, baseUrl, token: accessToken, networkId: message.networkAccountId, to: message.networkUserId } };
   }
 
-  return {
-    async acceptChannelMessage(event: InboundMessageEvent): Promise<{ conversationId?: string; ignored?: string }> {
-      const em = orm.em.fork();
-      const opened = await openConversation(em, event);
-      if ('ignored' in opened) return { ignored: opened.ignored };
-      const { conversation, agent, idleMinutes } = opened;
-      const input: ConversationInput = {
-        accountId: event.accountId,
-        agentId: agent.id,
-        conversationId: conversation.id,
-        channel: event.channel,
-        ...(idleMinutes ? { idleMinutes } : {}),
-      };
-      const start = () =>
-        new WithStartWorkflowOperation('conversation', {
-          workflowId: conversationWorkflowId(conversation.id),
-          taskQueue: turnsTaskQueue(deps.taskQueue),
-          args: [input],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-        });
-      const heard = await deps.hear?.(event); // A voice message's transcript, once per message id (channel-voice.ts).
-      const text = (heard?.text ?? event.text)?.trim();
-      if (!text) {
-        await temporal.workflow.start('conversation', {
-          workflowId: conversationWorkflowId(conversation.id),
-          taskQueue: turnsTaskQueue(deps.taskQueue),
-          args: [input],
-          workflowIdConflictPolicy: 'USE_EXISTING',
-        });
-        const key = `${conversationWorkflowId(conversation.id)}/m-${event.messageId}`;
-        const media = event.media ?? { type: 'unknown' };
-        const recorded = `[${media.type}]${media.caption ? ` ${media.caption}` : ''}`;
-        await appendMessage(em, {
-          accountId: event.accountId,
-          conversationId: conversation.id,
-          key,
-          author: 'user',
-          text: recorded,
-          turn: conversation.turns + 1,
-        });
-        // A conversation a person has taken over (status HANDED_OFF) is theirs to answer.
-        if ((conversation.status as string) !== 'HANDED_OFF') {
-          const reply = unreadableReply(media.type);
-          await appendMessage(em, {
-            accountId: event.accountId,
-            conversationId: conversation.id,
-            key: `${key}/unreadable`,
-            author: 'agent',
-            text: reply,
-            turn: conversation.turns + 1,
-          });
-          deps.outbox?.poke();
-        }
-        return { conversationId: conversation.id };
+  /**
+   * Sends a conversation's pending agent messages in the order they were written, each once. Each message is sent in
+   * a transaction of its own holding the conversation's advisory lock (a try-lock: a pass that finds another at work
+   * answers null at once) and recorded in it, after checking it is still pending: two passes never send one message,
+   * and a pass holds one connection, never waiting for another. A failure to retry throws when `retry` (from the
+   * first message still pending, so the later ones never overtake it), else ends the pass there.
+   */
+  async function deliverPass(conversationId: string, retry: boolean): Promise<{ sent: string[]; failed: number; done: string[] } | null> {
+    const signal = (() => {
+      try {
+        return Context.current().cancellationSignal;
+      } catch {
+        return new AbortController().signal;
       }
-      if (conversation.turns === 0 && (await agentGreets(em, agent.id))) {
-        // The greeting turn runs once per workflow run (`begin` answers it again when repeated).
-        await temporal.workflow.executeUpdateWithStart(CONVERSATION_UPDATES.begin, { startWorkflowOperation: start() });
-      }
-      const message: UserMessage = { text, messageId: event.messageId, ...(heard ? { metadata: heard.metadata } : {}) };
-      await temporal.workflow.startUpdateWithStart(CONVERSATION_UPDATES.message, {
-        args: [message],
-        updateId: `message-${event.messageId}`,
-        waitForStage: 'ACCEPTED',
-        startWorkflowOperation: start(),
-      });
-      return { conversationId: conversation.id };
-    },
-
-    async deliverPendingMessages(input: { conversationId: string }): Promise<{ sent: number; failed: number }> {
-      const signal = (() => {
-        try {
-          return Context.current().cancellationSignal;
-        } catch {
-          return new AbortController().signal;
-        }
-      })();
-      let [sent, failed] = [0, 0];
-      for (const message of await pendingMessages(orm.em.fork(), input.conversationId)) {
-        const found = await targetOf(message);
+    })();
+    const pass = { sent: [] as string[], failed: 0, done: [] as string[] };
+    const pending = await pendingMessages(orm.em.fork(), conversationId);
+    if (!pending.length) return pass;
+    const found = await targetOf(pending[0]!);
+    for (const message of pending) {
+      const step = await orm.em.getKnex().transaction(async (trx) => {
+        const locked = await trx.raw(`select pg_try_advisory_xact_lock(hashtext(?)) as ok`, [deliveryWorkflowId(conversationId)]);
+        if (!locked.rows[0].ok) return 'busy' as const;
+        if (!(await stillPending(trx, message.id))) return 'gone' as const;
         if ('error' in found) {
-          await markFailed(orm.em.fork(), message.id, found.error!);
-          failed += 1;
-          continue;
+          await markFailed(trx, message.id, found.error!);
+          return 'failed' as const;
         }
         const result = await sendText(found.target!, message.text, signal, deps.httpTimeoutMs);
         if (result.ok) {
-          await markSent(orm.em.fork(), message.id, result.externalId);
-          sent += 1;
-          continue;
+          await markSent(trx, message.id, result.externalId);
+          return 'sent' as const;
         }
-        if (result.failure.kind === 'retry' && attempt() < SEND_ATTEMPTS) {
-          // Retried with backoff from this message on: the later ones wait, so they never overtake it.
-          throw new Error(`Sending message ${message.id} failed, retrying: ${result.failure.message}`);
-        }
-        await markFailed(orm.em.fork(), message.id, result.failure.message);
-        failed += 1;
+        if (result.failure.kind === 'retry' && (!retry || attempt() < SEND_ATTEMPTS)) return result.failure.message;
+        await markFailed(trx, message.id, result.failure.message);
+        return 'failed' as const;
+      });
+      if (step === 'busy') return null;
+      if (step === 'gone') continue;
+      if (step === 'sent') pass.sent.push(message.id);
+      else if (step === 'failed') pass.failed += 1;
+      else if (retry) throw new Error(`Sending message ${message.id} failed, retrying: ${step}`);
+      else break;
+      pass.done.push(message.id);
+    }
+    return pass;
+  }
+
+  return {
+    acceptChannelMessage: (event: InboundMessageEvent) => routeChannelMessage(deps, event),
+
+    /** The outbox's `channelDelivery`: a pass that retries (the whole activity) from the first message still pending. */
+    async deliverPendingMessages(input: { conversationId: string }): Promise<{ sent: number; failed: number }> {
+      const pass = await deliverPass(input.conversationId, true);
+      // Another pass is sending the conversation's messages: this one tries again after it.
+      if (!pass) throw new Error(`Messages of conversation ${input.conversationId} are being sent by another pass`);
+      return { sent: pass.sent.length, failed: pass.failed };
+    },
+
+    /**
+     * A turn's node said something: its messages leave at once from its activity, in order, each once, when no other
+     * pass is sending (else, or at a failure to retry, their held CHANNEL_DELIVERY events go to the outbox now).
+     */
+    async deliverAtOnce(_accountId: number, conversationId: string): Promise<void> {
+      let done: string[] = [];
+      try {
+        const pass = await deliverPass(conversationId, false);
+        if (pass) done = pass.done;
+      } catch {
+        // The outbox's channelDelivery sends them (and retries what failed).
+      } finally {
+        await settleHeldDeliveries(orm.em.fork(), conversationId, done).catch(() => undefined);
+        deps.outbox?.poke();
       }
-      return { sent, failed };
     },
 
     async recordChannelStatus(event: InboundStatusEvent): Promise<{ found: number }> {

@@ -113,7 +113,7 @@ function nodeActivity(deps: ExecutorDeps, run: Run) {
         // Only a node that wrote events (row changes) wakes the dispatchers.
         deps.outbox?.pokeIfWritten(outboxMark);
         if (input.conversation && 'messages' in outcome && outcome.messages?.some((m) => m.delivery?.status === 'pending')) {
-          deps.deliveries?.(input.accountId, input.conversation.conversationId);
+          await deps.deliveries?.(input.accountId, input.conversation.conversationId);
         }
         const checked = checkOutputSize(input, outcome);
         // A node paused for an AI call is not done: its duration is counted apart from finished nodes.

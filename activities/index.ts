@@ -21,7 +21,7 @@ import { createRunLedgerActivities } from './run-ledger.activity.js';
 import { createHandoffActivities } from './handoff.activity.js';
 import { createTurnActivities } from './turn.activity.js';
 import { createKnowledgeActivities } from './knowledge-indexing.activity.js';
-import { createChannelActivities, wakeDelivery } from './channel.activity.js';
+import { createChannelActivities } from './channel.activity.js';
 import { createVoiceTranscriber } from './channel-voice.js';
 
 export interface ActivityDeps {
@@ -63,6 +63,16 @@ export function createActivities({
   const outbox = new OutboxNotifier(orm.em.getKnex());
   const httpTimeoutMs = 30_000;
   const outbound = createOutboundFetch(policy);
+  const { deliverAtOnce, ...channels } = createChannelActivities({
+    orm,
+    temporal,
+    taskQueue,
+    secrets: secrets ?? null,
+    messaging: messaging ?? null,
+    outbox,
+    httpTimeoutMs,
+    hear: createVoiceTranscriber({ orm, provider: aiProvider ?? null, secrets: secrets ?? null, messaging: messaging ?? null, httpTimeoutMs }),
+  });
   const executorDeps = {
     orm,
     temporal,
@@ -75,7 +85,7 @@ export function createActivities({
     secrets: secrets ?? null,
     outbox,
     files,
-    deliveries: wakeDelivery(temporal, taskQueue),
+    deliveries: deliverAtOnce,
   };
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
@@ -84,16 +94,7 @@ export function createActivities({
     ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
     ...createRunLedgerActivities(orm, outbox),
     ...createKnowledgeActivities({ orm, provider: aiProvider ?? null, outbound, httpTimeoutMs }),
-    ...createChannelActivities({
-      orm,
-      temporal,
-      taskQueue,
-      secrets: secrets ?? null,
-      messaging: messaging ?? null,
-      outbox,
-      httpTimeoutMs,
-      hear: createVoiceTranscriber({ orm, provider: aiProvider ?? null, secrets: secrets ?? null, messaging: messaging ?? null, httpTimeoutMs }),
-    }),
+    ...channels,
     ...createHandoffActivities(orm),
     ...createTurnActivities(orm, {
       outbox,

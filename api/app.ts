@@ -129,7 +129,11 @@ function triggerDeliveriesOf(config: AppDeps['config']): TriggerDeliveries | und
 function inboundRoutes(registry: RouteRegistry, deps: AppDeps, sessions: WidgetSessions): RouteRegistry {
   inboundWebhookRoutes(registry);
   inboundTriggerRoutes(registry, triggerDeliveriesOf(deps.config), deps.config.bodyLimitBytes);
-  channelWebhookRoutes(registry, deps.secrets ?? null, deps.config.bodyLimitBytes, { temporal: deps.temporal, taskQueue: deps.config.taskQueue });
+  channelWebhookRoutes(registry, deps.secrets ?? null, deps.config.bodyLimitBytes, {
+    orm: deps.orm,
+    temporal: deps.temporal,
+    taskQueue: deps.config.taskQueue,
+  });
   widgetRoutes(registry, sessions, deps.temporal);
   return registry;
 }

@@ -50,10 +50,10 @@ export interface ExecutorDeps {
   /** Where the bytes of record files are stored (a deleted record's files go with it). */
   files: FileStore;
   /**
-   * Wakes a conversation's delivery on a messaging network at once, when a node said something there (its
-   * CHANNEL_DELIVERY outbox event is the safety net, one dispatcher pass later).
+   * Sends a conversation's pending messages on a messaging network at once, when a node said something there; its
+   * messages' CHANNEL_DELIVERY events are held back meanwhile (`say`), and released to the outbox if it could not.
    */
-  deliveries?: (accountId: number, conversationId: string) => void;
+  deliveries?: (accountId: number, conversationId: string) => Promise<void>;
 }
 
 /** What an executor gets besides its input: the activity's cancellation and the retry-safety helper. */

@@ -1,11 +1,11 @@
 /**
  * The workflows of the messaging networks, started from the outbox (worker/direct-starts.ts), on the turns queue:
  *
- * - `channelInbound`, `channel-in:<channel>:<connection>:<network message id>`: one per person's message, routes it
- *   to its agent's conversation (a redelivered webhook wrote no second event, and a second start is refused).
+ * - `channelInbound`, `channel-in:<channel>:<connection>:<network message id>`: routes a person's message to its
+ *   agent's conversation when the API that took it could not (its outbox event's hold ran out or was lifted).
  * - `channelStatus`: records a status the network reported on the agent's message.
- * - `channelDelivery`, `channel-out:<conversationId>`: one per conversation, signalled (with start) for each agent
- *   message written: it sends the pending messages one pass at a time, so they leave in the order they were written,
+ * - `channelDelivery`, `channel-out:<conversationId>`: one per conversation, signalled (with start) by the outbox for
+ *   agent messages written outside turns, or a turn's its node could not send itself: it sends the pending messages one pass at a time, so they leave in the order they were written,
  *   and lingers a little for the next ones before it completes (a later message starts it again).
  */
 import { condition, continueAsNew, defineSignal, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';

@@ -6,9 +6,11 @@
  */
 import type { Readable } from 'node:stream';
 import type { Client } from '@temporalio/client';
-import { inboundStart } from '../../lib/channels/channel-contract.js';
-import { turnsTaskQueue } from '../../lib/runtime/conversation-contract.js';
-import { acceptDelivery, verifySubscription } from '../../db/channels/inbound.service.js';
+import type { InboundMessageEvent } from '../../lib/channels/channel-contract.js';
+import { acceptDelivery, settleRoutedAtOnce, verifySubscription } from '../../db/channels/inbound.service.js';
+import type { Orm } from '../../db/orm.js';
+import { OutboxNotifier } from '../../db/outbox-notifier.js';
+import { routeChannelMessage } from '../../activities/channel.activity.js';
 import { META_CHANNELS, SIGNATURE_HEADER, type MetaChannel } from '../../lib/channels/meta-protocol.js';
 import { PayloadTooLargeError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -36,13 +38,46 @@ async function readBody(stream: Readable, limitBytes: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Where the API starts a message's routing at once (the outbox dispatcher would, a pass later; the second start is refused). */
+/**
+ * What the API routes people's messages with, at once, once their events are stored: to the conversation, as the
+ * outbox's `channelInbound` would (`routeChannelMessage`), which stays the safety net (db/channels/inbound.service.ts,
+ * `ROUTED_AT_ONCE_HOLD_SECONDS`).
+ */
 export interface ChannelStarts {
+  orm: Orm;
   temporal: Client;
   taskQueue: string;
 }
 
+/**
+ * Routes the messages of a delivery, each person's in order (parallel across people), after the answer: each routed
+ * one's event is marked dispatched; at the first that fails, that person's messages from it on are left to the
+ * outbox (their hold lifted), so none overtakes another.
+ */
+function routeAtOnce(starts: ChannelStarts, outbox: OutboxNotifier, messages: (InboundMessageEvent & { eventId: string })[]): Promise<unknown> {
+  const byPerson = new Map<string, typeof messages>();
+  for (const m of messages) {
+    const person = `${m.channel}:${m.connectionId}:${m.userId}`;
+    byPerson.set(person, [...(byPerson.get(person) ?? []), m]);
+  }
+  return Promise.all(
+    [...byPerson.values()].map(async (mine) => {
+      let routed = true;
+      for (const { eventId, ...event } of mine) {
+        if (routed)
+          routed = await routeChannelMessage({ ...starts, outbox }, event).then(
+            () => true,
+            () => false,
+          );
+        await settleRoutedAtOnce(starts.orm.em.fork(), eventId, routed).catch(() => undefined);
+      }
+      if (!routed) outbox.poke();
+    }),
+  );
+}
+
 export function channelWebhookRoutes(root: RouteRegistry, secrets: SecretBox | null, bodyLimitBytes: number, starts?: ChannelStarts): void {
+  const outbox = starts && new OutboxNotifier(starts.orm.em.getKnex());
   root.add<unknown, Record<string, unknown>, { channel: MetaChannel }>({
     method: 'get',
     operationId: 'checkChannelWebhook',
@@ -108,13 +143,9 @@ export function channelWebhookRoutes(root: RouteRegistry, secrets: SecretBox | n
         channel,
         await readBody(stream, bodyLimitBytes),
         Array.isArray(signature) ? signature[0] : signature,
+        !!starts,
       );
-      for (const event of starts ? accepted.messages : []) {
-        const { workflowType, workflowId, args } = inboundStart(event);
-        void starts!.temporal.workflow
-          .start(workflowType, { taskQueue: turnsTaskQueue(starts!.taskQueue), workflowId, args, workflowIdReusePolicy: 'REJECT_DUPLICATE' })
-          .catch(() => undefined);
-      }
+      if (starts && accepted.messages.length) void routeAtOnce(starts, outbox!, accepted.messages);
       return { events: accepted.events };
     },
   });

@@ -105,7 +105,15 @@ export interface MessageInput {
   metadata?: MessageMetadata | null;
   /** The knowledge-base documents an agent's message is grounded in. */
   citations?: Citation[];
+  /**
+   * On a messaging network: the writer sends the message itself at once (a node of a turn), so its CHANNEL_DELIVERY
+   * event is held back DELIVERY_HOLD_SECONDS, the safety net should that send not happen (db/channels/deliveries.service.ts).
+   */
+  holdDelivery?: boolean;
 }
+
+/** How long the CHANNEL_DELIVERY event of a message its writer sends at once waits before the outbox sends it. */
+export const DELIVERY_HOLD_SECONDS = 30;
 
 /**
  * Appends a message once: a repeated key (an activity run again) answers the message already there. The
@@ -124,8 +132,9 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
        on conflict (key) do nothing
        returning *
      ), delivery as (
-       insert into outbox_events (account_id, type, payload, created_at)
-       select account_id, '${CHANNEL_EVENTS.delivery}', json_build_object('accountId', account_id, 'conversationId', conversation_id, 'messageId', id::text), now()
+       insert into outbox_events (account_id, type, payload, created_at, next_attempt_at)
+       select account_id, '${CHANNEL_EVENTS.delivery}', json_build_object('accountId', account_id, 'conversationId', conversation_id, 'messageId', id::text), now(),
+         case when ? then now() + make_interval(secs => ${DELIVERY_HOLD_SECONDS}) end
        from added where delivery_status = 'pending'
      ), counted as (
        update conversations set message_count = message_count + 1, credits_used = credits_used + (select credits from added),
@@ -148,6 +157,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
       input.citations?.length ? JSON.stringify(input.citations) : null,
       input.conversationId,
       input.author,
+      !!input.holdDelivery,
       input.conversationId,
     ],
   );

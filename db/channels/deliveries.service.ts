@@ -3,8 +3,8 @@
  * the order they were written), what each is sent with, and where each stands (sent with the network's id, failed
  * with why), then the statuses the network reports (delivered, read, failed), which only move forward.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { isMetaChannel, type MetaChannel } from '../../lib/channels/meta-protocol.js';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { CHANNEL_EVENTS, isMetaChannel, type MetaChannel } from '../../lib/channels/meta-protocol.js';
 import type { InboundStatusEvent } from '../../lib/channels/channel-contract.js';
 
 export interface PendingMessage {
@@ -36,23 +36,24 @@ export async function pendingMessages(em: EntityManager, conversationId: string)
     }));
 }
 
-/** Records a message as sent, with the network's id (only a pending one: a status reported since is kept). */
-export async function markSent(em: EntityManager, messageId: string, externalId: string): Promise<void> {
-  await em
-    .getKnex()
-    .raw(
-      `update conversation_messages set delivery_status = 'sent', external_id = ?, delivery_error = null where id = ? and delivery_status = 'pending'`,
-      [externalId, messageId],
-    );
+/** Whether the message is still waiting to be sent. */
+export async function stillPending(knex: Knex, messageId: string): Promise<boolean> {
+  return (await knex.raw(`select 1 from conversation_messages where id = ? and delivery_status = 'pending'`, [messageId])).rows.length > 0;
 }
 
-export async function markFailed(em: EntityManager, messageId: string, error: string): Promise<void> {
-  await em
-    .getKnex()
-    .raw(`update conversation_messages set delivery_status = 'failed', delivery_error = ? where id = ? and delivery_status = 'pending'`, [
-      error.slice(0, 2000),
-      messageId,
-    ]);
+/** Records a message as sent, with the network's id (only a pending one: a status reported since is kept). */
+export async function markSent(knex: Knex, messageId: string, externalId: string): Promise<void> {
+  await knex.raw(
+    `update conversation_messages set delivery_status = 'sent', external_id = ?, delivery_error = null where id = ? and delivery_status = 'pending'`,
+    [externalId, messageId],
+  );
+}
+
+export async function markFailed(knex: Knex, messageId: string, error: string): Promise<void> {
+  await knex.raw(`update conversation_messages set delivery_status = 'failed', delivery_error = ? where id = ? and delivery_status = 'pending'`, [
+    error.slice(0, 2000),
+    messageId,
+  ]);
 }
 
 /** The order statuses move in; `failed` replaces only `pending` or `sent`. */
@@ -88,4 +89,19 @@ export async function recordStatus(em: EntityManager, event: InboundStatusEvent)
     [event.status, event.accountId, event.channel, event.networkAccountId, event.userId, event.watermark, ...moveArgs],
   );
   return { found: 0, expected: 0 };
+}
+
+/**
+ * After the writer of a conversation's messages tried to send them itself: the CHANNEL_DELIVERY events of those it
+ * sent (or failed for good) are dispatched, and the hold of the conversation's other events is lifted, so the
+ * outbox's `channelDelivery` sends what is still pending without waiting out the hold.
+ */
+export async function settleHeldDeliveries(em: EntityManager, conversationId: string, doneIds: string[]): Promise<void> {
+  await em.getKnex().raw(
+    `update outbox_events set
+       dispatched_at = case when payload->>'messageId' = any(?::text[]) then now() end,
+       next_attempt_at = case when payload->>'messageId' = any(?::text[]) then next_attempt_at end
+     where dispatched_at is null and type = ? and payload->>'conversationId' = ? and (next_attempt_at > now() or payload->>'messageId' = any(?::text[]))`,
+    [doneIds, doneIds, CHANNEL_EVENTS.delivery, conversationId, doneIds],
+  );
 }

@@ -41,9 +41,16 @@ export async function verifySubscription(em: EntityManager, channel: MetaChannel
 export interface AcceptedDelivery {
   /** Events written now (a redelivery writes none). */
   events: number;
-  /** The people's messages among them, for the caller to start their routing at once (the outbox does it too). */
-  messages: InboundMessageEvent[];
+  /** The people's messages among them, in the delivery's order, with their outbox event's id. */
+  messages: (InboundMessageEvent & { eventId: string })[];
 }
+
+/**
+ * How long the outbox holds back a person's message that the API routes itself at once (`routeAtOnce`): the
+ * dispatcher's `channelInbound` only routes it when the API did not say, by then, that it did (it crashed, or
+ * Temporal refused): the safety net, not a second routing of every message.
+ */
+export const ROUTED_AT_ONCE_HOLD_SECONDS = 30;
 
 export async function acceptDelivery(
   em: EntityManager,
@@ -51,6 +58,7 @@ export async function acceptDelivery(
   channel: MetaChannel,
   body: Buffer,
   signature: string | undefined,
+  routeAtOnce = false,
 ): Promise<AcceptedDelivery> {
   const bySecret = new Map<string, NetworkConnection[]>();
   for (const connection of await connectionsOf(em, channel)) {
@@ -96,14 +104,37 @@ export async function acceptDelivery(
      ), claimed as (
        insert into node_effects (execution_key, created_at) select key, now() from input on conflict do nothing returning execution_key
      )
-     insert into outbox_events (account_id, type, payload, created_at)
-     select i.account_id, i.type, i.payload::json, now() from input i join claimed c on c.execution_key = i.key order by i.n
-     returning type, payload`,
-    [rows.map((r) => r.key), rows.map((r) => r.accountId), rows.map((r) => r.type), rows.map((r) => r.payload)],
+     insert into outbox_events (account_id, type, payload, created_at, next_attempt_at)
+     select i.account_id, i.type, i.payload::json, now(),
+       case when ? and i.type = ? then now() + make_interval(secs => ?) end
+     from input i join claimed c on c.execution_key = i.key order by i.n
+     returning id, type, payload`,
+    [
+      rows.map((r) => r.key),
+      rows.map((r) => r.accountId),
+      rows.map((r) => r.type),
+      rows.map((r) => r.payload),
+      routeAtOnce,
+      CHANNEL_EVENTS.message,
+      ROUTED_AT_ONCE_HOLD_SECONDS,
+    ],
   );
-  const written = result.rows as { type: string; payload: unknown }[];
+  const written = result.rows as { id: string; type: string; payload: unknown }[];
   return {
     events: written.length,
-    messages: written.filter((r) => r.type === CHANNEL_EVENTS.message).map((r) => r.payload as InboundMessageEvent),
+    messages: written
+      .filter((r) => r.type === CHANNEL_EVENTS.message)
+      .map((r) => ({ ...(r.payload as InboundMessageEvent), eventId: String(r.id) }))
+      .sort((a, b) => Number(a.eventId) - Number(b.eventId)),
   };
+}
+
+/**
+ * After the API routed a held-back message itself: done (the event is dispatched, its `channelInbound` never starts),
+ * or not (the hold is lifted, so the dispatcher's next pass routes it).
+ */
+export async function settleRoutedAtOnce(em: EntityManager, eventId: string, routed: boolean): Promise<void> {
+  await em
+    .getKnex()
+    .raw(`update outbox_events set ${routed ? 'dispatched_at = now()' : 'next_attempt_at = null'} where id = ? and dispatched_at is null`, [eventId]);
 }

@@ -5,9 +5,11 @@
  * Embedded Temporal dev server, a fresh database, the API and one worker (runs and turns, with the outbox dispatcher)
  * in processes of their own; a local server playing Meta (signed WhatsApp deliveries in, the Cloud API out) in this
  * one; an agent whose intent flow answers without an AI call (TRIGGER_INTENT → SAY_AI static). It prints:
- *  - inbound delivery to reply received on the local send API, one person writing MESSAGES messages in turn: p50/p95;
+ *  - inbound delivery to reply received on the local send API, one person writing MESSAGES messages in turn: p50/p95,
+ *    and where the time goes (channel-phases.ts: each hop's moment, median from the delivery's post);
  *  - SENDERS people writing at once to one number: every message answered exactly once, replies per second.
  */
+import { execSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { benchApi, percentile, startProcess, stopProcesses } from './bench-processes.js';
 import { benchPlatform } from './bench-platform.js';
@@ -15,6 +17,7 @@ import { FakeMetaServer, deliver, whatsAppMessage } from '../setup/fake-meta-ser
 import { connectMessagingNumber } from '../../db/catalogs/channels.service.js';
 import { setChannelSettings } from '../../db/channels/network-accounts.service.js';
 import { SecretBox } from '../../lib/secret-box.js';
+import { phaseReport, type MessageTimes } from './channel-phases.js';
 
 const MESSAGES = Number(process.env.MESSAGES ?? 50);
 const SENDERS = Number(process.env.SENDERS ?? 200);
@@ -65,7 +68,7 @@ async function main(): Promise<void> {
   const api = benchApi(port!, platform.account.userKey);
   const agentId = await hoursAgent(api);
   const em = platform.orm.em.fork();
-  await connectMessagingNumber(em, platform.account.account.id, {
+  const number = await connectMessagingNumber(em, platform.account.account.id, {
     phoneNumber: '+14155550100',
     phoneNumberId: PHONE_NUMBER_ID,
     assistantId: agentId,
@@ -78,25 +81,28 @@ async function main(): Promise<void> {
   });
   let n = 0;
   const send = async (from: string) => {
-    const res = await deliver(
-      origin,
-      'messaging',
-      whatsAppMessage(PHONE_NUMBER_ID, from, `wamid.bench.${++n}`, { text: 'When are you open?' }),
-      APP_SECRET,
-    );
+    const wamid = `wamid.bench.${++n}`;
+    const res = await deliver(origin, 'messaging', whatsAppMessage(PHONE_NUMBER_ID, from, wamid, { text: 'When are you open?' }), APP_SECRET);
     if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
+    return { wamid, answered: performance.timeOrigin + performance.now() };
   };
 
   // One person, one message after the other: delivery posted → reply received by the send API.
   const latencies: number[] = [];
+  const times: MessageTimes[] = [];
   const one = '447700900001';
   for (let i = 0; i < MESSAGES + 5; i += 1) {
     const started = performance.now();
-    await send(one);
+    const { wamid, answered } = await send(one);
     const replies = await meta.waitFor(one, i + 1, 30_000);
     if (FakeMetaServer.textOf(replies[i]!) !== REPLY) throw new Error(`unexpected reply ${JSON.stringify(replies[i]!.body)}`);
-    if (i >= 5) latencies.push(replies[i]!.at - started);
+    if (i < 5) continue;
+    latencies.push(replies[i]!.at - started);
+    const wall = (t: number) => performance.timeOrigin + t;
+    times.push({ wamid, posted: wall(started), answered, sent: wall(replies[i]!.at) });
   }
+  const [{ id: conversationId }] = (await em.getKnex().raw(`select id from conversations where network_user_id = ?`, [one])).rows as { id: string }[];
+  const phases = await phaseReport(platform.env.client, em.getKnex(), conversationId!, number.id, times);
 
   // SENDERS people at once on the one number.
   const senders = Array.from({ length: SENDERS }, (_, i) => `4478009${String(i).padStart(5, '0')}`);
@@ -117,11 +123,14 @@ async function main(): Promise<void> {
     `${platform.temporalKind}, API and one worker process (runs and turns, outbox dispatcher), local Meta server; WhatsApp deliveries signed; flow: TRIGGER_INTENT → SAY_AI (static), no AI call`,
   );
   console.log(`inbound delivery to reply on the send API (${latencies.length} messages, one person): ${stats(latencies)} (target p50 < 120 ms)`);
+  console.log('where the time goes (from the delivery posted; medians over the messages that passed each moment):');
+  for (const line of phases) console.log(line);
   console.log(
     `${SENDERS} people at once on one number: all accepted in ${fmt(accepted)}, all answered in ${fmt(elapsed)}, ` +
       `${(SENDERS / (elapsed / 1000)).toFixed(1)} replies/s; reply ${stats(replyTimes)}; ` +
       `answered exactly once: ${SENDERS - twice}/${SENDERS}; send API calls ${meta.sent.length - before}`,
   );
+  console.log(`uptime: ${execSync('uptime').toString().trim()}`);
   await cleanUp();
 }
 
