@@ -56,6 +56,12 @@ const COVERAGE_POWER = 2;
 /** A chunk matching the question's quotes and `-` exclusions as written (`websearch_to_tsquery`), when it has any. */
 const OPERATORS_BONUS = 1.5;
 const FINDERS = 4;
+/**
+ * Chunks whose proximity is ranked: the best this many by the rest of the score (proximity multiplies it by 1 + cd).
+ * A question with common words has hundreds of candidates, and ts_rank_cd is most of their cost; one past these would
+ * need a proximity several times the leaders' to reach the top.
+ */
+const PROXIMITY_RANKED = 200;
 const PAIRED = 4;
 
 /** A lexeme as a tsquery operand (quoted, so no character of it is read as an operator). */
@@ -92,7 +98,13 @@ export async function searchText(knex: Knex, scope: SearchScope, query: string):
   const words = searchableText(query);
   const bases = (await Promise.all(scope.bases.map((b) => weighedTerms(knex, b, words)))).filter((b) => b.terms.length);
   if (!bases.length) return [];
-  const bindings: Record<string, unknown> = { query: words, accountId: scope.accountId, limit: scope.limit, documentIds: scope.documentIds ?? [] };
+  const bindings: Record<string, unknown> = {
+    query: words,
+    accountId: scope.accountId,
+    limit: scope.limit,
+    proximityRanked: Math.max(PROXIMITY_RANKED, 4 * scope.limit),
+    documentIds: scope.documentIds ?? [],
+  };
   const operators = /"|(^|\s)-\S/.test(query);
   const selects = bases.map((base, b) => {
     Object.assign(bindings, { [`base${b}`]: base.id, [`cfg${b}`]: base.language, [`finder${b}`]: base.finder, [`rare${b}`]: base.rare });
@@ -101,20 +113,27 @@ export async function searchText(knex: Knex, scope: SearchScope, query: string):
       bindings[`w${b}_${i}`] = operand(t.lexeme);
       bindings[`a${b}_${i}`] = `${operand(t.lexeme)}:A`;
       bindings[`c${b}_${i}`] = `${operand(t.lexeme)}:C`;
-      return `(case when c.tsv @@ :a${b}_${i}::tsquery then 3 when c.tsv @@ :c${b}_${i}::tsquery then 2
-        when c.tsv @@ :w${b}_${i}::tsquery then 1 else 0 end) as p${i}`;
+      return `(case when v.tsv @@ :a${b}_${i}::tsquery then 3 when v.tsv @@ :c${b}_${i}::tsquery then 2
+        when v.tsv @@ :w${b}_${i}::tsquery then 1 else 0 end) as p${i}`;
     });
     const idf = base.terms.map((t) => t.idf.toFixed(6));
     const weighed = idf.map((w, i) => `${w} * (case p${i} when 3 then ${HEADING_BOOST} when 2 then ${TITLE_BOOST} when 1 then 1 else 0 end)`);
     const held = idf.map((w, i) => `(case when p${i} > 0 then ${w} else 0 end)`);
     const total = base.terms.reduce((sum, t) => sum + t.idf, 0).toFixed(6);
     const written = operators
-      ? `, (case when c.tsv @@ websearch_to_tsquery(:cfg${b}::regconfig, :query) then ${OPERATORS_BONUS} else 1 end) as ws`
+      ? `, (case when v.tsv @@ websearch_to_tsquery(:cfg${b}::regconfig, :query) then ${OPERATORS_BONUS} else 1 end) as ws`
       : ', 1 as ws';
-    return `select id, (${weighed.join(' + ')}) * (1 + cd) * (1 + power((${held.join(' + ')}) / ${total}, ${COVERAGE_POWER})) * ws as score
-      from (select c.id, ts_rank_cd(c.tsv, :rare${b}::tsquery) as cd${written}, ${places.join(', ')}
-        from knowledge_chunks c join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
-        where c.tsv @@ :finder${b}::tsquery and c.knowledge_base_id = :base${b} and c.account_id = :accountId ${documentFilter(scope)}) w${b}`;
+    // A chunk's tsvector is read once (`|| ''` makes the stored, often TOASTed value one in memory, and `offset 0`
+    // keeps the planner from reading it again for each test); the word tests and proximity then use that copy.
+    // Proximity (ts_rank_cd) costs most per chunk: only the best `PROXIMITY_RANKED` by the rest of the score get it.
+    return `(select id, cheap * (1 + ts_rank_cd(tsv, :rare${b}::tsquery)) as score from (
+      select id, tsv, (${weighed.join(' + ')}) * (1 + power((${held.join(' + ')}) / ${total}, ${COVERAGE_POWER})) * ws as cheap
+      from (select v.id, v.tsv${written}, ${places.join(', ')}
+        from (select c.id, c.tsv || ''::tsvector as tsv
+          from knowledge_chunks c join knowledge_documents d on d.id = c.document_id and d.revision = c.revision
+          where c.tsv @@ :finder${b}::tsquery and c.knowledge_base_id = :base${b} and c.account_id = :accountId ${documentFilter(scope)}
+          offset 0) v) w${b}
+      order by cheap desc, id limit :proximityRanked) p${b})`;
   });
   const result = await knex.raw(`${selects.join(' union all ')} order by score desc, id limit :limit`, bindings);
   return result.rows.map((r: { id: string; score: number }) => ({ chunkId: String(r.id), score: Number(r.score) }));
