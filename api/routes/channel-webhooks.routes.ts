@@ -4,7 +4,6 @@
  * `POST /channels/v1/{channel}/webhook` takes signed deliveries (db/channels/inbound.service.ts). The delivery's body
  * is read raw, as the signature covers its bytes.
  */
-import type { Readable } from 'node:stream';
 import type { Client } from '@temporalio/client';
 import type { InboundMessageEvent } from '../../lib/channels/channel-contract.js';
 import { acceptDelivery, settleRoutedAtOnce, verifySubscription } from '../../db/channels/inbound.service.js';
@@ -12,9 +11,9 @@ import type { Orm } from '../../db/orm.js';
 import { OutboxNotifier } from '../../db/outbox-notifier.js';
 import { routeChannelMessage } from '../../activities/channel.activity.js';
 import { META_CHANNELS, SIGNATURE_HEADER, type MetaChannel } from '../../lib/channels/meta-protocol.js';
-import { PayloadTooLargeError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { Reply, type RouteRegistry } from '../route-registry.js';
+import { readRawBody } from '../raw-body.js';
 
 /** Paths whose body the JSON parser must leave unread. */
 export const CHANNEL_WEBHOOK_PATH = /^\/channels\/v1\/[^/]+\/webhook\/?$/;
@@ -26,17 +25,6 @@ const params = {
   required: ['channel'],
   properties: { channel: { enum: [...META_CHANNELS], description: 'messaging (WhatsApp Cloud API), facebook (Messenger) or instagram' } },
 };
-
-async function readBody(stream: Readable, limitBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > limitBytes) throw new PayloadTooLargeError(limitBytes);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 /**
  * What the API routes people's messages with, at once, once their events are stored: to the conversation, as the
@@ -141,7 +129,7 @@ export function channelWebhookRoutes(root: RouteRegistry, secrets: SecretBox | n
         em,
         secrets,
         channel,
-        await readBody(stream, bodyLimitBytes),
+        await readRawBody(stream, bodyLimitBytes),
         Array.isArray(signature) ? signature[0] : signature,
         !!starts,
       );

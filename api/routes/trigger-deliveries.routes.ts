@@ -1,27 +1,14 @@
-import type { Readable } from 'node:stream';
 import { acceptTriggerDelivery } from '../../db/automations/trigger-deliveries.service.js';
-import { PayloadTooLargeError } from '../../lib/errors.js';
 import { IDEMPOTENCY_HEADER_SCHEMA } from '../../lib/idempotency.js';
 import { MAX_DELIVERY_AGE_SECONDS, SIGNATURE_HEADER, TIMESTAMP_HEADER, type TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
 import { IDEMPOTENCY_RESPONSES, idempotencyKeyOf, idempotentReply } from '../idempotency.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { readRawBody } from '../raw-body.js';
 
 /** Paths whose body the JSON parser must leave unread: the signature covers the bytes as sent. */
 export const TRIGGER_DELIVERY_PATH = /^\/trigger-deliveries\/[^/]+\/?$/;
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
-
-/** The body as received, refused with 413 past `limitBytes`. */
-async function readBody(stream: Readable, limitBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > limitBytes) throw new PayloadTooLargeError(limitBytes);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 /**
  * `POST /trigger-deliveries/:subscriptionId` (outside `/public/v1`, no API key): the trigger provider delivers the
@@ -74,7 +61,7 @@ export function inboundTriggerRoutes(root: RouteRegistry, deliveries: TriggerDel
           subscriptionId: params.subscriptionId,
           timestamp: header(headers[TIMESTAMP_HEADER]),
           signature: header(headers[SIGNATURE_HEADER]),
-          body: await readBody(stream, bodyLimitBytes),
+          body: await readRawBody(stream, bodyLimitBytes),
           idempotencyKey: idempotencyKeyOf(headers),
         }),
       ),

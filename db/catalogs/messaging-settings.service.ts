@@ -33,7 +33,8 @@ export function messagingSettingsView(n: MessagingNumber): MessagingSettingsView
   return { phoneNumberId: n.phoneNumberId, phoneNumber: n.phoneNumber, cloudApiUrl: n.cloudApiUrl ?? null, tokenHint: n.cloudApiTokenHint ?? null };
 }
 
-function cloudApiUrl(text: string): string {
+/** An http(s) base URL as stored: trimmed, without a trailing slash; 400 naming `baseUrl` otherwise. */
+export function httpBaseUrl(text: string): string {
   let url: URL | undefined;
   try {
     url = new URL(text.trim());
@@ -59,7 +60,7 @@ export async function setMessagingSettings(
     Object.assign(number, { cloudApiUrl: null, cloudApiTokenSealed: null, cloudApiTokenHint: null });
   } else {
     if (input.baseUrl === undefined && input.token === undefined) throw new BadRequestError('Give baseUrl, token or both (or clear)', 'baseUrl');
-    if (input.baseUrl !== undefined) number.cloudApiUrl = cloudApiUrl(input.baseUrl);
+    if (input.baseUrl !== undefined) number.cloudApiUrl = httpBaseUrl(input.baseUrl);
     if (input.token !== undefined) {
       const token = input.token.trim();
       if (!token) throw new BadRequestError('token must not be empty', 'token');

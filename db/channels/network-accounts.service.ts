@@ -12,7 +12,7 @@ import { META_GRAPH_URL, type MetaChannel } from '../../lib/channels/meta-protoc
 import { secretHint, type SecretBox } from '../../lib/secret-box.js';
 import { MessagingNumber, SocialAccount } from '../entities/index.js';
 import { findMessagingNumber } from '../catalogs/channels.service.js';
-import { SETTINGS_KEY_MISSING } from '../catalogs/messaging-settings.service.js';
+import { httpBaseUrl, SETTINGS_KEY_MISSING } from '../catalogs/messaging-settings.service.js';
 
 /** One connected network account, whatever table holds it. */
 export interface NetworkConnection {
@@ -114,17 +114,6 @@ export interface ChannelSettingsView {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function httpUrl(text: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(text.trim());
-  } catch {
-    url = undefined;
-  }
-  if (!url || !['http:', 'https:'].includes(url.protocol)) throw new BadRequestError(`baseUrl must be an http(s) URL, got "${text}"`, 'baseUrl');
-  return text.trim().replace(/\/+$/, '');
-}
-
 /** The social account of `channel` that holds `networkId` as its own id or one of its pages. */
 async function socialHolding(em: EntityManager, accountId: number, channel: Exclude<MetaChannel, 'messaging'>, networkId: string) {
   const socials = await em.find(SocialAccount, { account: accountId, platform: PLATFORMS[channel] }, { orderBy: { id: 'asc' } });
@@ -183,8 +172,8 @@ export async function setChannelSettings(
       else Object.assign(row, { accessTokenSealed: sealed, accessTokenHint: hint });
     }
     if (input.baseUrl !== undefined) {
-      if (isNumber) row.cloudApiUrl = httpUrl(input.baseUrl);
-      else row.sendApiUrl = httpUrl(input.baseUrl);
+      if (isNumber) row.cloudApiUrl = httpBaseUrl(input.baseUrl);
+      else row.sendApiUrl = httpBaseUrl(input.baseUrl);
     }
     if (input.agentId !== undefined) row.assistantId = input.agentId.toLowerCase();
     if (!isNumber) row.messagingId = networkId;
