@@ -47,8 +47,11 @@ export interface WorkerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `npm run worker`'s entry point and waits until it polls its task queue (on the harness's Temporal unless told). */
-export async function startWorker(plant: Plant, temporalAddress = harness().env.address): Promise<WorkerProcess> {
+/**
+ * Starts `npm run worker`'s entry point and waits until it polls its task queue (on the harness's Temporal unless
+ * told), with `env` added to its environment.
+ */
+export async function startWorker(plant: Plant, temporalAddress = harness().env.address, env: Record<string, string> = {}): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
     cwd: projectRoot,
     env: {
@@ -59,6 +62,7 @@ export async function startWorker(plant: Plant, temporalAddress = harness().env.
       LOG_LEVEL: 'INFO',
       LOG_FORMAT: 'json',
       OUTBOUND_ALLOW_HOSTS: TEST_OUTBOUND_ALLOW_HOSTS,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,7 +2,7 @@
  * A local stand-in for Meta's side of WhatsApp, Messenger and Instagram: it delivers webhooks the way Meta does
  * (batched payloads, signed `X-Hub-Signature-256` with the app secret) and receives the Send API's calls
  * (`POST /{version}/{phone-number-or-page-id}/messages`), recording each and answering a message id, or the failures
- * a test scripts (a 429 once, a closed 24-hour window). It also serves media the way the networks do: WhatsApp's
+ * a test scripts (a 429 once, a closed 24-hour window), or holds a call unanswered (`holdNext`). It also serves media the way the networks do: WhatsApp's
  * Cloud API describes a media id (`GET /{version}/{media-id}` with the number's Bearer token answers `{ url,
  * mime_type, file_size }`) and serves its bytes at that URL (the same Bearer token); Messenger and Instagram
  * attachments are plain URLs (`/cdn/{id}`).
@@ -48,6 +48,10 @@ export class FakeMetaServer {
   failures: { status: number; error: Record<string, unknown> }[] = [];
   /** Calls answered with a failure. */
   refused = 0;
+  /** Send calls to hold unanswered, the next ones first (a test kills the worker making one): they go to `held`, not `sent`. */
+  holdNext = 0;
+  /** Send calls held unanswered; a test drops them (`res.destroy()`): Meta never took them. */
+  readonly held: { networkId: string; body: Record<string, any>; res: ServerResponse }[] = [];
   private server?: Server;
   private counter = 0;
   private waiters: (() => void)[] = [];
@@ -59,6 +63,11 @@ export class FakeMetaServer {
       let raw = '';
       req.on('data', (c) => (raw += c));
       req.on('end', () => {
+        if (this.holdNext > 0) {
+          this.holdNext -= 1;
+          this.held.push({ networkId: decodeURIComponent(req.url!.split('/')[2] ?? ''), body: JSON.parse(raw), res });
+          return;
+        }
         const failure = this.failures.shift();
         if (failure) {
           this.refused += 1;
