@@ -10,6 +10,8 @@ import { FakeMetaServer, deliver, messagingDelivery, messagingText, whatsAppMess
 import { admin } from '../../setup/admin-cli.js';
 import { newAccount } from '../../setup/http.js';
 import { connectMessagingNumber } from '../../../db/catalogs/channels.service.js';
+import { ok } from '../agents/helpers.js';
+import { DEFAULT_HANDOFF_MESSAGE } from '../../../activities/handoff.activity.js';
 import {
   HOURS_QUESTION,
   HOURS_REPLY,
@@ -168,6 +170,36 @@ describe('agents on Meta networks (WhatsApp, Messenger, Instagram)', function ()
       .and.match(/template/)
       .and.match(/SEND_MESSAGING_MESSAGE/);
     expect(meta.sentTo(from)).to.have.length(0);
+  });
+
+  it('a person takes a WhatsApp conversation over: operator messages reach the person, the agent stays silent until resumed', async () => {
+    const own = await connectedAgent('messaging', meta.baseUrl);
+    const from = person();
+    const write = (text: string) => deliver(origin(), 'messaging', whatsAppMessage(own.networkId, from, messageId(), { text }), own.appSecret);
+    expect((await write(HOURS_QUESTION)).status).to.equal(200);
+    await meta.waitFor(from, 1);
+    const [conversation] = await conversationsOf(own);
+    const path = `${own.agent.base}/conversations/${conversation.id}`;
+    await ok('POST', `${path}/handoff`, own.a.userKey, undefined, 200);
+    await ok('POST', `${path}/operator-messages`, own.a.userKey, { text: 'Hi, this is Sam from Acme.' });
+    const [, notice, byOperator] = await meta.waitFor(from, 3);
+    expect(textOf(notice!)).to.equal(DEFAULT_HANDOFF_MESSAGE);
+    expect(byOperator!.networkId).to.equal(own.networkId);
+    expect(byOperator!.body).to.deep.include({ to: from, type: 'text' });
+    expect(textOf(byOperator!)).to.equal('Hi, this is Sam from Acme.');
+
+    // While a person has it, the agent does not answer (not even the question its flow knows).
+    expect((await write(HOURS_QUESTION)).status).to.equal(200);
+    const silent = await quiet(() => meta.sentTo(from).length, { busy: [undispatchedEvents(own.a.account.id)] });
+    expect(silent).to.equal(3);
+    await ok('POST', `${path}/resume`, own.a.userKey, undefined, 200);
+    expect((await write(HOURS_QUESTION)).status).to.equal(200);
+    expect(textOf((await meta.waitFor(from, 4))[3]!)).to.equal(HOURS_REPLY);
+    const transcript = await eventually(async () => {
+      const t = await transcriptOf(own, conversation.id);
+      return t.messages.filter((m: any) => m.delivery?.status === 'sent').length === 4 ? t : undefined;
+    }, 'four messages recorded as sent');
+    expect(transcript.messages.map((m: any) => m.author)).to.deep.equal(['user', 'agent', 'agent', 'operator', 'user', 'user', 'agent']);
   });
 
   it('a picture is recorded and answered with what the agent cannot read', async () => {
