@@ -178,6 +178,14 @@ export function whatsAppMessage(
   message: { text: string } | { type: string; part: Record<string, unknown> },
 ) {
   const content = 'text' in message ? { type: 'text', text: { body: message.text } } : { type: message.type, [message.type]: message.part };
+  return whatsAppDelivery(phoneNumberId, {
+    contacts: [{ profile: { name: 'Kerry' }, wa_id: from }],
+    messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), ...content }],
+  });
+}
+
+/** The Cloud API's envelope of one change to the number `phoneNumberId`: its messages or statuses. */
+function whatsAppDelivery(phoneNumberId: string, value: Record<string, unknown>) {
   return {
     object: 'whatsapp_business_account',
     entry: [
@@ -186,12 +194,7 @@ export function whatsAppMessage(
         changes: [
           {
             field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
-              contacts: [{ profile: { name: 'Kerry' }, wa_id: from }],
-              messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), ...content }],
-            },
+            value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId }, ...value },
           },
         ],
       },
@@ -201,24 +204,9 @@ export function whatsAppMessage(
 
 /** A WhatsApp status delivery of the agent's message `id`. */
 export function whatsAppStatus(phoneNumberId: string, recipient: string, id: string, status: string, errors?: unknown[]) {
-  return {
-    object: 'whatsapp_business_account',
-    entry: [
-      {
-        id: 'WABA_ID',
-        changes: [
-          {
-            field: 'messages',
-            value: {
-              messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '15550001111', phone_number_id: phoneNumberId },
-              statuses: [{ id, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: recipient, ...(errors ? { errors } : {}) }],
-            },
-          },
-        ],
-      },
-    ],
-  };
+  return whatsAppDelivery(phoneNumberId, {
+    statuses: [{ id, status, timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: recipient, ...(errors ? { errors } : {}) }],
+  });
 }
 
 /** A Messenger (`page`) or Instagram (`instagram`) delivery of `items` (messaging events) to `recipientId`. */
