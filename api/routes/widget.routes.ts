@@ -9,7 +9,7 @@ import { conversationView, recordFeedback } from '../../db/agents/conversations.
 import { Reply, type RouteInput, type RouteRegistry } from '../route-registry.js';
 import { endConversation, sendUserMessage } from '../runtime/conversation-runtime.js';
 import { strictObject } from '../schemas/common.schema.js';
-import type { Caller, SessionRequest, WidgetSessions } from '../widget/widget-sessions.js';
+import { forVisitor, type Caller, type SessionRequest, type WidgetSessions } from '../widget/widget-sessions.js';
 import { agentParams, type AgentId } from './agents/agent-params.js';
 import { ConversationSchema, FeedbackBodySchema, MessageSchema, TurnSchema, userMessageBody } from './agents/conversations.routes.js';
 import { messageStream } from './agents/conversation-stream.js';
@@ -156,7 +156,7 @@ export function widgetRoutes(api: RouteRegistry, sessions: WidgetSessions, tempo
     responses: { 200: { description: 'An event stream', contentTypes: ['text/event-stream'] }, 401: auth401 },
     handler: async (input) => {
       const { conversation } = await authorize(input);
-      return new Reply(200, messageStream(input.em, conversation.id, input.query.after), {
+      return new Reply(200, messageStream(input.em, conversation.id, input.query.after, forVisitor), {
         'Content-Type': 'text/event-stream',
         'Cache-Control': 'no-store',
         'X-Accel-Buffering': 'no',

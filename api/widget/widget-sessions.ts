@@ -15,6 +15,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { readSessionToken, signSessionToken, verifiesIdentity, type SessionClaims } from '../../lib/widget/session-token.js';
 import { RateLimitedError, TokenBuckets } from '../rate-limit.js';
 import { startConversation } from '../runtime/conversation-runtime.js';
+import type { MessageMetadata } from '../../lib/runtime/contract.js';
 
 /** A session token is good for this long; the widget asks for a new one for the same conversation after it. */
 export const SESSION_TTL_SECONDS = 2 * 3600;
@@ -91,7 +92,7 @@ export class WidgetSessions {
     const visitor = this.identify(agent, request);
     const resumed = await this.resumable(em, agent, request.resume, visitor);
     const conversation = resumed
-      ? { id: resumed.id, messages: await listMessages(em, resumed.id) }
+      ? { id: resumed.id, messages: (await listMessages(em, resumed.id)).map(forVisitor) }
       : await startConversation(em, this.temporal, this.taskQueue, agent, 'livechat', visitor ?? undefined);
     const expires = Math.floor(Date.now() / 1000) + SESSION_TTL_SECONDS;
     const claims: SessionClaims = { a: agent.id, c: conversation.id, ...(visitor ? { u: visitor.visitorId } : {}), e: expires };
@@ -147,6 +148,16 @@ export class WidgetSessions {
   /** The conversation as the widget resumes it: its status and transcript. */
   async transcript(em: EntityManager, conversation: Conversation) {
     const view = conversationView(conversation);
-    return { conversationId: view.id, status: view.status, messages: await listMessages(em, conversation.id) };
+    return { conversationId: view.id, status: view.status, messages: (await listMessages(em, conversation.id)).map(forVisitor) };
   }
+}
+
+/**
+ * A transcript message as a widget visitor sees it: an operator's message keeps the name they chose, not the id of
+ * their user in the account.
+ */
+export function forVisitor<M extends { metadata?: MessageMetadata | null }>(message: M): M {
+  const operator = message.metadata?.operator;
+  if (!operator) return message;
+  return { ...message, metadata: { ...message.metadata, operator: { userId: null, name: operator.name } } };
 }

@@ -8,11 +8,18 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { listMessages } from '../../../db/agents/conversations.service.js';
 import { Conversation } from '../../../db/entities/index.js';
+import type { TranscriptMessage } from '../../../lib/runtime/conversation-contract.js';
 
 const POLL_MS = 250;
 const KEEP_ALIVE_MS = 15_000;
 
-export function messageStream(em: EntityManager, conversationId: string, after?: string): Readable {
+/** `view`: what a reader sees of each message (the widget's visitor sees less than the account's keys). */
+export function messageStream(
+  em: EntityManager,
+  conversationId: string,
+  after?: string,
+  view: (message: TranscriptMessage) => unknown = (message) => message,
+): Readable {
   const out = new PassThrough();
   let last = after;
   let closed = false;
@@ -24,7 +31,7 @@ export function messageStream(em: EntityManager, conversationId: string, after?:
       const fresh = em.fork();
       const messages = await listMessages(fresh, conversationId, last);
       for (const message of messages) {
-        out.write(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`);
+        out.write(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify(view(message))}\n\n`);
         last = message.id;
       }
       quiet = messages.length ? 0 : quiet + POLL_MS;

@@ -147,6 +147,10 @@ describe('handoff to a person', function () {
     const received = await stream.until('Hello, this is Sam.');
     stream.close();
     expect(received).to.include('ok, waiting');
+    // The visitor sees the operator's message, not the id of the operator's user in the account.
+    expect(received).to.include('"operator":{"userId":null');
+    const reread = await widgetCall('GET', conversationPath(agent.id, conversationId), { token });
+    expect(reread.body.messages.at(-1).metadata.operator).to.deep.equal({ userId: null, name: null });
 
     // An operator may also take over by hand, and the end still works while handed off.
     await ok('POST', `${agent.base}/conversations/${conversationId}/handoff`, a.userKey, undefined, 200);
