@@ -15,7 +15,7 @@ import { AppError, NodeError } from '../lib/errors.js';
 import { OutboundError } from '../integrations/outbound/outbound-fetch.js';
 import { AiCallNeeded, type AiSession } from '../integrations/ai/ai-gateway.js';
 import { nodeDuration } from '../lib/metrics.js';
-import type { ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';
+import type { ExecuteNodeInput, NodeOutcome, RunBegin, RunEnd } from '../lib/runtime/contract.js';
 import { type ExecutionContext, type ExecutorDeps, type NodeModule } from '../nodes/node-module.js';
 import { nodeModule } from '../nodes/registry.js';
 import { finishStep, prepareStep, stepsExecutor } from '../nodes/support/ai-steps.js';
@@ -84,8 +84,28 @@ export async function once<T>(em: EntityManager, executionKey: string, effect: (
 /** How one of the node activities runs its node: the executor, or a step of an AI node. */
 type Run = (module: NodeModule, input: ExecuteNodeInput, context: ExecutionContext) => Promise<NodeOutcome> | undefined;
 
+/** The run ledger's steps (activities/run-ledger.activity.ts), for the ledger steps a node execution carries. */
+export interface NodeLedger {
+  beginRun(run: RunBegin): Promise<{ insufficientCredits: boolean }>;
+  finishRun(run: RunEnd): Promise<void>;
+}
+
+/**
+ * Records the run's end that `input.ledger.end` carries, once the node has succeeded. A failure to record it does
+ * not fail the node (a retry would run it again): the outcome says so, and the workflow records the end itself.
+ */
+async function endRun(ledger: NodeLedger, input: ExecuteNodeInput, outcome: NodeOutcome): Promise<NodeOutcome> {
+  const end = input.ledger?.end;
+  if (!end || outcome.aiCall) return outcome;
+  const ended = await ledger.finishRun({ ...end, aiCredits: end.aiCredits + (outcome.aiCredits ?? 0) }).then(
+    () => true,
+    () => false,
+  );
+  return { ...outcome, ledger: { ended } };
+}
+
 /** `run` as an activity: the execution context, heartbeats, metrics, the output's size check and the failure mapping. */
-function nodeActivity(deps: ExecutorDeps, run: Run) {
+function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
   return (input: ExecuteNodeInput): Promise<NodeOutcome> =>
     heartbeating(async (context) => {
       const module = nodeModule(input.node.type);
@@ -93,6 +113,11 @@ function nodeActivity(deps: ExecutorDeps, run: Run) {
       const outboxMark = deps.outbox?.mark() ?? 0;
       let session: AiSession | undefined;
       try {
+        // The run's start, before its first node: a run of an account without credits runs no node.
+        if (input.ledger?.begin && (await ledger.beginRun(input.ledger.begin)).insufficientCredits) {
+          timer({ outcome: 'failure' });
+          return { ledger: { insufficientCredits: true } };
+        }
         const running = module
           ? run(module, input, {
               ...deps,
@@ -118,7 +143,7 @@ function nodeActivity(deps: ExecutorDeps, run: Run) {
         const checked = checkOutputSize(input, outcome);
         // A node paused for an AI call is not done: its duration is counted apart from finished nodes.
         timer({ outcome: outcome.aiCall ? 'ai_call' : 'success' });
-        return checked;
+        return await endRun(ledger, input, checked);
       } catch (error) {
         timer({ outcome: context.cancellationSignal.aborted ? 'cancelled' : 'failure' });
         throw toFailure(error, context.cancellationSignal.aborted);
@@ -135,16 +160,16 @@ const withoutSession = (context: ExecutionContext): ExecutionContext => ({
 });
 
 /** `executeNode`: the whole node (an AI node in steps: its steps from its AI replies, for runs started before steps). */
-export function createExecuteNode(deps: ExecutorDeps) {
-  return nodeActivity(deps, (module, input, context) =>
+export function createExecuteNode(deps: ExecutorDeps, ledger: NodeLedger) {
+  return nodeActivity(deps, ledger, (module, input, context) =>
     module.execute ? module.execute(input, context) : module.ai && stepsExecutor(module.ai)(input, withoutSession(context)),
   );
 }
 
 /** `prepareAiNode` and `finishAiNode`: the steps of an AI node (`NodeModule.ai`), each once per successful attempt. */
-export function createAiNodeSteps(deps: ExecutorDeps) {
+export function createAiNodeSteps(deps: ExecutorDeps, ledger: NodeLedger) {
   return {
-    prepareAiNode: nodeActivity(deps, (module, input, context) => module.ai && prepareStep(module.ai, input, withoutSession(context))),
-    finishAiNode: nodeActivity(deps, (module, input, context) => module.ai && finishStep(module.ai, input, withoutSession(context))),
+    prepareAiNode: nodeActivity(deps, ledger, (module, input, context) => module.ai && prepareStep(module.ai, input, withoutSession(context))),
+    finishAiNode: nodeActivity(deps, ledger, (module, input, context) => module.ai && finishStep(module.ai, input, withoutSession(context))),
   };
 }

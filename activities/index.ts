@@ -87,12 +87,13 @@ export function createActivities({
     files,
     deliveries: deliverAtOnce,
   };
+  const ledger = createRunLedgerActivities(orm, outbox);
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
-    executeNode: createExecuteNode(executorDeps),
-    ...createAiNodeSteps(executorDeps),
+    executeNode: createExecuteNode(executorDeps, ledger),
+    ...createAiNodeSteps(executorDeps, ledger),
     ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
-    ...createRunLedgerActivities(orm, outbox),
+    ...ledger,
     ...createKnowledgeActivities({ orm, provider: aiProvider ?? null, outbound, httpTimeoutMs }),
     ...channels,
     ...createHandoffActivities(orm),

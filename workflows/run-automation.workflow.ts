@@ -1,7 +1,18 @@
 import { ApplicationFailure, CancellationScope, isCancellation, proxyLocalActivities, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { GraphNode } from '../lib/graph/graph.js';
-import type { AutomationRunResult, ExecuteNodeInput, NodeOutcome, RunAutomationInput, RunMemo, RunResult } from '../lib/runtime/contract.js';
+import type {
+  AutomationRunResult,
+  ExecuteNodeInput,
+  NodeFacts,
+  NodeLedgerSteps,
+  NodeOutcome,
+  RunAutomationInput,
+  RunBegin,
+  RunEnd,
+  RunMemo,
+  RunResult,
+} from '../lib/runtime/contract.js';
 import { interpret, RunFailure } from './interpreter/interpreter.js';
 import { boundedResult } from './interpreter/bounded-result.js';
 import { LocalBatch, NodeExecutionFailure, runNodeExecution } from './node-runner.js';
@@ -11,7 +22,7 @@ import { untilTheDatabaseAnswers } from './bookkeeping.js';
 export type { AutomationRunResult, RunAutomationInput, RunMemo, RunTrigger } from '../lib/runtime/contract.js';
 
 /** The run's ledger steps write only to agentry's database: they retry until it answers (`bookkeeping.ts`). */
-const ledger = proxyLocalActivities<Activities>(untilTheDatabaseAnswers);
+const ledgerSteps = proxyLocalActivities<Activities>(untilTheDatabaseAnswers);
 
 /**
  * Temporal fails a workflow whose history passes 50 MB or 51,200 events; a run stops itself before that, at the
@@ -28,60 +39,80 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
   const info = workflowInfo();
   const runWorkflowId = info.workflowId; // the Temporal workflow id names the run in the ledger
   if (input.awaitAdmission) await awaitAdmission({ runWorkflowId, accountId: input.accountId, automationId: input.automationId });
-  const { insufficientCredits } = await ledger.beginRun({
+  const begin: RunBegin = {
     id: runWorkflowId,
     accountId: input.accountId,
     automationId: input.automationId,
     triggerType: input.trigger?.type ?? 'MANUAL',
     eventId: input.trigger?.eventId ?? null,
     startedAt: info.startTime.toISOString(),
-  });
+  };
+  // Runs started before `ledgerOnNodes` begin and end with ledger steps of their own, and replay so.
+  const ledger = new RunLedgerSteps(begin, !!input.ledgerOnNodes && !input.preventedLoop);
+  const insufficientCredits = await ledger.beginUpFront();
   const chain = [...(input.chain ?? []), input.automationId];
-  let run: RunResult;
+  let run: RunResult | undefined;
   let executed = 0;
   const batch = new LocalBatch();
   // An AI node refused for lack of credits (the balance would go below zero) stops the run like an empty balance.
   let creditsRanOut = false;
-  if (input.preventedLoop || insufficientCredits) {
-    const message = input.preventedLoop
-      ? `Loop prevented: workflow ${input.automationId} was triggered again by an event its own run caused (automations ${chain.join(' → ')})`
-      : `Insufficient credits: the account has no credits left, so workflow ${input.automationId} did not run`;
-    run = { successful: false, error: { nodeId: input.entryNodeId, message }, steps: 0, nodeResults: [], variables: {} };
-  } else {
+  if (!input.preventedLoop && !insufficientCredits) {
     try {
       run = await interpret(
         input.graph,
         input.entryNodeId,
-        (node, { interpolatedData, step }) =>
-          runNode(input, chain, node, interpolatedData, step, batch).catch((error: unknown) => {
+        (node, { interpolatedData, step, final }) =>
+          runNode(input, chain, node, { data: interpolatedData, step, final: !!final }, batch, ledger).catch((error: unknown) => {
             if (error instanceof InsufficientCreditsFailure) creditsRanOut = true;
             throw error;
           }),
         {
           triggerPayload: input.triggerPayload,
           nodeFacts: input.nodeFacts,
-          propagate: isCancellation,
+          propagate: (error) => isCancellation(error) || error instanceof NoCreditsAtStart,
           now: () => Date.now(),
-          onRecord: () => (executed += 1),
+          onRecord: (result) => {
+            executed += 1;
+            ledger.credits += result.aiCredits ?? 0;
+          },
         },
       );
     } catch (error) {
       if (isCancellation(error)) {
-        await CancellationScope.nonCancellable(() =>
-          end(
-            runWorkflowId,
+        await CancellationScope.nonCancellable(async () => {
+          await ledger.beginAfter();
+          await end(
+            ledger,
             { successful: false, operations: executed, aiCredits: 0, error: 'Cancelled', insufficientCredits: false, preventedLoop: false },
             'cancelled',
-          ),
-        );
+          );
+        });
       }
-      throw error;
+      if (!(error instanceof NoCreditsAtStart)) throw error;
+    }
+    // A run whose nodes did not record its start (no node was executed, or the one carrying it failed) records it
+    // now; one that executed no node ran out of credits as if it had been recorded first.
+    if (run && (await ledger.beginAfter()) && ledger.nodesStarted === 0) {
+      ledger.noCredits = true;
+      run = undefined;
     }
   }
+  run ??= {
+    successful: false,
+    error: {
+      nodeId: input.entryNodeId,
+      message: input.preventedLoop
+        ? `Loop prevented: workflow ${input.automationId} was triggered again by an event its own run caused (automations ${chain.join(' → ')})`
+        : `Insufficient credits: the account has no credits left, so workflow ${input.automationId} did not run`,
+    },
+    steps: 0,
+    nodeResults: [],
+    variables: {},
+  };
   const result: AutomationRunResult = boundedResult({
     ...run,
     aiCredits: run.nodeResults.reduce((sum, r) => sum + (r.aiCredits ?? 0), 0),
-    insufficientCredits: !input.preventedLoop && (insufficientCredits || creditsRanOut),
+    insufficientCredits: !input.preventedLoop && (ledger.noCredits || creditsRanOut),
     preventedLoop: !!input.preventedLoop,
   });
   const memo: RunMemo = {
@@ -92,10 +123,17 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
     insufficientCredits: result.insufficientCredits,
     preventedLoop: result.preventedLoop,
   };
-  await end(runWorkflowId, memo, result.successful ? 'successful' : 'failed');
+  await end(ledger, memo, result.successful ? 'successful' : 'failed');
   if (result.successful) return result;
   const type = result.preventedLoop ? 'PreventedLoop' : result.insufficientCredits ? 'InsufficientCredits' : 'RunFailed';
   throw ApplicationFailure.create({ message: memo.error ?? 'The run failed', type, nonRetryable: true, details: [result] });
+}
+
+/** Where a node runs in its run: its interpolated data, its step, and whether the run ends when it succeeds. */
+interface NodeStep {
+  data: GraphNode['data'];
+  step: number;
+  final: boolean;
 }
 
 /** One node: an entry node's output is the trigger payload; any other runs through `runNodeExecution`. */
@@ -103,9 +141,9 @@ async function runNode(
   input: RunAutomationInput,
   chain: number[],
   node: GraphNode,
-  data: GraphNode['data'],
-  step: number,
+  { data, step, final }: NodeStep,
   batch: LocalBatch,
+  ledger: RunLedgerSteps,
 ): Promise<NodeOutcome> {
   const facts = input.nodeFacts[node.type];
   if (facts?.entry) return { output: input.triggerPayload ?? null };
@@ -117,6 +155,7 @@ async function runNode(
       'make node outputs smaller (narrow API responses, SEARCH filters) or loop over fewer items per run';
     throw new RunFailure(node.nodeId, message, true);
   }
+  const steps = await ledger.stepsFor(facts, step, final);
   const args: ExecuteNodeInput = {
     accountId: input.accountId,
     automationId: input.automationId,
@@ -125,9 +164,10 @@ async function runNode(
     executionKey: `${info.workflowId}/${info.runId}#${step}`,
     chain,
     ...(facts?.readsTriggerPayload ? { triggerPayload: input.triggerPayload } : {}),
+    ...(steps ? { ledger: steps } : {}),
   };
   try {
-    return await runNodeExecution(args, facts, batch);
+    return ledger.carried(steps, await runNodeExecution(args, facts, batch));
   } catch (error) {
     // Out of credits ends the run (fatal), even inside a loop that continues on errors.
     if (error instanceof NodeExecutionFailure && error.type === 'InsufficientCredits')
@@ -139,10 +179,11 @@ async function runNode(
 /** A node refused because the account's credits could not pay for its AI call. */
 class InsufficientCreditsFailure extends RunFailure {}
 
-async function end(runWorkflowId: string, memo: RunMemo, status: 'successful' | 'failed' | 'cancelled'): Promise<void> {
+async function end(ledger: RunLedgerSteps, memo: RunMemo, status: 'successful' | 'failed' | 'cancelled'): Promise<void> {
   upsertMemo({ ...memo });
-  await ledger.finishRun({
-    id: runWorkflowId,
+  if (status === 'successful' && ledger.endedAs(memo)) return;
+  await ledgerSteps.finishRun({
+    id: ledger.begin.id,
     status,
     operations: memo.operations,
     aiCredits: memo.aiCredits,
@@ -151,4 +192,96 @@ async function end(runWorkflowId: string, memo: RunMemo, status: 'successful' | 
     insufficientCredits: memo.insufficientCredits,
     completedAt: new Date(Date.now()).toISOString(),
   });
+}
+
+/** The account had no credits left when the run's first node was about to run: no node runs. */
+class NoCreditsAtStart extends Error {}
+
+/**
+ * Where a run's ledger steps go (a webhook run of three local nodes has three local activities rather than five).
+ * Without `input.ledgerOnNodes` (and for a prevented loop): `beginRun` before any node and `finishRun` after the
+ * last, local activities of their own. With it: the start rides on the first node when that node is local and
+ * without AI (otherwise `beginRun` runs right before it), and the end on a final such node. A carried step that did
+ * not happen (the node failed, or could not record the end) is made up by its own activity.
+ */
+class RunLedgerSteps {
+  /** AI credits of the nodes recorded so far. */
+  credits = 0;
+  /** Nodes whose execution was started (entry nodes are not executed). */
+  nodesStarted = 0;
+  /** The account had no credits left at the start. */
+  noCredits = false;
+  private begun = false;
+  private ended?: { operations: number; aiCredits: number };
+
+  constructor(
+    readonly begin: RunBegin,
+    private readonly onNodes: boolean,
+  ) {}
+
+  /** Before any node, without `ledgerOnNodes`: `beginRun`; answers whether the account has no credits left. */
+  async beginUpFront(): Promise<boolean> {
+    if (!this.onNodes) this.noCredits = await this.record();
+    return this.noCredits;
+  }
+
+  /** After the nodes: `beginRun` when no node recorded the start; answers whether that found no credits left. */
+  async beginAfter(): Promise<boolean> {
+    return this.begun ? false : this.record();
+  }
+
+  /** The ledger steps the node of `step` carries; records the start first when the node cannot carry it. */
+  async stepsFor(facts: NodeFacts | undefined, step: number, final: boolean): Promise<NodeLedgerSteps | undefined> {
+    this.nodesStarted += 1;
+    if (!this.onNodes) return undefined;
+    const plain = !!facts?.local && !facts.aiSteps;
+    if (!this.begun && !plain && (await this.record())) {
+      this.noCredits = true;
+      throw new NoCreditsAtStart();
+    }
+    const steps: NodeLedgerSteps = {
+      ...(this.begun ? {} : { begin: this.begin }),
+      ...(plain && final ? { end: this.successfulEnd(step) } : {}),
+    };
+    return steps.begin || steps.end ? steps : undefined;
+  }
+
+  /** Takes note of what the node's activity did of the steps it carried; answers its outcome. */
+  carried(steps: NodeLedgerSteps | undefined, outcome: NodeOutcome): NodeOutcome {
+    if (steps?.begin) {
+      if (outcome.ledger?.insufficientCredits) {
+        this.noCredits = true;
+        throw new NoCreditsAtStart();
+      }
+      this.begun = true;
+    }
+    if (steps?.end && outcome.ledger?.ended) {
+      this.ended = { operations: steps.end.operations, aiCredits: steps.end.aiCredits + (outcome.aiCredits ?? 0) };
+    }
+    return outcome;
+  }
+
+  /** Whether a node already recorded the run's end as `memo` says it ended. */
+  endedAs(memo: RunMemo): boolean {
+    return !!this.ended && memo.successful && this.ended.operations === memo.operations && this.ended.aiCredits === memo.aiCredits;
+  }
+
+  private successfulEnd(step: number): RunEnd {
+    return {
+      id: this.begin.id,
+      status: 'successful',
+      operations: step,
+      aiCredits: this.credits,
+      error: null,
+      preventedLoop: false,
+      insufficientCredits: false,
+      completedAt: new Date(Date.now()).toISOString(),
+    };
+  }
+
+  private async record(): Promise<boolean> {
+    const { insufficientCredits } = await ledgerSteps.beginRun(this.begin);
+    this.begun = true;
+    return insufficientCredits;
+  }
 }

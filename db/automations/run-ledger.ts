@@ -5,30 +5,11 @@
  * so a run whose next call would overdraw the balance is stopped before that call.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AutomationRunStatus } from '../entities/index.js';
+import type { RunBegin, RunEnd } from '../../lib/runtime/contract.js';
 import { sqlOf } from '../tables/catalog.js';
 import { releaseAdmission } from './admission.js';
 
-export interface RunBegin {
-  /** The Temporal workflow id of the run. */
-  id: string;
-  accountId: number;
-  automationId: number;
-  triggerType: string;
-  eventId?: string | null;
-  startedAt: string;
-}
-
-export interface RunEnd {
-  id: string;
-  status: Exclude<AutomationRunStatus, 'running'>;
-  operations: number;
-  aiCredits: number;
-  error?: string | null;
-  preventedLoop?: boolean;
-  insufficientCredits?: boolean;
-  completedAt: string;
-}
+export type { RunBegin, RunEnd } from '../../lib/runtime/contract.js';
 
 /**
  * Records the start of a run (once) and answers whether the account has run out of credits, and whether this call

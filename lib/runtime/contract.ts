@@ -66,6 +66,12 @@ export interface RunAutomationInput {
   preventedLoop?: boolean;
   /** Set on runs Temporal starts by itself (schedules): the run first waits for admission (workflows/await-admission.ts). */
   awaitAdmission?: boolean;
+  /**
+   * The run's ledger steps ride on its node activities (`NodeLedgerSteps`). Set on every run started since; a run
+   * started without it (before, or by a schedule created before) has ledger steps of their own, and replays so. An
+   * input field rather than `patched()`, whose marker costs each run a search attribute update.
+   */
+  ledgerOnNodes?: boolean;
 }
 
 /** The input of one `executeNode` activity: what that node needs, not the whole run. */
@@ -96,6 +102,50 @@ export interface ExecuteNodeInput {
   aiReplies?: AiReply[];
   /** What an AI node's `prepare` (or previous `finish`) passed on with its AI call to the `finish` step. */
   aiState?: unknown;
+  /** The run's ledger steps this node execution carries (automation runs, local nodes without AI only). */
+  ledger?: NodeLedgerSteps;
+}
+
+/** The start of an automation run, as its ledger records it (`db/automations/run-ledger.ts`). */
+export interface RunBegin {
+  /** The Temporal workflow id of the run. */
+  id: string;
+  accountId: number;
+  automationId: number;
+  triggerType: string;
+  eventId?: string | null;
+  startedAt: string;
+}
+
+/** The end of an automation run, as its ledger records it. */
+export interface RunEnd {
+  id: string;
+  status: 'successful' | 'failed' | 'cancelled';
+  operations: number;
+  aiCredits: number;
+  error?: string | null;
+  preventedLoop?: boolean;
+  insufficientCredits?: boolean;
+  completedAt: string;
+}
+
+/**
+ * A run's ledger steps riding on a node activity instead of local activities of their own (each is one more
+ * workflow activation and marker): `begin` before the run's first node, `end` after its last.
+ */
+export interface NodeLedgerSteps {
+  /** Record the run's start before the node runs; when the account has no credits left, the node does not run. */
+  begin?: RunBegin;
+  /** Record the run's successful end once the node has succeeded (its AI credits are added to `aiCredits`). */
+  end?: RunEnd;
+}
+
+/** What a node activity did of the ledger steps it carried (`ExecuteNodeInput.ledger`). */
+export interface NodeLedgerOutcome {
+  /** `begin` found the account without credits: the node was not executed. */
+  insufficientCredits?: boolean;
+  /** `end` was recorded (false: it failed, and the workflow records it with a step of its own). */
+  ended?: boolean;
 }
 
 /** What a flow node knows of its conversation. */
@@ -198,6 +248,8 @@ export interface NodeOutcome {
   aiCall?: AiCallRequest;
   /** With `aiCall`, from an AI node's steps: what its `finish` step gets back with the reply (`ExecuteNodeInput.aiState`). */
   aiState?: unknown;
+  /** What the activity did of the ledger steps it carried. */
+  ledger?: NodeLedgerOutcome;
 }
 
 /** One executed node, in execution order. */

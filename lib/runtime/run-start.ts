@@ -27,7 +27,7 @@ export const MAX_RUN_INPUT_BYTES = 1_900_000;
 
 /** The input of a run; one too large for Temporal to carry is refused (413) before anything is started. */
 export function runInput(request: RunStartRequest): RunAutomationInput {
-  const input = { ...request, chain: request.chain ?? [], preventedLoop: request.preventedLoop ?? false };
+  const input = { ...request, chain: request.chain ?? [], preventedLoop: request.preventedLoop ?? false, ledgerOnNodes: true };
   const bytes = Buffer.byteLength(JSON.stringify(input));
   if (bytes > MAX_RUN_INPUT_BYTES) {
     const size = (bytes / 1e6).toFixed(1);

@@ -180,7 +180,9 @@ describe('AI nodes through the AI gateway (a local OpenAI-compatible server)', f
     const second = await wf.node('DATA_TRANSFORMER', { prompt: 'q' });
     await wf.edge(first, 'default', second);
     await harness().orm.em.getConnection().execute('update accounts set credit_balance = 7 where id = ?', [a.account.id]);
-    ai().script({ content: 'one' }, { content: 'two' });
+    // One reply only: a second call would fail the run with the fake's 500 instead of insufficient credits, and no
+    // reply is left over for the next test.
+    ai().script({ content: 'one' });
     const run = await wf.run(first);
     expect(run.successful).to.equal(false);
     expect(run.insufficientCredits).to.equal(true);

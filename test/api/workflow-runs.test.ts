@@ -90,15 +90,52 @@ describe('manual workflow runs on Temporal', function () {
     expect(JSON.parse(rows.body.agentry[0].data.Source)).to.deep.equal({ customer: { name: 'Customer 42', tier: 'gold' } });
 
     // The run is a Temporal execution with one local activity per node, named by its summary; the entry node's
-    // output is the payload, produced by the workflow itself, and the run's two ledger entries (begin, finish) are
-    // local activities too: the whole run is one workflow task.
+    // output is the payload, produced by the workflow itself, and the run's ledger steps ride on its first and last
+    // node: the whole run is one workflow task with a local activity per node.
     const history = await harness().env.client.workflow.getHandle(started.body.id).fetchHistory();
     expect(history.events!.filter((e) => e.activityTaskScheduledEventAttributes)).to.have.length(0);
     expect(history.events!.filter((e) => e.workflowTaskCompletedEventAttributes)).to.have.length(1);
     const markers = history.events!.filter((e) => e.markerRecordedEventAttributes);
-    expect(markers).to.have.length(4);
+    expect(markers.map((e) => e.markerRecordedEventAttributes!.markerName)).to.deep.equal(['core_local_activity', 'core_local_activity']);
     const summaries = markers.map((e) => e.userMetadata?.summary && defaultPayloadConverter.fromPayload(e.userMetadata.summary));
     expect(summaries.filter(Boolean)).to.deep.equal([`API ${api} (api)`, `DYNAMIC_TABLES ${create} (dynamic_tables)`]);
+    const ledger = await harness().orm.em.getKnex().raw(`select status, operations from workflow_runs where id = ?`, [started.body.id]);
+    expect(ledger.rows).to.deep.equal([{ status: 'successful', operations: 3 }]);
+  });
+
+  it('records the start and end of runs whose first and last nodes carry them, also when that node fails or credits are out', async () => {
+    const a = await newAccount();
+    const key = a.userKey;
+    const ledger = async (runId: string) =>
+      (await harness().orm.em.getKnex().raw(`select status, operations, insufficient_credits, error from workflow_runs where id = ?`, [runId])).rows;
+    const id = (await call('POST', '/workflows', { key, body: { name: 'Carried' } })).body.id;
+    const first = await node(key, id, { type: 'API', data: { url: `${service.origin}/customer/{trigger_payload}`, method: 'GET' } });
+    const last = await node(key, id, { type: 'API', data: { url: `${service.origin}/{trigger_payload}`, method: 'GET' } });
+    await call('POST', `/workflows/${id}/edges`, { key, body: { source: first, handle: 'default', targetEdge: last } });
+    await call('POST', `/workflows/${id}/publish`, { key });
+    const run = async (payload: string) => {
+      const started = await call('POST', `/workflows/${id}/runs`, { key, body: { payload } });
+      expect(started.status, started.text).to.equal(202);
+      return { id: started.body.id as string, result: await result(started.body.id) };
+    };
+
+    // The last node fails (404): the end it carried is not recorded by it, the run records its failure itself.
+    const failed = await run('absent');
+    expect(failed.result.successful).to.equal(false);
+    expect(await ledger(failed.id)).to.deep.equal([
+      { status: 'failed', operations: 2, insufficient_credits: false, error: failed.result.error!.message },
+    ]);
+
+    // An account without credits: the first node's start finds none, and the node does not run.
+    await harness().orm.em.getKnex().raw('update accounts set credit_balance = 0 where id = ?', [a.account.id]);
+    const hits = service.hits.length;
+    const broke = await run('7');
+    expect(broke.result).to.include({ successful: false, insufficientCredits: true, steps: 0 });
+    expect(broke.result.nodeResults).to.deep.equal([]);
+    expect(service.hits.length).to.equal(hits);
+    expect(await ledger(broke.id)).to.deep.equal([
+      { status: 'failed', operations: 0, insufficient_credits: true, error: broke.result.error!.message },
+    ]);
   });
 
   it('retries 5xx answers with backoff, fails at once on 4xx, and records the failing node', async () => {

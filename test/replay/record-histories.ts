@@ -167,3 +167,33 @@ describe('recording AI nodes in steps for the replay tests', function () {
     await recordNewsletterConversation('ai-steps-conversation');
   });
 });
+
+describe('recording runs whose ledger steps ride on their nodes for the replay tests', function () {
+  this.timeout(120_000);
+
+  it('records a webhook run and a failed run with the ledger on their nodes (ledgerOnNodes)', async () => {
+    const { userKey: key } = await newAccount();
+    const tableId = await newTable(key, 'orders', ['Ref']);
+    const hook = (await call('POST', '/incoming-webhooks', { key, body: { name: 'Shop', useAuthentication: false } })).body;
+    // The start rides on the CREATE, the end on the SEARCH.
+    const live = await activeChain(key, 'On order', [
+      { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
+      { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Ref: '{trigger_payload.order}' } } },
+      { type: 'DYNAMIC_TABLES', data: { action: 'SEARCH', tableId, search: 'A-1' } },
+    ]);
+    const posted = await call('POST', `/webhooks/${hook.id}`, { baseUrl: harness().origin, body: { order: 'A-1' } });
+    const webhookRun = `automation:${live.id}:event-${posted.body.eventId}`;
+    expect((await awaitRun(webhookRun)).successful).to.equal(true);
+    await save('ledger-on-nodes-run', webhookRun);
+
+    // The node carrying both steps fails: the start and the end are then local activities of their own.
+    const failing = (await call('POST', '/workflows', { key, body: { name: 'Fails' } })).body.id as number;
+    await node(key, failing, {
+      type: 'DYNAMIC_TABLES',
+      data: { action: 'UPDATE', tableId, rowId: '0123456789abcdef01234567', rowData: { Ref: 'x' } },
+    });
+    const failedRun = await manualRun(key, failing, null);
+    expect((await runResult(failedRun)).successful).to.equal(false);
+    await save('ledger-on-nodes-failed-run', failedRun);
+  });
+});

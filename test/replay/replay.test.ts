@@ -26,12 +26,16 @@ describe('replaying recorded run histories with the current workflow code', func
   it('has the recorded histories: a webhook run, a loop with BREAK, a failed run, a cancelled run and a conversation, and AI nodes in steps', () => {
     // conversation.json predates AI nodes in steps (each AI node executed again after its call): it proves that runs
     // in flight keep that path; the ai-steps-* histories, recorded with the ai-nodes-prepare-finish patch, prove theirs.
+    // The runs without ledger-on-nodes-* in their names predate `ledgerOnNodes` (ledger steps as local activities
+    // of their own); the ledger-on-nodes-* ones were started with it.
     expect(fixtures).to.deep.equal([
       'ai-steps-conversation.json',
       'ai-steps-run.json',
       'cancelled-run.json',
       'conversation.json',
       'failed-run.json',
+      'ledger-on-nodes-failed-run.json',
+      'ledger-on-nodes-run.json',
       'loop-with-break.json',
       'webhook-run.json',
     ]);

@@ -6,6 +6,7 @@
 import { DefaultLogger } from '@temporalio/worker';
 import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
 import { createExecuteNode } from '../../activities/execute-node.activity.js';
+import { createRunLedgerActivities } from '../../activities/run-ledger.activity.js';
 import { nodeFactsOf } from '../../nodes/registry.js';
 import type { AiReply } from '../../lib/runtime/ai-call.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
@@ -40,17 +41,20 @@ export interface NodeExecution {
 
 export async function executeNodeAttempt(execution: NodeExecution, attempt = 1): Promise<NodeOutcome> {
   const h = harness();
-  const executeNode = createExecuteNode({
-    orm: h.orm,
-    temporal: h.env.client,
-    schedules: new TemporalAutomationSchedules(h.env.client, h.taskQueue, nodeFactsOf),
-    httpTimeoutMs: 5_000,
-    outbound: createOutboundFetch(TEST_OUTBOUND_POLICY),
-    files: new LocalFileStore('.data/files'),
-    ai: new AiGateway(execution.aiProvider === undefined ? h.aiProvider : execution.aiProvider),
-    messaging: execution.messaging === undefined ? { baseUrl: h.messaging.baseUrl, token: 'test-messaging-token' } : execution.messaging,
-    secrets: SecretBox.fromKey(execution.settingsKey ?? TEST_SETTINGS_KEY),
-  });
+  const executeNode = createExecuteNode(
+    {
+      orm: h.orm,
+      temporal: h.env.client,
+      schedules: new TemporalAutomationSchedules(h.env.client, h.taskQueue, nodeFactsOf),
+      httpTimeoutMs: 5_000,
+      outbound: createOutboundFetch(TEST_OUTBOUND_POLICY),
+      files: new LocalFileStore('.data/files'),
+      ai: new AiGateway(execution.aiProvider === undefined ? h.aiProvider : execution.aiProvider),
+      messaging: execution.messaging === undefined ? { baseUrl: h.messaging.baseUrl, token: 'test-messaging-token' } : execution.messaging,
+      secrets: SecretBox.fromKey(execution.settingsKey ?? TEST_SETTINGS_KEY),
+    },
+    createRunLedgerActivities(h.orm),
+  );
   const input: ExecuteNodeInput = {
     accountId: execution.accountId,
     automationId: execution.automationId ?? 1,

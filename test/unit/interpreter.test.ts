@@ -154,6 +154,31 @@ describe('interpreter: walking the graph', () => {
 
 // ---- limits ------------------------------------------------------------------------------------------------------
 
+describe('interpreter: the final node', () => {
+  it('says final of a node no edge leaves outside any loop: a successful run ends with it', async () => {
+    const g = graph([node('t', 'TRIGGER'), node('a', 'CONDITIONAL_ROUTING'), node('b'), node('c')], 't>a', 'a:yes>b', 'a>c');
+    const f = fake({ a: { handle: 'yes' } });
+    expect((await interpret(g, 't', f.executeNode)).successful).to.equal(true);
+    // `a` ends the run when it takes a handle without an edge, but it has edges: only `b`, which has none, is final.
+    expect(f.calls.map((c) => [c.nodeId, !!c.final])).to.deep.equal([
+      ['t', false],
+      ['a', false],
+      ['b', true],
+    ]);
+  });
+
+  it('never says final inside a loop body, where the walk goes back to the loop node', async () => {
+    const g = graph([node('loop', 'ITERATION', { variableName: 'list' }), node('item'), node('done')], 'loop:body>item', 'loop:completed>done');
+    const f = fake();
+    await interpret(g, 'loop', f.executeNode, { variables: { list: [1, 2] } });
+    expect(f.calls.map((c) => [c.nodeId, !!c.final])).to.deep.equal([
+      ['item', false],
+      ['item', false],
+      ['done', true],
+    ]);
+  });
+});
+
 describe('interpreter: step limit', () => {
   it('stops a cycle A→B→A at step 501 with the error and 500 results', async () => {
     const g = graph([node('a'), node('b')], 'a>b', 'b>a');

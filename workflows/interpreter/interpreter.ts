@@ -88,7 +88,8 @@ class Interpreter {
     const interpolatedData = interpolateFields(node.data, facts?.interpolated ?? [], scope);
     let outcome;
     try {
-      outcome = (await this.executeNode(node, { interpolatedData, scope, step: state.steps })) ?? {};
+      const final = loops.length === 0 && !state.hasEdges(node);
+      outcome = (await this.executeNode(node, { interpolatedData, scope, step: state.steps, ...(final ? { final } : {}) })) ?? {};
     } catch (error) {
       if (state.options.propagate?.(error)) throw error;
       throw state.fail(node, errorMessage(error), error instanceof RunFailure && error.fatal, spentCredits(error));

@@ -35,6 +35,8 @@ export class RunState {
   steps = 0;
   private readonly nodes = new Map<string, GraphNode>();
   private readonly edges = new Map<string, string>();
+  /** Nodes with at least one edge leaving them. */
+  private readonly sources = new Set<string>();
 
   constructor(
     graph: Graph,
@@ -51,6 +53,7 @@ export class RunState {
     for (const edge of [...graph.edges, ...graph.nodes.flatMap((n) => n.edges ?? [])]) {
       const key = `${edge.source}\u0000${edge.handle}`;
       if (!this.edges.has(key)) this.edges.set(key, edge.targetEdge);
+      this.sources.add(edge.source);
     }
   }
 
@@ -69,6 +72,11 @@ export class RunState {
   /** The node the edge of `handle` leads to; undefined ends the path. */
   next(node: GraphNode, handle: string): string | undefined {
     return this.edges.get(`${node.nodeId}\u0000${handle}`);
+  }
+
+  /** Whether any edge leaves `node` (when none does, every path through it ends there). */
+  hasEdges(node: GraphNode): boolean {
+    return this.sources.has(node.nodeId);
   }
 
   /** Counts the step of executing `node`, failing the run instead when it would pass the limit. */

@@ -13,6 +13,8 @@ export interface NodeInput {
   scope: Scope;
   /** The step this execution is (1 for the entry node): with the run, it names the execution on every attempt. */
   step: number;
+  /** The run ends when this node succeeds: no loop encloses it and no edge leaves it. */
+  final?: boolean;
 }
 
 /** Runs one node; a thrown error is the node's failure. */
