@@ -39,7 +39,7 @@ import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
 import { runInput, runSearchAttributes } from '../lib/runtime/run-start.js';
 import { ADMITTED_SIGNAL, MANUAL_RUN_EVENT, SCHEDULED_RUN_EVENT } from '../lib/runtime/queued-runs.js';
-import { recordAdmissions, releaseAdmission, runsInFlight, tryLockAdmission, automationLimits } from '../db/automations/admission.js';
+import { recordAdmissions, releaseAdmission, lockAdmission, automationLimits } from '../db/automations/admission.js';
 import { planAdmission } from './admission-plan.js';
 import { AdmissionBound, type AdmissionSettings } from './admission-bound.js';
 import { attempt, attemptAsync, messageOf, temporalUnreachable, type Outcome } from './dispatch-outcomes.js';
@@ -134,8 +134,8 @@ export class OutboxDispatcher {
    */
   async dispatchOnce(): Promise<number> {
     return this.deps.orm.em.getKnex().transaction(async (trx) => {
-      if (!(await tryLockAdmission(trx))) return 0;
-      const inFlight = await runsInFlight(trx);
+      const inFlight = await lockAdmission(trx);
+      if (inFlight === null) return 0;
       const free = (await this.bound.value()) - inFlight;
       if (free <= 0) return 0;
       const claimed = await claimPendingEvents(trx, this.deps.batchSize ?? 100);

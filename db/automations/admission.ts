@@ -10,16 +10,17 @@ import type { Knex } from '@mikro-orm/postgresql';
 /** The advisory lock (one key for the whole database) under which one dispatcher at a time admits runs. */
 const ADMISSION_LOCK_KEY = 1_414_001;
 
-/** Takes the admission lock for the transaction `trx`; false when another dispatcher holds it (it is admitting). */
-export async function tryLockAdmission(trx: Knex): Promise<boolean> {
-  const result = await trx.raw(`select pg_try_advisory_xact_lock(?) as locked`, [ADMISSION_LOCK_KEY]);
-  return result.rows[0].locked === true;
-}
-
-/** Runs admitted and not yet finished, over every account. */
-export async function runsInFlight(knex: Knex): Promise<number> {
-  const result = await knex.raw(`select count(*)::int as n from admitted_runs where finished_at is null`);
-  return result.rows[0].n as number;
+/**
+ * Takes the admission lock for the transaction `trx` and answers the runs in flight, admitted and not yet finished
+ * over every account (one round trip); null when another dispatcher holds the lock (it is admitting).
+ */
+export async function lockAdmission(trx: Knex): Promise<number | null> {
+  const result = await trx.raw(
+    `select pg_try_advisory_xact_lock(?) as locked, (select count(*)::int from admitted_runs where finished_at is null) as in_flight`,
+    [ADMISSION_LOCK_KEY],
+  );
+  const row = result.rows[0] as { locked: boolean; in_flight: number };
+  return row.locked === true ? row.in_flight : null;
 }
 
 export interface AutomationLimit {
