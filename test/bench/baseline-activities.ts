@@ -1,4 +1,4 @@
-/** The activities of the plain-Temporal baselines: nothing, or the I/O of the webhook-shaped run. */
+/** The activities of the plain-Temporal baselines: nothing, or the I/O of the webhook-shaped run and of a turn. */
 import pg from 'pg';
 
 export function baselineActivities(pool: pg.Pool) {
@@ -9,6 +9,9 @@ export function baselineActivities(pool: pg.Pool) {
     },
     async insertRow(payload: unknown, answer: unknown): Promise<void> {
       await pool.query('insert into baseline_events (payload, answer) values ($1, $2)', [JSON.stringify(payload), JSON.stringify(answer)]);
+    },
+    async insertMessage(role: string, text: string, turn: number): Promise<void> {
+      await pool.query('insert into baseline_messages (role, text, turn) values ($1, $2, $3)', [role, text, turn]);
     },
     async httpPost(url: string, body: unknown): Promise<void> {
       await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).arrayBuffer();

@@ -1,8 +1,9 @@
 /**
- * The plain-Temporal baselines of the benchmarks: N empty activities in sequence, and a webhook-shaped run (GET a
- * service, INSERT a row into PostgreSQL, POST the service) as local activities, nothing else.
+ * The plain-Temporal baselines of the benchmarks: N empty activities in sequence, a webhook-shaped run (GET a
+ * service, INSERT a row into PostgreSQL, POST the service) as local activities, and a conversation-shaped
+ * long-lived workflow whose turns are updates (INSERT the user's message, INSERT the reply), nothing else.
  */
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { condition, defineUpdate, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { BaselineActivities } from './baseline-activities.js';
 
 const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 };
@@ -26,4 +27,22 @@ export async function webhookShaped(input: { serviceUrl: string; payload: unknow
   const answer = await local.httpGet(input.serviceUrl);
   await local.insertRow(input.payload, answer);
   await local.httpPost(input.serviceUrl, input.payload);
+}
+
+/** A turn: the user's text in, the reply out. */
+export const turnUpdate = defineUpdate<string, [string]>('turn');
+
+/**
+ * The conversation benchmark's turn done by hand: a workflow that lives as long as its conversation and answers
+ * each turn, an update, by recording the user's message and the reply (one INSERT each, as local activities).
+ */
+export async function conversationShaped(input: { reply: string }): Promise<void> {
+  let turns = 0;
+  setHandler(turnUpdate, async (text) => {
+    turns += 1;
+    await local.insertMessage('user', text, turns);
+    await local.insertMessage('agent', input.reply, turns);
+    return input.reply;
+  });
+  await condition(() => false);
 }

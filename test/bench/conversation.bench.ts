@@ -5,7 +5,10 @@
  *
  * Embedded Temporal dev server, a fresh database, the API and the worker in processes of their own, as `npm start`
  * runs them; no AI provider (the flows say static messages). It prints:
- *  - turn latency p50/p95 (user message in, agent messages out, over HTTP) of a flow without AI calls, one turn at a time;
+ *  - turn latency p50/p95 (user message in, agent messages out, over HTTP) of a flow without AI calls, one turn at a time,
+ *    and beside it the same turn done by a minimal plain-Temporal program on the same dev server (an HTTP handler
+ *    sending an update to a long-lived workflow that INSERTs the message and the reply as local activities and
+ *    answers; test/bench/baseline-worker.ts), interleaved turn by turn, with the ratio of the medians;
  *  - turns per second with CONVERSATIONS conversations talking at once (each one turn at a time);
  *  - turn latency p50 while BACKLOG automation runs are queued (webhooks of a WEBHOOK → API → API workflow sent just
  *    before), with the backlog still pending when the measurement ended, and the ratio to the idle p50.
@@ -35,8 +38,13 @@ async function main(): Promise<void> {
   const common = platform.processEnv;
   const worker = (queues: string, nice = '0') =>
     startProcess('worker/main.ts', { ...common, LOG_LEVEL: 'INFO', WORKER_QUEUES: queues, WORKER_NICE: nice }, /polling task queue/);
-  const [[, port]] = await Promise.all([
+  const [[, port], [, baselinePort]] = await Promise.all([
     startProcess('test/bench/api-process.ts', common, /port (\d+)/),
+    startProcess(
+      'test/bench/baseline-worker.ts',
+      { ...common, TEMPORAL_TASK_QUEUE: `${platform.queue}-plain`, BASELINE_REPLY: HOURS_REPLY },
+      /ready (\d+)/,
+    ),
     ...(SEPARATE ? [worker('runs', process.env.RUNS_NICE ?? '10'), worker('turns')] : [worker('runs,turns')]),
   ]);
   const api = benchApi(port!, account.userKey);
@@ -50,15 +58,34 @@ async function main(): Promise<void> {
     if (reply.messages[0]?.text !== HOURS_REPLY) throw new Error(`unexpected reply ${JSON.stringify(reply)}`);
     return performance.now() - started;
   };
-  const latencies = async (count: number) => {
+  // The plain-Temporal turn of the same shape, on its own long-lived workflow.
+  const baseline = `http://127.0.0.1:${baselinePort}`;
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${baseline}${path}`, { method: 'POST', body: JSON.stringify(body) });
+    if (res.status !== 200) throw new Error(`baseline answered ${res.status}: ${await res.text()}`);
+    return res.json() as Promise<{ id?: string; text?: string }>;
+  };
+  const baselineTurn = async (conversationId: string) => {
+    const started = performance.now();
+    const { text } = await post(`/conversations/${conversationId}/messages`, { text: 'When are you open?' });
+    if (text !== HOURS_REPLY) throw new Error(`unexpected baseline reply ${text}`);
+    return performance.now() - started;
+  };
+  const baselineSamples: number[] = [];
+  /** `count` turns of one conversation; with `interleaved`, each followed by a baseline turn. */
+  const latencies = async (count: number, interleaved = false) => {
     const { id } = await api('POST', `${base}/conversations`, {});
-    for (let i = 0; i < 5; i += 1) await turn(id);
+    const plain = interleaved ? (await post('/conversations', {})).id! : '';
+    for (let i = 0; i < 5; i += 1) await Promise.all([turn(id), interleaved && baselineTurn(plain)]);
     const samples: number[] = [];
-    for (let i = 0; i < count; i += 1) samples.push(await turn(id));
+    for (let i = 0; i < count; i += 1) {
+      samples.push(await turn(id));
+      if (interleaved) baselineSamples.push(await baselineTurn(plain));
+    }
     return samples;
   };
 
-  const idle = await latencies(TURNS);
+  const idle = await latencies(TURNS, true);
 
   const conversations = await Promise.all(
     Array.from({ length: CONVERSATIONS }, async () => (await api('POST', `${base}/conversations`, {})).id as string),
@@ -122,6 +149,9 @@ async function main(): Promise<void> {
     `embedded Temporal dev server, API and ${SEPARATE ? `two worker processes (runs at nice ${process.env.RUNS_NICE ?? '10'}; turns)` : 'one worker process (runs and turns)'}, no AI provider; flow: TRIGGER_INTENT → SAY_AI (static)`,
   );
   console.log(`turn latency, one at a time (${idle.length} turns): p50 ${fmt(p(idle, 50))}, p95 ${fmt(p(idle, 95))}`);
+  console.log(
+    `  plain Temporal baseline of the same shape (HTTP handler → update of a long-lived workflow: INSERT the message, INSERT the reply → answer), interleaved: p50 ${fmt(p(baselineSamples, 50))}, p95 ${fmt(p(baselineSamples, 95))}; ratio of medians ${(p(idle, 50) / p(baselineSamples, 50)).toFixed(2)}x`,
+  );
   console.log(
     `throughput: ${CONVERSATIONS} conversations × ${TURNS_EACH} turns in ${concurrentSeconds.toFixed(1)} s = ${((CONVERSATIONS * TURNS_EACH) / concurrentSeconds).toFixed(1)} turns/s`,
   );
