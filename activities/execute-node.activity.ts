@@ -108,16 +108,14 @@ async function endRun(ledger: NodeLedger, input: ExecuteNodeInput, outcome: Node
 function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
   return (input: ExecuteNodeInput): Promise<NodeOutcome> =>
     heartbeating(async (context) => {
+      // The run's start, before its first node: a run of an account without credits runs no node (a database
+      // error here is retried like any other: nothing has happened yet).
+      if (input.ledger?.begin && (await ledger.beginRun(input.ledger.begin)).insufficientCredits) return { ledger: { insufficientCredits: true } };
       const module = nodeModule(input.node.type);
       const timer = nodeDuration.startTimer({ type: input.node.type });
       const outboxMark = deps.outbox?.mark() ?? 0;
       let session: AiSession | undefined;
       try {
-        // The run's start, before its first node: a run of an account without credits runs no node.
-        if (input.ledger?.begin && (await ledger.beginRun(input.ledger.begin)).insufficientCredits) {
-          timer({ outcome: 'failure' });
-          return { ledger: { insufficientCredits: true } };
-        }
         const running = module
           ? run(module, input, {
               ...deps,

@@ -33,27 +33,24 @@ export interface Subscriber {
  * never stands in front of another account's single event; within an account they keep their order.
  */
 export async function claimPendingEvents(trx: Knex, limit: number): Promise<PendingEvent[]> {
-  const due = (o: string) =>
-    `${o}.dispatched_at is null and ${o}.dead_lettered_at is null and (${o}.next_attempt_at is null or ${o}.next_attempt_at <= now())`;
-  // One statement: the picks in their order, then their rows locked (those another dispatcher holds are skipped).
-  const result = await trx.raw(
-    `with picked as (
-       select e.id, row_number() over (order by e.turn + f.running, e.id) as position
-         from (select distinct account_id from outbox_events where dispatched_at is null and dead_lettered_at is null) a
-         cross join lateral (select count(*) as running from admitted_runs r where r.account_id = a.account_id and r.finished_at is null) f
-         cross join lateral (
-           select id, row_number() over (order by id) as turn from (
-             select id from outbox_events o where o.account_id = a.account_id and ${due('o')} order by id limit ?
-           ) first) e
-        order by e.turn + f.running, e.id limit ?)
-     select ${PENDING_EVENT_COLUMNS.replace(/(\w+)/g, 'e.$1')}
-       from outbox_events e join picked p on p.id = e.id
-      where ${due('e')}
-      order by p.position
-        for update of e skip locked`,
+  const due = `dispatched_at is null and dead_lettered_at is null and (next_attempt_at is null or next_attempt_at <= now())`;
+  const picked = await trx.raw(
+    `select e.id from (select distinct account_id from outbox_events where dispatched_at is null and dead_lettered_at is null) a
+       cross join lateral (select count(*) as running from admitted_runs r where r.account_id = a.account_id and r.finished_at is null) f
+       cross join lateral (
+         select id, row_number() over (order by id) as turn from (
+           select id from outbox_events o where o.account_id = a.account_id and ${due} order by id limit ?
+         ) first) e
+      order by e.turn + f.running, e.id limit ?`,
     [limit, limit],
   );
-  return result.rows.map(pendingEventOf);
+  const ids: string[] = picked.rows.map((r: { id: string }) => String(r.id));
+  if (!ids.length) return [];
+  const result = await trx.raw(`select ${PENDING_EVENT_COLUMNS} from outbox_events where id = any(?::bigint[]) and ${due} for update skip locked`, [
+    ids,
+  ]);
+  const order = new Map(ids.map((id, i) => [id, i]));
+  return result.rows.map(pendingEventOf).sort((a: PendingEvent, b: PendingEvent) => order.get(a.id)! - order.get(b.id)!);
 }
 
 /** The columns of an outbox row that dispatching reads. */
