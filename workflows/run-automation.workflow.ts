@@ -1,15 +1,11 @@
-import { ApplicationFailure, CancellationScope, isCancellation, proxyLocalActivities, upsertMemo, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.js';
+import { ApplicationFailure, CancellationScope, isCancellation, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import type { GraphNode } from '../lib/graph/graph.js';
 import type {
   AutomationRunResult,
   ExecuteNodeInput,
-  NodeFacts,
-  NodeLedgerSteps,
   NodeOutcome,
   RunAutomationInput,
   RunBegin,
-  RunEnd,
   RunMemo,
   RunResult,
 } from '../lib/runtime/contract.js';
@@ -17,12 +13,9 @@ import { interpret, RunFailure } from './interpreter/interpreter.js';
 import { boundedResult } from './interpreter/bounded-result.js';
 import { LocalBatch, NodeExecutionFailure, runNodeExecution } from './node-runner.js';
 import { awaitAdmission } from './await-admission.js';
-import { untilTheDatabaseAnswers } from './bookkeeping.js';
+import { NoCreditsAtStart, RunLedgerSteps } from './run-ledger-steps.js';
 
 export type { AutomationRunResult, RunAutomationInput, RunMemo, RunTrigger } from '../lib/runtime/contract.js';
-
-/** The run's ledger steps write only to agentry's database: they retry until it answers (`bookkeeping.ts`). */
-const ledgerSteps = proxyLocalActivities<Activities>(untilTheDatabaseAnswers);
 
 /**
  * Temporal fails a workflow whose history passes 50 MB or 51,200 events; a run stops itself before that, at the
@@ -181,107 +174,5 @@ class InsufficientCreditsFailure extends RunFailure {}
 
 async function end(ledger: RunLedgerSteps, memo: RunMemo, status: 'successful' | 'failed' | 'cancelled'): Promise<void> {
   upsertMemo({ ...memo });
-  if (status === 'successful' && ledger.endedAs(memo)) return;
-  await ledgerSteps.finishRun({
-    id: ledger.begin.id,
-    status,
-    operations: memo.operations,
-    aiCredits: memo.aiCredits,
-    error: memo.error,
-    preventedLoop: memo.preventedLoop,
-    insufficientCredits: memo.insufficientCredits,
-    completedAt: new Date(Date.now()).toISOString(),
-  });
-}
-
-/** The account had no credits left when the run's first node was about to run: no node runs. */
-class NoCreditsAtStart extends Error {}
-
-/**
- * Where a run's ledger steps go (a webhook run of three local nodes has three local activities rather than five).
- * Without `input.ledgerOnNodes` (and for a prevented loop): `beginRun` before any node and `finishRun` after the
- * last, local activities of their own. With it: the start rides on the first node when that node is local and
- * without AI (otherwise `beginRun` runs right before it), and the end on a final such node. A carried step that did
- * not happen (the node failed, or could not record the end) is made up by its own activity.
- */
-class RunLedgerSteps {
-  /** AI credits of the nodes recorded so far. */
-  credits = 0;
-  /** Nodes whose execution was started (entry nodes are not executed). */
-  nodesStarted = 0;
-  /** The account had no credits left at the start. */
-  noCredits = false;
-  private begun = false;
-  private ended?: { operations: number; aiCredits: number };
-
-  constructor(
-    readonly begin: RunBegin,
-    private readonly onNodes: boolean,
-  ) {}
-
-  /** Before any node, without `ledgerOnNodes`: `beginRun`; answers whether the account has no credits left. */
-  async beginUpFront(): Promise<boolean> {
-    if (!this.onNodes) this.noCredits = await this.record();
-    return this.noCredits;
-  }
-
-  /** After the nodes: `beginRun` when no node recorded the start; answers whether that found no credits left. */
-  async beginAfter(): Promise<boolean> {
-    return this.begun ? false : this.record();
-  }
-
-  /** The ledger steps the node of `step` carries; records the start first when the node cannot carry it. */
-  async stepsFor(facts: NodeFacts | undefined, step: number, final: boolean): Promise<NodeLedgerSteps | undefined> {
-    this.nodesStarted += 1;
-    if (!this.onNodes) return undefined;
-    const plain = !!facts?.local && !facts.aiSteps;
-    if (!this.begun && !plain && (await this.record())) {
-      this.noCredits = true;
-      throw new NoCreditsAtStart();
-    }
-    const steps: NodeLedgerSteps = {
-      ...(this.begun ? {} : { begin: this.begin }),
-      ...(plain && final ? { end: this.successfulEnd(step) } : {}),
-    };
-    return steps.begin || steps.end ? steps : undefined;
-  }
-
-  /** Takes note of what the node's activity did of the steps it carried; answers its outcome. */
-  carried(steps: NodeLedgerSteps | undefined, outcome: NodeOutcome): NodeOutcome {
-    if (steps?.begin) {
-      if (outcome.ledger?.insufficientCredits) {
-        this.noCredits = true;
-        throw new NoCreditsAtStart();
-      }
-      this.begun = true;
-    }
-    if (steps?.end && outcome.ledger?.ended) {
-      this.ended = { operations: steps.end.operations, aiCredits: steps.end.aiCredits + (outcome.aiCredits ?? 0) };
-    }
-    return outcome;
-  }
-
-  /** Whether a node already recorded the run's end as `memo` says it ended. */
-  endedAs(memo: RunMemo): boolean {
-    return !!this.ended && memo.successful && this.ended.operations === memo.operations && this.ended.aiCredits === memo.aiCredits;
-  }
-
-  private successfulEnd(step: number): RunEnd {
-    return {
-      id: this.begin.id,
-      status: 'successful',
-      operations: step,
-      aiCredits: this.credits,
-      error: null,
-      preventedLoop: false,
-      insufficientCredits: false,
-      completedAt: new Date(Date.now()).toISOString(),
-    };
-  }
-
-  private async record(): Promise<boolean> {
-    const { insufficientCredits } = await ledgerSteps.beginRun(this.begin);
-    this.begun = true;
-    return insufficientCredits;
-  }
+  await ledger.finish(memo, status);
 }

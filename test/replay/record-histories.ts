@@ -47,23 +47,39 @@ async function manualRun(key: string, workflowId: number, payload: unknown): Pro
   return res.body.id;
 }
 
+/** A webhook run of WEBHOOK → DYNAMIC_TABLES CREATE → SEARCH, recorded as the history `name`. */
+async function recordWebhookRun(key: string, tableId: number, name: string): Promise<void> {
+  const hook = (await call('POST', '/incoming-webhooks', { key, body: { name: 'Shop', useAuthentication: false } })).body;
+  const live = await activeChain(key, 'On order', [
+    { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
+    { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Ref: '{trigger_payload.order}' } } },
+    { type: 'DYNAMIC_TABLES', data: { action: 'SEARCH', tableId, search: 'A-1' } },
+  ]);
+  const posted = await call('POST', `/webhooks/${hook.id}`, { baseUrl: harness().origin, body: { order: 'A-1' } });
+  const run = `automation:${live.id}:event-${posted.body.eventId}`;
+  expect((await awaitRun(run)).successful).to.equal(true);
+  await save(name, run);
+}
+
+/** A manual run whose one node fails (an UPDATE of a record that does not exist), recorded as the history `name`. */
+async function recordFailedRun(key: string, tableId: number, name: string): Promise<void> {
+  const failing = (await call('POST', '/workflows', { key, body: { name: 'Fails' } })).body.id as number;
+  await node(key, failing, {
+    type: 'DYNAMIC_TABLES',
+    data: { action: 'UPDATE', tableId, rowId: '0123456789abcdef01234567', rowData: { Ref: 'x' } },
+  });
+  const run = await manualRun(key, failing, null);
+  expect((await runResult(run)).successful).to.equal(false);
+  await save(name, run);
+}
+
 describe('recording run histories for the replay tests', function () {
   this.timeout(120_000);
 
   it('records a webhook run, a loop with BREAK, a failed run and a cancelled run', async () => {
     const { userKey: key } = await newAccount();
     const tableId = await newTable(key, 'orders', ['Ref']);
-
-    const hook = (await call('POST', '/incoming-webhooks', { key, body: { name: 'Shop', useAuthentication: false } })).body;
-    const live = await activeChain(key, 'On order', [
-      { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
-      { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Ref: '{trigger_payload.order}' } } },
-      { type: 'DYNAMIC_TABLES', data: { action: 'SEARCH', tableId, search: 'A-1' } },
-    ]);
-    const call1 = await call('POST', `/webhooks/${hook.id}`, { baseUrl: harness().origin, body: { order: 'A-1' } });
-    const webhookRun = `automation:${live.id}:event-${call1.body.eventId}`;
-    expect((await awaitRun(webhookRun)).successful).to.equal(true);
-    await save('webhook-run', webhookRun);
+    await recordWebhookRun(key, tableId, 'webhook-run');
 
     const loopFlow = (await call('POST', '/workflows', { key, body: { name: 'Loop' } })).body.id as number;
     const loop = await node(key, loopFlow, { type: 'ITERATION', alias: 'each', data: { variableName: 'trigger_payload' } });
@@ -77,14 +93,7 @@ describe('recording run histories for the replay tests', function () {
     expect((await runResult(loopRun)).successful).to.equal(true);
     await save('loop-with-break', loopRun);
 
-    const failing = (await call('POST', '/workflows', { key, body: { name: 'Fails' } })).body.id as number;
-    await node(key, failing, {
-      type: 'DYNAMIC_TABLES',
-      data: { action: 'UPDATE', tableId, rowId: '0123456789abcdef01234567', rowData: { Ref: 'x' } },
-    });
-    const failedRun = await manualRun(key, failing, null);
-    expect((await runResult(failedRun)).successful).to.equal(false);
-    await save('failed-run', failedRun);
+    await recordFailedRun(key, tableId, 'failed-run');
 
     let calls = 0;
     const slow = createServer(() => {
@@ -174,26 +183,9 @@ describe('recording runs whose ledger steps ride on their nodes for the replay t
   it('records a webhook run and a failed run with the ledger on their nodes (ledgerOnNodes)', async () => {
     const { userKey: key } = await newAccount();
     const tableId = await newTable(key, 'orders', ['Ref']);
-    const hook = (await call('POST', '/incoming-webhooks', { key, body: { name: 'Shop', useAuthentication: false } })).body;
     // The start rides on the CREATE, the end on the SEARCH.
-    const live = await activeChain(key, 'On order', [
-      { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in', triggerByWebhookIds: [hook.id] } },
-      { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Ref: '{trigger_payload.order}' } } },
-      { type: 'DYNAMIC_TABLES', data: { action: 'SEARCH', tableId, search: 'A-1' } },
-    ]);
-    const posted = await call('POST', `/webhooks/${hook.id}`, { baseUrl: harness().origin, body: { order: 'A-1' } });
-    const webhookRun = `automation:${live.id}:event-${posted.body.eventId}`;
-    expect((await awaitRun(webhookRun)).successful).to.equal(true);
-    await save('ledger-on-nodes-run', webhookRun);
-
+    await recordWebhookRun(key, tableId, 'ledger-on-nodes-run');
     // The node carrying both steps fails: the start and the end are then local activities of their own.
-    const failing = (await call('POST', '/workflows', { key, body: { name: 'Fails' } })).body.id as number;
-    await node(key, failing, {
-      type: 'DYNAMIC_TABLES',
-      data: { action: 'UPDATE', tableId, rowId: '0123456789abcdef01234567', rowData: { Ref: 'x' } },
-    });
-    const failedRun = await manualRun(key, failing, null);
-    expect((await runResult(failedRun)).successful).to.equal(false);
-    await save('ledger-on-nodes-failed-run', failedRun);
+    await recordFailedRun(key, tableId, 'ledger-on-nodes-failed-run');
   });
 });
