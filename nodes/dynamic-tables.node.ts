@@ -6,7 +6,7 @@
  * per node execution (its outcome is recorded with it), so a retry neither repeats it nor writes a second row event.
  */
 import { DataTable, RecordType } from '../db/entities/index.js';
-import { fieldModels } from '../db/tables/catalog.js';
+import { fieldModels, findTableById } from '../db/tables/catalog.js';
 import { listRows } from '../db/tables/rows-query.service.js';
 import { createRows, deleteRow, updateRow, type TableContext } from '../db/tables/rows.service.js';
 import type { Issue } from '../lib/errors.js';
@@ -36,9 +36,12 @@ const checkTable: NodeCheck = async (node, { em, accountId }) => {
   return issues;
 };
 
+/** A write joins the transaction that records the node's effect once (`once`): it fails as a whole anyway. */
+const JOIN = { join: true };
+
 const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { orm, once, files }) => {
   const em = orm.em.fork();
-  const table = await em.findOne(DataTable, { id: Number(data.tableId), account: accountId });
+  const table = await findTableById(em, accountId, Number(data.tableId));
   if (!table) throw new NodeError(`Table ${String(data.tableId)} no longer exists`, 'InvalidNode');
   const fields = await fieldModels(em, table);
   const ctx: TableContext = { table, fields, chain };
@@ -47,15 +50,15 @@ const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { 
   switch (data.action) {
     case 'CREATE':
       return {
-        output: await once(async (tx) => (await createRows(tx, ctx, [{ values, recordTypeId: data.recordTypeId as number | undefined }]))[0]),
+        output: await once(async (tx) => (await createRows(tx, ctx, [{ values, recordTypeId: data.recordTypeId as number | undefined }], JOIN))[0]),
       };
     case 'UPDATE':
-      return { output: await once((tx) => updateRow(tx, ctx, rowId, { values })) };
+      return { output: await once((tx) => updateRow(tx, ctx, rowId, { values }, JOIN)) };
     case 'CHANGE_RECORD_TYPE':
-      return { output: await once((tx) => updateRow(tx, ctx, rowId, { values: {}, recordTypeId: data.recordTypeId as number })) };
+      return { output: await once((tx) => updateRow(tx, ctx, rowId, { values: {}, recordTypeId: data.recordTypeId as number }, JOIN)) };
     case 'DELETE': {
       // The file keys are part of what is recorded, so a retry removes the bytes too (removing is idempotent).
-      const { fileKeys } = await once(async (tx) => ({ fileKeys: await deleteRow(tx, ctx, rowId) }));
+      const { fileKeys } = await once(async (tx) => ({ fileKeys: await deleteRow(tx, ctx, rowId, JOIN) }));
       await files.remove(fileKeys);
       return { output: { deleted: rowId } };
     }

@@ -89,9 +89,10 @@ function mergeTable(em: EntityManager, accountId: number, row: Record<string, un
   });
 }
 
-/** Any Object or Table of the account by id (relation targets may be either). */
+/** Any Object or Table of the account by id (relation targets may be either): one plain query, merged, as `findTable`. */
 export async function findTableById(em: EntityManager, accountId: number, id: number): Promise<DataTable | null> {
-  return em.findOne(DataTable, { id, account: accountId });
+  const [row] = await query<Record<string, unknown>>(sqlOf(em), `select * from data_tables where account_id = ? and id = ?`, [accountId, id]);
+  return row ? mergeTable(em, accountId, row) : null;
 }
 
 export function toFieldModel(field: DataField, options: FieldOption[]): FieldModel {
