@@ -83,12 +83,7 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
       }
       if (!(error instanceof NoCreditsAtStart)) throw error;
     }
-    // A run whose nodes did not record its start (no node was executed, or the one carrying it failed) records it
-    // now; one that executed no node ran out of credits as if it had been recorded first.
-    if (run && (await ledger.beginAfter()) && ledger.nodesStarted === 0) {
-      ledger.noCredits = true;
-      run = undefined;
-    }
+    if (run && (await ledger.beginAfter())) run = undefined;
   }
   run ??= {
     successful: false,

@@ -23,10 +23,10 @@ export class NoCreditsAtStart extends Error {}
 export class RunLedgerSteps {
   /** AI credits of the nodes recorded so far. */
   credits = 0;
-  /** Nodes whose execution was started (entry nodes are not executed). */
-  nodesStarted = 0;
   /** The account had no credits left at the start. */
   noCredits = false;
+  /** Nodes whose execution was started (entry nodes are not executed). */
+  private nodesStarted = 0;
   private begun = false;
   private ended?: { operations: number; aiCredits: number };
 
@@ -41,9 +41,15 @@ export class RunLedgerSteps {
     return this.noCredits;
   }
 
-  /** After the nodes: `beginRun` when no node recorded the start; answers whether that found no credits left. */
+  /**
+   * After the nodes: `beginRun` when no node recorded the start (none was executed, or the one carrying it failed).
+   * Answers whether the run did not run for lack of credits: it executed no node and the account had none left, as
+   * if the start had been recorded first.
+   */
   async beginAfter(): Promise<boolean> {
-    return this.begun ? false : this.record();
+    if (this.begun || !(await this.record()) || this.nodesStarted > 0) return false;
+    this.noCredits = true;
+    return true;
   }
 
   /** The ledger steps the node of `step` carries; records the start first when the node cannot carry it. */
