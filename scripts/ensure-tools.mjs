@@ -17,11 +17,17 @@ function say(message) {
   if (!quiet) console.error(`[setup] ${message}`);
 }
 
-function run(command, args, env = process.env) {
+/**
+ * Runs a step of the install. `captured`: its output (Go's module downloads, hundreds of lines) is kept and shown only
+ * when the step fails, so a test command's output stays the tests' own.
+ */
+function run(command, args, env = process.env, { captured = false } = {}) {
   const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, env, stdio: quiet ? ['ignore', 'ignore', 'inherit'] : ['ignore', 'inherit', 'inherit'] });
+  const stdio = captured ? ['ignore', 'pipe', 'pipe'] : quiet ? ['ignore', 'ignore', 'inherit'] : ['ignore', 'inherit', 'inherit'];
+  const result = spawnSync(command, args, { cwd: root, env, stdio, maxBuffer: 64 * 2 ** 20 });
   if (result.error) throw result.error;
   if (result.status !== 0) {
+    if (captured) process.stderr.write(`${result.stdout}${result.stderr}`);
     console.error(`[setup] ${command} ${args.join(' ')} failed with exit code ${result.status}`);
     process.exit(result.status ?? 1);
   }
@@ -63,7 +69,7 @@ function ensureTemporalCli() {
   }
   mkdirSync(dirname(cli), { recursive: true });
   say(`building the Temporal CLI with ${go} install ${TEMPORAL_CLI_MODULE} (first time only, takes minutes)...`);
-  const ms = run(go, ['install', TEMPORAL_CLI_MODULE], { ...process.env, GOBIN: dirname(cli), CGO_ENABLED: '0' });
+  const ms = run(go, ['install', TEMPORAL_CLI_MODULE], { ...process.env, GOBIN: dirname(cli), CGO_ENABLED: '0' }, { captured: true });
   say(`Temporal CLI built in ${(ms / 1000).toFixed(0)} s: ${cli}`);
 }
 
@@ -72,7 +78,7 @@ function ensureClusterTools() {
   const bin = join(root, '.tools', 'bin');
   if (['temporal-server', 'temporal-sql-tool', 'temporal-ui-server'].every((name) => existsSync(join(bin, name)))) return;
   say('building the Temporal cluster binaries for the cluster tests (first time only, takes minutes)...');
-  const ms = run(process.execPath, ['--import', 'tsx', 'scripts/cluster-tools.ts']);
+  const ms = run(process.execPath, ['--import', 'tsx', 'scripts/cluster-tools.ts'], process.env, { captured: true });
   say(`Temporal cluster binaries built in ${(ms / 1000).toFixed(0)} s`);
 }
 
