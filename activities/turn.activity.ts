@@ -6,10 +6,10 @@
  * answers; other failures fail them after as many attempts as before (`failsAfter`).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentConfig, Conversation, Flow, GraphSnapshot } from '../db/entities/index.js';
+import { Conversation, GraphSnapshot } from '../db/entities/index.js';
 import { appendMessage } from '../db/agents/conversations.service.js';
-import { CONFIG_KIND } from '../db/agents/agent-defaults.js';
 import { loadIntentPhrases } from '../db/agents/intent-phrases.js';
+import { readTurnRows, type TurnRows } from '../db/agents/turn-context.js';
 import { recordConversationEvent } from '../db/automations/events.service.js';
 import type { Orm } from '../db/orm.js';
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
@@ -75,20 +75,15 @@ const MATCHED_CHARACTERS = 2000;
 /** Said when a turn has no message and no AI provider can write one (`CONVERSATION_FALLBACK_MESSAGE`). */
 const DEFAULT_FALLBACK = "Sorry, I can't help with that right now. Could you put it another way?";
 
-/** Flows that serve conversations (published, neither paused nor archived), with their graphs. */
-async function liveFlows(em: EntityManager, agentId: string): Promise<(LiveFlow & { graph: Graph })[]> {
-  const flows = await em.find(
-    Flow,
-    { agent: agentId, deletedAt: null, liveSnapshotId: { $ne: null }, status: { $nin: ['PAUSED', 'ARCHIVED'] } },
-    { orderBy: { id: 'asc' }, fields: ['id', 'isDefault', 'liveSnapshotId'] },
-  );
+/** The live flows of a turn's rows with their graphs (a flow whose snapshot is gone is left out). */
+async function withGraphs(em: EntityManager, flows: TurnRows['flows']): Promise<(LiveFlow & { graph: Graph })[]> {
   const graphs = await graphsOf(
     em,
-    flows.map((f) => f.liveSnapshotId!),
+    flows.map((f) => f.liveSnapshotId),
   );
   return flows.flatMap((f) => {
-    const graph = graphs.get(f.liveSnapshotId!);
-    return graph ? [{ flowId: f.id, isDefault: f.isDefault, snapshotId: f.liveSnapshotId!, graph }] : [];
+    const graph = graphs.get(f.liveSnapshotId);
+    return graph ? [{ flowId: f.id, isDefault: f.isDefault, snapshotId: f.liveSnapshotId, graph }] : [];
   });
 }
 
@@ -154,8 +149,8 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
           metadata: input.message.metadata ?? null,
         });
       }
-      const conversation = await em.findOneOrFail(Conversation, { id: input.conversationId }, { populate: ['agent'] });
-      const flows = await liveFlows(em, input.agentId);
+      const rows = await readTurnRows(em.getKnex(), input.conversationId, input.turn === 0);
+      const flows = await withGraphs(em, rows.flows);
       const facts: Record<string, NodeFacts> = {};
       for (const flow of flows) Object.assign(facts, nodeFactsOf(flow.graph));
       Object.assign(facts, nodeFactsOf({ nodes: [{ type: 'SAY_AI' }], edges: [] } as unknown as Graph));
@@ -166,25 +161,23 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
       const entered = input.turn === 0 ? flows.find((f) => f.isDefault)?.flowId : route?.flowId;
       if (entered !== undefined) await countFlowRun(em, `${conversationWorkflowId(input.conversationId)}/turn-${input.turn}/count`, entered);
       const known = new Set(input.knownSnapshots);
-      const theme = input.turn === 0 ? await em.findOne(AgentConfig, { agent: input.agentId, kind: CONFIG_KIND.theme }) : null;
-      const welcome = typeof theme?.values.welcomeMessage === 'string' ? theme.values.welcomeMessage.trim() : '';
       return {
         flows: flows.map(({ graph, ...flow }) => (known.has(flow.snapshotId) ? flow : { ...flow, graph })),
         nodeFacts: facts,
         builtIns: {
           conversation_id: input.conversationId,
           channel: input.channel,
-          agent_name: conversation.agent.name,
+          agent_name: rows.agentName,
           // An identified widget visitor (a verified userHash) brings their name and email.
-          ...(conversation.contactName ? { contact_name: conversation.contactName } : {}),
-          ...(conversation.contactEmail ? { contact_email: conversation.contactEmail } : {}),
+          ...(rows.contactName ? { contact_name: rows.contactName } : {}),
+          ...(rows.contactEmail ? { contact_email: rows.contactEmail } : {}),
           current_date: new Date().toISOString(),
           ...(input.message ? { last_user_message: input.message.text } : {}),
         },
         route,
         askAi,
-        fallbackText: welcome || options.fallbackMessage || DEFAULT_FALLBACK,
-        agentName: conversation.agent.name,
+        fallbackText: rows.welcomeMessage || options.fallbackMessage || DEFAULT_FALLBACK,
+        agentName: rows.agentName,
         aiAvailable: options.aiAvailable ?? false,
       };
     }),

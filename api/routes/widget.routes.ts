@@ -137,11 +137,11 @@ export function widgetRoutes(api: RouteRegistry, sessions: WidgetSessions, tempo
       429: { description: 'Too many messages from this session or address (Retry-After)' },
     },
     handler: async (input) => {
-      const { agent, conversation } = await authorize(input);
+      const { conversation } = await authorize(input);
       sessions.charge(caller(input), conversation.id);
       const userAgent = input.headers['user-agent']?.slice(0, 500);
       const metadata = { ...(input.body.pageUrl ? { pageUrl: input.body.pageUrl } : {}), ...(userAgent ? { userAgent } : {}) };
-      return sendUserMessage(input.em, temporal, agent, conversation.id, { text: input.body.text, messageId: input.body.messageId, metadata });
+      return sendUserMessage(temporal, conversation, { text: input.body.text, messageId: input.body.messageId, metadata });
     },
   });
   api.add<unknown, { after?: string }, ConversationParams>({

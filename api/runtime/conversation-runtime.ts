@@ -14,6 +14,7 @@ import {
   conversationView,
   createConversation,
   findConversation,
+  type ConversationStatusRow,
   type Visitor,
 } from '../../db/agents/conversations.service.js';
 import { Conversation, type Agent } from '../../db/entities/index.js';
@@ -71,8 +72,8 @@ export async function startConversation(em: EntityManager, temporal: Client, tas
 }
 
 /** Runs one turn for the user's message; answers the agent's messages of that turn. */
-export async function sendUserMessage(em: EntityManager, temporal: Client, agent: Agent, conversationId: string, message: UserMessage) {
-  const conversation = await findConversation(em, agent, conversationId);
+export async function sendUserMessage(temporal: Client, conversation: ConversationStatusRow, message: UserMessage) {
+  const conversationId = conversation.id;
   if (conversation.status === 'ENDED') throw new ConflictError(`Conversation ${conversationId} has ended`);
   try {
     const handle = temporal.workflow.getHandle(conversationWorkflowId(conversation.id));

@@ -13,6 +13,7 @@ import { CHANNEL_EVENTS } from '../../lib/channels/meta-protocol.js';
 import { Conversation, ConversationMessage, type Agent, type ConversationFeedback } from '../entities/index.js';
 import { channelOf, readConfig } from './agent-configs.service.js';
 import { CONFIG_KIND, IDLE_MINUTES } from './agent-defaults.js';
+import { UUID } from './agents.service.js';
 
 export function messageView(m: ConversationMessage): TranscriptMessage {
   return {
@@ -83,10 +84,38 @@ export async function createConversation(em: EntityManager, agent: Agent, channe
   return conversation;
 }
 
+const CONVERSATION_ID = /^[0-9a-f-]{36}$/i;
+
 export async function findConversation(em: EntityManager, agent: Agent, id: string): Promise<Conversation> {
-  const found = /^[0-9a-f-]{36}$/i.test(id) ? await em.findOne(Conversation, { id, agent }) : null;
+  const found = CONVERSATION_ID.test(id) ? await em.findOne(Conversation, { id, agent }) : null;
   if (!found) throw new NotFoundError(`Conversation ${id} not found`);
   return found;
+}
+
+/** A conversation's id and status, as a turn needs them. */
+export interface ConversationStatusRow {
+  id: string;
+  status: Conversation['status'];
+}
+
+/**
+ * Conversation `id` of agent `agentId` of account `accountId`, in one statement (a user message's turn reads it on
+ * every message): 404 for an unknown or deleted agent, as `findAgent` answers, then for an unknown conversation.
+ */
+export async function findAgentConversation(em: EntityManager, accountId: number, agentId: string, id: string): Promise<ConversationStatusRow> {
+  const agentOk = UUID.test(agentId);
+  const rows = agentOk
+    ? (
+        await em.getKnex().raw(
+          `select c.id, c.status from agents a left join conversations c on c.agent_id = a.id and c.id = ?
+            where a.id = ? and a.account_id = ? and a.deleted_at is null`,
+          [UUID.test(id) ? id.toLowerCase() : null, agentId.toLowerCase(), accountId],
+        )
+      ).rows
+    : [];
+  if (!rows.length) throw new NotFoundError(`Agent ${agentId} not found`);
+  if (!rows[0].id) throw new NotFoundError(`Conversation ${id} not found`);
+  return rows[0] as ConversationStatusRow;
 }
 
 export interface MessageInput {

@@ -4,7 +4,6 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { IntentPhrases } from '../../lib/intents/intent-match.js';
-import { Intent } from '../entities/index.js';
 import { UUID } from './agents.service.js';
 
 /**
@@ -13,15 +12,18 @@ import { UUID } from './agents.service.js';
  * intents answer nothing rather than an error: a conversation whose agent went away simply matches no intent.
  */
 export async function loadIntentPhrases(em: EntityManager, accountId: number, agentId: string, intentIds?: number[]): Promise<IntentPhrases[]> {
-  if ((intentIds && !intentIds.length) || !UUID.test(agentId)) return [];
-  const intents = await em.find(
-    Intent,
-    { agent: { id: agentId.toLowerCase(), account: accountId, deletedAt: null }, ...(intentIds ? { id: { $in: intentIds } } : {}) },
-    { orderBy: { id: 'asc' }, fields: ['id', 'name', 'trainingPhrases'] },
+  const ids = intentIds?.filter(Number.isSafeInteger);
+  if ((ids && !ids.length) || !UUID.test(agentId)) return [];
+  // One plain statement: a conversation turn reads these on every message.
+  const result = await em.getKnex().raw(
+    `select i.id, i.name, i.training_phrases from intents i join agents a on a.id = i.agent_id
+      where a.id = ? and a.account_id = ? and a.deleted_at is null ${ids ? 'and i.id = any(?::int[])' : ''}
+      order by i.id`,
+    [agentId.toLowerCase(), accountId, ...(ids ? [ids] : [])],
   );
-  return intents.map((i) => ({
+  return result.rows.map((i: { id: number; name: string; training_phrases: unknown }) => ({
     id: i.id,
     name: i.name,
-    phrases: Array.isArray(i.trainingPhrases) ? i.trainingPhrases.filter((p): p is string => typeof p === 'string') : [],
+    phrases: Array.isArray(i.training_phrases) ? i.training_phrases.filter((p): p is string => typeof p === 'string') : [],
   }));
 }

@@ -7,7 +7,14 @@ import type { Client } from '@temporalio/client';
 import { endConversation, sendUserMessage, startConversation } from '../../runtime/conversation-runtime.js';
 import { findAgent } from '../../../db/agents/agents.service.js';
 import { AGENT_CHANNELS } from '../../../db/agents/agent-defaults.js';
-import { conversationView, findConversation, listConversations, listMessages, recordFeedback } from '../../../db/agents/conversations.service.js';
+import {
+  conversationView,
+  findAgentConversation,
+  findConversation,
+  listConversations,
+  listMessages,
+  recordFeedback,
+} from '../../../db/agents/conversations.service.js';
 import type { RouteRegistry } from '../../route-registry.js';
 import type { JsonSchema } from '../../validation.js';
 import { Reply } from '../../route-registry.js';
@@ -165,7 +172,7 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
     body: userMessageBody(20000),
     responses: { 200: { description: 'The turn', schema: TurnSchema }, 409: { description: 'The conversation has ended' } },
     handler: async ({ auth, em, params, body }) =>
-      sendUserMessage(em, temporal, await findAgent(em, auth.account.id, params.agentId), params.conversationId, body),
+      sendUserMessage(temporal, await findAgentConversation(em, auth.account.id, params.agentId, params.conversationId), body),
   });
   api.add<unknown, { after?: string }, ConversationParams>({
     method: 'get',
