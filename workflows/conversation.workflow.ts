@@ -19,6 +19,7 @@ import {
   continueAsNew,
   defineQuery,
   defineUpdate,
+  patched,
   proxyLocalActivities,
   setHandler,
   workflowInfo,
@@ -47,6 +48,9 @@ export const stateQuery = defineQuery<ConversationState>('state');
  * PostgreSQL outage fails no conversation.
  */
 const bookkeeping = proxyLocalActivities<Activities>(untilTheDatabaseAnswers);
+
+/** The patch of the deadline timer that messages no longer restart (two history events fewer a turn). */
+export const ONE_TIMER_PATCH = 'conversation-one-deadline-timer';
 
 /** Continue as new after this many turns in one run (and whenever Temporal suggests it), before history limits. */
 const TURNS_PER_RUN = 200;
@@ -177,15 +181,24 @@ export async function conversation(input: ConversationInput): Promise<Conversati
 
   const shouldContinue = () => workflowInfo().continueAsNewSuggested || state.turns - firstTurn >= (input.turnsPerRun ?? TURNS_PER_RUN);
   // Between turns: the idle event after the channel's idle time, the end after DEFAULT_EXPIRE_MINUTES, both counted
-  // from the last user message by durable timers; a message resets them.
+  // from the last user message by durable timers. Before ONE_TIMER_PATCH a message restarted the timer; since, the
+  // timer runs on and, when it fires, the deadlines as the last message moved them say whether to act or wait again
+  // (a message re-arming the idle event, whose deadline comes before the timer's, still restarts it).
   state.lastMessageAt ??= Date.now();
+  const oneTimer = patched(ONE_TIMER_PATCH);
+  const deadlines = () => {
+    const idleAt = input.idleMinutes && !state.idleFired ? state.lastMessageAt! + input.idleMinutes * 60_000 : Infinity;
+    const expireAt = state.lastMessageAt! + (input.expireMinutes ?? DEFAULT_EXPIRE_MINUTES) * 60_000;
+    return { idleAt, expireAt, next: Math.min(idleAt, expireAt) };
+  };
   while (!state.ended) {
     const seen = messagesSeen;
-    const woken = () => state.ended || messagesSeen !== seen || (shouldContinue() && !busy());
-    const idleAt = input.idleMinutes && !state.idleFired ? state.lastMessageAt + input.idleMinutes * 60_000 : Infinity;
-    const expireAt = state.lastMessageAt + (input.expireMinutes ?? DEFAULT_EXPIRE_MINUTES) * 60_000;
-    const stirred = await condition(woken, Math.max(1, Math.min(idleAt, expireAt) - Date.now()));
+    const timerAt = deadlines().next;
+    const moved = () => (oneTimer ? deadlines().next < timerAt : messagesSeen !== seen);
+    const woken = () => state.ended || moved() || (shouldContinue() && !busy());
+    const stirred = await condition(woken, Math.max(1, timerAt - Date.now()));
     if (!stirred && !busy()) {
+      const { idleAt, expireAt } = deadlines();
       if (Date.now() >= expireAt) await serialized(() => close('EXPIRED'));
       else if (Date.now() >= idleAt) {
         state.idleFired = true;

@@ -189,3 +189,11 @@ describe('recording runs whose ledger steps ride on their nodes for the replay t
     await recordFailedRun(key, tableId, 'ledger-on-nodes-failed-run');
   });
 });
+
+describe('recording a conversation whose deadline timer messages do not restart, for the replay tests', function () {
+  this.timeout(120_000);
+
+  it('records the newsletter conversation with the conversation-one-deadline-timer patch', async () => {
+    await recordNewsletterConversation('one-timer-conversation');
+  });
+});

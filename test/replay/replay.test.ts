@@ -27,7 +27,8 @@ describe('replaying recorded run histories with the current workflow code', func
     // conversation.json predates AI nodes in steps (each AI node executed again after its call): it proves that runs
     // in flight keep that path; the ai-steps-* histories, recorded with the ai-nodes-prepare-finish patch, prove theirs.
     // The runs without ledger-on-nodes-* in their names predate `ledgerOnNodes` (ledger steps as local activities
-    // of their own); the ledger-on-nodes-* ones were started with it.
+    // of their own); the ledger-on-nodes-* ones were started with it. The conversations but one-timer-conversation.json
+    // predate the conversation-one-deadline-timer patch (each message restarted the deadline timer).
     expect(fixtures).to.deep.equal([
       'ai-steps-conversation.json',
       'ai-steps-run.json',
@@ -37,6 +38,7 @@ describe('replaying recorded run histories with the current workflow code', func
       'ledger-on-nodes-failed-run.json',
       'ledger-on-nodes-run.json',
       'loop-with-break.json',
+      'one-timer-conversation.json',
       'webhook-run.json',
     ]);
   });

@@ -260,6 +260,18 @@ describe('conversations', function () {
     });
   });
 
+  it("takes a message only into its own agent's conversation: 404 naming the agent or the conversation otherwise", async () => {
+    const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
+    const other = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hi!' } }]);
+    const conversation = await startConversation(a, agent);
+    const send = (base: string, id: string, key = a.userKey) => refused('POST', `${base}/conversations/${id}/messages`, key, 404, { text: 'hi' });
+    expect((await send(agent.base, conversation.id, (await newAccount()).userKey)).message).to.match(/^Agent .* not found/);
+    expect((await send(other.base, conversation.id)).message).to.equal(`Conversation ${conversation.id} not found`);
+    expect((await send(agent.base, '00000000-0000-4000-8000-000000000000')).message).to.match(/^Conversation .* not found/);
+    expect((await send(agent.base, 'not-a-conversation')).message).to.equal('Conversation not-a-conversation not found');
+    expect((await send('/agents/not-an-agent', conversation.id)).message).to.equal('Agent not-an-agent not found');
+  });
+
   it('an idle conversation fires CONVERSATION_IDLE once per quiet period, through a durable timer a message resets', async () => {
     const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
     await ok('PUT', `${agent.base}/settings/livechat`, a.userKey, { enableIdle: true, idleSettings: { idleMinutes: 1 } }, 200);
@@ -288,6 +300,22 @@ describe('conversations', function () {
     await say(a, agent, started.id, 'are you there?');
     await eventually(async () => ((await ledgerRuns(idle.id)).length === 2 ? true : undefined), 'the second idle run');
     await handle.terminate('done');
+  });
+
+  it('a message moves the expiry: the conversation ends an expiry time after its last message, not its first', async () => {
+    const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
+    const started = await startConversation(a, agent);
+    // 3 s to expire; a message every 1.2 s keeps it going past its first deadline.
+    const handle = await restartConversation(started, a, agent.id, { expireMinutes: 0.05 });
+    for (let i = 0; i < 3; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      ai().script({ content: `Still here (${i})` });
+      expect(texts(await say(a, agent, started.id, 'still there?'))).to.deep.equal([`Still here (${i})`]);
+    }
+    const lastMessageAt = Date.now();
+    await handle.result();
+    expect(Date.now() - lastMessageAt).to.be.greaterThan(2_000);
+    expect(await ok('GET', `${agent.base}/conversations/${started.id}`, a.userKey)).to.include({ status: 'ENDED', endReason: 'EXPIRED' });
   });
 
   it('a conversation left alone ends by itself (EXPIRED), firing CONVERSATION_ENDED', async () => {
