@@ -11,8 +11,9 @@
  *    handler that starts a workflow of the same steps as local activities (GET, INSERT into PostgreSQL, POST) and
  *    answers when it completes, interleaved with agentry's runs, and the ratios of the medians;
  *  - a chain of 40 API nodes calling the local HTTP server (run time in Temporal, per node) against plain Temporal
- *    workflows of 40 empty activities and of 40 empty local activities on their own worker process, interleaved, with
- *    the ratios of the medians (the runtime's cost per node over a bare activity);
+ *    workflows of 40 empty activities, of 40 empty local activities and of 40 local activities that GET the same server
+ *    (the same shape) on their own worker process, interleaved, with the ratios of the medians (the runtime's cost per
+ *    node over a bare activity and over the same work done by hand);
  *  - the per-run cost table (test/bench/run-cost.ts): PostgreSQL round trips per run of the API and the worker (and of
  *    the baseline), by statement; Temporal history events, workflow tasks, activities and local activities per run;
  *    and where a run's time goes (webhook answer, event written → workflow started, start → close, close → seen).
@@ -227,11 +228,12 @@ async function main(): Promise<void> {
   const chainIds: string[] = [];
   const plain: number[] = [];
   const plainLocal: number[] = [];
+  const plainLocalGet: number[] = [];
   const baseline = async (type: string, i: number) => {
     const handle = await env.client.workflow.start(type, {
       taskQueue: `${queue}-plain`,
       workflowId: `${type}-${i}-${randomBytes(3).toString('hex')}`,
-      args: [CHAIN],
+      args: [CHAIN, serviceUrl],
     });
     return runTime(handle.workflowId);
   };
@@ -240,12 +242,17 @@ async function main(): Promise<void> {
     if (i === 3) chainFrom = await queries.snapshot();
     const run = await api('POST', `/workflows/${chainId}/runs`, { payload: { i } });
     const automation = await runTime(run.id);
-    const [regular, local] = [await baseline('plainChain', i), await baseline('plainLocalChain', i)];
+    const [regular, local, localGet] = [
+      await baseline('plainChain', i),
+      await baseline('plainLocalChain', i),
+      await baseline('plainLocalGetChain', i),
+    ];
     if (i >= 3) {
       chainIds.push(run.id);
       chain.push(automation);
       plain.push(regular);
       plainLocal.push(local);
+      plainLocalGet.push(localGet);
     }
   }
 
@@ -291,6 +298,10 @@ async function main(): Promise<void> {
   const localP50 = percentile(plainLocal, 50);
   console.log(
     `  plain Temporal, ${CHAIN} empty local activities: p50 ${fmt(localP50)} (p95 ${fmt(percentile(plainLocal, 95))}) → ratio automation / plain local ${(chainP50 / localP50).toFixed(2)}x`,
+  );
+  const localGetP50 = percentile(plainLocalGet, 50);
+  console.log(
+    `  plain Temporal of the same shape, ${CHAIN} local activities each GETting the service: p50 ${fmt(localGetP50)} (p95 ${fmt(percentile(plainLocalGet, 95))}) → ratio automation / same shape ${(chainP50 / localGetP50).toFixed(2)}x`,
   );
 
   await printRunCost(env.client, {

@@ -1,5 +1,5 @@
 /**
- * The plain-Temporal baselines of the benchmarks: N empty activities in sequence, a webhook-shaped run (GET a
+ * The plain-Temporal baselines of the benchmarks: N empty activities in sequence, N local GETs, a webhook-shaped run (GET a
  * service, INSERT a row into PostgreSQL, POST the service) as local activities, and a conversation-shaped
  * long-lived workflow whose turns are updates (INSERT the user's message, INSERT the reply), nothing else.
  */
@@ -19,6 +19,12 @@ export async function plainChain(steps: number): Promise<number> {
 /** N empty local activities: the Temporal primitive agentry runs no-I/O nodes on. */
 export async function plainLocalChain(steps: number): Promise<number> {
   for (let i = 0; i < steps; i += 1) await local.noop();
+  return steps;
+}
+
+/** N local activities that each GET the service: the chain of API nodes done by hand. */
+export async function plainLocalGetChain(steps: number, serviceUrl: string): Promise<number> {
+  for (let i = 0; i < steps; i += 1) await local.httpGet(serviceUrl);
   return steps;
 }
 
