@@ -1,5 +1,5 @@
 import type { Orm } from '../db/orm.js';
-import { beginRun, finishRunFreeing, type RunBegin, type RunEnd } from '../db/automations/run-ledger.js';
+import { beginRun, finishRun, type RunBegin, type RunEnd } from '../db/automations/run-ledger.js';
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
 import { SCHEDULED_RUN_EVENT, storedRunPayload, type AdmissionRequest } from '../lib/runtime/queued-runs.js';
 import { runsTotal } from '../lib/metrics.js';
@@ -7,8 +7,8 @@ import { runsTotal } from '../lib/metrics.js';
 /**
  * Run bookkeeping for `runAutomation`: the ledger row behind counters and analytics (idempotent, retry-safe), and
  * the runs metric, counted only by the call that recorded the change, so a retried activity counts nothing twice.
- * A run that ends frees its admission slot and, when events wait, wakes the outbox dispatchers (`outbox`), which
- * admit the next run.
+ * A run that ends frees its admission slot and, when events wait, wakes the outbox dispatchers (a NOTIFY of the
+ * same statement), which admit the next run; `outbox` is poked when a scheduled run asks for admission.
  */
 export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier) {
   return {
@@ -32,9 +32,8 @@ export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier) {
       outbox?.poke();
     },
     finishRun: async (run: RunEnd) => {
-      const { triggerType, freed, waiting } = await finishRunFreeing(orm.em.fork(), run);
-      // A freed slot wakes the dispatchers when events wait for it (a NOTIFY costs every dispatcher a pass).
-      if (freed && waiting) outbox?.poke();
+      // A freed slot wakes the dispatchers when events wait for it (the statement's own NOTIFY).
+      const triggerType = await finishRun(orm.em.fork(), run);
       if (triggerType !== null) runsTotal.inc({ trigger_type: triggerType, status: run.status });
     },
   };

@@ -7,6 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RunBegin, RunEnd } from '../../lib/runtime/contract.js';
 import { sqlOf } from '../tables/catalog.js';
+import { OUTBOX_CHANNEL } from '../outbox-notifier.js';
 import { releaseAdmission } from './admission.js';
 
 export type { RunBegin, RunEnd } from '../../lib/runtime/contract.js';
@@ -46,22 +47,13 @@ export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insu
 }
 
 /**
- * Records how a run ended (once: a repeated call changes nothing), counts a failure and frees the run's admission
- * slot (db/automations/admission.ts); answers the trigger type of the run when this call recorded the end, else null,
- * and whether a slot was freed (then the dispatchers are worth waking).
+ * Records the end of run `run.id` once (a second call changes nothing) and frees its admission slot: a failed run
+ * counts in its workflow's failures; when events wait for the slot, a NOTIFY of the same statement (delivered at its
+ * commit) wakes the dispatchers. Two statements, the slot's release first: the waiting events are read after the
+ * release committed, so an event committed later is announced by its own writer and finds the slot free. Answers the
+ * run's trigger type (null when it had already ended).
  */
 export async function finishRun(em: EntityManager, run: RunEnd): Promise<string | null> {
-  return (await finishRunFreeing(em, run)).triggerType;
-}
-
-/**
- * Two statements, each committed alone and each safe to repeat (a retry after a crash between them frees nothing
- * again and records the end): the slot first, so that waiting for the commit of the run's admission (see
- * releaseAdmission) holds no ledger lock; then the ledger row and the automation's failure count in one statement,
- * which also answers whether outbox events wait (`waiting`): it reads after the slot's release committed, so an
- * event committed later wakes the dispatchers itself, and finds the slot free.
- */
-export async function finishRunFreeing(em: EntityManager, run: RunEnd): Promise<{ triggerType: string | null; freed: boolean; waiting: boolean }> {
   const knex = sqlOf(em);
   const freed = await releaseAdmission(knex, run.id);
   const updated = await knex.raw(
@@ -69,9 +61,10 @@ export async function finishRunFreeing(em: EntityManager, run: RunEnd): Promise<
        update workflow_runs set status = ?, operations = ?, ai_credits = ?, error = ?, prevented_loop = ?, insufficient_credits = ?, completed_at = ?
         where id = ? and status = 'running' returning workflow_id, trigger_type),
      failed as (
-       update workflows set runs_failed_count = runs_failed_count + 1 where id in (select workflow_id from ended) and ?::text = 'failed' returning id)
-     select (select trigger_type from ended) as trigger_type, (select count(*) from failed) as failed,
-            exists (select 1 from outbox_events where dispatched_at is null and dead_lettered_at is null) as waiting`,
+       update workflows set runs_failed_count = runs_failed_count + 1 where id in (select workflow_id from ended) and ?::text = 'failed' returning id),
+     woken as (
+       select pg_notify(?, '') where ? and exists (select 1 from outbox_events where dispatched_at is null and dead_lettered_at is null))
+     select (select trigger_type from ended) as trigger_type, (select count(*) from failed) as failed, (select count(*) from woken) as woken`,
     [
       run.status,
       run.operations,
@@ -82,17 +75,13 @@ export async function finishRunFreeing(em: EntityManager, run: RunEnd): Promise<
       run.completedAt,
       run.id,
       run.status,
+      OUTBOX_CHANNEL,
+      freed,
     ],
   );
-  const row = updated.rows[0] as { trigger_type: string | null; waiting: boolean };
-  return { triggerType: row.trigger_type, freed, waiting: row.waiting };
+  return (updated.rows[0] as { trigger_type: string | null }).trigger_type;
 }
 
-/**
- * Takes `credits` from the account's balance for one AI call, before the call is made, unless that would take the
- * balance below zero: answers false then, and nothing changes. One statement, so concurrent runs of the account
- * cannot overdraw it together. Accounts without a balance (unlimited) always pay.
- */
 export async function chargeCredits(em: EntityManager, accountId: number, credits: number): Promise<boolean> {
   const charged = await sqlOf(em).raw(
     `update accounts set credit_balance = credit_balance - ? where id = ? and credit_balance is not null and credit_balance - ? >= 0 returning id`,
