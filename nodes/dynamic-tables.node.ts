@@ -5,6 +5,7 @@
  * JSON type and are converted to the target field's type (`support/coerce-row-values.ts`). Every write happens once
  * per node execution (its outcome is recorded with it), so a retry neither repeats it nor writes a second row event.
  */
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { DataTable, RecordType } from '../db/entities/index.js';
 import { fieldModels, findTableById } from '../db/tables/catalog.js';
 import { listRows } from '../db/tables/rows-query.service.js';
@@ -36,33 +37,52 @@ const checkTable: NodeCheck = async (node, { em, accountId }) => {
   return issues;
 };
 
-/** A write joins the transaction that records the node's effect once (`once`): it fails as a whole anyway. */
-const JOIN = { join: true };
+/**
+ * A write joins the transaction that records the node's effect once (`once`): it fails as a whole anyway. It reads
+ * its table there, locked as a row write locks it, so the write takes no lock of its own.
+ */
+const LOCKED_JOIN = { join: true, locked: true };
 
 const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { orm, once, files }) => {
-  const em = orm.em.fork();
-  const table = await findTableById(em, accountId, Number(data.tableId));
-  if (!table) throw new NodeError(`Table ${String(data.tableId)} no longer exists`, 'InvalidNode');
-  const fields = await fieldModels(em, table);
-  const ctx: TableContext = { table, fields, chain };
-  const values = coerceRowValues(fields, (data.rowData ?? {}) as Record<string, unknown>);
-  const rowId = recordId(data.rowId);
+  /** The table, its fields and the node's row values; `forShare` in the write's transaction. */
+  const context = async (em: EntityManager, forShare: boolean) => {
+    const table = await findTableById(em, accountId, Number(data.tableId), { forShare });
+    if (!table) throw new NodeError(`Table ${String(data.tableId)} no longer exists`, 'InvalidNode');
+    const fields = await fieldModels(em, table);
+    const ctx: TableContext = { table, fields, chain };
+    return { ctx, values: coerceRowValues(fields, (data.rowData ?? {}) as Record<string, unknown>) };
+  };
+  const rowId = () => recordId(data.rowId);
   switch (data.action) {
     case 'CREATE':
       return {
-        output: await once(async (tx) => (await createRows(tx, ctx, [{ values, recordTypeId: data.recordTypeId as number | undefined }], JOIN))[0]),
+        output: await once(async (tx) => {
+          const { ctx, values } = await context(tx, true);
+          return (await createRows(tx, ctx, [{ values, recordTypeId: data.recordTypeId as number | undefined }], LOCKED_JOIN))[0];
+        }),
       };
     case 'UPDATE':
-      return { output: await once((tx) => updateRow(tx, ctx, rowId, { values }, JOIN)) };
+      return {
+        output: await once(async (tx) => {
+          const { ctx, values } = await context(tx, true);
+          return updateRow(tx, ctx, rowId(), { values }, LOCKED_JOIN);
+        }),
+      };
     case 'CHANGE_RECORD_TYPE':
-      return { output: await once((tx) => updateRow(tx, ctx, rowId, { values: {}, recordTypeId: data.recordTypeId as number }, JOIN)) };
+      return {
+        output: await once(async (tx) =>
+          updateRow(tx, (await context(tx, true)).ctx, rowId(), { values: {}, recordTypeId: data.recordTypeId as number }, LOCKED_JOIN),
+        ),
+      };
     case 'DELETE': {
       // The file keys are part of what is recorded, so a retry removes the bytes too (removing is idempotent).
-      const { fileKeys } = await once(async (tx) => ({ fileKeys: await deleteRow(tx, ctx, rowId, JOIN) }));
+      const { fileKeys } = await once(async (tx) => ({ fileKeys: await deleteRow(tx, (await context(tx, true)).ctx, rowId(), LOCKED_JOIN) }));
       await files.remove(fileKeys);
-      return { output: { deleted: rowId } };
+      return { output: { deleted: rowId() } };
     }
     case 'SEARCH': {
+      const em = orm.em.fork();
+      const { ctx } = await context(em, false);
       const search = data.search === undefined || data.search === null ? undefined : String(data.search);
       const page = await listRows(em, ctx, { filter: data.filter, search, limit: 500 });
       return { output: page.agentry };

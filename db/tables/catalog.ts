@@ -89,9 +89,16 @@ function mergeTable(em: EntityManager, accountId: number, row: Record<string, un
   });
 }
 
-/** Any Object or Table of the account by id (relation targets may be either): one plain query, merged, as `findTable`. */
-export async function findTableById(em: EntityManager, accountId: number, id: number): Promise<DataTable | null> {
-  const [row] = await query<Record<string, unknown>>(sqlOf(em), `select * from data_tables where account_id = ? and id = ?`, [accountId, id]);
+/**
+ * Any Object or Table of the account by id (relation targets may be either): one plain query, merged, as `findTable`.
+ * `forShare` (in a transaction) also takes the lock a row write takes (`lockTable`), in the same statement.
+ */
+export async function findTableById(em: EntityManager, accountId: number, id: number, { forShare = false } = {}): Promise<DataTable | null> {
+  const [row] = await query<Record<string, unknown>>(
+    sqlOf(em),
+    `select * from data_tables where account_id = ? and id = ?${forShare ? ' for share' : ''}`,
+    [accountId, id],
+  );
   return row ? mergeTable(em, accountId, row) : null;
 }
 
