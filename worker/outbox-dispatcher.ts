@@ -139,16 +139,19 @@ export class OutboxDispatcher {
       const free = (await this.bound.value()) - inFlight;
       if (free <= 0) return 0;
       const claimed = await claimPendingEvents(trx, this.deps.batchSize ?? 100);
-      const planned = await this.plan(trx, claimed);
-      const admitted = await this.admit(trx, planned, { free, inFlight });
+      const { planned, unlimited } = await this.plan(trx, claimed);
+      const admitted = await this.admit(trx, planned, { free, inFlight }, unlimited);
       const started = await this.startRuns(admitted);
       await this.record(trx, started);
       return started.size;
     });
   }
 
-  /** Plan: the runs each claimed event starts, or why they could not be worked out; by event id, in claim order. */
-  private async plan(trx: Trx, events: PendingEvent[]): Promise<Map<string, Planned>> {
+  /**
+   * Plan: the runs each claimed event starts, or why they could not be worked out; by event id, in claim order. With
+   * them, the automations its candidates showed to have no concurrency limit (admission need not look them up).
+   */
+  private async plan(trx: Trx, events: PendingEvent[]): Promise<{ planned: Map<string, Planned>; unlimited: Set<number> }> {
     const candidates = await findEntryCandidates(
       trx,
       events.filter((e) => !QUEUED_RUNS[e.type] && !DIRECT_STARTS[e.type]),
@@ -164,7 +167,7 @@ export class OutboxDispatcher {
       trx,
       [...matched.values()].flatMap((m) => ('subscribers' in m ? m.subscribers.map((s) => s.snapshotId) : [])),
     );
-    return new Map(
+    const planned = new Map(
       events.map((event) => {
         const m = matched.get(event.id)!;
         const queued = QUEUED_RUNS[event.type];
@@ -177,6 +180,7 @@ export class OutboxDispatcher {
         return [event.id, { event, plan }];
       }),
     );
+    return { planned, unlimited: new Set(candidates.filter((c) => !c.limited).map((c) => c.automationId)) };
   }
 
   /**
@@ -184,11 +188,19 @@ export class OutboxDispatcher {
    * before they start, in this transaction (a run ending before the commit waits for it, releaseAdmission); and
    * those whose runs could not even be worked out, which fail now. The others wait for a later pass.
    */
-  private async admit(trx: Trx, planned: Map<string, Planned>, state: { free: number; inFlight: number }): Promise<Map<string, Planned>> {
+  private async admit(
+    trx: Trx,
+    planned: Map<string, Planned>,
+    state: { free: number; inFlight: number },
+    unlimited: Set<number>,
+  ): Promise<Map<string, Planned>> {
     const candidates = [...planned.values()].flatMap(({ event, plan }) =>
       'runs' in plan ? [{ eventId: event.id, automationIds: plan.runs.map((r) => r.request.automationId) }] : [],
     );
-    const limits = await automationLimits(trx, [...new Set(candidates.flatMap((c) => c.automationIds))]);
+    const limits = await automationLimits(
+      trx,
+      [...new Set(candidates.flatMap((c) => c.automationIds))].filter((id) => !unlimited.has(id)),
+    );
     const fits = planAdmission(candidates, { ...state, limits });
     const admitted = new Map([...planned].filter(([id, { plan }]) => fits.has(id) || !('runs' in plan)));
     await recordAdmissions(

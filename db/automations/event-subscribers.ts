@@ -146,6 +146,8 @@ export interface EntryCandidate {
   automationId: number;
   snapshotId: string;
   node: GraphNode;
+  /** The workflow sets a concurrency limit (its runs in flight are then counted when it is admitted). */
+  limited: boolean;
 }
 
 /**
@@ -156,7 +158,7 @@ export async function findEntryCandidates(trx: Knex, events: PendingEvent[], ent
   const accounts = [...new Set(events.map((e) => e.accountId))];
   const result = accounts.length
     ? await trx.raw(
-        `select w.account_id, w.id as workflow_id, s.id as snapshot_id, n.node
+        `select w.account_id, w.id as workflow_id, s.id as snapshot_id, n.node, w.concurrency_limit is not null as limited
            from workflows w
            join graph_snapshots s on s.id = w.live_snapshot_id
            cross join lateral jsonb_array_elements(s.nodes) as n(node)
@@ -165,8 +167,14 @@ export async function findEntryCandidates(trx: Knex, events: PendingEvent[], ent
         [accounts, [...entryTypes]],
       )
     : { rows: [] };
-  type Row = { account_id: number; workflow_id: number; snapshot_id: string; node: GraphNode };
-  return result.rows.map((r: Row) => ({ accountId: r.account_id, automationId: r.workflow_id, snapshotId: r.snapshot_id, node: r.node }));
+  type Row = { account_id: number; workflow_id: number; snapshot_id: string; node: GraphNode; limited: boolean };
+  return result.rows.map((r: Row) => ({
+    accountId: r.account_id,
+    automationId: r.workflow_id,
+    snapshotId: r.snapshot_id,
+    node: r.node,
+    limited: r.limited,
+  }));
 }
 
 export async function loadGraphs(trx: Knex, snapshotIds: string[]): Promise<Map<string, Graph>> {
