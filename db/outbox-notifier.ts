@@ -15,7 +15,17 @@ export const OUTBOX_CHANNEL = 'outbox_events';
  */
 const OUTBOX_INSERT = /\binsert\s+into\s+"?outbox_events"?[\s(]/i;
 
-/** Outbox inserts sent through each knex instance (its `query` event: every statement, in transactions too). */
+/**
+ * An outbox insert that may write its events already dispatched (nobody listens to them) answers one row whose
+ * `outbox_pending` column says whether it wrote any event still to dispatch; it counts only then.
+ */
+export const OUTBOX_PENDING = 'outbox_pending';
+const ANSWERS_PENDING = new RegExp(`\\b${OUTBOX_PENDING}\\b`);
+
+/**
+ * Outbox inserts sent through each knex instance (its `query` event: every statement, in transactions too; for those
+ * answering `outbox_pending`, its `query-response` event).
+ */
 const insertsOf = new WeakMap<Knex, { count: number }>();
 
 function outboxInserts(knex: Knex): { count: number } {
@@ -23,7 +33,10 @@ function outboxInserts(knex: Knex): { count: number } {
   if (!inserts) {
     const counter = { count: 0 };
     knex.on('query', (query: { sql?: string }) => {
-      if (query.sql && OUTBOX_INSERT.test(query.sql)) counter.count += 1;
+      if (query.sql && OUTBOX_INSERT.test(query.sql) && !ANSWERS_PENDING.test(query.sql)) counter.count += 1;
+    });
+    knex.on('query-response', (response: { rows?: Record<string, unknown>[] } | undefined, query: { sql?: string }) => {
+      if (query?.sql && ANSWERS_PENDING.test(query.sql) && response?.rows?.some((row) => row[OUTBOX_PENDING] === true)) counter.count += 1;
     });
     insertsOf.set(knex, (inserts = counter));
   }

@@ -127,7 +127,11 @@ async function checkExternalTrigger(data: Record<string, unknown>, em: EntityMan
   return issues;
 }
 
-/** Whether a TRIGGER node with `data` subscribes to `event`. */
+/**
+ * Whether a TRIGGER node with `data` subscribes to `event`. Only a trigger whose `triggerType` is the event's type starts on an
+ * event other than a webhook call: row changes nobody could start are written already dispatched on that ground
+ * (db/tables/row-events.ts).
+ */
 function matchesEvent(data: Record<string, unknown>, event: AutomationEvent): boolean {
   const { payload } = event;
   if (event.type === 'INCOMING_WEBHOOK') return data.triggerType === 'INCOMING_WEBHOOK' && includes(data.triggerByWebhookIds, payload.webhookId);

@@ -2,6 +2,7 @@
 import type { Knex } from '@mikro-orm/postgresql';
 import type { DataTable } from '../entities/index.js';
 import type { RowView } from './row-values.js';
+import { OUTBOX_PENDING } from '../outbox-notifier.js';
 
 export type RowChange = 'CREATED' | 'UPDATED';
 
@@ -18,16 +19,41 @@ export interface RowEvent {
   changedFields?: string[];
 }
 
-/** `chain`: the automations whose runs made the change, when a workflow node made it (loop prevention). */
+/**
+ * `chain`: the automations whose runs made the change, when a workflow node made it (loop prevention).
+ *
+ * An event that no ACTIVE workflow of the account could start (none has an entry node whose `triggerType` is the
+ * event's type: how the TRIGGER node matches row events, nodes/trigger.node.ts) is written already dispatched, so it
+ * costs the dispatchers no pass; the statement answers `outbox_pending` (db/outbox-notifier.ts) so that only events
+ * still to dispatch wake them. A workflow activated after the change is not started by it.
+ */
 export async function writeRowEvents(trx: Knex, table: DataTable, change: RowChange, events: RowEvent[], chain?: number[]): Promise<void> {
   if (!events.length) return;
   const head = { tableId: table.id, tableName: table.name, kind: table.kind };
   // One statement and one JSON document for the whole batch; PostgreSQL builds each event's payload.
   await trx.raw(
-    `insert into outbox_events (account_id, type, payload, chain, created_at)
-     select ?, t.type, json_build_object('tableId', h->'tableId', 'tableName', h->'tableName', 'kind', h->'kind',
-              'rowId', e->'row'->'id', 'recordTypeId', e->'row'->'recordTypeId', 'row', e->'row', 'changedFields', e->'changedFields'), ?::json, now()
-       from json_array_elements(?::json) as e, unnest(?::text[]) as t(type), (select ?::json as h) as head`,
-    [table.account.id, chain?.length ? JSON.stringify(chain) : null, JSON.stringify(events), eventTypes(table, change), JSON.stringify(head)],
+    `with listened as (
+       select t.type, exists (
+           select 1 from workflows w
+             join graph_snapshots s on s.id = w.live_snapshot_id
+             cross join lateral jsonb_array_elements(s.nodes) as n(node)
+            where w.account_id = ? and w.status = 'ACTIVE' and w.deleted_at is null and n.node -> 'data' ->> 'triggerType' = t.type) as yes
+         from unnest(?::text[]) as t(type)),
+     written as (
+       insert into outbox_events (account_id, type, payload, chain, created_at, dispatched_at)
+       select ?, l.type, json_build_object('tableId', h->'tableId', 'tableName', h->'tableName', 'kind', h->'kind',
+                'rowId', e->'row'->'id', 'recordTypeId', e->'row'->'recordTypeId', 'row', e->'row', 'changedFields', e->'changedFields'), ?::json, now(),
+              case when l.yes then null else now() end
+         from json_array_elements(?::json) as e, listened as l, (select ?::json as h) as head
+       returning dispatched_at)
+     select exists (select 1 from written where dispatched_at is null) as ${OUTBOX_PENDING}`,
+    [
+      table.account.id,
+      eventTypes(table, change),
+      table.account.id,
+      chain?.length ? JSON.stringify(chain) : null,
+      JSON.stringify(events),
+      JSON.stringify(head),
+    ],
   );
 }

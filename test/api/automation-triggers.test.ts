@@ -100,6 +100,45 @@ describe('automation triggers through the outbox', function () {
     expect(await ledgerRuns(updates.id)).to.deep.equal([]);
   });
 
+  it('a row change no ACTIVE workflow could start is written already dispatched; one a trigger type listens to waits for the dispatcher', async () => {
+    const { account, userKey: key } = await newAccount();
+    const notes = await newTable(key, 'notes', ['Note']);
+    const heard = await newTable(key, 'heard', ['Note']);
+    const events = async () =>
+      (
+        await harness()
+          .orm.em.getKnex()
+          .raw(`select type, dispatched_at is not null as dispatched from outbox_events where account_id = ? order by id`, [account.id])
+      ).rows;
+    // A draft workflow listening to the table does not count, nor does an ACTIVE one listening to updates only.
+    await activeChain(
+      key,
+      'Draft',
+      [{ type: 'TRIGGER', data: { triggerType: 'TABLE_ROW_CREATED', triggeredByTableId: notes } }, createRow(notes, { Note: 'x' })],
+      'DRAFT',
+    );
+    await activeChain(key, 'Updates', [
+      { type: 'TRIGGER', data: { triggerType: 'TABLE_ROW_UPDATED', triggeredByTableId: notes } },
+      createRow(notes, { Note: 'y' }),
+    ]);
+    expect((await call('POST', '/tables/notes/rows', { key, body: { Note: 'unheard' } })).status).to.equal(201);
+    // Read at once, before any dispatcher pass could have run.
+    expect(await events()).to.deep.equal([{ type: 'TABLE_ROW_CREATED', dispatched: true }]);
+
+    const listener = await activeChain(key, 'Creations', [
+      { type: 'TRIGGER', data: { triggerType: 'TABLE_ROW_CREATED', triggeredByTableId: notes } },
+      createRow(heard, { Note: 'heard' }),
+    ]);
+    expect((await call('POST', '/tables/notes/rows', { key, body: { Note: 'seed' } })).status).to.equal(201);
+    const runs = await eventually(async () => {
+      const ended = (await ledgerRuns(listener.id)).filter((r) => r.status !== 'running');
+      return ended.length ? ended : undefined;
+    }, 'the run of the listening workflow');
+    expect(runs.map((r) => r.status)).to.deep.equal(['successful']);
+    // The unheard row started nothing, though a listener exists now.
+    expect((await rowsOf(key, 'heard')).map((r) => r.data.Note)).to.deep.equal(['heard']);
+  });
+
   it('record events match the Object and record type; contact events fire for People', async () => {
     const { userKey: key, account } = await newAccount();
     const log = await newTable(key, 'log', ['What']);
