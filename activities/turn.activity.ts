@@ -8,12 +8,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Conversation, GraphSnapshot } from '../db/entities/index.js';
 import { appendMessage } from '../db/agents/conversations.service.js';
-import { loadIntentPhrases } from '../db/agents/intent-phrases.js';
 import { readTurnRows, type TurnRows } from '../db/agents/turn-context.js';
 import { recordConversationEvent } from '../db/automations/events.service.js';
 import type { Orm } from '../db/orm.js';
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
-import { matchIntents } from '../lib/intents/intent-match.js';
+import { matchIntents, type IntentPhrases } from '../lib/intents/intent-match.js';
 import type { Graph } from '../lib/graph/graph.js';
 import { conversationWorkflowId, type FlowPosition, type FlowRoute, type LiveFlow, type TurnContext } from '../lib/runtime/conversation-contract.js';
 import type { NodeFacts } from '../lib/runtime/contract.js';
@@ -92,12 +91,12 @@ async function withGraphs(em: EntityManager, flows: TurnRows['flows']): Promise<
  * flows entered by `agenticRouting`, are left to the AI (`askAi`) when there is one — without one the best local match
  * wins and agentic routing is not available.
  */
-async function routeMessage(
-  em: EntityManager,
+function routeMessage(
   input: BeginTurnInput,
   flows: (LiveFlow & { graph: Graph })[],
+  known: IntentPhrases[],
   aiAvailable: boolean,
-): Promise<{ route: FlowRoute | null; askAi: TurnContext['askAi'] }> {
+): { route: FlowRoute | null; askAi: TurnContext['askAi'] } {
   const entries = flows.flatMap((flow) => {
     if (flow.isDefault) return [];
     const entry = flow.graph.nodes.find((n) => n.type === 'TRIGGER_INTENT');
@@ -105,7 +104,7 @@ async function routeMessage(
   });
   if (!input.message || !entries.length) return { route: null, askAi: [] };
   const intentIds = [...new Set(entries.flatMap((e) => e.intentIds))];
-  const intents = intentIds.length ? await loadIntentPhrases(em, input.accountId, input.agentId, intentIds) : [];
+  const intents = known.filter((i) => intentIds.includes(i.id));
   // The start of a long message says what it is about; matching all of it would only cost time.
   const match = matchIntents(input.message.text.slice(0, MATCHED_CHARACTERS), intents);
   const flowOfIntent = (intentId: number) => entries.find((e) => e.intentIds.includes(intentId));
@@ -149,14 +148,14 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
           metadata: input.message.metadata ?? null,
         });
       }
-      const rows = await readTurnRows(em.getKnex(), input.conversationId, input.turn === 0);
+      const rows = await readTurnRows(em.getKnex(), input.conversationId, { withIntents: !!input.message, withWelcome: input.turn === 0 });
       const flows = await withGraphs(em, rows.flows);
       const facts: Record<string, NodeFacts> = {};
       for (const flow of flows) Object.assign(facts, nodeFactsOf(flow.graph));
       Object.assign(facts, nodeFactsOf({ nodes: [{ type: 'SAY_AI' }], edges: [] } as unknown as Graph));
       const waiting = input.waiting;
       const resumes = !!waiting && flows.some((f) => f.flowId === waiting.flowId && f.snapshotId === waiting.snapshotId);
-      const { route, askAi } = resumes ? { route: null, askAi: [] } : await routeMessage(em, input, flows, options.aiAvailable ?? false);
+      const { route, askAi } = resumes ? { route: null, askAi: [] } : routeMessage(input, flows, rows.intents, options.aiAvailable ?? false);
       // A flow entered now counts one run: the default flow at the greeting, the flow the message routes to.
       const entered = input.turn === 0 ? flows.find((f) => f.isDefault)?.flowId : route?.flowId;
       if (entered !== undefined) await countFlowRun(em, `${conversationWorkflowId(input.conversationId)}/turn-${input.turn}/count`, entered);

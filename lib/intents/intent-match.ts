@@ -22,7 +22,7 @@ import { normalise } from './normalise.js';
 import { intentPhrases } from './phrases.js';
 import { Scorer } from './scorer.js';
 
-/** An intent with its training phrases, as `loadIntentPhrases` answers them. */
+/** An intent with its training phrases, as a turn reads them (db/agents/turn-context.ts). */
 export interface IntentPhrases {
   id: number;
   name: string;

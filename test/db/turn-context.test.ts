@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { readTurnRows } from '../../db/agents/turn-context.js';
 import { ok } from '../api/agents/helpers.js';
-import { publish, startConversation, talkingAgent } from '../api/agents/conversation.helpers.js';
+import { intent, intentFlow, publish, startConversation, talkingAgent } from '../api/agents/conversation.helpers.js';
 import { harness } from '../setup/harness.js';
 import { newAccount } from '../setup/http.js';
 
@@ -21,7 +21,7 @@ describe('reading a turn in one statement', () => {
     await ok('PUT', `${agent.base}/theme`, a.userKey, { welcomeMessage: '  Hi there  ' });
     const conversation = await startConversation(a, agent);
 
-    const rows = await readTurnRows(knex(), conversation.id, true);
+    const rows = await readTurnRows(knex(), conversation.id, { withIntents: false, withWelcome: true });
     expect(rows).to.include({ contactName: null, contactEmail: null, welcomeMessage: 'Hi there' });
     expect(rows.agentName).to.match(/^Agent /);
     expect(rows.flows.map((f) => [f.id, f.isDefault])).to.deep.equal([
@@ -29,11 +29,38 @@ describe('reading a turn in one statement', () => {
       [live, false],
     ]);
     expect(rows.flows.every((f) => typeof f.liveSnapshotId === 'string')).to.equal(true);
-    expect((await readTurnRows(knex(), conversation.id, false)).welcomeMessage).to.equal('');
+    expect((await readTurnRows(knex(), conversation.id, { withIntents: false, withWelcome: false })).welcomeMessage).to.equal('');
+  });
+
+  it("answers the intents its other live flows are entered by: the agent's own only, never another agent's or account's", async () => {
+    const [a, b] = [await newAccount(), await newAccount()];
+    const agent = await talkingAgent(a, [{ type: 'SAY_AI', data: { message: 'Hello!' } }]);
+    const hours = await intent(a, agent, 'Opening hours', ['when do you open']);
+    const cancel = await intent(a, agent, 'Cancel order', ['cancel my order']);
+    await intent(a, agent, 'Unused', ['nothing']);
+    const otherAgentIntent = await intent(a, await talkingAgent(a), 'Pricing', ['how much']);
+    const otherAccountIntent = await intent(b, await talkingAgent(b), 'Cancel order', ['cancel my order now']);
+    const { flowId } = await intentFlow(a, agent, 'Hours', [hours], [{ type: 'SAY_AI', data: { message: 'At 9.' } }]);
+    // A snapshot naming other agents' intents (and ids that are no numbers) loads only the agent's own.
+    await knex().raw(
+      `update graph_snapshots s set nodes = (select jsonb_agg(case when n ->> 'type' = 'TRIGGER_INTENT' then jsonb_set(n, '{data,intentIds}', ?::jsonb) else n end)
+                                              from jsonb_array_elements(s.nodes) as n)
+        where s.id = (select live_snapshot_id from flows where id = ?)`,
+      [JSON.stringify([String(cancel), hours, otherAgentIntent, otherAccountIntent, 'x']), flowId],
+    );
+    const conversation = await startConversation(a, agent);
+    const rows = await readTurnRows(knex(), conversation.id, { withIntents: true, withWelcome: false });
+    expect(rows.intents).to.deep.equal([
+      { id: hours, name: 'Opening hours', phrases: ['when do you open'] },
+      { id: cancel, name: 'Cancel order', phrases: ['cancel my order'] },
+    ]);
+    expect((await readTurnRows(knex(), conversation.id, { withIntents: false, withWelcome: false })).intents).to.deep.equal([]);
   });
 
   it('fails for a conversation that does not exist', async () => {
-    const missing = await readTurnRows(knex(), '00000000-0000-4000-8000-000000000000', false).catch((error: Error) => error);
+    const missing = await readTurnRows(knex(), '00000000-0000-4000-8000-000000000000', { withIntents: true, withWelcome: true }).catch(
+      (error: Error) => error,
+    );
     expect(missing)
       .to.be.instanceOf(Error)
       .with.property('message')
