@@ -91,29 +91,17 @@ export class RunLedgerSteps {
   /** Records how the run ended, unless its last node already recorded this very end. */
   async finish(memo: RunMemo, status: RunEnd['status']): Promise<void> {
     if (status === 'successful' && this.endedAs(memo)) return;
-    await ledgerSteps.finishRun({
-      id: this.begin.id,
-      status,
-      operations: memo.operations,
-      aiCredits: memo.aiCredits,
-      error: memo.error,
-      preventedLoop: memo.preventedLoop,
-      insufficientCredits: memo.insufficientCredits,
-      completedAt: new Date(Date.now()).toISOString(),
-    });
+    await ledgerSteps.finishRun(this.endOf(memo, status));
   }
 
   private successfulEnd(step: number): RunEnd {
-    return {
-      id: this.begin.id,
-      status: 'successful',
-      operations: step,
-      aiCredits: this.credits,
-      error: null,
-      preventedLoop: false,
-      insufficientCredits: false,
-      completedAt: new Date(Date.now()).toISOString(),
-    };
+    const memo = { successful: true, operations: step, aiCredits: this.credits, error: null, preventedLoop: false, insufficientCredits: false };
+    return this.endOf(memo, 'successful');
+  }
+
+  /** The ledger's end of this run, as `memo` says it ended, now. */
+  private endOf({ successful: _, ...memo }: RunMemo, status: RunEnd['status']): RunEnd {
+    return { id: this.begin.id, status, ...memo, completedAt: new Date(Date.now()).toISOString() };
   }
 
   private async record(): Promise<boolean> {

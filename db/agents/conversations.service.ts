@@ -84,10 +84,8 @@ export async function createConversation(em: EntityManager, agent: Agent, channe
   return conversation;
 }
 
-const CONVERSATION_ID = /^[0-9a-f-]{36}$/i;
-
 export async function findConversation(em: EntityManager, agent: Agent, id: string): Promise<Conversation> {
-  const found = CONVERSATION_ID.test(id) ? await em.findOne(Conversation, { id, agent }) : null;
+  const found = UUID.test(id) ? await em.findOne(Conversation, { id, agent }) : null;
   if (!found) throw new NotFoundError(`Conversation ${id} not found`);
   return found;
 }
@@ -103,8 +101,7 @@ export interface ConversationStatusRow {
  * every message): 404 for an unknown or deleted agent, as `findAgent` answers, then for an unknown conversation.
  */
 export async function findAgentConversation(em: EntityManager, accountId: number, agentId: string, id: string): Promise<ConversationStatusRow> {
-  const agentOk = UUID.test(agentId);
-  const rows = agentOk
+  const rows = UUID.test(agentId)
     ? (
         await em.getKnex().raw(
           `select c.id, c.status from agents a left join conversations c on c.agent_id = a.id and c.id = ?
