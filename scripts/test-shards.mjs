@@ -2,8 +2,9 @@
 // The suite in TEST_JOBS shards side by side (default 2, one per core of the machines it runs on): each shard is a
 // mocha process with a harness of its own (its database, Temporal dev server, API and worker), given a share of the
 // test files balanced by their recorded durations (test/setup/test-timings.json; a file not listed counts as
-// DEFAULT_SECONDS). A shard's output is printed whole when it ends, then one closing line for the whole suite in the
-// form CI tools read. TEST_JOBS=1 runs plain mocha. Mocha's own --parallel mode is not used: it runs root hooks once
+// DEFAULT_SECONDS). A shard's output is printed when it ends, without its own counts; the suite's counts close the
+// output once, as one mocha run closes it (CI tools read the last line, "N passed, N failed, N skipped"). TEST_JOBS=1
+// runs plain mocha. Mocha's own --parallel mode is not used: it runs root hooks once
 // per file, and a harness per file would cost more than the files themselves.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -51,11 +52,26 @@ function runShard(index, files) {
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('close', (code, signal) => {
-      process.stdout.write(`\n[shard ${index + 1}/${jobs}: ${files.length} files]\n${output}`);
-      const summary = /tests: (\d+) passed, (\d+) failed, (\d+) skipped/.exec(output);
+      const summary = /^tests: (\d+) passed, (\d+) failed, (\d+) skipped$/m.exec(output);
+      process.stdout.write(withoutCounts(output));
       resolve({ code: code ?? 1, signal, counts: summary ? summary.slice(1).map(Number) : null });
     });
   });
+}
+
+/**
+ * A shard's output without the lines that count its tests (mocha's "N passing", "N pending", "N failing" and the
+ * reporter's closing line): counts of a part of the suite, printed in the middle of the output, would read as the
+ * end of a run. Everything else, failures and their stacks included, is kept.
+ */
+function withoutCounts(output) {
+  return output
+    .split('\n')
+    .filter((line) => {
+      const plain = line.replace(/\x1b\[[0-9;]*m/g, '');
+      return !/^\s*\d+ (passing|pending|failing)( \(\S+\))?$/.test(plain) && !/^tests: \d+ passed, \d+ failed, \d+ skipped$/.test(plain);
+    })
+    .join('\n');
 }
 
 /** `--timings FILE`: rewrites test-timings.json from the "slowest files" list of a TEST_TIMINGS run's output. */
@@ -74,11 +90,13 @@ if (process.argv[2] === '--timings') {
   child.on('close', (code) => process.exit(code ?? 1));
 } else {
   const planned = shards(testFiles());
+  console.log(`the suite runs in ${planned.length} mocha processes side by side`);
   const started = Date.now();
   const results = await Promise.all(planned.map((shard, index) => runShard(index, shard.files)));
   const [passed, failed, skipped] = [0, 1, 2].map((i) => results.reduce((sum, r) => sum + (r.counts?.[i] ?? 0), 0));
   const broken = results.filter((r) => r.code !== 0 || !r.counts).length;
-  process.stdout.write(`\n${planned.length} shards in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-  process.stdout.write(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  const minutes = Math.round((Date.now() - started) / 60_000);
+  const counts = [`  ${passed} passing (${minutes}m)`, skipped && `  ${skipped} pending`, failed && `  ${failed} failing`].filter(Boolean);
+  process.stdout.write(`\n\n${counts.join('\n')}\n\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   process.exit(broken || failed ? 1 : 0);
 }
