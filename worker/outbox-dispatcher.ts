@@ -29,7 +29,6 @@ import {
   claimPendingEvents,
   findEntryCandidates,
   loadGraphs,
-  markDispatched,
   markFailed,
   type PendingEvent,
   type RetryPolicy,
@@ -39,7 +38,7 @@ import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
 import { runInput, runSearchAttributes } from '../lib/runtime/run-start.js';
 import { ADMITTED_SIGNAL, MANUAL_RUN_EVENT, SCHEDULED_RUN_EVENT } from '../lib/runtime/queued-runs.js';
-import { recordAdmissions, releaseAdmission, lockAdmission, automationLimits } from '../db/automations/admission.js';
+import { recordDispatched, lockAdmission, automationLimits } from '../db/automations/admission.js';
 import { planAdmission } from './admission-plan.js';
 import { AdmissionBound, type AdmissionSettings } from './admission-bound.js';
 import { attempt, attemptAsync, messageOf, temporalUnreachable, type Outcome } from './dispatch-outcomes.js';
@@ -184,9 +183,9 @@ export class OutboxDispatcher {
   }
 
   /**
-   * Admit: the events this pass handles, in claim order: those whose runs fit (planAdmission), counted in flight
-   * before they start, in this transaction (a run ending before the commit waits for it, releaseAdmission); and
-   * those whose runs could not even be worked out, which fail now. The others wait for a later pass.
+   * Admit: the events this pass handles, in claim order: those whose runs fit (planAdmission), and those whose runs
+   * could not even be worked out, which fail now. The others wait for a later pass. The runs are counted in flight
+   * once started (`record`), in this transaction.
    */
   private async admit(
     trx: Trx,
@@ -202,14 +201,7 @@ export class OutboxDispatcher {
       [...new Set(candidates.flatMap((c) => c.automationIds))].filter((id) => !unlimited.has(id)),
     );
     const fits = planAdmission(candidates, { ...state, limits });
-    const admitted = new Map([...planned].filter(([id, { plan }]) => fits.has(id) || !('runs' in plan)));
-    await recordAdmissions(
-      trx,
-      [...admitted.values()]
-        .flatMap(runsOf)
-        .map((r) => ({ id: r.runWorkflowId, accountId: r.request.accountId, automationId: r.request.automationId })),
-    );
-    return admitted;
+    return new Map([...planned].filter(([id, { plan }]) => fits.has(id) || !('runs' in plan)));
   }
 
   /** Start: each admitted event's runs, all at once; an event whose runs were not worked out keeps that failure. */
@@ -228,20 +220,20 @@ export class OutboxDispatcher {
 
   /**
    * Record: Temporal being unreachable fails the whole pass (the transaction rolls back, no attempt is counted);
-   * otherwise the started events are marked dispatched and the failed ones give back their slots and are retried
-   * with backoff, or parked.
+   * otherwise the started events are marked dispatched, their runs counted in flight (one statement), and the failed
+   * ones are retried with backoff, or parked (a run one of them did start is counted when it is dispatched again).
    */
   private async record(trx: Trx, started: Map<string, Started>): Promise<void> {
     const failures = [...started.values()].flatMap((s) => ('error' in s.outcome ? [{ ...s, error: s.outcome.error }] : []));
     const unreachable = failures.find((f) => temporalUnreachable(f.error));
     if (unreachable) throw unreachable.error;
-    for (const run of failures.flatMap(runsOf)) await releaseAdmission(trx, run.runWorkflowId);
-    const dispatched = [...started.values()].filter((s) => !('error' in s.outcome)).map((s) => s.event);
+    const dispatched = [...started.values()].filter((s) => !('error' in s.outcome));
     const now = Date.now();
-    for (const event of dispatched) dispatchLag.observe((now - event.createdAt.getTime()) / 1000);
-    await markDispatched(
+    for (const { event } of dispatched) dispatchLag.observe((now - event.createdAt.getTime()) / 1000);
+    await recordDispatched(
       trx,
-      dispatched.map((e) => e.id),
+      dispatched.map((s) => s.event.id),
+      dispatched.flatMap(runsOf).map((r) => ({ id: r.runWorkflowId, accountId: r.request.accountId, automationId: r.request.automationId })),
     );
     for (const { event, error } of failures) this.deps.log?.(`outbox dispatcher: event ${event.id} (${event.type}) failed: ${messageOf(error)}`);
     await markFailed(

@@ -49,16 +49,21 @@ export interface Admission {
 }
 
 /**
- * Counts runs as in flight, before they are started (same transaction). A run already known (an event admitted
- * again after a crash) keeps its row: finished stays finished.
+ * Marks events dispatched and counts the runs they started as in flight, in one statement of the transaction that
+ * claimed them. It comes after the starts: a run that ends before it has left a finished row (releaseAdmission), which
+ * stays finished; one that ends before the commit waits for it. Nothing counts the runs meanwhile, since every pass
+ * holds the admission lock until its commit. A run already known (an event dispatched again after a crash) keeps its
+ * row.
  */
-export async function recordAdmissions(trx: Knex, runs: Admission[]): Promise<void> {
-  if (!runs.length) return;
+export async function recordDispatched(trx: Knex, eventIds: string[], runs: Admission[]): Promise<void> {
+  if (!eventIds.length && !runs.length) return;
   await trx.raw(
-    `insert into admitted_runs (id, account_id, workflow_id, admitted_at)
-     select id, account_id, workflow_id, now() from unnest(?::text[], ?::int[], ?::int[]) as r(id, account_id, workflow_id)
-     on conflict (id) do nothing`,
-    [runs.map((r) => r.id), runs.map((r) => r.accountId), runs.map((r) => r.automationId)],
+    `with admitted as (
+       insert into admitted_runs (id, account_id, workflow_id, admitted_at)
+       select id, account_id, workflow_id, now() from unnest(?::text[], ?::int[], ?::int[]) as r(id, account_id, workflow_id)
+       on conflict (id) do nothing)
+     update outbox_events set dispatched_at = now() where id = any(?::bigint[])`,
+    [runs.map((r) => r.id), runs.map((r) => r.accountId), runs.map((r) => r.automationId), eventIds],
   );
 }
 

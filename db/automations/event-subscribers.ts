@@ -76,10 +76,6 @@ export function pendingEventOf(r: {
   };
 }
 
-export async function markDispatched(trx: Knex, ids: string[]): Promise<void> {
-  if (ids.length) await trx.raw(`update outbox_events set dispatched_at = now() where id = any(?::bigint[])`, [ids]);
-}
-
 /** How failed events are retried: the wait after the n-th failure is `baseMs * 2^(n-1)` (capped), up to `maxAttempts`. */
 export interface RetryPolicy {
   maxAttempts: number;
