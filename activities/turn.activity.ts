@@ -131,34 +131,42 @@ function routeMessage(
   };
 }
 
+/** The turn's rows, its live flows with their graphs and node facts, and where the message enters (counted once). */
+async function readAndRoute(em: EntityManager, input: BeginTurnInput, aiAvailable: boolean) {
+  const rows = await readTurnRows(em.getKnex(), input.conversationId, { withIntents: !!input.message, withWelcome: input.turn === 0 });
+  const flows = await withGraphs(em, rows.flows);
+  const facts: Record<string, NodeFacts> = {};
+  for (const flow of flows) Object.assign(facts, nodeFactsOf(flow.graph));
+  Object.assign(facts, nodeFactsOf({ nodes: [{ type: 'SAY_AI' }], edges: [] } as unknown as Graph));
+  const waiting = input.waiting;
+  const resumes = !!waiting && flows.some((f) => f.flowId === waiting.flowId && f.snapshotId === waiting.snapshotId);
+  const { route, askAi } = resumes ? { route: null, askAi: [] } : routeMessage(input, flows, rows.intents, aiAvailable);
+  // A flow entered now counts one run: the default flow at the greeting, the flow the message routes to.
+  const entered = input.turn === 0 ? flows.find((f) => f.isDefault)?.flowId : route?.flowId;
+  if (entered !== undefined) await countFlowRun(em, `${conversationWorkflowId(input.conversationId)}/turn-${input.turn}/count`, entered);
+  return { rows, flows, facts, route, askAi };
+}
+
 export function createTurnActivities(orm: Orm, options: { fallbackMessage?: string; outbox?: OutboxNotifier; aiAvailable?: boolean } = {}) {
   return {
     /** Starts a turn: the user's message into the transcript, the live flows, the route of the message. */
     beginTurn: failsAfter(4, async (input: BeginTurnInput): Promise<TurnContext> => {
       const em = orm.em.fork();
-      if (input.message) {
-        await appendMessage(em, {
-          accountId: input.accountId,
-          conversationId: input.conversationId,
-          key: input.message.key,
-          author: 'user',
-          text: input.message.text,
-          turn: input.turn,
-          temporalRunId: input.temporalRunId,
-          metadata: input.message.metadata ?? null,
-        });
-      }
-      const rows = await readTurnRows(em.getKnex(), input.conversationId, { withIntents: !!input.message, withWelcome: input.turn === 0 });
-      const flows = await withGraphs(em, rows.flows);
-      const facts: Record<string, NodeFacts> = {};
-      for (const flow of flows) Object.assign(facts, nodeFactsOf(flow.graph));
-      Object.assign(facts, nodeFactsOf({ nodes: [{ type: 'SAY_AI' }], edges: [] } as unknown as Graph));
-      const waiting = input.waiting;
-      const resumes = !!waiting && flows.some((f) => f.flowId === waiting.flowId && f.snapshotId === waiting.snapshotId);
-      const { route, askAi } = resumes ? { route: null, askAi: [] } : routeMessage(input, flows, rows.intents, options.aiAvailable ?? false);
-      // A flow entered now counts one run: the default flow at the greeting, the flow the message routes to.
-      const entered = input.turn === 0 ? flows.find((f) => f.isDefault)?.flowId : route?.flowId;
-      if (entered !== undefined) await countFlowRun(em, `${conversationWorkflowId(input.conversationId)}/turn-${input.turn}/count`, entered);
+      // The user's message is written while the turn's rows are read and its flow counted: neither reads the other.
+      const [, { rows, flows, facts, route, askAi }] = await Promise.all([
+        input.message &&
+          appendMessage(em, {
+            accountId: input.accountId,
+            conversationId: input.conversationId,
+            key: input.message.key,
+            author: 'user',
+            text: input.message.text,
+            turn: input.turn,
+            temporalRunId: input.temporalRunId,
+            metadata: input.message.metadata ?? null,
+          }),
+        readAndRoute(em, input, options.aiAvailable ?? false),
+      ]);
       const known = new Set(input.knownSnapshots);
       return {
         flows: flows.map(({ graph, ...flow }) => (known.has(flow.snapshotId) ? flow : { ...flow, graph })),

@@ -1,7 +1,7 @@
 /**
  * Benchmark of the conversation runtime (issue 13). Run: `node --import tsx test/bench/conversation.bench.ts`
- * (env TURNS, default 100; CONVERSATIONS, default 20; TURNS_EACH, default 20; BACKLOG, default 5000; SEPARATE=1 for a
- * worker process per queue).
+ * (env TURNS, default 100; WARMUP, default 50: unmeasured turns of each side first; CONVERSATIONS, default 20;
+ * TURNS_EACH, default 20; BACKLOG, default 5000; SEPARATE=1 for a worker process per queue).
  *
  * Embedded Temporal dev server, a fresh database, the API and the worker in processes of their own, as `npm start`
  * runs them; no AI provider (the flows say static messages). It prints:
@@ -24,6 +24,8 @@ const TURNS = Number(process.env.TURNS ?? 100);
 const CONVERSATIONS = Number(process.env.CONVERSATIONS ?? 20);
 const TURNS_EACH = Number(process.env.TURNS_EACH ?? 20);
 const BACKLOG = Number(process.env.BACKLOG ?? 5000);
+/** Turns of each side before the measured ones, so both are measured warm (JIT-compiled), as long-lived processes run. */
+const WARMUP = Number(process.env.WARMUP ?? 50);
 /**
  * SEPARATE=1: runs and turns in two worker processes (WORKER_QUEUES), the runs worker at WORKER_NICE=RUNS_NICE
  * (default 10), instead of one process polling both.
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
   const latencies = async (count: number, interleaved = false) => {
     const { id } = await api('POST', `${base}/conversations`, {});
     const plain = interleaved ? (await post('/conversations', {})).id! : '';
-    for (let i = 0; i < 5; i += 1) await Promise.all([turn(id), interleaved && baselineTurn(plain)]);
+    for (let i = 0; i < WARMUP; i += 1) await Promise.all([turn(id), interleaved && baselineTurn(plain)]);
     const samples: number[] = [];
     for (let i = 0; i < count; i += 1) {
       samples.push(await turn(id));
