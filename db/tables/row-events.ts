@@ -29,10 +29,25 @@ export interface RowEvent {
  */
 export async function writeRowEvents(trx: Knex, table: DataTable, change: RowChange, events: RowEvent[], chain?: number[]): Promise<void> {
   if (!events.length) return;
+  const statement = rowEventsStatement(table, change, events, chain);
+  await trx.raw(`with ${statement.with} ${statement.select}`, statement.bindings);
+}
+
+/**
+ * The statement of `writeRowEvents` in parts, for a statement that writes the rows too (db/tables/row-insert.ts):
+ * its `with` clauses, the `select` answering `outbox_pending`, and their bindings in that order.
+ */
+export interface RowEventsStatement {
+  with: string;
+  select: string;
+  bindings: Knex.RawBinding[];
+}
+
+export function rowEventsStatement(table: DataTable, change: RowChange, events: RowEvent[], chain?: number[]): RowEventsStatement {
   const head = { tableId: table.id, tableName: table.name, kind: table.kind };
-  // One statement and one JSON document for the whole batch; PostgreSQL builds each event's payload.
-  await trx.raw(
-    `with listened as (
+  // One JSON document for the whole batch; PostgreSQL builds each event's payload.
+  return {
+    with: `listened as (
        select t.type, exists (
            select 1 from workflows w
              join graph_snapshots s on s.id = w.live_snapshot_id
@@ -45,9 +60,9 @@ export async function writeRowEvents(trx: Knex, table: DataTable, change: RowCha
                 'rowId', e->'row'->'id', 'recordTypeId', e->'row'->'recordTypeId', 'row', e->'row', 'changedFields', e->'changedFields'), ?::json, now(),
               case when l.yes then null else now() end
          from json_array_elements(?::json) as e, listened as l, (select ?::json as h) as head
-       returning dispatched_at)
-     select exists (select 1 from written where dispatched_at is null) as ${OUTBOX_PENDING}`,
-    [
+       returning dispatched_at)`,
+    select: `select exists (select 1 from written where dispatched_at is null) as ${OUTBOX_PENDING}`,
+    bindings: [
       table.account.id,
       eventTypes(table, change),
       table.account.id,
@@ -55,5 +70,5 @@ export async function writeRowEvents(trx: Knex, table: DataTable, change: RowCha
       JSON.stringify(events),
       JSON.stringify(head),
     ],
-  );
+  };
 }

@@ -8,6 +8,7 @@ import { query } from './catalog.js';
 import { qualified, rowTableName } from './ddl.js';
 import { FIELD_TYPE_HANDLERS } from './field-types/index.js';
 import type { FieldModel } from './types.js';
+import type { RowEventsStatement } from './row-events.js';
 
 const SYSTEM_COLUMNS = [
   { name: 'id', type: 'text' },
@@ -16,17 +17,24 @@ const SYSTEM_COLUMNS = [
   { name: 'updated_at', type: 'timestamptz' },
 ];
 
-/** Inserts the records (column → value; arrays and objects as JSON values). */
-export async function insertRows(trx: Knex, tableId: number, fields: FieldModel[], records: Record<string, unknown>[]): Promise<void> {
+/**
+ * Inserts the records (column → value; arrays and objects as JSON values); with `events`, writes those row events in
+ * the same statement (one round trip for both).
+ */
+export async function insertRows(
+  trx: Knex,
+  tableId: number,
+  fields: FieldModel[],
+  records: Record<string, unknown>[],
+  events?: RowEventsStatement,
+): Promise<void> {
   const columns = [
     ...SYSTEM_COLUMNS,
     ...fields.filter((f) => f.column).map((f) => ({ name: f.column!, type: FIELD_TYPE_HANDLERS[f.type].columnType(f.metadata)! })),
   ];
   const names = columns.map((c) => `"${c.name}"`).join(', ');
   const definitions = columns.map((c) => `"${c.name}" ${c.type.startsWith('char') ? 'text' : c.type}`).join(', ');
-  await query(
-    trx,
-    `insert into ${qualified(rowTableName(tableId))} (${names}) select ${names} from json_to_recordset(?::json) as x(${definitions})`,
-    [JSON.stringify(records)],
-  );
+  const insert = `insert into ${qualified(rowTableName(tableId))} (${names}) select ${names} from json_to_recordset(?::json) as x(${definitions})`;
+  if (!events) await query(trx, insert, [JSON.stringify(records)]);
+  else await query(trx, `with inserted as (${insert}), ${events.with} ${events.select}`, [JSON.stringify(records), ...events.bindings]);
 }

@@ -9,7 +9,7 @@ import { defaultRecordType, fieldModels, findRecordType, findTable, lockTable, q
 import { qualified, rowColumns, rowTableName } from './ddl.js';
 import { rowSource } from './formulas/formula-source.js';
 import { OBJECT_ID_PATTERN, newObjectId } from './object-id.js';
-import { writeRowEvents } from './row-events.js';
+import { rowEventsStatement, writeRowEvents } from './row-events.js';
 import { insertRows } from './row-insert.js';
 import { prepareRow, rowView, type PreparedRow, type RowView } from './row-values.js';
 import { DATA_SCHEMA, type FieldModel, type TableKind } from './types.js';
@@ -187,22 +187,19 @@ export async function createRows(
     const ids = inputs.map(() => newObjectId(now));
     const stamp = now.toISOString();
     const records = prepared.map((p, i) => ({ id: ids[i], record_type_id: recordTypes[i], created_at: stamp, updated_at: stamp, ...p.columns }));
-    await insertRows(trx, table.id, fields, records);
-    await writeLinks(trx, fields, ids, prepared, false);
-    // The stored values are exactly the prepared ones: build the answer from them instead of reading back, unless
-    // formulas compute values from them (read back once, in one statement, so events carry those values too).
+    // The stored values are exactly the prepared ones: build the answer from them instead of reading back, and write
+    // the events with the rows, unless formulas compute values from them (read back once, in one statement, so events
+    // carry those values too).
+    const formulas = hasFormulas(fields);
     let views = records.map((record, i) => rowView(fields, record, prepared[i]!.links));
-    if (hasFormulas(fields)) {
+    const events = (rows: RowView[]) => rows.map((row) => ({ row }));
+    await insertRows(trx, table.id, fields, records, formulas ? undefined : rowEventsStatement(table, 'CREATED', events(views), chain));
+    await writeLinks(trx, fields, ids, prepared, false);
+    if (formulas) {
       const byId = new Map((await readRows(tx, table, fields, ids)).map((row) => [row.id, row]));
       views = ids.map((id) => byId.get(id)!);
+      await writeRowEvents(trx, table, 'CREATED', events(views), chain);
     }
-    await writeRowEvents(
-      trx,
-      table,
-      'CREATED',
-      views.map((row) => ({ row })),
-      chain,
-    );
     return views;
   });
 }
