@@ -81,6 +81,39 @@ export async function once<T>(em: EntityManager, executionKey: string, effect: (
   });
 }
 
+/** Thrown inside `onceWrites`'s transaction to roll back an attempt whose execution key was recorded meanwhile. */
+class RecordedBefore extends Error {}
+
+/**
+ * `once` for an effect made only of writes in its transaction (no call to anything else, since a repeated attempt
+ * runs it again): the effect runs first and its output is recorded under the execution key at the end, in the
+ * statement that claims the key (one round trip less than `once`). An attempt that finds the key recorded when it
+ * claims it, or whose effect fails, rolls its writes back and answers the recorded output when there is one (a
+ * retried delete finds its row gone); otherwise the failure stands. Two attempts at once serialize on the key: the
+ * second's claim waits for the first's commit.
+ */
+export async function onceWrites<T>(em: EntityManager, executionKey: string, effect: (em: EntityManager) => Promise<T>): Promise<T> {
+  try {
+    return await em.fork().transactional(async (tx) => {
+      const output = await effect(tx);
+      const claimed = await tx
+        .getConnection()
+        .execute<{ execution_key: string }[]>(
+          'insert into node_effects (execution_key, output, created_at) values (?, ?::jsonb, now()) on conflict (execution_key) do nothing returning execution_key',
+          [executionKey, JSON.stringify(output ?? null)],
+          'all',
+          tx.getTransactionContext(),
+        );
+      if (!claimed.length) throw new RecordedBefore();
+      return output;
+    });
+  } catch (error) {
+    const done = await em.fork().findOne(NodeEffect, { executionKey });
+    if (done) return done.output as T;
+    throw error instanceof RecordedBefore ? new Error(`The effect of ${executionKey} was recorded and is gone`) : error;
+  }
+}
+
 /** How one of the node activities runs its node: the executor, or a step of an AI node. */
 type Run = (module: NodeModule, input: ExecuteNodeInput, context: ExecutionContext) => Promise<NodeOutcome> | undefined;
 
@@ -124,6 +157,7 @@ function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
               temporalWorkflowId: context.info.workflowExecution?.workflowId ?? '',
               once: (effect) => once(deps.orm.em, input.executionKey, effect),
               onceFor: (part, effect) => once(deps.orm.em, `${input.executionKey}/${part}`, effect),
+              onceWrites: (effect) => onceWrites(deps.orm.em, input.executionKey, effect),
               aiSession: () => (session ??= deps.ai.journaled(input)),
             })
           : undefined;

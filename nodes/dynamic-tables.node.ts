@@ -38,12 +38,13 @@ const checkTable: NodeCheck = async (node, { em, accountId }) => {
 };
 
 /**
- * A write joins the transaction that records the node's effect once (`once`): it fails as a whole anyway. It reads
- * its table there, locked as a row write locks it, so the write takes no lock of its own.
+ * A write joins the transaction that records the node's effect once (`onceWrites`: it is only writes of that
+ * transaction): it fails as a whole anyway. It reads its table there, locked as a row write locks it, so the write
+ * takes no lock of its own.
  */
 const LOCKED_JOIN = { join: true, locked: true };
 
-const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { orm, once, files }) => {
+const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { orm, onceWrites, files }) => {
   /** The table, its fields and the node's row values; `forShare` in the write's transaction. */
   const context = async (em: EntityManager, forShare: boolean) => {
     const table = await findTableById(em, accountId, Number(data.tableId), { forShare });
@@ -56,27 +57,27 @@ const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { 
   switch (data.action) {
     case 'CREATE':
       return {
-        output: await once(async (tx) => {
+        output: await onceWrites(async (tx) => {
           const { ctx, values } = await context(tx, true);
           return (await createRows(tx, ctx, [{ values, recordTypeId: data.recordTypeId as number | undefined }], LOCKED_JOIN))[0];
         }),
       };
     case 'UPDATE':
       return {
-        output: await once(async (tx) => {
+        output: await onceWrites(async (tx) => {
           const { ctx, values } = await context(tx, true);
           return updateRow(tx, ctx, rowId(), { values }, LOCKED_JOIN);
         }),
       };
     case 'CHANGE_RECORD_TYPE':
       return {
-        output: await once(async (tx) =>
+        output: await onceWrites(async (tx) =>
           updateRow(tx, (await context(tx, true)).ctx, rowId(), { values: {}, recordTypeId: data.recordTypeId as number }, LOCKED_JOIN),
         ),
       };
     case 'DELETE': {
       // The file keys are part of what is recorded, so a retry removes the bytes too (removing is idempotent).
-      const { fileKeys } = await once(async (tx) => ({ fileKeys: await deleteRow(tx, (await context(tx, true)).ctx, rowId(), LOCKED_JOIN) }));
+      const { fileKeys } = await onceWrites(async (tx) => ({ fileKeys: await deleteRow(tx, (await context(tx, true)).ctx, rowId(), LOCKED_JOIN) }));
       await files.remove(fileKeys);
       return { output: { deleted: rowId() } };
     }

@@ -75,6 +75,12 @@ export interface ExecutionContext extends ExecutorDeps {
    */
   onceFor<T>(part: string, effect: (em: EntityManager) => Promise<T>): Promise<T>;
   /**
+   * `once` for an effect made only of writes in its transaction `em`, one round trip cheaper: the effect may run
+   * again on a later attempt, its writes then rolled back and the recorded output answered. Never call anything
+   * outside the database from it.
+   */
+  onceWrites<T>(effect: (em: EntityManager) => Promise<T>): Promise<T>;
+  /**
    * The AI session of this node execution, for an executor that loops over AI calls (TOOLS_AI; every other AI node
    * declares `NodeModule.ai` steps instead). Its calls are answered from the replies of the calls already made; the
    * first new one stops the executor, the workflow makes it as an `aiCall` activity and executes the node again.
