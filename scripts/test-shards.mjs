@@ -4,8 +4,8 @@
 // test files balanced by their recorded durations (test/setup/test-timings.json; a file not listed counts as
 // DEFAULT_SECONDS). A shard's output is printed when it ends, without its own counts; the suite's counts close the
 // output once, as one mocha run closes it (CI tools read the last line, "N passed, N failed, N skipped"). TEST_JOBS=1
-// runs plain mocha. Mocha's own --parallel mode is not used: it runs root hooks once
-// per file, and a harness per file would cost more than the files themselves.
+// runs plain mocha. Mocha's own --parallel mode is not used: it runs root hooks once per file, and a harness per file
+// would cost more than the files themselves.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';

@@ -82,6 +82,11 @@ export async function finishRun(em: EntityManager, run: RunEnd): Promise<string 
   return (updated.rows[0] as { trigger_type: string | null }).trigger_type;
 }
 
+/**
+ * Takes `credits` from the account's balance for one AI call, before the call is made, unless that would take the
+ * balance below zero: answers false then, and nothing changes. One statement, so concurrent runs of the account
+ * cannot overdraw it together. Accounts without a balance (unlimited) always pay.
+ */
 export async function chargeCredits(em: EntityManager, accountId: number, credits: number): Promise<boolean> {
   const charged = await sqlOf(em).raw(
     `update accounts set credit_balance = credit_balance - ? where id = ? and credit_balance is not null and credit_balance - ? >= 0 returning id`,
