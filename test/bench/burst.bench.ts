@@ -3,7 +3,9 @@
  * (env BURST, default 10000; CALLERS, default 50; UNLOADED_RUNS, default 300; PAST_RUNS, default 0: runs made
  * before anything is measured, so the Temporal store holds that many past runs; RUN_CONCURRENCY /
  * RUN_SLOTS_PER_WORKER are handed to the worker as set; WORKERS, default 1: worker processes; TEMPORAL=cluster: on
- * the Temporal cluster of `npm run cluster` instead of the dev server).
+ * the Temporal cluster of `npm run cluster` instead of the dev server; VACUUM=1: the unloaded rate measured again after
+ * VACUUM ANALYZE of agentry's database; WARMUP, default 300: unloaded runs before the measured ones on a fresh store,
+ * where past runs do not warm the processes up).
  *
  * Embedded Temporal dev server (its store in a SQLite file, as `npm start` keeps it), a fresh database, the API and
  * one worker process (runs and turns, with its outbox dispatcher); the 3-node workflow WEBHOOK → API lookup →
@@ -30,6 +32,8 @@ const CALLERS = Number(process.env.CALLERS ?? 50);
 const UNLOADED_RUNS = Number(process.env.UNLOADED_RUNS ?? 300);
 const PAST_RUNS = Number(process.env.PAST_RUNS ?? 0);
 const WORKERS = Number(process.env.WORKERS ?? 1);
+const VACUUM = process.env.VACUUM === '1';
+const WARMUP = Number(process.env.WARMUP ?? 300);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -111,28 +115,46 @@ async function main(): Promise<void> {
   }
 
   // Unloaded: each caller waits for its run to end before sending the next.
-  const unloadedStart = Date.now();
   let unloadedSent = 0;
-  const unloadedEvents: string[] = [];
-  await Promise.all(
-    Array.from({ length: CALLERS }, async () => {
-      while (unloadedSent < UNLOADED_RUNS) {
-        unloadedSent += 1;
-        const { eventId } = await post(burstFlow.hookId, -unloadedSent);
-        unloadedEvents.push(eventId);
-        const handle = env.client.workflow.getHandle(`automation:${burstFlow.workflowId}:event-${eventId}`);
-        for (;;) {
-          try {
-            await handle.result();
-            break;
-          } catch {
-            await sleep(20);
+  const unloaded = async (runs = UNLOADED_RUNS) => {
+    const start = Date.now();
+    const cpuAtStart = usage();
+    let sentHere = 0;
+    await Promise.all(
+      Array.from({ length: CALLERS }, async () => {
+        while (sentHere < runs) {
+          sentHere += 1;
+          unloadedSent += 1;
+          const { eventId } = await post(burstFlow.hookId, -unloadedSent);
+          const handle = env.client.workflow.getHandle(`automation:${burstFlow.workflowId}:event-${eventId}`);
+          for (;;) {
+            try {
+              await handle.result();
+              break;
+            } catch {
+              await sleep(20);
+            }
           }
         }
-      }
-    }),
-  );
-  const unloadedRate = (UNLOADED_RUNS * 1000) / (Date.now() - unloadedStart);
+      }),
+    );
+    const rate = (runs * 1000) / (Date.now() - start);
+    const cpuUsed = since(cpuAtStart);
+    const perRun = (seconds: number) => `${((seconds * 1000) / runs).toFixed(1)}`;
+    return {
+      rate,
+      cpu: `CPU ms per run: Temporal ${perRun(cpuUsed.temporal)}, worker ${perRun(cpuUsed.worker)}, PostgreSQL ${perRun(cpuUsed.postgres)}, API ${perRun(cpuUsed.api)}`,
+    };
+  };
+  // Warm-up on a fresh store (the JIT, the worker's caches): past runs are one already.
+  if (PAST_RUNS === 0 && WARMUP > 0) await unloaded(WARMUP);
+  const unloadedPhases = [{ label: '', ...(await unloaded()) }];
+  if (VACUUM) {
+    // What dead rows cost: this machine's PostgreSQL may run with autovacuum off, production's does not.
+    await knex.raw('vacuum analyze');
+    unloadedPhases.push({ label: ' after VACUUM ANALYZE', ...(await unloaded()) });
+  }
+  const unloadedRate = unloadedPhases[0]!.rate;
   const base = await endedCount(burstFlow.workflowId);
 
   // The burst, with the other account's webhook once a second meanwhile.
@@ -202,8 +224,11 @@ async function main(): Promise<void> {
   console.log(
     `${platform.temporalKind}, API and ${WORKERS} worker process${WORKERS > 1 ? 'es' : ''}; admission ${JSON.stringify(admission) === '{}' ? 'defaults (tuned)' : JSON.stringify(admission)}; WEBHOOK → API → DYNAMIC_TABLES → API`,
   );
-  console.log(pastRuns || 'fresh store (PAST_RUNS=0)');
-  console.log(`unloaded: ${UNLOADED_RUNS} runs, ${CALLERS} callers each waiting for its run → ${unloadedRate.toFixed(1)} runs/s`);
+  console.log(pastRuns || `fresh store (PAST_RUNS=0), ${WARMUP} runs of warm-up first (WARMUP)`);
+  for (const phase of unloadedPhases)
+    console.log(
+      `unloaded${phase.label}: ${UNLOADED_RUNS} runs, ${CALLERS} callers each waiting for its run → ${phase.rate.toFixed(1)} runs/s; ${phase.cpu}`,
+    );
   console.log(`burst: ${BURST} webhooks from ${CALLERS} callers accepted in ${s(acceptedMs)} → ${((BURST * 1000) / acceptedMs).toFixed(0)}/s`);
   console.log(`  completions per 10 s: ${buckets.map((b) => b ?? 0).join(' ')}`);
   console.log(
