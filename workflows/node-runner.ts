@@ -133,8 +133,11 @@ async function runAiSteps(input: ExecuteNodeInput, facts: NodeFacts, batch: Loca
   return outcome;
 }
 
-/** One node activity: local when `facts.local`, unless `batch` is full. */
-async function nodeActivity(
+/**
+ * One node activity: local when `facts.local`, unless `batch` is full; `batch` counts its output. Not an async
+ * function of its own: the SDK records a stack trace for every promise a workflow makes, once per node here.
+ */
+function nodeActivity(
   name: 'executeNode' | 'prepareAiNode' | 'finishAiNode',
   args: ExecuteNodeInput,
   facts: NodeFacts | undefined,
@@ -142,11 +145,16 @@ async function nodeActivity(
 ): Promise<NodeOutcome> {
   const local = facts?.local && batch.bytes < LOCAL_BATCH_BYTES;
   const summary = nodeSummary(args.node);
-  const outcome = await (local
-    ? proxyLocalActivities<Activities>({ ...localNodeOptions, summary })[name](args)
-    : proxyActivities<Activities>({ ...remoteNodeOptions, summary })[name](args));
-  batch.bytes = local ? batch.bytes + JSON.stringify(outcome).length : 0;
-  return outcome;
+  if (!local) {
+    batch.bytes = 0;
+    return proxyActivities<Activities>({ ...remoteNodeOptions, summary })[name](args);
+  }
+  return proxyLocalActivities<Activities>({ ...localNodeOptions, summary })
+    [name](args)
+    .then((outcome) => {
+      batch.bytes += JSON.stringify(outcome).length;
+      return outcome;
+    });
 }
 
 function tooManyCalls(replies: AiReply[]): void {

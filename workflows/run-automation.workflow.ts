@@ -48,17 +48,14 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
   let executed = 0;
   const batch = new LocalBatch();
   // An AI node refused for lack of credits (the balance would go below zero) stops the run like an empty balance.
-  let creditsRanOut = false;
+  const credits = { ranOut: false };
   if (!input.preventedLoop && !insufficientCredits) {
     try {
       run = await interpret(
         input.graph,
         input.entryNodeId,
         (node, { interpolatedData, step, final }) =>
-          runNode(input, chain, node, { data: interpolatedData, step, final: !!final }, batch, ledger).catch((error: unknown) => {
-            if (error instanceof InsufficientCreditsFailure) creditsRanOut = true;
-            throw error;
-          }),
+          runNode(input, chain, node, { data: interpolatedData, step, final: !!final }, { batch, ledger, credits }),
         {
           triggerPayload: input.triggerPayload,
           nodeFacts: input.nodeFacts,
@@ -100,7 +97,7 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
   const result: AutomationRunResult = boundedResult({
     ...run,
     aiCredits: run.nodeResults.reduce((sum, r) => sum + (r.aiCredits ?? 0), 0),
-    insufficientCredits: !input.preventedLoop && (ledger.noCredits || creditsRanOut),
+    insufficientCredits: !input.preventedLoop && (ledger.noCredits || credits.ranOut),
     preventedLoop: !!input.preventedLoop,
   });
   const memo: RunMemo = {
@@ -124,14 +121,23 @@ interface NodeStep {
   final: boolean;
 }
 
-/** One node: an entry node's output is the trigger payload; any other runs through `runNodeExecution`. */
+/** What a run's nodes share: the local batch, the ledger's steps, and whether an AI node found the credits gone. */
+interface RunNodes {
+  batch: LocalBatch;
+  ledger: RunLedgerSteps;
+  credits: { ranOut: boolean };
+}
+
+/**
+ * One node: an entry node's output is the trigger payload; any other runs through `runNodeExecution`. (Few awaits on
+ * purpose: the SDK records a stack trace for every promise a workflow makes, which a chain of nodes pays per node.)
+ */
 async function runNode(
   input: RunAutomationInput,
   chain: number[],
   node: GraphNode,
   { data, step, final }: NodeStep,
-  batch: LocalBatch,
-  ledger: RunLedgerSteps,
+  { batch, ledger, credits }: RunNodes,
 ): Promise<NodeOutcome> {
   const facts = input.nodeFacts[node.type];
   if (facts?.entry) return { output: input.triggerPayload ?? null };
@@ -143,7 +149,8 @@ async function runNode(
       'make node outputs smaller (narrow API responses, SEARCH filters) or loop over fewer items per run';
     throw new RunFailure(node.nodeId, message, true);
   }
-  const steps = await ledger.stepsFor(facts, step, final);
+  if (ledger.mustBeginFirst(facts)) await ledger.beginFirst();
+  const steps = ledger.stepsFor(facts, step, final);
   const args: ExecuteNodeInput = {
     accountId: input.accountId,
     automationId: input.automationId,
@@ -158,14 +165,13 @@ async function runNode(
     return ledger.carried(steps, await runNodeExecution(args, facts, batch));
   } catch (error) {
     // Out of credits ends the run (fatal), even inside a loop that continues on errors.
-    if (error instanceof NodeExecutionFailure && error.type === 'InsufficientCredits')
-      throw new InsufficientCreditsFailure(node.nodeId, error.message, true);
+    if (error instanceof NodeExecutionFailure && error.type === 'InsufficientCredits') {
+      credits.ranOut = true;
+      throw new RunFailure(node.nodeId, error.message, true);
+    }
     throw error;
   }
 }
-
-/** A node refused because the account's credits could not pay for its AI call. */
-class InsufficientCreditsFailure extends RunFailure {}
 
 async function end(ledger: RunLedgerSteps, memo: RunMemo, status: 'successful' | 'failed' | 'cancelled'): Promise<void> {
   upsertMemo({ ...memo });

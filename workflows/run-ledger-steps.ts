@@ -52,20 +52,36 @@ export class RunLedgerSteps {
     return true;
   }
 
-  /** The ledger steps the node of `step` carries; records the start first when the node cannot carry it. */
-  async stepsFor(facts: NodeFacts | undefined, step: number, final: boolean): Promise<NodeLedgerSteps | undefined> {
-    this.nodesStarted += 1;
-    if (!this.onNodes) return undefined;
-    const plain = !!facts?.local && !facts.aiSteps;
-    if (!this.begun && !plain && (await this.record())) {
+  /**
+   * Whether the start must be recorded (`beginFirst`) before the node of `facts` runs: a node that cannot carry it
+   * (a remote one, an AI node in steps) while no node has recorded it yet.
+   */
+  mustBeginFirst(facts: NodeFacts | undefined): boolean {
+    return this.onNodes && !this.begun && !this.plain(facts);
+  }
+
+  /** Records the start before a node that cannot carry it; a run of an account without credits stops there. */
+  async beginFirst(): Promise<void> {
+    if (await this.record()) {
       this.noCredits = true;
       throw new NoCreditsAtStart();
     }
+  }
+
+  /** The ledger steps the node of `step` carries (after `beginFirst` when `mustBeginFirst`). */
+  stepsFor(facts: NodeFacts | undefined, step: number, final: boolean): NodeLedgerSteps | undefined {
+    this.nodesStarted += 1;
+    if (!this.onNodes) return undefined;
     const steps: NodeLedgerSteps = {
       ...(this.begun ? {} : { begin: this.begin }),
-      ...(plain && final ? { end: this.successfulEnd(step) } : {}),
+      ...(this.plain(facts) && final ? { end: this.successfulEnd(step) } : {}),
     };
     return steps.begin || steps.end ? steps : undefined;
+  }
+
+  /** A local node without AI steps: it can carry the ledger's steps. */
+  private plain(facts: NodeFacts | undefined): boolean {
+    return !!facts?.local && !facts.aiSteps;
   }
 
   /** Takes note of what the node's activity did of the steps it carried; answers its outcome. */
