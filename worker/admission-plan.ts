@@ -1,6 +1,6 @@
 /**
  * Which of the claimed events a dispatcher pass admits (db/automations/admission.ts): pure, so the rules are read
- * and tested in one place. Events come round-robin by account (claimPendingEvents) and are taken in that order:
+ * and tested in one place. Events come round-robin by account (PICK_PENDING_EVENTS) and are taken in that order:
  *  - an event whose runs fit in the free slots is admitted; the first that does not fit closes the pass for every
  *    event with runs (so a large event is not overtaken forever by small ones); events that start no run pass;
  *  - an event one of whose automations is at its concurrency limit waits, and so do the later events of that

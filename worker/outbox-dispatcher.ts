@@ -26,7 +26,7 @@ import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@te
 import type { Orm } from '../db/orm.js';
 import { OUTBOX_CHANNEL } from '../db/outbox-notifier.js';
 import {
-  claimPendingEvents,
+  claimPicked,
   findEntryCandidates,
   loadGraphs,
   markFailed,
@@ -132,12 +132,14 @@ export class OutboxDispatcher {
    * dispatched (0 when another dispatcher is admitting, or nothing fits).
    */
   async dispatchOnce(): Promise<number> {
+    const bound = await this.bound.value();
     return this.deps.orm.em.getKnex().transaction(async (trx) => {
-      const inFlight = await lockAdmission(trx);
-      if (inFlight === null) return 0;
-      const free = (await this.bound.value()) - inFlight;
+      const pass = await lockAdmission(trx, bound, this.deps.batchSize ?? 100);
+      if (pass === null) return 0;
+      const { inFlight } = pass;
+      const free = bound - inFlight;
       if (free <= 0) return 0;
-      const claimed = await claimPendingEvents(trx, this.deps.batchSize ?? 100);
+      const claimed = await claimPicked(trx, pass.picked);
       const { planned, unlimited } = await this.plan(trx, claimed);
       const admitted = await this.admit(trx, planned, { free, inFlight }, unlimited);
       const started = await this.startRuns(admitted);

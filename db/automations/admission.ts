@@ -6,21 +6,33 @@
  * database, so it survives any dispatcher or worker dying.
  */
 import type { Knex } from '@mikro-orm/postgresql';
+import { PICK_PENDING_EVENTS } from './event-subscribers.js';
 
 /** The advisory lock (one key for the whole database) under which one dispatcher at a time admits runs. */
 const ADMISSION_LOCK_KEY = 1_414_001;
 
+/** A dispatcher's pass under the admission lock: the runs in flight, and the events to claim (when slots are free). */
+export interface AdmissionPass {
+  inFlight: number;
+  /** Ids of the events to claim next, in order (`PICK_PENDING_EVENTS`); empty when no slot is free. */
+  picked: string[];
+}
+
 /**
- * Takes the admission lock for the transaction `trx` and answers the runs in flight, admitted and not yet finished
- * over every account (one round trip); null when another dispatcher holds the lock (it is admitting).
+ * Takes the admission lock for the transaction `trx` and answers the runs in flight over every account and, when
+ * they are fewer than `bound`, the ids of up to `limit` events to claim next (one round trip); null when another
+ * dispatcher holds the lock (it is admitting). The pick runs after the lock is taken (the materialized CTE), and
+ * only when a slot is free.
  */
-export async function lockAdmission(trx: Knex): Promise<number | null> {
+export async function lockAdmission(trx: Knex, bound: number, limit: number): Promise<AdmissionPass | null> {
   const result = await trx.raw(
-    `select pg_try_advisory_xact_lock(?) as locked, (select count(*)::int from admitted_runs where finished_at is null) as in_flight`,
-    [ADMISSION_LOCK_KEY],
+    `with pass as materialized (
+       select pg_try_advisory_xact_lock(?) as locked, (select count(*)::int from admitted_runs where finished_at is null) as in_flight)
+     select locked, in_flight, case when locked and in_flight < ? then array(${PICK_PENDING_EVENTS}) end as picked from pass`,
+    [ADMISSION_LOCK_KEY, bound, limit, limit],
   );
-  const row = result.rows[0] as { locked: boolean; in_flight: number };
-  return row.locked === true ? row.in_flight : null;
+  const row = result.rows[0] as { locked: boolean; in_flight: number; picked: string[] | null };
+  return row.locked === true ? { inFlight: row.in_flight, picked: (row.picked ?? []).map(String) } : null;
 }
 
 export interface AutomationLimit {

@@ -25,28 +25,32 @@ export interface Subscriber {
   entry: GraphNode;
 }
 
+/** The outbox events a dispatcher may claim: not dispatched, not parked, not waiting out the backoff of a failed attempt. */
+const DUE = `dispatched_at is null and dead_lettered_at is null and (next_attempt_at is null or next_attempt_at <= now())`;
+
 /**
- * Locks up to `limit` undelivered events for the transaction `trx`; others skip them. Parked events and events
+ * The ids of up to `limit` undelivered events to claim next, in the order they are to be handled (a subquery of
+ * `lockAdmission`, db/automations/admission.ts; its two parameters are both `limit`). Parked events and events
  * waiting out the backoff of a failed attempt are left alone. The events come round-robin by account (each account's
  * oldest first, then each account's second, …), counting the runs an account already has in flight as turns it has
  * had: when slots free up one at a time, the account with fewer runs in flight goes first, so one account's burst
  * never stands in front of another account's single event; within an account they keep their order.
  */
-export async function claimPendingEvents(trx: Knex, limit: number): Promise<PendingEvent[]> {
-  const due = `dispatched_at is null and dead_lettered_at is null and (next_attempt_at is null or next_attempt_at <= now())`;
-  const picked = await trx.raw(
-    `select e.id from (select distinct account_id from outbox_events where dispatched_at is null and dead_lettered_at is null) a
+export const PICK_PENDING_EVENTS = `select e.id from (select distinct account_id from outbox_events where dispatched_at is null and dead_lettered_at is null) a
        cross join lateral (select count(*) as running from admitted_runs r where r.account_id = a.account_id and r.finished_at is null) f
        cross join lateral (
          select id, row_number() over (order by id) as turn from (
-           select id from outbox_events o where o.account_id = a.account_id and ${due} order by id limit ?
+           select id from outbox_events o where o.account_id = a.account_id and ${DUE} order by id limit ?
          ) first) e
-      order by e.turn + f.running, e.id limit ?`,
-    [limit, limit],
-  );
-  const ids: string[] = picked.rows.map((r: { id: string }) => String(r.id));
+      order by e.turn + f.running, e.id limit ?`;
+
+/**
+ * Locks the picked events (`PICK_PENDING_EVENTS`) for the transaction `trx`, in the order given; others skip them,
+ * and an event another dispatcher handled meanwhile is left out.
+ */
+export async function claimPicked(trx: Knex, ids: string[]): Promise<PendingEvent[]> {
   if (!ids.length) return [];
-  const result = await trx.raw(`select ${PENDING_EVENT_COLUMNS} from outbox_events where id = any(?::bigint[]) and ${due} for update skip locked`, [
+  const result = await trx.raw(`select ${PENDING_EVENT_COLUMNS} from outbox_events where id = any(?::bigint[]) and ${DUE} for update skip locked`, [
     ids,
   ]);
   const order = new Map(ids.map((id, i) => [id, i]));
