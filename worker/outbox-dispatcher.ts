@@ -25,14 +25,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Orm } from '../db/orm.js';
 import { OUTBOX_CHANNEL } from '../db/outbox-notifier.js';
-import {
-  claimPicked,
-  findEntryCandidates,
-  loadGraphs,
-  markFailed,
-  type PendingEvent,
-  type RetryPolicy,
-} from '../db/automations/event-subscribers.js';
+import { claimPicked, type Claim, loadGraphs, markFailed, type PendingEvent, type RetryPolicy } from '../db/automations/event-subscribers.js';
 import { EVENT_ENTRY_TYPES } from '../nodes/registry.js';
 import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
@@ -73,6 +66,9 @@ const QUEUED_RUNS: Record<string, ((event: PendingEvent) => PlannedRun) | undefi
   [MANUAL_RUN_EVENT]: manualRunOf,
   [SCHEDULED_RUN_EVENT]: scheduledRunOf,
 };
+
+/** Event types that carry their run or workflow themselves: they are not matched against entry nodes. */
+const OWN_RUNS = [...Object.keys(QUEUED_RUNS), ...Object.keys(DIRECT_STARTS)];
 
 const GRAPH_CACHE_SIZE = 500;
 
@@ -139,8 +135,8 @@ export class OutboxDispatcher {
       const { inFlight } = pass;
       const free = bound - inFlight;
       if (free <= 0) return 0;
-      const claimed = await claimPicked(trx, pass.picked);
-      const { planned, unlimited } = await this.plan(trx, claimed);
+      const claim = await claimPicked(trx, pass.picked, EVENT_ENTRY_TYPES, OWN_RUNS);
+      const { planned, unlimited } = await this.plan(trx, claim);
       const admitted = await this.admit(trx, planned, { free, inFlight }, unlimited);
       const started = await this.startRuns(admitted);
       await this.record(trx, started);
@@ -152,12 +148,7 @@ export class OutboxDispatcher {
    * Plan: the runs each claimed event starts, or why they could not be worked out; by event id, in claim order. With
    * them, the automations its candidates showed to have no concurrency limit (admission need not look them up).
    */
-  private async plan(trx: Trx, events: PendingEvent[]): Promise<{ planned: Map<string, Planned>; unlimited: Set<number> }> {
-    const candidates = await findEntryCandidates(
-      trx,
-      events.filter((e) => !QUEUED_RUNS[e.type] && !DIRECT_STARTS[e.type]),
-      EVENT_ENTRY_TYPES,
-    );
+  private async plan(trx: Trx, { events, candidates }: Claim): Promise<{ planned: Map<string, Planned>; unlimited: Set<number> }> {
     const matched = new Map(
       events.map((event) => [
         event.id,

@@ -44,19 +44,6 @@ export const PICK_PENDING_EVENTS = `select e.id from (select distinct account_id
          ) first) e
       order by e.turn + f.running, e.id limit ?`;
 
-/**
- * Locks the picked events (`PICK_PENDING_EVENTS`) for the transaction `trx`, in the order given; others skip them,
- * and an event another dispatcher handled meanwhile is left out.
- */
-export async function claimPicked(trx: Knex, ids: string[]): Promise<PendingEvent[]> {
-  if (!ids.length) return [];
-  const result = await trx.raw(`select ${PENDING_EVENT_COLUMNS} from outbox_events where id = any(?::bigint[]) and ${DUE} for update skip locked`, [
-    ids,
-  ]);
-  const order = new Map(ids.map((id, i) => [id, i]));
-  return result.rows.map(pendingEventOf).sort((a: PendingEvent, b: PendingEvent) => order.get(a.id)! - order.get(b.id)!);
-}
-
 /** The columns of an outbox row that dispatching reads. */
 export const PENDING_EVENT_COLUMNS = 'id, account_id, type, payload, chain, attempts, created_at';
 
@@ -150,31 +137,47 @@ export interface EntryCandidate {
   limited: boolean;
 }
 
+/** A dispatcher's claim: the events it locked, in the order picked, and the entry nodes they may start. */
+export interface Claim {
+  events: PendingEvent[];
+  /** The entry nodes of `entryTypes` in the live graphs of the ACTIVE workflows of the claimed events' accounts. */
+  candidates: EntryCandidate[];
+}
+
 /**
- * The entry nodes of the given types in the live graphs of the ACTIVE workflows of the events' accounts: one query
- * per batch; which of them an event starts is for the caller to match.
+ * Locks the picked events (`PICK_PENDING_EVENTS`) for the transaction `trx`, in the order given (others skip them,
+ * and an event another dispatcher handled meanwhile is left out), and finds, in the same statement, the entry nodes
+ * of `entryTypes` in the live graphs of the ACTIVE workflows of their accounts; events of `ownRuns` types carry their
+ * run (or workflow) themselves and need none. Which candidates an event starts is for the caller to match.
  */
-export async function findEntryCandidates(trx: Knex, events: PendingEvent[], entryTypes: readonly string[]): Promise<EntryCandidate[]> {
-  const accounts = [...new Set(events.map((e) => e.accountId))];
-  const result = accounts.length
-    ? await trx.raw(
-        `select w.account_id, w.id as workflow_id, s.id as snapshot_id, n.node, w.concurrency_limit is not null as limited
-           from workflows w
-           join graph_snapshots s on s.id = w.live_snapshot_id
-           cross join lateral jsonb_array_elements(s.nodes) as n(node)
-          where w.account_id = any(?::int[]) and w.status = 'ACTIVE' and w.deleted_at is null and n.node->>'type' = any(?::text[])
-          order by w.id`,
-        [accounts, [...entryTypes]],
-      )
-    : { rows: [] };
+export async function claimPicked(trx: Knex, ids: string[], entryTypes: readonly string[], ownRuns: readonly string[]): Promise<Claim> {
+  if (!ids.length) return { events: [], candidates: [] };
+  const result = await trx.raw(
+    `with claimed as materialized (
+       select ${PENDING_EVENT_COLUMNS} from outbox_events where id = any(?::bigint[]) and ${DUE} for update skip locked)
+     select (select coalesce(json_agg(c), '[]') from claimed c) as events,
+            (select coalesce(json_agg(x order by x.workflow_id), '[]') from (
+               select w.account_id, w.id as workflow_id, s.id as snapshot_id, n.node, w.concurrency_limit is not null as limited
+                 from workflows w
+                 join graph_snapshots s on s.id = w.live_snapshot_id
+                 cross join lateral jsonb_array_elements(s.nodes) as n(node)
+                where w.account_id in (select account_id from claimed where type <> all(?::text[]))
+                  and w.status = 'ACTIVE' and w.deleted_at is null and n.node->>'type' = any(?::text[])) x) as candidates`,
+    [ids, [...ownRuns], [...entryTypes]],
+  );
   type Row = { account_id: number; workflow_id: number; snapshot_id: string; node: GraphNode; limited: boolean };
-  return result.rows.map((r: Row) => ({
-    accountId: r.account_id,
-    automationId: r.workflow_id,
-    snapshotId: r.snapshot_id,
-    node: r.node,
-    limited: r.limited,
-  }));
+  const row = result.rows[0] as { events: Parameters<typeof pendingEventOf>[0][]; candidates: Row[] };
+  const order = new Map(ids.map((id, i) => [id, i]));
+  return {
+    events: row.events.map(pendingEventOf).sort((a, b) => order.get(a.id)! - order.get(b.id)!),
+    candidates: row.candidates.map((r) => ({
+      accountId: r.account_id,
+      automationId: r.workflow_id,
+      snapshotId: r.snapshot_id,
+      node: r.node,
+      limited: r.limited,
+    })),
+  };
 }
 
 export async function loadGraphs(trx: Knex, snapshotIds: string[]): Promise<Map<string, Graph>> {
