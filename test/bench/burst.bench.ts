@@ -4,7 +4,7 @@
  * before anything is measured, so the Temporal store holds that many past runs; RUN_CONCURRENCY /
  * RUN_SLOTS_PER_WORKER are handed to the worker as set; WORKERS, default 1: worker processes; TEMPORAL=cluster: on
  * the Temporal cluster of `npm run cluster` instead of the dev server; VACUUM=1: the unloaded rate measured again after
- * VACUUM ANALYZE of agentry's database; WARMUP, default 300: unloaded runs before the measured ones on a fresh store,
+ * VACUUM ANALYZE of agentry's database; WARMUP, default 1000: unloaded runs before the measured ones on a fresh store,
  * where past runs do not warm the processes up).
  *
  * Embedded Temporal dev server (its store in a SQLite file, as `npm start` keeps it), a fresh database, the API and
@@ -33,7 +33,7 @@ const UNLOADED_RUNS = Number(process.env.UNLOADED_RUNS ?? 300);
 const PAST_RUNS = Number(process.env.PAST_RUNS ?? 0);
 const WORKERS = Number(process.env.WORKERS ?? 1);
 const VACUUM = process.env.VACUUM === '1';
-const WARMUP = Number(process.env.WARMUP ?? 300);
+const WARMUP = Number(process.env.WARMUP ?? 1000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
