@@ -74,7 +74,8 @@ export async function conversation(input: ConversationInput): Promise<Conversati
   const busy = () => serving !== tickets;
   const serialized = async <T>(work: () => Promise<T>): Promise<T> => {
     const ticket = tickets++;
-    await condition(() => serving === ticket);
+    // Waiting only when another turn is being served: a condition costs a pass of the SDK's condition checks.
+    if (serving !== ticket) await condition(() => serving === ticket);
     try {
       return await work();
     } finally {

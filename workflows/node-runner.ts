@@ -42,6 +42,21 @@ export const LOCAL_BATCH_BYTES = 512 * 1024;
 /** The output bytes of local node executions not yet sent to Temporal (one per run or turn). */
 export class LocalBatch {
   bytes = 0;
+  /** The node activity taken last runs locally: its output counts (`count`). */
+  private local = false;
+
+  /** Whether the next node activity, of a type that may run locally, does (while the batch has room); a remote one empties it. */
+  take(mayBeLocal: boolean): boolean {
+    this.local = mayBeLocal && this.bytes < LOCAL_BATCH_BYTES;
+    if (!this.local) this.bytes = 0;
+    return this.local;
+  }
+
+  /** Counts the output of the node activity taken last, when it ran locally; answers it. */
+  count(outcome: NodeOutcome): NodeOutcome {
+    if (this.local) this.bytes += JSON.stringify(outcome).length;
+    return outcome;
+  }
 }
 
 /**
@@ -90,31 +105,55 @@ export class NodeExecutionFailure extends Error {
  * and each AI call's credits are keyed by it). Throws `NodeExecutionFailure` when the node or one of its AI calls
  * fails (type `InsufficientCredits` when the account cannot pay for an AI call); a cancellation is rethrown as is.
  */
-export async function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFacts, batch = new LocalBatch()): Promise<NodeOutcome> {
+export function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFacts, batch = new LocalBatch()): Promise<NodeOutcome> {
   const replies: AiReply[] = [...(input.aiReplies ?? [])];
-  try {
-    // Only for AI nodes in steps, so a run without them records no patch marker.
-    if (facts?.aiSteps && patched(AI_STEPS_PATCH)) return await runAiSteps(input, facts, batch, replies);
-    for (;;) {
-      // Without AI replies the input is what it was before AI calls were activities, so older histories replay.
-      const args: ExecuteNodeInput = replies.length ? { ...input, aiReplies: [...replies] } : input;
-      const outcome = await nodeActivity('executeNode', args, facts, batch);
-      if (!outcome.aiCall) return outcome;
-      tooManyCalls(replies);
-      replies.push(await callAi(outcome.aiCall));
-      batch.bytes = 0;
-    }
-  } catch (error) {
-    // The node's own message (the activity's failure cause; a local activity's failure itself) is what a run log
-    // should show.
-    if (!isCancellation(error) && error instanceof ActivityFailure && error.cause) {
-      const type = error.cause instanceof ApplicationFailure ? (error.cause.type ?? undefined) : undefined;
-      throw new NodeExecutionFailure(error.cause.message, type, creditsOf(replies));
-    }
-    if (!isCancellation(error) && error instanceof ApplicationFailure)
-      throw new NodeExecutionFailure(error.message, error.type ?? undefined, creditsOf(replies));
-    throw error;
+  const failed = (error: unknown): never => {
+    throw nodeFailure(error, replies);
+  };
+  // Only for AI nodes in steps, so a run without them records no patch marker.
+  if (facts?.aiSteps && patched(AI_STEPS_PATCH)) return runAiSteps(input, facts, batch, replies).catch(failed);
+  // A node without AI calls in one promise (in a workflow every promise costs a stack trace, which a chain of nodes
+  // pays per node); a node that asks for AI calls goes on in `withAiCalls`.
+  return nodeActivity('executeNode', input, facts, batch).then(
+    (outcome) => (batch.count(outcome).aiCall ? withAiCalls(input, facts, batch, replies, outcome).catch(failed) : outcome),
+    failed,
+  );
+}
+
+/**
+ * The AI calls a node asks for: for each, an `aiCall` activity and `executeNode` again with every reply so far, until
+ * the node answers its output. Without AI replies the input is what it was before AI calls were activities, so older
+ * histories replay.
+ */
+async function withAiCalls(
+  input: ExecuteNodeInput,
+  facts: NodeFacts | undefined,
+  batch: LocalBatch,
+  replies: AiReply[],
+  first: NodeOutcome,
+): Promise<NodeOutcome> {
+  let outcome = first;
+  while (outcome.aiCall) {
+    tooManyCalls(replies);
+    replies.push(await callAi(outcome.aiCall));
+    batch.bytes = 0;
+    outcome = batch.count(await nodeActivity('executeNode', { ...input, aiReplies: [...replies] }, facts, batch));
   }
+  return outcome;
+}
+
+/**
+ * A node execution's failure as the run log should show it: the node's own message (the activity's failure cause;
+ * a local activity's failure itself), with the credits of the AI calls it made; a cancellation as it is.
+ */
+function nodeFailure(error: unknown, replies: AiReply[]): unknown {
+  if (isCancellation(error)) return error;
+  if (error instanceof ActivityFailure && error.cause) {
+    const type = error.cause instanceof ApplicationFailure ? (error.cause.type ?? undefined) : undefined;
+    return new NodeExecutionFailure(error.cause.message, type, creditsOf(replies));
+  }
+  if (error instanceof ApplicationFailure) return new NodeExecutionFailure(error.message, error.type ?? undefined, creditsOf(replies));
+  return error;
 }
 
 /**
@@ -123,38 +162,27 @@ export async function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFact
  * `replies` collects the replies (for the credits of a failure).
  */
 async function runAiSteps(input: ExecuteNodeInput, facts: NodeFacts, batch: LocalBatch, replies: AiReply[]): Promise<NodeOutcome> {
-  let outcome = await nodeActivity('prepareAiNode', input, facts, batch);
+  let outcome = batch.count(await nodeActivity('prepareAiNode', input, facts, batch));
   while (outcome.aiCall) {
     tooManyCalls(replies);
     replies.push(await callAi(outcome.aiCall));
     batch.bytes = 0;
-    outcome = await nodeActivity('finishAiNode', { ...input, aiReplies: [...replies], aiState: outcome.aiState ?? null }, facts, batch);
+    outcome = batch.count(await nodeActivity('finishAiNode', { ...input, aiReplies: [...replies], aiState: outcome.aiState ?? null }, facts, batch));
   }
   return outcome;
 }
 
-/**
- * One node activity: local when `facts.local`, unless `batch` is full; `batch` counts its output. Not an async
- * function of its own: the SDK records a stack trace for every promise a workflow makes, once per node here.
- */
+/** One node activity: local when `facts.local`, unless `batch` is full (the caller counts its output: `batch.count`). */
 function nodeActivity(
   name: 'executeNode' | 'prepareAiNode' | 'finishAiNode',
   args: ExecuteNodeInput,
   facts: NodeFacts | undefined,
   batch: LocalBatch,
 ): Promise<NodeOutcome> {
-  const local = facts?.local && batch.bytes < LOCAL_BATCH_BYTES;
   const summary = nodeSummary(args.node);
-  if (!local) {
-    batch.bytes = 0;
-    return proxyActivities<Activities>({ ...remoteNodeOptions, summary })[name](args);
-  }
-  return proxyLocalActivities<Activities>({ ...localNodeOptions, summary })
-    [name](args)
-    .then((outcome) => {
-      batch.bytes += JSON.stringify(outcome).length;
-      return outcome;
-    });
+  return batch.take(!!facts?.local)
+    ? proxyLocalActivities<Activities>({ ...localNodeOptions, summary })[name](args)
+    : proxyActivities<Activities>({ ...remoteNodeOptions, summary })[name](args);
 }
 
 function tooManyCalls(replies: AiReply[]): void {

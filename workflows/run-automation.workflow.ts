@@ -129,48 +129,59 @@ interface RunNodes {
 }
 
 /**
- * One node: an entry node's output is the trigger payload; any other runs through `runNodeExecution`. (Few awaits on
- * purpose: the SDK records a stack trace for every promise a workflow makes, which a chain of nodes pays per node.)
+ * One node: an entry node's output is the trigger payload; any other runs through `runNodeExecution`. Promise
+ * chains rather than async functions: in a workflow every promise costs a stack trace (the SDK's promise hook), and
+ * a chain of nodes pays it per node.
  */
-async function runNode(
+function runNode(input: RunAutomationInput, chain: number[], node: GraphNode, at: NodeStep, nodes: RunNodes): Promise<NodeOutcome> {
+  const facts = input.nodeFacts[node.type];
+  if (facts?.entry) return Promise.resolve({ output: input.triggerPayload ?? null });
+  const { historySize, historyLength } = workflowInfo();
+  if (historySize > HISTORY_LIMITS.bytes || historyLength > HISTORY_LIMITS.events) {
+    const size = `${(historySize / 1024 / 1024).toFixed(1)} MB in ${historyLength} events`;
+    const message =
+      `The run's history has grown to ${size}, near Temporal's limit, so node ${node.alias || node.nodeId} was not executed: ` +
+      'make node outputs smaller (narrow API responses, SEARCH filters) or loop over fewer items per run';
+    return Promise.reject(new RunFailure(node.nodeId, message, true));
+  }
+  // A node that cannot carry the run's start (a remote one, an AI node in steps) first has it recorded.
+  if (nodes.ledger.mustBeginFirst(facts)) return nodes.ledger.beginFirst().then(() => nodeExecution(input, chain, node, at, nodes));
+  return nodeExecution(input, chain, node, at, nodes);
+}
+
+/** A node that is not an entry node, with the ledger steps it carries. */
+function nodeExecution(
   input: RunAutomationInput,
   chain: number[],
   node: GraphNode,
   { data, step, final }: NodeStep,
-  { batch, ledger, credits }: RunNodes,
+  nodes: RunNodes,
 ): Promise<NodeOutcome> {
+  const { batch, ledger, credits } = nodes;
   const facts = input.nodeFacts[node.type];
-  if (facts?.entry) return { output: input.triggerPayload ?? null };
-  const info = workflowInfo();
-  if (info.historySize > HISTORY_LIMITS.bytes || info.historyLength > HISTORY_LIMITS.events) {
-    const size = `${(info.historySize / 1024 / 1024).toFixed(1)} MB in ${info.historyLength} events`;
-    const message =
-      `The run's history has grown to ${size}, near Temporal's limit, so node ${node.alias || node.nodeId} was not executed: ` +
-      'make node outputs smaller (narrow API responses, SEARCH filters) or loop over fewer items per run';
-    throw new RunFailure(node.nodeId, message, true);
-  }
-  if (ledger.mustBeginFirst(facts)) await ledger.beginFirst();
   const steps = ledger.stepsFor(facts, step, final);
+  const { workflowId, runId } = workflowInfo();
   const args: ExecuteNodeInput = {
     accountId: input.accountId,
     automationId: input.automationId,
     node: { nodeId: node.nodeId, alias: node.alias, type: node.type },
     data,
-    executionKey: `${info.workflowId}/${info.runId}#${step}`,
+    executionKey: `${workflowId}/${runId}#${step}`,
     chain,
     ...(facts?.readsTriggerPayload ? { triggerPayload: input.triggerPayload } : {}),
     ...(steps ? { ledger: steps } : {}),
   };
-  try {
-    return ledger.carried(steps, await runNodeExecution(args, facts, batch));
-  } catch (error) {
-    // Out of credits ends the run (fatal), even inside a loop that continues on errors.
-    if (error instanceof NodeExecutionFailure && error.type === 'InsufficientCredits') {
-      credits.ranOut = true;
-      throw new RunFailure(node.nodeId, error.message, true);
-    }
-    throw error;
-  }
+  return runNodeExecution(args, facts, batch).then(
+    (outcome) => ledger.carried(steps, outcome),
+    (error: unknown) => {
+      // Out of credits ends the run (fatal), even inside a loop that continues on errors.
+      if (error instanceof NodeExecutionFailure && error.type === 'InsufficientCredits') {
+        credits.ranOut = true;
+        throw new RunFailure(node.nodeId, error.message, true);
+      }
+      throw error;
+    },
+  );
 }
 
 async function end(ledger: RunLedgerSteps, memo: RunMemo, status: 'successful' | 'failed' | 'cancelled'): Promise<void> {

@@ -186,7 +186,7 @@ export class TurnRunner {
   }
 
   /** One node execution (its AI calls activities of their own): local when its type, or SAY_AI's static message, says so. */
-  private async node(
+  private node(
     node: Pick<GraphNode, 'nodeId' | 'alias' | 'type'>,
     data: GraphNode['data'],
     facts: NodeFacts | undefined,

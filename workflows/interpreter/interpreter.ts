@@ -26,7 +26,8 @@ import { interpolateFields } from '../../lib/runtime/interpolate.js';
 import { applyCaptures } from './captures.js';
 import { loopItems } from './loop-items.js';
 import { describe, errorMessage, RunFailure, RunState, spentCredits, type LoopFrame } from './run-state.js';
-import type { ExecuteNode, InterpretOptions, RunResult } from './types.js';
+import type { ExecuteNode, InterpretOptions, NodeOutcome, RunResult } from './types.js';
+import type { NodeFacts } from '../../lib/runtime/contract.js';
 
 export type { ExecuteNode, InterpretOptions, NodeInput, NodeOutcome, NodeResult, RunResult } from './types.js';
 /** Thrown by `executeNode` with `fatal: true`, a failure ends the run even inside a loop with `continueOnError`. */
@@ -80,20 +81,34 @@ class Interpreter {
     return 'ended';
   }
 
-  /** Runs one node through `executeNode`; answers the handle to follow. */
-  private async execute(node: GraphNode, loops: readonly LoopFrame[]): Promise<string> {
+  /**
+   * Runs one node through `executeNode`; answers the handle to follow. A promise chain rather than an async function:
+   * in a workflow, every promise costs a stack trace (the SDK's promise hook), and a chain of nodes pays it per node.
+   */
+  private execute(node: GraphNode, loops: readonly LoopFrame[]): Promise<string> {
     const { state } = this;
     const scope = state.scope(loops);
     const facts = state.facts(node);
     const interpolatedData = interpolateFields(node.data, facts?.interpolated ?? [], scope);
-    let outcome;
+    const final = loops.length === 0 && !state.hasEdges(node);
+    let running: Promise<NodeOutcome | undefined>;
     try {
-      const final = loops.length === 0 && !state.hasEdges(node);
-      outcome = (await this.executeNode(node, { interpolatedData, scope, step: state.steps, ...(final ? { final } : {}) })) ?? {};
+      running = this.executeNode(node, { interpolatedData, scope, step: state.steps, ...(final ? { final } : {}) });
     } catch (error) {
-      if (state.options.propagate?.(error)) throw error;
-      throw state.fail(node, errorMessage(error), error instanceof RunFailure && error.fatal, spentCredits(error));
+      running = Promise.reject(error);
     }
+    return running.then(
+      (outcome) => this.executed(node, facts, outcome ?? {}),
+      (error: unknown) => {
+        if (state.options.propagate?.(error)) throw error;
+        throw state.fail(node, errorMessage(error), error instanceof RunFailure && error.fatal, spentCredits(error));
+      },
+    );
+  }
+
+  /** Records what a node answered (its output, its captures); answers the handle to follow. */
+  private executed(node: GraphNode, facts: NodeFacts | undefined, outcome: NodeOutcome): string {
+    const { state } = this;
     if (outcome.suspend) throw new Suspended(node.nodeId);
     state.outputs[node.nodeId] = outcome.output;
     state.record(node, {
