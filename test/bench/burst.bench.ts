@@ -114,6 +114,32 @@ async function main(): Promise<void> {
     pastRuns = `${PAST_RUNS} past runs made first (${(PAST_RUNS / seconds).toFixed(1)} runs/s over ${seconds.toFixed(0)} s); Temporal store ${((await platform.storeBytes()) / 2 ** 20).toFixed(0)} MB`;
   }
 
+  /**
+   * Resolves when the run of Temporal workflow id `runId` has ended, as its ledger row says (the run's last node
+   * writes its end): every waiting caller through one query every 10 ms. Each caller polling Temporal instead, and
+   * retrying every 20 ms while its run still waited in the outbox for admission, loaded the dev server's one SQLite
+   * connection in proportion to the wait (39 against 13 ms of Temporal CPU a run in one measurement).
+   */
+  const waiting = new Map<string, () => void>();
+  let watching = false;
+  const watch = async () => {
+    watching = true;
+    while (waiting.size) {
+      const ended = await knex.raw(`select id from workflow_runs where id = any(?) and status <> 'running'`, [[...waiting.keys()]]);
+      for (const { id } of ended.rows as { id: string }[]) {
+        waiting.get(id)?.();
+        waiting.delete(id);
+      }
+      await sleep(10);
+    }
+    watching = false;
+  };
+  const runEnded = (runId: string) =>
+    new Promise<void>((resolve) => {
+      waiting.set(runId, resolve);
+      if (!watching) void watch();
+    });
+
   // Unloaded: each caller waits for its run to end before sending the next.
   let unloadedSent = 0;
   const unloaded = async (runs = UNLOADED_RUNS) => {
@@ -126,15 +152,7 @@ async function main(): Promise<void> {
           sentHere += 1;
           unloadedSent += 1;
           const { eventId } = await post(burstFlow.hookId, -unloadedSent);
-          const handle = env.client.workflow.getHandle(`automation:${burstFlow.workflowId}:event-${eventId}`);
-          for (;;) {
-            try {
-              await handle.result();
-              break;
-            } catch {
-              await sleep(20);
-            }
-          }
+          await runEnded(`automation:${burstFlow.workflowId}:event-${eventId}`);
         }
       }),
     );
