@@ -47,14 +47,15 @@ export const PICK_PENDING_EVENTS = `select e.id from (select distinct account_id
 /** The columns of an outbox row that dispatching reads. */
 export const PENDING_EVENT_COLUMNS = 'id, account_id, type, payload, chain, attempts, created_at';
 
+/** An outbox row as a pending event: from a row, or from its JSON (`claimPicked`: the id a number, the time a string). */
 export function pendingEventOf(r: {
-  id: string;
+  id: string | number;
   account_id: number;
   type: string;
   payload: Record<string, unknown>;
   chain: number[] | null;
   attempts: number;
-  created_at: Date;
+  created_at: Date | string;
 }): PendingEvent {
   return {
     id: String(r.id),
