@@ -3,6 +3,7 @@ import type { GraphNode } from '../lib/graph/graph.js';
 import type {
   AutomationRunResult,
   ExecuteNodeInput,
+  NodeFacts,
   NodeOutcome,
   RunAutomationInput,
   RunBegin,
@@ -145,8 +146,8 @@ function runNode(input: RunAutomationInput, chain: number[], node: GraphNode, at
     return Promise.reject(new RunFailure(node.nodeId, message, true));
   }
   // A node that cannot carry the run's start (a remote one, an AI node in steps) first has it recorded.
-  if (nodes.ledger.mustBeginFirst(facts)) return nodes.ledger.beginFirst().then(() => nodeExecution(input, chain, node, at, nodes));
-  return nodeExecution(input, chain, node, at, nodes);
+  if (nodes.ledger.mustBeginFirst(facts)) return nodes.ledger.beginFirst().then(() => nodeExecution(input, chain, node, facts, at, nodes));
+  return nodeExecution(input, chain, node, facts, at, nodes);
 }
 
 /** A node that is not an entry node, with the ledger steps it carries. */
@@ -154,11 +155,10 @@ function nodeExecution(
   input: RunAutomationInput,
   chain: number[],
   node: GraphNode,
+  facts: NodeFacts | undefined,
   { data, step, final }: NodeStep,
-  nodes: RunNodes,
+  { batch, ledger, credits }: RunNodes,
 ): Promise<NodeOutcome> {
-  const { batch, ledger, credits } = nodes;
-  const facts = input.nodeFacts[node.type];
   const steps = ledger.stepsFor(facts, step, final);
   const { workflowId, runId } = workflowInfo();
   const args: ExecuteNodeInput = {

@@ -37,6 +37,11 @@ const WARMUP = Number(process.env.WARMUP ?? 1000);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+/** CPU milliseconds a run of each process group, from the seconds `since` answered over `runs` runs. */
+const cpuPerRun = (cpu: ReturnType<typeof since>, runs: number) => {
+  const ms = (seconds: number) => `${((seconds * 1000) / runs).toFixed(1)} ms`;
+  return `Temporal ${ms(cpu.temporal)}, worker${WORKERS > 1 ? 's' : ''} ${ms(cpu.worker)}, PostgreSQL ${ms(cpu.postgres)}, API ${ms(cpu.api)}`;
+};
 
 async function main(): Promise<void> {
   const platform = await benchPlatform();
@@ -157,12 +162,7 @@ async function main(): Promise<void> {
       }),
     );
     const rate = (runs * 1000) / (Date.now() - start);
-    const cpuUsed = since(cpuAtStart);
-    const perRun = (seconds: number) => `${((seconds * 1000) / runs).toFixed(1)}`;
-    return {
-      rate,
-      cpu: `CPU ms per run: Temporal ${perRun(cpuUsed.temporal)}, worker ${perRun(cpuUsed.worker)}, PostgreSQL ${perRun(cpuUsed.postgres)}, API ${perRun(cpuUsed.api)}`,
-    };
+    return { rate, cpu: `CPU per run: ${cpuPerRun(since(cpuAtStart), runs)}` };
   };
   // Warm-up on a fresh store (the JIT, the worker's caches): past runs are one already.
   if (PAST_RUNS === 0 && WARMUP > 0) await unloaded(WARMUP);
@@ -263,10 +263,7 @@ async function main(): Promise<void> {
   console.log(
     `  lost ${lost}, doubled ${doubled} (ledger); records created ${records} for ${BURST} accepted; Temporal store now ${((await platform.storeBytes()) / 2 ** 20).toFixed(0)} MB`,
   );
-  const perRun = (seconds: number) => `${((seconds * 1000) / BURST).toFixed(1)} ms`;
-  console.log(
-    `  CPU per run during the burst: Temporal ${perRun(cpu.temporal)}, worker${WORKERS > 1 ? 's' : ''} ${perRun(cpu.worker)}, PostgreSQL ${perRun(cpu.postgres)}, API ${perRun(cpu.api)}`,
-  );
+  console.log(`  CPU per run during the burst: ${cpuPerRun(cpu, BURST)}`);
   const sample = await env.client.workflow.getHandle(`automation:${burstFlow.workflowId}:event-${order[0]}`).describe();
   const history = await env.client.workflow.getHandle(sample.workflowId).fetchHistory();
   const tasks = history.events!.filter((e) => e.workflowTaskCompletedEventAttributes).length;
