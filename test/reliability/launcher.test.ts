@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { dropDatabase } from '../../db/database.js';
+import { freePort } from '../setup/free-port.js';
 import { harness, projectRoot } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 import { waitUntil } from '../setup/runs.js';
@@ -44,11 +45,13 @@ async function npmStart(env: NodeJS.ProcessEnv): Promise<Started> {
 
 describe('npm start', function () {
   this.timeout(120_000);
-  const port = String(20000 + Math.floor(Math.random() * 20000));
+  let port: string;
   let databaseUrl: string;
   let crashDatabaseUrl: string;
 
-  before(() => {
+  before(async () => {
+    // The kernel's pick: a port chosen at random could be one a cluster process or another service holds.
+    port = String(await freePort());
     const url = new URL(harness().databaseUrl);
     url.pathname = `${url.pathname}_start_${randomBytes(2).toString('hex')}`;
     databaseUrl = url.toString();

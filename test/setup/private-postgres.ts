@@ -5,10 +5,10 @@
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port.js';
 
 const INSTALLS = '/usr/lib/postgresql';
 
@@ -18,17 +18,6 @@ function binDir(): string {
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   if (!newest) throw new Error(`no PostgreSQL server binaries (initdb, pg_ctl) under ${INSTALLS}/*/bin: install the postgresql package`);
   return join(INSTALLS, newest, 'bin');
-}
-
-function freePort(): Promise<number> {
-  const server = createServer();
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface PrivatePostgres {
