@@ -9,6 +9,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.
 import { conversationWorkflowId, type TranscriptMessage } from '../../lib/runtime/conversation-contract.js';
 import type { Citation, MessageAuthor, MessageDelivery, MessageMetadata } from '../../lib/runtime/contract.js';
 import { recordConversationEvent } from '../automations/events.service.js';
+import { OUTBOX_PENDING } from '../outbox-notifier.js';
 import { CHANNEL_EVENTS } from '../../lib/channels/meta-protocol.js';
 import { Conversation, ConversationMessage, type Agent, type ConversationFeedback } from '../entities/index.js';
 import { channelOf, readConfig } from './agent-configs.service.js';
@@ -146,7 +147,8 @@ export const DELIVERY_HOLD_SECONDS = 30;
  * conversation's counters move with the insert, in the same statement, so they never count a message twice. On a
  * messaging network (a conversation with a `network_user_id`), a message that is not the user's is also handed to
  * the network: it starts `pending` and its CHANNEL_DELIVERY outbox event is written by the same statement, so it is
- * sent once it is stored, and only then (worker/direct-starts.ts, `channelDelivery`).
+ * sent once it is stored, and only then (worker/direct-starts.ts, `channelDelivery`). The statement says whether it
+ * wrote that event (`outbox_pending`): a livechat message wakes no dispatcher.
  */
 export async function appendMessage(em: EntityManager, input: MessageInput): Promise<TranscriptMessage> {
   const knex = em.getKnex();
@@ -162,12 +164,13 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
        select account_id, '${CHANNEL_EVENTS.delivery}', json_build_object('accountId', account_id, 'conversationId', conversation_id, 'messageId', id::text), now(),
          case when ? then now() + make_interval(secs => ${DELIVERY_HOLD_SECONDS}) end
        from added where delivery_status = 'pending'
+       returning 1
      ), counted as (
        update conversations set message_count = message_count + 1, credits_used = credits_used + (select credits from added),
          last_message_at = now(), turns = turns + (case when (select author from added) = 'user' then 1 else 0 end)
        where id = ? and exists (select 1 from added)
      )
-     select * from added`,
+     select *, exists (select 1 from delivery) as ${OUTBOX_PENDING} from added`,
     [
       input.accountId,
       input.conversationId,

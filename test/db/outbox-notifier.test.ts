@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, OutboxEvent } from '../../db/entities/index.js';
+import { randomUUID } from 'node:crypto';
+import { appendMessage } from '../../db/agents/conversations.service.js';
+import { Account, Agent, Conversation, OutboxEvent } from '../../db/entities/index.js';
 import { initORM } from '../../db/orm.js';
 import { OutboxNotifier } from '../../db/outbox-notifier.js';
 import { sqlOf } from '../../db/tables/catalog.js';
 import { harness } from '../setup/harness.js';
-import { newAccount } from '../setup/http.js';
+import { call, newAccount } from '../setup/http.js';
 
 describe('outbox notifier', () => {
   it('wakes the dispatchers only after statements that wrote outbox events, raw or flushed, in transactions too', async () => {
@@ -50,6 +52,56 @@ describe('outbox notifier', () => {
         insert into outbox_events (account_id, type, payload, created_at) select account_id, 'NOTHING', '{}'::json, now() from made`;
       expect(await afterwards(() => rolledBack((tx) => sqlOf(tx).raw(nested, [account.id]))), 'an insert after a with').to.equal(3);
       expect(await afterwards(async () => {}), 'nothing since').to.equal(3);
+    } finally {
+      await orm.close();
+    }
+  });
+
+  it("wakes them after an agent's message only when it is to be delivered on a messaging network", async () => {
+    const orm = await initORM({ databaseUrl: harness().databaseUrl });
+    try {
+      const notifier = new OutboxNotifier(orm.em.getKnex());
+      let pokes = 0;
+      notifier.poke = () => void (pokes += 1);
+      const { account, userKey } = await newAccount();
+      const agent = await call('POST', '/agents', { key: userKey, body: { name: 'Notified' } });
+      expect(agent.status, agent.text).to.equal(201);
+      const conversation = async (networkUserId: string | null) => {
+        const em = orm.em.fork();
+        const row = em.create(Conversation, {
+          id: randomUUID(),
+          account: em.getReference(Account, account.id),
+          agent: em.getReference(Agent, agent.body.id),
+          channel: networkUserId ? 'whatsapp' : 'livechat',
+          networkUserId,
+        });
+        await em.flush();
+        return row.id;
+      };
+      const say = async (conversationId: string) => {
+        const mark = notifier.mark();
+        const message = await appendMessage(orm.em.fork(), {
+          accountId: account.id,
+          conversationId,
+          key: `notified-${randomUUID()}`,
+          author: 'agent',
+          text: 'Hello',
+          turn: 1,
+          holdDelivery: true,
+        });
+        notifier.pokeIfWritten(mark);
+        return message;
+      };
+
+      const livechat = await say(await conversation(null));
+      expect(livechat.delivery).to.equal(undefined);
+      expect(pokes, 'a livechat message').to.equal(0);
+      const onNetwork = await conversation('15550001');
+      const network = await say(onNetwork);
+      expect(network.delivery?.status).to.equal('pending');
+      expect(pokes, 'a message to deliver').to.equal(1);
+      // The held delivery is not for the harness's dispatcher to try.
+      await orm.em.getKnex().raw(`delete from outbox_events where payload->>'conversationId' = ?`, [onNetwork]);
     } finally {
       await orm.close();
     }
