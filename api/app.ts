@@ -44,8 +44,6 @@ import { widgetBundle } from './widget/widget-bundle.js';
 import { widgetCors } from './widget/widget-cors.js';
 import { WidgetSessions, type WidgetLimits } from './widget/widget-sessions.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type { KeyRow } from '../db/accounts/api-keys.service.js';
-import type { KeyCache } from '../db/accounts/key-cache.js';
 import { knowledgeRoutes } from './routes/knowledge.routes.js';
 import { CHANNEL_WEBHOOK_PATH, channelWebhookRoutes } from './routes/channel-webhooks.routes.js';
 
@@ -99,11 +97,6 @@ export interface AppDeps {
    * widget visitors); null or unset: the key is not configured, and identity verification is refused saying so.
    */
   secrets?: SecretBox | null;
-  /**
-   * Verified API keys kept in memory while PostgreSQL tells of every change to them (`KeyCache`, which the caller
-   * opens and closes); unset: each request looks its key up.
-   */
-  keys?: KeyCache<KeyRow>;
   /** Extra route declarations under `/public/v1` (used by tests to exercise the shared route machinery). */
   extraRoutes?: (api: RouteRegistry) => void;
 }
@@ -174,7 +167,7 @@ export function createApp(deps: AppDeps): Koa {
 
   const publicRouter = new Router({ prefix: API_PREFIX });
   const perKey = rateLimited(config.rateLimits?.perKey, (ctx) => String(ctx.state.auth.keyId), 'this API key');
-  api.mount(publicRouter, getEm, { afterAuth: perKey, ...(deps.keys ? { keys: deps.keys } : {}) });
+  api.mount(publicRouter, getEm, perKey);
   publicRouter.get('/openapi.json', (ctx) => {
     ctx.body = openApi;
   });

@@ -3,8 +3,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
-import { verifyKey, type KeyRow } from '../db/accounts/api-keys.service.js';
-import type { KeyCache } from '../db/accounts/key-cache.js';
+import { verifyKey } from '../db/accounts/api-keys.service.js';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 
 /** `U`: a USER key is required; `any`: a USER or a GENERAL key. */
@@ -12,18 +11,15 @@ export type Scope = 'U' | 'any';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-/**
- * Resolves `Authorization: Bearer <key>` to `ctx.state.auth`, or answers 401 `{ code, message }`; `keys` keeps
- * verified keys in memory until any of them changes.
- */
-export function authenticate(getEm: () => EntityManager, keys?: KeyCache<KeyRow>): Middleware {
+/** Resolves `Authorization: Bearer <key>` to `ctx.state.auth`, or answers 401 `{ code, message }`. */
+export function authenticate(getEm: () => EntityManager): Middleware {
   return async (ctx, next) => {
     const header = ctx.get('authorization');
     if (!header) throw new UnauthorizedError('Missing API key: send the header "Authorization: Bearer <API_KEY>"');
     const match = BEARER.exec(header);
     if (!match) throw new UnauthorizedError('Malformed Authorization header: expected "Bearer <API_KEY>"');
     const em = getEm();
-    const identity = await verifyKey(em, match[1]!, keys);
+    const identity = await verifyKey(em, match[1]!);
     if (!identity) throw new UnauthorizedError('Invalid API key: it is malformed, unknown or revoked');
     ctx.state.auth = identity;
     ctx.state.em = em;

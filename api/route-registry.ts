@@ -12,8 +12,6 @@ import type { KeyIdentity } from '../db/accounts/api-keys.service.js';
 import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../lib/errors.js';
 import { lockDocument } from '../db/document-lock.js';
 import { authenticate, requireScope, type Scope } from './auth.js';
-import type { KeyRow } from '../db/accounts/api-keys.service.js';
-import type { KeyCache } from '../db/accounts/key-cache.js';
 import { checkIfMatch, etagOf, noneMatchHits } from './etag.js';
 import { guardInput } from './input-guard.js';
 import { compileSchema, validate, type JsonSchema, type Validator } from './validation.js';
@@ -178,9 +176,9 @@ export class RouteRegistry {
 
   /**
    * Registers every declared route on the router, with schemas compiled once; `afterAuth` runs on authenticated
-   * routes once the key is known (the per-key rate limit); `keys` keeps verified keys (none: a lookup per request).
+   * routes once the key is known (the per-key rate limit).
    */
-  mount(router: Router, getEm: () => EntityManager, { afterAuth, keys }: { afterAuth?: Middleware; keys?: KeyCache<KeyRow> } = {}): void {
+  mount(router: Router, getEm: () => EntityManager, afterAuth?: Middleware): void {
     for (const spec of this.routes) {
       const compiled: Compiled = {
         params: spec.params && compileSchema(spec.params, { coerce: true }),
@@ -188,7 +186,7 @@ export class RouteRegistry {
         headers: spec.headers && compileSchema(spec.headers),
         body: spec.body && compileSchema(spec.body),
       };
-      const stack = spec.scope === 'public' ? [] : [authenticate(getEm, keys), ...(afterAuth ? [afterAuth] : []), requireScope(spec.scope)];
+      const stack = spec.scope === 'public' ? [] : [authenticate(getEm), ...(afterAuth ? [afterAuth] : []), requireScope(spec.scope)];
       router[spec.method](spec.path, ...stack, async (ctx: Context) => {
         const input = readInput(ctx, spec, compiled, getEm);
         const reply = await respond(spec, input);

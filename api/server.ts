@@ -7,8 +7,6 @@ import { initORM } from '../db/orm.js';
 import { LocalFileStore } from '../db/tables/files/local-file-store.js';
 import { startOrphanSweeps } from '../db/tables/files/orphan-sweep.js';
 import { createApp } from './app.js';
-import type { KeyRow } from '../db/accounts/api-keys.service.js';
-import { KeyCache } from '../db/accounts/key-cache.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { aiProviderFrom } from '../integrations/ai/openai-compatible-provider.js';
 
@@ -17,9 +15,6 @@ const logger = createLogger('api', { format: config.logFormat, level: config.log
 const orm = await initORM({ databaseUrl: config.databaseUrl });
 const temporal = await connectTemporal(config.temporal);
 const files = new LocalFileStore(config.filesDir);
-const keys = new KeyCache<KeyRow>(config.databaseUrl, {
-  onError: (error) => logger.warn({ err: error }, 'not listening for API key changes: every request looks its key up meanwhile'),
-});
 const app = createApp({
   orm,
   temporal,
@@ -34,7 +29,6 @@ const app = createApp({
     triggerSigningKey: config.triggerProvider?.signingKey,
   },
   files,
-  keys,
   secrets: config.settingsKey ? SecretBox.fromKey(config.settingsKey) : null,
   ai: aiProviderFrom(config.ai),
   logger,
@@ -59,7 +53,6 @@ const stopSweeps = startOrphanSweeps(orm.em, files, {
 async function shutdown(): Promise<void> {
   stopSweeps();
   server.close();
-  await keys.close();
   await temporal.connection.close();
   await orm.close();
   process.exit(0);

@@ -2,7 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { Account, ApiKey, User, type ApiKeyKind } from '../entities/index.js';
-import type { KeyCache } from './key-cache.js';
 
 /** Live USER keys one user may hold at a time (SPEC.md, Limits). */
 export const MAX_USER_KEYS = 5;
@@ -114,8 +113,7 @@ export async function revokeKey(em: EntityManager, idOrPrefix: number | string):
   return toListItem(key);
 }
 
-/** A live key with its account and user, as verified (and kept by the API's `KeyCache`). */
-export interface KeyRow {
+interface KeyRow {
   key_id: number;
   kind: ApiKeyKind;
   last_used_at: Date | null;
@@ -131,29 +129,22 @@ export interface KeyRow {
 
 /**
  * Resolves a presented key to its identity, or null when it is unknown or revoked. Runs on every request, so it
- * is one indexed query whose row is merged into the entity manager without a second round trip, and none when
- * `keys` (the API process's `KeyCache`) holds the row.
+ * is one indexed query whose row is merged into the entity manager without a second round trip.
  */
-export async function verifyKey(em: EntityManager, key: string, keys?: KeyCache<KeyRow>): Promise<KeyIdentity | null> {
+export async function verifyKey(em: EntityManager, key: string): Promise<KeyIdentity | null> {
   if (!isWellFormedKey(key)) return null;
-  const hash = hashKey(key);
-  const load = async () => {
-    const [found] = await em.getConnection().execute<KeyRow[]>(
-      `select k.id as key_id, k.kind, k.last_used_at, a.id as account_id, a.name as account_name, a.namespace,
-              a.created_at as account_created_at, a.updated_at as account_updated_at,
-              u.id as user_id, u.email, u.created_at as user_created_at
-         from api_keys k join accounts a on a.id = k.account_id left join users u on u.id = k.user_id
-        where k.key_hash = ? and k.revoked_at is null`,
-      [hash],
-    );
-    return found ?? null;
-  };
-  const row = keys ? await keys.lookup(hash, load) : await load();
+  const [row] = await em.getConnection().execute<KeyRow[]>(
+    `select k.id as key_id, k.kind, k.last_used_at, a.id as account_id, a.name as account_name, a.namespace,
+            a.created_at as account_created_at, a.updated_at as account_updated_at,
+            u.id as user_id, u.email, u.created_at as user_created_at
+       from api_keys k join accounts a on a.id = k.account_id left join users u on u.id = k.user_id
+      where k.key_hash = ? and k.revoked_at is null`,
+    [hashKey(key)],
+  );
   if (!row) return null;
   const now = Date.now();
   if (!row.last_used_at || now - new Date(row.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
     await em.nativeUpdate(ApiKey, { id: row.key_id }, { lastUsedAt: new Date(now) });
-    row.last_used_at = new Date(now);
   }
   const account = em.merge(Account, {
     id: row.account_id,

@@ -20,7 +20,6 @@ import { Migration20261125194527_livechat_widget } from './Migration202611251945
 import { Migration20261125223915_meta_channels } from './Migration20261125223915_meta_channels.js';
 import { Migration20261125230412_handoffs } from './Migration20261125230412_handoffs.js';
 import { Migration20261125235900_knowledge_reindex } from './Migration20261125235900_knowledge_reindex.js';
-import { Migration20261126130000_identity_notify } from './Migration20261126130000_identity_notify.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
@@ -44,5 +43,4 @@ export const migrationsList = [
   { name: 'Migration20261125223915_meta_channels', class: Migration20261125223915_meta_channels },
   { name: 'Migration20261125230412_handoffs', class: Migration20261125230412_handoffs },
   { name: 'Migration20261125235900_knowledge_reindex', class: Migration20261125235900_knowledge_reindex },
-  { name: 'Migration20261126130000_identity_notify', class: Migration20261126130000_identity_notify },
 ];

@@ -8,8 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app.js';
 import { initORM } from '../../db/orm.js';
-import type { KeyRow } from '../../db/accounts/api-keys.service.js';
-import { KeyCache } from '../../db/accounts/key-cache.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { onExportTiming } from '../../db/tables/export/export-timing.js';
 
@@ -20,13 +18,10 @@ const taskQueue = process.env.TEMPORAL_TASK_QUEUE ?? 'bench';
 // SETTINGS_ENCRYPTION_KEY opens stored secrets (the messaging networks' app secrets) as the API's own process does.
 const secrets = process.env.SETTINGS_ENCRYPTION_KEY ? SecretBox.fromKey(process.env.SETTINGS_ENCRYPTION_KEY) : null;
 if (process.env.BENCH_EXPORT_TIMING) onExportTiming((timing) => console.log(`export-timing ${JSON.stringify(timing)}`));
-// Verified keys kept in memory, as api/server.ts runs.
-const keys = new KeyCache<KeyRow>(process.env.DATABASE_URL!);
-const app = createApp({ orm, temporal, secrets, keys, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024 * 1024, taskQueue } });
+const app = createApp({ orm, temporal, secrets, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024 * 1024, taskQueue } });
 const server = app.listen(0, '127.0.0.1', () => console.log(`port ${(server.address() as AddressInfo).port} pid ${process.pid}`));
 process.once('SIGTERM', async () => {
   server.close();
-  await keys.close();
   await orm.close();
   process.exit(0);
 });

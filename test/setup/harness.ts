@@ -22,8 +22,6 @@ import { FakeSearchServer } from './fake-search-server.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { startTestCluster, type TestCluster } from './cluster.js';
 import { parseAllowHosts, type OutboundPolicy } from '../../lib/outbound/address-policy.js';
-import type { KeyRow } from '../../db/accounts/api-keys.service.js';
-import { KeyCache } from '../../db/accounts/key-cache.js';
 
 export { projectRoot };
 
@@ -60,8 +58,6 @@ export interface Harness {
   messaging: FakeMessagingServer;
   /** The local search API behind the worker's WEB_SEARCH_URL (the `web_search` system tool). */
   search: FakeSearchServer;
-  /** Verified API keys of the test APIs, kept as api/server.ts keeps them. */
-  keys: KeyCache<KeyRow>;
 }
 
 let current: Harness | undefined;
@@ -93,7 +89,6 @@ export async function listen(deps: Partial<AppDeps> = {}): Promise<{ server: Ser
     config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024, taskQueue: h.taskQueue, temporalUiUrl: 'http://temporal-ui.test:8233' },
     secrets: SecretBox.fromKey(TEST_SETTINGS_KEY),
     logError: () => {},
-    keys: h.keys,
     ...deps,
   });
   const server = app.listen(0, '127.0.0.1');
@@ -173,7 +168,6 @@ export async function startHarness(): Promise<Harness> {
     aiProvider,
     messaging,
     search,
-    keys: new KeyCache<KeyRow>(databaseUrl),
   };
   const { server, origin } = await listen();
   Object.assign(current, { server, origin, baseUrl: `${origin}/public/v1` });
@@ -186,7 +180,6 @@ export async function stopHarness(): Promise<void> {
   current = undefined;
   await new Promise((resolve) => h.server.close(resolve));
   await h.dispatcher.stop();
-  await h.keys.close();
   h.worker.shutdown();
   await workerRun;
   await h.env.teardown();
