@@ -11,6 +11,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { heartbeating } from './heartbeat.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NodeEffect } from '../db/entities/index.js';
+import { countFlowRun } from '../db/agents/flow-runs.js';
 import { AppError, NodeError } from '../lib/errors.js';
 import { OutboundError } from '../integrations/outbound/outbound-fetch.js';
 import { AiCallNeeded, type AiSession } from '../integrations/ai/ai-gateway.js';
@@ -147,6 +148,17 @@ function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
       const module = nodeModule(input.node.type);
       const timer = nodeDuration.startTimer({ type: input.node.type });
       const outboxMark = deps.outbox?.mark() ?? 0;
+      // A turn's first node counts its flow's run beside its own work; the activity ends once both have.
+      const counting = input.countFlowRun
+        ? countFlowRun(deps.orm.em.fork(), input.countFlowRun.key, input.countFlowRun.flowId).then(
+            () => null,
+            (error: unknown) => error,
+          )
+        : null;
+      const counted = async () => {
+        const error = await counting;
+        if (error) throw error;
+      };
       let session: AiSession | undefined;
       try {
         const running = module
@@ -167,6 +179,7 @@ function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
           if (error instanceof AiCallNeeded) return { aiCall: error.request };
           throw error;
         });
+        await counted();
         // Only a node that wrote events (row changes) wakes the dispatchers.
         deps.outbox?.pokeIfWritten(outboxMark);
         if (input.conversation && 'messages' in outcome && outcome.messages?.some((m) => m.delivery?.status === 'pending')) {
@@ -178,6 +191,7 @@ function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
         return await endRun(ledger, input, checked);
       } catch (error) {
         timer({ outcome: context.cancellationSignal.aborted ? 'cancelled' : 'failure' });
+        await counted();
         throw toFailure(error, context.cancellationSignal.aborted);
       }
     });

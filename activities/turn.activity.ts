@@ -9,6 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Conversation, GraphSnapshot } from '../db/entities/index.js';
 import { appendMessage } from '../db/agents/conversations.service.js';
 import { readTurnRows, type TurnRows } from '../db/agents/turn-context.js';
+import { countFlowRun, flowRunKey } from '../db/agents/flow-runs.js';
 import { recordConversationEvent } from '../db/automations/events.service.js';
 import type { Orm } from '../db/orm.js';
 import type { OutboxNotifier } from '../db/outbox-notifier.js';
@@ -57,15 +58,6 @@ async function graphsOf(em: EntityManager, ids: string[]): Promise<Map<string, G
   }
   while (snapshotCache.size > SNAPSHOT_CACHE_SIZE) snapshotCache.delete(snapshotCache.keys().next().value!);
   return found;
-}
-
-/** Counts one run of a flow, once per key (a repeated activity finds its key and counts nothing), in one statement. */
-async function countFlowRun(em: EntityManager, key: string, flowId: number): Promise<void> {
-  await em.getKnex().raw(
-    `with claimed as (insert into node_effects (execution_key, created_at) values (?, now()) on conflict do nothing returning 1)
-     update flows set run_count = run_count + 1 where id = ? and exists (select 1 from claimed)`,
-    [key, flowId],
-  );
 }
 
 /** Characters of a user message matched against training phrases. */
@@ -131,7 +123,7 @@ function routeMessage(
   };
 }
 
-/** The turn's rows, its live flows with their graphs and node facts, and where the message enters (counted once). */
+/** The turn's rows, its live flows with their graphs and node facts, where the message enters and the run it counts. */
 async function readAndRoute(em: EntityManager, input: BeginTurnInput, aiAvailable: boolean) {
   const rows = await readTurnRows(em.getKnex(), input.conversationId, { withIntents: !!input.message, withWelcome: input.turn === 0 });
   const flows = await withGraphs(em, rows.flows);
@@ -141,10 +133,11 @@ async function readAndRoute(em: EntityManager, input: BeginTurnInput, aiAvailabl
   const waiting = input.waiting;
   const resumes = !!waiting && flows.some((f) => f.flowId === waiting.flowId && f.snapshotId === waiting.snapshotId);
   const { route, askAi } = resumes ? { route: null, askAi: [] } : routeMessage(input, flows, rows.intents, aiAvailable);
-  // A flow entered now counts one run: the default flow at the greeting, the flow the message routes to.
+  // A flow entered now counts one run: the default flow at the greeting, the flow the message routes to. The turn's
+  // first node execution counts it while it works, not here one round trip after the rows.
   const entered = input.turn === 0 ? flows.find((f) => f.isDefault)?.flowId : route?.flowId;
-  if (entered !== undefined) await countFlowRun(em, `${conversationWorkflowId(input.conversationId)}/turn-${input.turn}/count`, entered);
-  return { rows, flows, facts, route, askAi };
+  const count = entered === undefined ? undefined : { key: flowRunKey(conversationWorkflowId(input.conversationId), input.turn), flowId: entered };
+  return { rows, flows, facts, route, askAi, count };
 }
 
 export function createTurnActivities(orm: Orm, options: { fallbackMessage?: string; outbox?: OutboxNotifier; aiAvailable?: boolean } = {}) {
@@ -152,8 +145,8 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
     /** Starts a turn: the user's message into the transcript, the live flows, the route of the message. */
     beginTurn: failsAfter(4, async (input: BeginTurnInput): Promise<TurnContext> => {
       const em = orm.em.fork();
-      // The user's message is written while the turn's rows are read and its flow counted: neither reads the other.
-      const [, { rows, flows, facts, route, askAi }] = await Promise.all([
+      // The user's message is written while the turn's rows are read: neither reads the other.
+      const [, { rows, flows, facts, route, askAi, count }] = await Promise.all([
         input.message &&
           appendMessage(em, {
             accountId: input.accountId,
@@ -186,12 +179,13 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
         fallbackText: rows.welcomeMessage || options.fallbackMessage || DEFAULT_FALLBACK,
         agentName: rows.agentName,
         aiAvailable: options.aiAvailable ?? false,
+        ...(count ? { count } : {}),
       };
     }),
 
     /** Counts the run of a flow the AI routed the message to (the other entries are counted by `beginTurn`). */
     countRoutedRun: failsAfter(4, async (input: { conversationId: string; turn: number; flowId: number }): Promise<void> => {
-      await countFlowRun(orm.em.fork(), `${conversationWorkflowId(input.conversationId)}/turn-${input.turn}/count`, input.flowId);
+      await countFlowRun(orm.em.fork(), flowRunKey(conversationWorkflowId(input.conversationId), input.turn), input.flowId);
     }),
 
     /** CONVERSATION_IDLE: no user message for the channel's idle time (once per quiet period). */

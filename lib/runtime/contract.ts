@@ -104,6 +104,14 @@ export interface ExecuteNodeInput {
   aiState?: unknown;
   /** The run's ledger steps this node execution carries (automation runs, local nodes without AI only). */
   ledger?: NodeLedgerSteps;
+  /** The flow run a turn's first node execution counts, beside its own work (`TurnContext.count`). */
+  countFlowRun?: FlowRunCount;
+}
+
+/** One run of a flow, counted once per key (`db/agents/flow-runs.ts`). */
+export interface FlowRunCount {
+  key: string;
+  flowId: number;
 }
 
 /** The start of an automation run, as its ledger records it (`db/automations/run-ledger.ts`). */

@@ -8,7 +8,7 @@
  * agent's messages of that turn.
  */
 import type { Graph } from '../graph/graph.js';
-import type { NodeFactsByType, SentMessage } from './contract.js';
+import type { FlowRunCount, NodeFactsByType, SentMessage } from './contract.js';
 
 /** The Temporal workflow id of a conversation. */
 export const conversationWorkflowId = (conversationId: string) => `conversation:${conversationId}`;
@@ -105,6 +105,12 @@ export interface TurnContext {
   agentName: string;
   /** An AI provider is configured: the default reply is AI-written (else it is the fallback text, at once). */
   aiAvailable: boolean;
+  /**
+   * The run of the flow the turn enters (the default flow at the greeting, the flow the message routes to): the
+   * turn's first node execution counts it, beside its own work. Absent from turns recorded before: `beginTurn`
+   * counted it then.
+   */
+  count?: FlowRunCount;
 }
 
 export interface FlowRoute {

@@ -16,7 +16,7 @@ import {
   type TurnReply,
   type UserMessage,
 } from '../../lib/runtime/conversation-contract.js';
-import type { ConversationAction, ExecuteNodeInput, NodeFacts, NodeOutcome, SentMessage } from '../../lib/runtime/contract.js';
+import type { ConversationAction, ExecuteNodeInput, FlowRunCount, NodeFacts, NodeOutcome, SentMessage } from '../../lib/runtime/contract.js';
 import { untilTheDatabaseAnswers } from '../bookkeeping.js';
 import { interpret } from '../interpreter/interpreter.js';
 import { LocalBatch, runNodeExecution } from '../node-runner.js';
@@ -59,6 +59,8 @@ export class TurnRunner {
   private readonly graphs = new Map<string, Graph>();
   /** Local node outputs of the turn not yet sent to Temporal (a turn's workflow tasks end when it does). */
   private batch = new LocalBatch();
+  /** The flow run the turn's next node execution counts (its first one: every turn runs one, a reply at least). */
+  private count: FlowRunCount | undefined;
 
   constructor(
     private readonly input: ConversationInput,
@@ -89,6 +91,7 @@ export class TurnRunner {
       temporalRunId: info.runId,
     });
     for (const flow of context.flows) if (flow.graph) this.graphs.set(flow.snapshotId, flow.graph);
+    this.count = context.count;
     const messages: SentMessage[] = [];
     const actions: ConversationAction[] = [];
     let error: TurnReply['error'];
@@ -207,7 +210,9 @@ export class TurnRunner {
         temporalRunId: info.runId,
         ...(at.message ? { message: at.message.text } : {}),
       },
+      ...(this.count ? { countFlowRun: this.count } : {}),
     };
+    this.count = undefined;
     const unless = facts?.localUnless;
     const isLocal = facts?.local || (unless !== undefined && !(typeof data[unless] === 'string' && (data[unless] as string).trim() !== ''));
     return runNodeExecution(args, { interpolated: [], ...facts, local: !!isLocal }, this.batch);
