@@ -183,7 +183,7 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
       };
     }),
 
-    /** Counts the run of a flow the AI routed the message to (the other entries are counted by `beginTurn`). */
+    /** Counts the run of a flow the AI routed the message to (the turn's first node execution counts the others). */
     countRoutedRun: failsAfter(4, async (input: { conversationId: string; turn: number; flowId: number }): Promise<void> => {
       await countFlowRun(orm.em.fork(), flowRunKey(conversationWorkflowId(input.conversationId), input.turn), input.flowId);
     }),

@@ -3,20 +3,28 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { appendMessage } from '../../db/agents/conversations.service.js';
 import { Account, Agent, Conversation, OutboxEvent } from '../../db/entities/index.js';
-import { initORM } from '../../db/orm.js';
+import { initORM, type Orm } from '../../db/orm.js';
 import { OutboxNotifier } from '../../db/outbox-notifier.js';
 import { sqlOf } from '../../db/tables/catalog.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 
 describe('outbox notifier', () => {
-  it('wakes the dispatchers only after statements that wrote outbox events, raw or flushed, in transactions too', async () => {
-    // An ORM of its own: nothing else sends statements through it meanwhile.
+  /** Runs `work` with a notifier on an ORM of its own (nothing else sends statements through it meanwhile) whose pokes are counted. */
+  async function withNotifier(work: (orm: Orm, notifier: OutboxNotifier, pokes: () => number) => Promise<void>): Promise<void> {
     const orm = await initORM({ databaseUrl: harness().databaseUrl });
     try {
       const notifier = new OutboxNotifier(orm.em.getKnex());
       let pokes = 0;
       notifier.poke = () => void (pokes += 1);
+      await work(orm, notifier, () => pokes);
+    } finally {
+      await orm.close();
+    }
+  }
+
+  it('wakes the dispatchers only after statements that wrote outbox events, raw or flushed, in transactions too', () =>
+    withNotifier(async (orm, notifier, pokes) => {
       const { account } = await newAccount();
       // Each write is rolled back: the harness's dispatcher never sees these events.
       const rolledBack = (work: (tx: EntityManager) => Promise<unknown>) =>
@@ -33,7 +41,7 @@ describe('outbox notifier', () => {
         const mark = notifier.mark();
         await work();
         notifier.pokeIfWritten(mark);
-        return pokes;
+        return pokes();
       };
 
       expect(await afterwards(() => orm.em.getKnex().raw('select count(*) from outbox_events')), 'a read').to.equal(0);
@@ -52,17 +60,10 @@ describe('outbox notifier', () => {
         insert into outbox_events (account_id, type, payload, created_at) select account_id, 'NOTHING', '{}'::json, now() from made`;
       expect(await afterwards(() => rolledBack((tx) => sqlOf(tx).raw(nested, [account.id]))), 'an insert after a with').to.equal(3);
       expect(await afterwards(async () => {}), 'nothing since').to.equal(3);
-    } finally {
-      await orm.close();
-    }
-  });
+    }));
 
-  it("wakes them after an agent's message only when it is to be delivered on a messaging network", async () => {
-    const orm = await initORM({ databaseUrl: harness().databaseUrl });
-    try {
-      const notifier = new OutboxNotifier(orm.em.getKnex());
-      let pokes = 0;
-      notifier.poke = () => void (pokes += 1);
+  it("wakes them after an agent's message only when it is to be delivered on a messaging network", () =>
+    withNotifier(async (orm, notifier, pokes) => {
       const { account, userKey } = await newAccount();
       const agent = await call('POST', '/agents', { key: userKey, body: { name: 'Notified' } });
       expect(agent.status, agent.text).to.equal(201);
@@ -95,15 +96,12 @@ describe('outbox notifier', () => {
 
       const livechat = await say(await conversation(null));
       expect(livechat.delivery).to.equal(undefined);
-      expect(pokes, 'a livechat message').to.equal(0);
+      expect(pokes(), 'a livechat message').to.equal(0);
       const onNetwork = await conversation('15550001');
       const network = await say(onNetwork);
       expect(network.delivery?.status).to.equal('pending');
-      expect(pokes, 'a message to deliver').to.equal(1);
+      expect(pokes(), 'a message to deliver').to.equal(1);
       // The held delivery is not for the harness's dispatcher to try.
       await orm.em.getKnex().raw(`delete from outbox_events where payload->>'conversationId' = ?`, [onNetwork]);
-    } finally {
-      await orm.close();
-    }
-  });
+    }));
 });
