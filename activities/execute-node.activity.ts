@@ -148,17 +148,10 @@ function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
       const module = nodeModule(input.node.type);
       const timer = nodeDuration.startTimer({ type: input.node.type });
       const outboxMark = deps.outbox?.mark() ?? 0;
-      // A turn's first node counts its flow's run beside its own work; the activity ends once both have.
-      const counting = input.countFlowRun
-        ? countFlowRun(deps.orm.em.fork(), input.countFlowRun.key, input.countFlowRun.flowId).then(
-            () => null,
-            (error: unknown) => error,
-          )
-        : null;
-      const counted = async () => {
-        const error = await counting;
-        if (error) throw error;
-      };
+      // A turn's first node counts its flow's run beside its own work; the activity ends once both have (awaited
+      // below; the empty catch only keeps a failure before then from going unhandled).
+      const counting = input.countFlowRun && countFlowRun(deps.orm.em.fork(), input.countFlowRun.key, input.countFlowRun.flowId);
+      counting?.catch(() => {});
       let session: AiSession | undefined;
       try {
         const running = module
@@ -179,7 +172,7 @@ function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
           if (error instanceof AiCallNeeded) return { aiCall: error.request };
           throw error;
         });
-        await counted();
+        await counting;
         // Only a node that wrote events (row changes) wakes the dispatchers.
         deps.outbox?.pokeIfWritten(outboxMark);
         if (input.conversation && 'messages' in outcome && outcome.messages?.some((m) => m.delivery?.status === 'pending')) {
@@ -191,7 +184,7 @@ function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
         return await endRun(ledger, input, checked);
       } catch (error) {
         timer({ outcome: context.cancellationSignal.aborted ? 'cancelled' : 'failure' });
-        await counted();
+        await counting;
         throw toFailure(error, context.cancellationSignal.aborted);
       }
     });

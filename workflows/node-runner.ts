@@ -114,30 +114,30 @@ export function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFacts, bat
   if (facts?.aiSteps && patched(AI_STEPS_PATCH)) return runAiSteps(input, facts, batch, replies).catch(failed);
   // A node without AI calls in one promise (in a workflow every promise costs a stack trace, which a chain of nodes
   // pays per node); a node that asks for AI calls goes on in `withAiCalls`.
+  // Without AI replies the input is what it was before AI calls were activities, so older histories replay.
+  const again = () => nodeActivity('executeNode', { ...input, aiReplies: [...replies] }, facts, batch);
   return nodeActivity('executeNode', input, facts, batch).then(
-    (outcome) => (batch.count(outcome).aiCall ? withAiCalls(input, facts, batch, replies, outcome).catch(failed) : outcome),
+    (outcome) => (batch.count(outcome).aiCall ? withAiCalls(outcome, replies, batch, again).catch(failed) : outcome),
     failed,
   );
 }
 
 /**
- * The AI calls a node asks for: for each, an `aiCall` activity and `executeNode` again with every reply so far, until
- * the node answers its output. Without AI replies the input is what it was before AI calls were activities, so older
- * histories replay.
+ * The AI calls a node asks for: for each, an `aiCall` activity (its reply into `replies`, which a failure's credits
+ * are counted from) and `next` with it, until the node answers its output.
  */
 async function withAiCalls(
-  input: ExecuteNodeInput,
-  facts: NodeFacts | undefined,
-  batch: LocalBatch,
-  replies: AiReply[],
   first: NodeOutcome,
+  replies: AiReply[],
+  batch: LocalBatch,
+  next: (last: NodeOutcome) => Promise<NodeOutcome>,
 ): Promise<NodeOutcome> {
   let outcome = first;
   while (outcome.aiCall) {
     tooManyCalls(replies);
     replies.push(await callAi(outcome.aiCall));
     batch.bytes = 0;
-    outcome = batch.count(await nodeActivity('executeNode', { ...input, aiReplies: [...replies] }, facts, batch));
+    outcome = batch.count(await next(outcome));
   }
   return outcome;
 }
@@ -162,14 +162,10 @@ function nodeFailure(error: unknown, replies: AiReply[]): unknown {
  * `replies` collects the replies (for the credits of a failure).
  */
 async function runAiSteps(input: ExecuteNodeInput, facts: NodeFacts, batch: LocalBatch, replies: AiReply[]): Promise<NodeOutcome> {
-  let outcome = batch.count(await nodeActivity('prepareAiNode', input, facts, batch));
-  while (outcome.aiCall) {
-    tooManyCalls(replies);
-    replies.push(await callAi(outcome.aiCall));
-    batch.bytes = 0;
-    outcome = batch.count(await nodeActivity('finishAiNode', { ...input, aiReplies: [...replies], aiState: outcome.aiState ?? null }, facts, batch));
-  }
-  return outcome;
+  const prepared = batch.count(await nodeActivity('prepareAiNode', input, facts, batch));
+  return withAiCalls(prepared, replies, batch, (last) =>
+    nodeActivity('finishAiNode', { ...input, aiReplies: [...replies], aiState: last.aiState ?? null }, facts, batch),
+  );
 }
 
 /** One node activity: local when `facts.local`, unless `batch` is full (the caller counts its output: `batch.count`). */
