@@ -25,7 +25,7 @@ import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Orm } from '../db/orm.js';
 import { OUTBOX_CHANNEL } from '../db/outbox-notifier.js';
-import { claimPicked, type Claim, loadGraphs, markFailed, type PendingEvent, type RetryPolicy } from '../db/automations/event-subscribers.js';
+import { type Claim, loadGraphs, markFailed, type PendingEvent, type RetryPolicy } from '../db/automations/event-subscribers.js';
 import { EVENT_ENTRY_TYPES } from '../nodes/registry.js';
 import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
@@ -130,12 +130,11 @@ export class OutboxDispatcher {
   async dispatchOnce(): Promise<number> {
     const bound = await this.bound.value();
     return this.deps.orm.em.getKnex().transaction(async (trx) => {
-      const pass = await lockAdmission(trx, bound, this.deps.batchSize ?? 100);
+      const pass = await lockAdmission(trx, bound, this.deps.batchSize ?? 100, EVENT_ENTRY_TYPES, OWN_RUNS);
       if (pass === null) return 0;
-      const { inFlight } = pass;
+      const { inFlight, claim } = pass;
       const free = bound - inFlight;
       if (free <= 0) return 0;
-      const claim = await claimPicked(trx, pass.picked, EVENT_ENTRY_TYPES, OWN_RUNS);
       const { planned, unlimited } = await this.plan(trx, claim);
       const admitted = await this.admit(trx, planned, { free, inFlight }, unlimited);
       const started = await this.startRuns(admitted);

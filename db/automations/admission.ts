@@ -6,33 +6,45 @@
  * database, so it survives any dispatcher or worker dying.
  */
 import type { Knex } from '@mikro-orm/postgresql';
-import { PICK_PENDING_EVENTS } from './event-subscribers.js';
+import { type Claim, claimOf, claimStatement, PICK_PENDING_EVENTS } from './event-subscribers.js';
 
 /** The advisory lock (one key for the whole database) under which one dispatcher at a time admits runs. */
 const ADMISSION_LOCK_KEY = 1_414_001;
 
-/** A dispatcher's pass under the admission lock: the runs in flight, and the events to claim (when slots are free). */
+/** A dispatcher's pass under the admission lock: the runs in flight, and the events it claimed (when slots are free). */
 export interface AdmissionPass {
   inFlight: number;
-  /** Ids of the events to claim next, in order (`PICK_PENDING_EVENTS`); empty when no slot is free. */
-  picked: string[];
+  /** The events claimed (`PICK_PENDING_EVENTS`, then `claimStatement`); none when no slot is free. */
+  claim: Claim;
 }
 
 /**
  * Takes the admission lock for the transaction `trx` and answers the runs in flight over every account and, when
- * they are fewer than `bound`, the ids of up to `limit` events to claim next (one round trip); null when another
- * dispatcher holds the lock (it is admitting). The pick runs after the lock is taken (the materialized CTE), and
- * only when a slot is free.
+ * they are fewer than `bound`, claims up to `limit` events to handle next (one round trip); null when another
+ * dispatcher holds the lock (it is admitting). The pick runs after the lock is taken (the materialized CTEs), and
+ * only when a slot is free; the claim's row locks recheck each picked event, so one another dispatcher handled
+ * meanwhile is left out.
  */
-export async function lockAdmission(trx: Knex, bound: number, limit: number): Promise<AdmissionPass | null> {
+export async function lockAdmission(
+  trx: Knex,
+  bound: number,
+  limit: number,
+  entryTypes: readonly string[],
+  ownRuns: readonly string[],
+): Promise<AdmissionPass | null> {
+  const claim = claimStatement(`(select ids from picked)::bigint[]`, entryTypes, ownRuns);
   const result = await trx.raw(
     `with pass as materialized (
-       select pg_try_advisory_xact_lock(?) as locked, (select count(*)::int from admitted_runs where finished_at is null) as in_flight)
-     select locked, in_flight, case when locked and in_flight < ? then array(${PICK_PENDING_EVENTS}) end as picked from pass`,
-    [ADMISSION_LOCK_KEY, bound, limit, limit],
+       select pg_try_advisory_xact_lock(?) as locked, (select count(*)::int from admitted_runs where finished_at is null) as in_flight),
+     picked as materialized (
+       select case when locked and in_flight < ? then array(${PICK_PENDING_EVENTS}) end as ids from pass),
+     ${claim.with}
+     select (select locked from pass) as locked, (select in_flight from pass) as in_flight, (select ids from picked) as picked, ${claim.columns}`,
+    [ADMISSION_LOCK_KEY, bound, limit, limit, ...claim.bindings],
   );
-  const row = result.rows[0] as { locked: boolean; in_flight: number; picked: string[] | null };
-  return row.locked === true ? { inFlight: row.in_flight, picked: (row.picked ?? []).map(String) } : null;
+  const row = result.rows[0] as { locked: boolean; in_flight: number; picked: string[] | null } & Parameters<typeof claimOf>[0];
+  if (row.locked !== true) return null;
+  return { inFlight: row.in_flight, claim: claimOf(row, (row.picked ?? []).map(String)) };
 }
 
 export interface AutomationLimit {

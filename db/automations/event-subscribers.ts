@@ -30,7 +30,7 @@ const DUE = `dispatched_at is null and dead_lettered_at is null and (next_attemp
 
 /**
  * The ids of up to `limit` undelivered events to claim next, in the order they are to be handled (a subquery of
- * `lockAdmission`, db/automations/admission.ts; its two parameters are both `limit`). Parked events and events
+ * `lockAdmission`'s statement, db/automations/admission.ts; its two parameters are both `limit`). Parked events and events
  * waiting out the backoff of a failed attempt are left alone. The events come round-robin by account (each account's
  * oldest first, then each account's second, …), counting the runs an account already has in flight as turns it has
  * had: when slots free up one at a time, the account with fewer runs in flight goes first, so one account's burst
@@ -47,7 +47,7 @@ export const PICK_PENDING_EVENTS = `select e.id from (select distinct account_id
 /** The columns of an outbox row that dispatching reads. */
 export const PENDING_EVENT_COLUMNS = 'id, account_id, type, payload, chain, attempts, created_at';
 
-/** An outbox row as a pending event: from a row, or from its JSON (`claimPicked`: the id a number, the time a string). */
+/** An outbox row as a pending event: from a row, or from its JSON (`claimOf`: the id a number, the time a string). */
 export function pendingEventOf(r: {
   id: string | number;
   account_id: number;
@@ -146,17 +146,21 @@ export interface Claim {
 }
 
 /**
- * Locks the picked events (`PICK_PENDING_EVENTS`) for the transaction `trx`, in the order given (others skip them,
- * and an event another dispatcher handled meanwhile is left out), and finds, in the same statement, the entry nodes
- * of `entryTypes` in the live graphs of the ACTIVE workflows of their accounts; events of `ownRuns` types carry their
- * run (or workflow) themselves and need none. Which candidates an event starts is for the caller to match.
+ * The part of the admission pass's statement (`lockAdmission`, db/automations/admission.ts) that locks the picked
+ * events: `picked` is the SQL of their ids (a bigint[]), in the order to handle them. It locks them for the
+ * transaction (others skip them, and an event another dispatcher handled meanwhile is left out) and finds the entry
+ * nodes of `entryTypes` in the live graphs of the ACTIVE workflows of their accounts; events of `ownRuns` types carry
+ * their run (or workflow) themselves and need none. Which candidates an event starts is for the caller to match.
  */
-export async function claimPicked(trx: Knex, ids: string[], entryTypes: readonly string[], ownRuns: readonly string[]): Promise<Claim> {
-  if (!ids.length) return { events: [], candidates: [] };
-  const result = await trx.raw(
-    `with claimed as materialized (
-       select ${PENDING_EVENT_COLUMNS} from outbox_events where id = any(?::bigint[]) and ${DUE} for update skip locked)
-     select (select coalesce(json_agg(c), '[]') from claimed c) as events,
+export function claimStatement(
+  picked: string,
+  entryTypes: readonly string[],
+  ownRuns: readonly string[],
+): { with: string; columns: string; bindings: string[][] } {
+  return {
+    with: `claimed as materialized (
+       select ${PENDING_EVENT_COLUMNS} from outbox_events where id = any(${picked}) and ${DUE} for update skip locked)`,
+    columns: `(select coalesce(json_agg(c), '[]') from claimed c) as events,
             (select coalesce(json_agg(x order by x.workflow_id), '[]') from (
                select w.account_id, w.id as workflow_id, s.id as snapshot_id, n.node, w.concurrency_limit is not null as limited
                  from workflows w
@@ -164,11 +168,13 @@ export async function claimPicked(trx: Knex, ids: string[], entryTypes: readonly
                  cross join lateral jsonb_array_elements(s.nodes) as n(node)
                 where w.account_id in (select account_id from claimed where type <> all(?::text[]))
                   and w.status = 'ACTIVE' and w.deleted_at is null and n.node->>'type' = any(?::text[])) x) as candidates`,
-    [ids, [...ownRuns], [...entryTypes]],
-  );
-  type Row = { account_id: number; workflow_id: number; snapshot_id: string; node: GraphNode; limited: boolean };
-  const row = result.rows[0] as { events: Parameters<typeof pendingEventOf>[0][]; candidates: Row[] };
-  const order = new Map(ids.map((id, i) => [id, i]));
+    bindings: [[...ownRuns], [...entryTypes]],
+  };
+}
+
+/** The claim of `claimStatement`'s columns, its events in the order of `picked`. */
+export function claimOf(row: { events: Parameters<typeof pendingEventOf>[0][]; candidates: CandidateRow[] }, picked: string[]): Claim {
+  const order = new Map(picked.map((id, i) => [id, i]));
   return {
     events: row.events.map(pendingEventOf).sort((a, b) => order.get(a.id)! - order.get(b.id)!),
     candidates: row.candidates.map((r) => ({
@@ -180,6 +186,8 @@ export async function claimPicked(trx: Knex, ids: string[], entryTypes: readonly
     })),
   };
 }
+
+type CandidateRow = { account_id: number; workflow_id: number; snapshot_id: string; node: GraphNode; limited: boolean };
 
 export async function loadGraphs(trx: Knex, snapshotIds: string[]): Promise<Map<string, Graph>> {
   if (!snapshotIds.length) return new Map();
