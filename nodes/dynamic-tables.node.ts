@@ -10,6 +10,8 @@ import { DataTable, RecordType } from '../db/entities/index.js';
 import { fieldModels, findTableById } from '../db/tables/catalog.js';
 import { listRows } from '../db/tables/rows-query.service.js';
 import { createRows, deleteRow, updateRow, type TableContext } from '../db/tables/rows.service.js';
+import { createRowOnce } from '../db/tables/row-create-once.js';
+import type { FieldModel } from '../db/tables/types.js';
 import type { Issue } from '../lib/errors.js';
 import { invalid, missing, notFound, type NodeCheck } from './checks/check-context.js';
 import { DEFAULT_HANDLES, type NodeExecutor, type NodeModule } from './node-module.js';
@@ -44,24 +46,31 @@ const checkTable: NodeCheck = async (node, { em, accountId }) => {
  */
 const LOCKED_JOIN = { join: true, locked: true };
 
-const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain }, { orm, onceWrites, files }) => {
+const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain, executionKey }, { orm, onceWrites, files }) => {
+  const rowValues = (fields: FieldModel[]) => coerceRowValues(fields, (data.rowData ?? {}) as Record<string, unknown>);
   /** The table, its fields and the node's row values; `forShare` in the write's transaction. */
   const context = async (em: EntityManager, forShare: boolean) => {
     const table = await findTableById(em, accountId, Number(data.tableId), { forShare });
     if (!table) throw new NodeError(`Table ${String(data.tableId)} no longer exists`, 'InvalidNode');
     const fields = await fieldModels(em, table);
     const ctx: TableContext = { table, fields, chain };
-    return { ctx, values: coerceRowValues(fields, (data.rowData ?? {}) as Record<string, unknown>) };
+    return { ctx, values: rowValues(fields) };
   };
   const rowId = () => recordId(data.rowId);
   switch (data.action) {
-    case 'CREATE':
+    case 'CREATE': {
+      // Most creates take one statement (db/tables/row-create-once.ts); the rest, and any doubt, the general path.
+      const once =
+        data.recordTypeId == null &&
+        (await createRowOnce(orm.em.getKnex(), { accountId, tableId: Number(data.tableId), values: rowValues, chain, executionKey }));
+      if (once) return { output: once };
       return {
         output: await onceWrites(async (tx) => {
           const { ctx, values } = await context(tx, true);
           return (await createRows(tx, ctx, [{ values, recordTypeId: data.recordTypeId as number | undefined }], LOCKED_JOIN))[0];
         }),
       };
+    }
     case 'UPDATE':
       return {
         output: await onceWrites(async (tx) => {

@@ -72,7 +72,43 @@ export async function findTablesById(em: EntityManager, accountId: number, ids: 
   return rows.map((row) => mergeTable(em, accountId, row));
 }
 
+/** What a row write needs of its table besides the fields, as last read by this process (`cachedTable`). */
+export interface TableHead {
+  id: number;
+  account: { id: number };
+  kind: TableKind;
+  name: string;
+  isSystem: boolean;
+  schemaVersion: number;
+}
+
+/** The heads of the tables this process read last, by id (every read of a table refreshes its head). */
+const headCache = new Map<number, TableHead>();
+
+/**
+ * The head and fields of table `id` of the account as this process last read them, when both are cached at the same
+ * schema version; null otherwise. They may be stale: a write built on them must check the version and the name it
+ * was built for in its own statement (db/tables/row-create-once.ts).
+ */
+export function cachedTable(accountId: number, id: number): { head: TableHead; fields: FieldModel[] } | null {
+  const head = headCache.get(id);
+  const fields = fieldCache.get(id);
+  if (!head || head.account.id !== accountId || !fields || fields.version !== head.schemaVersion) return null;
+  return { head, fields: fields.models };
+}
+
 function mergeTable(em: EntityManager, accountId: number, row: Record<string, unknown>): DataTable {
+  const head: TableHead = {
+    id: row.id as number,
+    account: { id: accountId },
+    kind: row.kind as TableKind,
+    name: row.name as string,
+    isSystem: row.is_system as boolean,
+    schemaVersion: row.schema_version as number,
+  };
+  headCache.delete(head.id);
+  if (headCache.size >= FIELD_CACHE_SIZE) headCache.delete(headCache.keys().next().value!);
+  headCache.set(head.id, head);
   return em.merge(DataTable, {
     id: row.id as number,
     account: em.getReference(Account, accountId),

@@ -1,13 +1,13 @@
 /** Row and record events written to the outbox in the transaction of the row change (DESIGN.md, Events). */
 import type { Knex } from '@mikro-orm/postgresql';
-import type { DataTable } from '../entities/index.js';
+import type { TableHead } from './catalog.js';
 import type { RowView } from './row-values.js';
 import { OUTBOX_PENDING } from '../outbox-notifier.js';
 
 export type RowChange = 'CREATED' | 'UPDATED';
 
 /** Event types of one change: Tables emit TABLE_ROW_*, Objects OBJECT_RECORD_*, and People also CONTACT_*. */
-export function eventTypes(table: DataTable, change: RowChange): string[] {
+export function eventTypes(table: TableHead, change: RowChange): string[] {
   if (table.kind === 'TABLE') return [`TABLE_ROW_${change}`];
   const types = [`OBJECT_RECORD_${change}`];
   if (table.isSystem && table.name === 'people') types.push(`CONTACT_${change}`);
@@ -27,7 +27,7 @@ export interface RowEvent {
  * costs the dispatchers no pass; the statement answers `outbox_pending` (db/outbox-notifier.ts) so that only events
  * still to dispatch wake them. A workflow activated after the change is not started by it.
  */
-export async function writeRowEvents(trx: Knex, table: DataTable, change: RowChange, events: RowEvent[], chain?: number[]): Promise<void> {
+export async function writeRowEvents(trx: Knex, table: TableHead, change: RowChange, events: RowEvent[], chain?: number[]): Promise<void> {
   if (!events.length) return;
   const statement = rowEventsStatement(table, change, events, chain);
   await trx.raw(`with ${statement.with} ${statement.select}`, statement.bindings);
@@ -43,7 +43,8 @@ export interface RowEventsStatement {
   bindings: Knex.RawBinding[];
 }
 
-export function rowEventsStatement(table: DataTable, change: RowChange, events: RowEvent[], chain?: number[]): RowEventsStatement {
+/** `when`: an SQL condition of the statement's other parts under which the events are written (always without). */
+export function rowEventsStatement(table: TableHead, change: RowChange, events: RowEvent[], chain?: number[], when?: string): RowEventsStatement {
   const head = { tableId: table.id, tableName: table.name, kind: table.kind };
   // One JSON document for the whole batch; PostgreSQL builds each event's payload.
   return {
@@ -59,7 +60,7 @@ export function rowEventsStatement(table: DataTable, change: RowChange, events: 
        select ?, l.type, json_build_object('tableId', h->'tableId', 'tableName', h->'tableName', 'kind', h->'kind',
                 'rowId', e->'row'->'id', 'recordTypeId', e->'row'->'recordTypeId', 'row', e->'row', 'changedFields', e->'changedFields'), ?::json, now(),
               case when l.yes then null else now() end
-         from json_array_elements(?::json) as e, listened as l, (select ?::json as h) as head
+         from json_array_elements(?::json) as e, listened as l, (select ?::json as h) as head${when ? ` where ${when}` : ''}
        returning dispatched_at)`,
     select: `select exists (select 1 from written where dispatched_at is null) as ${OUTBOX_PENDING}`,
     bindings: [

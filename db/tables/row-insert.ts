@@ -28,13 +28,21 @@ export async function insertRows(
   records: Record<string, unknown>[],
   events?: RowEventsStatement,
 ): Promise<void> {
+  const insert = insertStatement(tableId, fields);
+  if (!events) await query(trx, insert, [JSON.stringify(records)]);
+  else await query(trx, `with inserted as (${insert}), ${events.with} ${events.select}`, [JSON.stringify(records), ...events.bindings]);
+}
+
+/**
+ * The INSERT of `insertRows`, its one parameter the records as JSON; `when`, an SQL condition of the statement it
+ * is part of, under which it inserts them (always without).
+ */
+export function insertStatement(tableId: number, fields: FieldModel[], when?: string): string {
   const columns = [
     ...SYSTEM_COLUMNS,
     ...fields.filter((f) => f.column).map((f) => ({ name: f.column!, type: FIELD_TYPE_HANDLERS[f.type].columnType(f.metadata)! })),
   ];
   const names = columns.map((c) => `"${c.name}"`).join(', ');
   const definitions = columns.map((c) => `"${c.name}" ${c.type.startsWith('char') ? 'text' : c.type}`).join(', ');
-  const insert = `insert into ${qualified(rowTableName(tableId))} (${names}) select ${names} from json_to_recordset(?::json) as x(${definitions})`;
-  if (!events) await query(trx, insert, [JSON.stringify(records)]);
-  else await query(trx, `with inserted as (${insert}), ${events.with} ${events.select}`, [JSON.stringify(records), ...events.bindings]);
+  return `insert into ${qualified(rowTableName(tableId))} (${names}) select ${names} from json_to_recordset(?::json) as x(${definitions})${when ? ` where ${when}` : ''}`;
 }

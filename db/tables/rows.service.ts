@@ -133,7 +133,7 @@ export async function readRows(em: EntityManager, table: DataTable, fields: Fiel
   return toViews(trx, source.fields, rows);
 }
 
-const hasFormulas = (fields: FieldModel[]): boolean => fields.some((f) => f.type === 'formula');
+export const hasFormulas = (fields: FieldModel[]): boolean => fields.some((f) => f.type === 'formula');
 
 /** Inside a row-writing transaction: holds off schema changes of the table and reads its current fields. */
 async function fieldsForWrite(tx: EntityManager, table: DataTable, { locked }: WriteOptions): Promise<FieldModel[]> {

@@ -86,6 +86,59 @@ describe('DYNAMIC_TABLES and AUTOMATION_STATUS nodes run once per node execution
     expect(refused?.message).to.match(/Qty/);
   });
 
+  it('creates a row of a table it has read in one statement, and never against a schema or name that changed since', async () => {
+    const a = await newAccount();
+    const tableId = await leadsTable(a);
+    const knex = harness().orm.em.getKnex();
+    const create = (rowData: Record<string, unknown>, executionKey: string) =>
+      executeNodeAttempt({ accountId: a.account.id, type: 'DYNAMIC_TABLES', data: { tableId, action: 'CREATE', rowData }, executionKey });
+    // The first create reads the table (the general path: a transaction of five round trips and more); the next
+    // one writes in one statement.
+    await create({ Name: 'one' }, 'quick#1');
+    const statements: string[] = [];
+    const count = (query: { sql: string }) => statements.push(query.sql);
+    knex.on('query', count);
+    try {
+      await create({ Name: 'two' }, 'quick#2');
+    } finally {
+      knex.off('query', count);
+    }
+    expect(statements).to.have.length(1);
+    expect(statements[0]).to.match(/insert into node_effects/);
+
+    // Another process renames the table and adds a required field: the next create sees both.
+    await knex.raw(`update data_tables set name = 'prospects' where id = ?`, [tableId]);
+    const renamed = (await create({ Name: 'three' }, 'quick#3')).output as { id: string };
+    const [event] = (await knex.raw(`select payload from outbox_events where payload->>'rowId' = ?`, [renamed.id])).rows;
+    expect(event.payload.tableName).to.equal('prospects');
+    await knex.raw(`update data_tables set name = 'leads' where id = ?`, [tableId]);
+    await call('POST', '/tables/leads/fields', { key: a.userKey, body: { name: 'Region', type: 'string', required: true } });
+    await knex.raw(`update data_tables set schema_version = schema_version + 1 where id = ?`, [tableId]);
+    const refused = await create({ Name: 'four' }, 'quick#4').then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(refused?.message).to.match(/Region/);
+    const rows = (await call('POST', '/tables/leads/rows/list', { key: a.userKey, body: {} })).body.agentry;
+    expect(rows.map((r: { data: { Name: string } }) => r.data.Name).sort()).to.deep.equal(['one', 'three', 'two']);
+  });
+
+  it('two attempts of one create at once write one row and one event, and both answer it', async () => {
+    const a = await newAccount();
+    const tableId = await leadsTable(a);
+    const create = (executionKey: string, attempt: number) =>
+      executeNodeAttempt(
+        { accountId: a.account.id, type: 'DYNAMIC_TABLES', data: { tableId, action: 'CREATE', rowData: { Name: 'x' } }, executionKey },
+        attempt,
+      );
+    await create('warm#1', 1);
+    const [first, second] = await Promise.all([create('race#1', 1), create('race#1', 2)]);
+    expect(second.output).to.deep.equal(first.output);
+    const rows = (await call('POST', '/tables/leads/rows/list', { key: a.userKey, body: {} })).body.agentry;
+    expect(rows).to.have.length(2);
+    expect(await rowEvents(tableId)).to.deep.equal(['TABLE_ROW_CREATED', 'TABLE_ROW_CREATED']);
+  });
+
   it('a retried AUTOMATION_STATUS TOGGLE flips the status once', async () => {
     const a = await newAccount();
     const target = (await call('POST', '/workflows', { key: a.userKey, body: { name: 'Target' } })).body.id as number;
