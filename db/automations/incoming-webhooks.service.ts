@@ -10,6 +10,7 @@ import { bodyDigest } from '../../lib/idempotency.js';
 import { oncePerKey, type IdempotentAnswer } from './idempotency-keys.js';
 import { Account, IncomingWebhook } from '../entities/index.js';
 import { sqlOf } from '../tables/catalog.js';
+import { OUTBOX_PENDING } from '../outbox-notifier.js';
 
 /** Outbox event type of an accepted webhook call. */
 export const INCOMING_WEBHOOK_EVENT = 'INCOMING_WEBHOOK';
@@ -209,10 +210,10 @@ export async function deleteIncomingWebhook(
 /**
  * One inbound call. Unknown or inactive webhook: 404. With useAuthentication, the access token must come as
  * `Authorization: Bearer <token>` (401 otherwise; compared in constant time). Accepted: the INCOMING_WEBHOOK
- * outbox event `{ webhookId, receivedAt, body }` is written by one INSERT (atomic on its own, one round trip), and
- * its id returned; the runs it starts are not waited for. With an `Idempotency-Key` (checked after the token, so
- * only the webhook's caller can probe its keys), the key is stored in the event's transaction and a replay answers
- * the first answer (db/automations/idempotency-keys.ts).
+ * outbox event `{ webhookId, receivedAt, body }` is written and its id returned; the runs it starts are not waited
+ * for. Without an `Idempotency-Key`, the webhook's lookup and the event's insert are one statement (one round trip,
+ * atomic on its own). With one (checked after the token, so only the webhook's caller can probe its keys), the key
+ * is stored in the event's transaction and a replay answers the first answer (db/automations/idempotency-keys.ts).
  */
 export async function acceptDelivery(
   em: EntityManager,
@@ -221,46 +222,78 @@ export async function acceptDelivery(
   body: unknown,
   idempotencyKey?: string,
 ): Promise<IdempotentAnswer<{ eventId: string }>> {
-  const webhook = WEBHOOK_ID_PATTERN.test(webhookId) ? await findInbound(em, webhookId) : null;
-  if (!webhook || !webhook.isActive) throw new NotFoundError(`Incoming webhook ${webhookId} not found or inactive`);
-  if (webhook.useAuthentication) verifyAccessToken(webhook, authorizationHeader);
-  if (idempotencyKey === undefined) return { status: ACCEPTED, body: await recordCall(em.getKnex(), webhook, body), replayed: false };
-  const call = { scope: `webhook:${webhook.id}`, key: idempotencyKey, requestHash: bodyDigest(body) };
-  return em.transactional((tx) => oncePerKey(tx, call, ACCEPTED, () => recordCall(sqlOf(tx), webhook, body)));
+  if (!WEBHOOK_ID_PATTERN.test(webhookId)) throw notFound(webhookId);
+  const presented = presentedTokenHash(authorizationHeader);
+  if (idempotencyKey === undefined) {
+    const { webhook, eventId } = await recordCall(em.getKnex(), webhookId, presented, body);
+    if (eventId !== null) return { status: ACCEPTED, body: { eventId }, replayed: false };
+    checkCall(webhookId, webhook, authorizationHeader);
+    throw notFound(webhookId); // the check passes what the statement refused only if the webhook changed in between
+  }
+  checkCall(webhookId, (await recordCall(em.getKnex(), webhookId, presented, body, false)).webhook, authorizationHeader);
+  const call = { scope: `webhook:${webhookId}`, key: idempotencyKey, requestHash: bodyDigest(body) };
+  return em.transactional((tx) =>
+    oncePerKey(tx, call, ACCEPTED, async () => {
+      const { eventId } = await recordCall(sqlOf(tx), webhookId, presented, body);
+      if (eventId === null) throw notFound(webhookId); // deactivated meanwhile
+      return { eventId };
+    }),
+  );
 }
 
 /** What a call of the webhook needs of it. */
 interface InboundWebhook {
-  id: string;
-  accountId: number;
   isActive: boolean;
   useAuthentication: boolean;
   tokenHash: string | null;
 }
 
-/** The webhook a call names, in a plain query: every call looks it up, and the ORM's query building costs more CPU than the query. */
-async function findInbound(em: EntityManager, id: string): Promise<InboundWebhook | null> {
-  const result = await em.getKnex().raw(
-    `select id, account_id as "accountId", is_active as "isActive", use_authentication as "useAuthentication", token_hash as "tokenHash"
-         from incoming_webhooks where id = ?`,
-    [id],
-  );
-  return (result.rows[0] as InboundWebhook | undefined) ?? null;
-}
-
 /** The status of an accepted call, stored with its key so a replay answers it again. */
 const ACCEPTED = 202;
 
-async function recordCall(sql: Knex, webhook: InboundWebhook, body: unknown): Promise<{ eventId: string }> {
-  const receivedAt = new Date();
-  const payload = { webhookId: webhook.id, receivedAt: receivedAt.toISOString(), body };
-  const inserted = await sql.raw(`insert into outbox_events (account_id, type, payload, created_at) values (?, ?, ?::json, ?) returning id`, [
-    webhook.accountId,
-    INCOMING_WEBHOOK_EVENT,
-    JSON.stringify(payload),
-    receivedAt.toISOString(),
-  ]);
-  return { eventId: String(inserted.rows[0].id) };
+const notFound = (webhookId: string) => new NotFoundError(`Incoming webhook ${webhookId} not found or inactive`);
+
+/** The digest (hex) of the access token an Authorization header presents; null when it presents none. */
+function presentedTokenHash(authorizationHeader: string | undefined): string | null {
+  const match = authorizationHeader ? BEARER.exec(authorizationHeader) : null;
+  return match ? tokenHash(match[1]!).toString('hex') : null;
+}
+
+/**
+ * Looks the webhook up and, when `write` and the call is accepted (the webhook active and, when it asks for a token,
+ * the presented token's digest is its digest), writes the call's event, in one statement; every call looks its
+ * webhook up, so it is a plain query (`write` false: only the lookup). Answers the webhook as found and the event's id (null when none was written).
+ */
+async function recordCall(
+  sql: Knex,
+  webhookId: string,
+  presented: string | null,
+  body: unknown,
+  write = true,
+): Promise<{ webhook: InboundWebhook | null; eventId: string | null }> {
+  const receivedAt = new Date().toISOString();
+  const result = await sql.raw(
+    `with hook as (select id, account_id, is_active, use_authentication, token_hash from incoming_webhooks where id = ?),
+     event as (
+       insert into outbox_events (account_id, type, payload, created_at)
+       select account_id, ?, ?::json, ? from hook
+        where ? and is_active and (not use_authentication or token_hash = ?)
+       returning id)
+     select is_active as "isActive", use_authentication as "useAuthentication", token_hash as "tokenHash",
+            (select id from event) as "eventId", exists (select 1 from event) as ${OUTBOX_PENDING}
+       from hook`,
+    [webhookId, INCOMING_WEBHOOK_EVENT, JSON.stringify({ webhookId, receivedAt, body }), receivedAt, write, presented],
+  );
+  const row = result.rows[0] as (InboundWebhook & { eventId: string | null }) | undefined;
+  if (!row) return { webhook: null, eventId: null };
+  const { eventId, ...webhook } = row;
+  return { webhook, eventId: eventId === null ? null : String(eventId) };
+}
+
+/** Refuses a call of `webhook` (null: not found) that it does not accept: 404, or 401 for its token. */
+function checkCall(webhookId: string, webhook: InboundWebhook | null, authorizationHeader: string | undefined): void {
+  if (!webhook || !webhook.isActive) throw notFound(webhookId);
+  if (webhook.useAuthentication) verifyAccessToken(webhook, authorizationHeader);
 }
 
 function verifyAccessToken(webhook: InboundWebhook, authorizationHeader: string | undefined): void {
