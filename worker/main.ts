@@ -19,6 +19,7 @@ import { NODE_EFFECT_RETENTION_DAYS, pruneNodeEffects } from '../db/automations/
 import { SecretBox } from '../lib/secret-box.js';
 import { pruneIdempotencyKeys } from '../db/automations/idempotency-keys.js';
 import { pruneDeliveryReceipts } from '../db/automations/trigger-deliveries.service.js';
+import { vacuumQueueTables } from '../db/automations/queue-vacuum.js';
 
 const config = loadConfig();
 // A worker of automation runs may yield the CPU to conversation turns, the API and Temporal (WORKER_NICE).
@@ -67,7 +68,8 @@ const dispatcher = new OutboxDispatcher({
 if (config.workerQueues.includes('runs')) dispatcher.start();
 // Runs ended from outside (terminated in the Temporal UI) are closed in the ledger, so counters stay in step; the
 // recorded outcomes of node executions are kept for as long as a retry could want them, and the receipts of trigger
-// deliveries until their timestamps can no longer be accepted; Idempotency-Keys of inbound calls for 24 hours.
+// deliveries until their timestamps can no longer be accepted; Idempotency-Keys of inbound calls for 24 hours. Where
+// PostgreSQL's autovacuum is off, the queue tables' dead rows are vacuumed here.
 const sweep = setInterval(() => {
   sweepRunLedger(orm, temporal).catch((error) => logger.warn({ err: error }, 'run ledger sweep failed'));
   pruneAdmissions(orm.em.getKnex(), new Date(Date.now() - ADMISSION_RETENTION_MS)).catch((error) =>
@@ -78,6 +80,7 @@ const sweep = setInterval(() => {
   );
   pruneDeliveryReceipts(orm.em.getKnex()).catch((error) => logger.warn({ err: error }, 'pruning trigger delivery receipts failed'));
   pruneIdempotencyKeys(orm.em.getKnex()).catch((error) => logger.warn({ err: error }, 'pruning idempotency keys failed'));
+  vacuumQueueTables(orm.em.getKnex()).catch((error) => logger.warn({ err: error }, 'vacuuming the queue tables failed'));
 }, 60_000);
 // Prometheus metrics of this worker: runs, node durations, dispatch lag, the outbox.
 readOutboxStateWith(() => outboxState(orm.em.getKnex()));
