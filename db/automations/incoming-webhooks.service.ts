@@ -262,7 +262,8 @@ function presentedTokenHash(authorizationHeader: string | undefined): string | n
 /**
  * Looks the webhook up and, when `write` and the call is accepted (the webhook active and, when it asks for a token,
  * the presented token's digest is its digest), writes the call's event, in one statement; every call looks its
- * webhook up, so it is a plain query (`write` false: only the lookup). Answers the webhook as found and the event's id (null when none was written).
+ * webhook up, so it is a plain query (`write` false: only the lookup). Answers the webhook as found and the event's
+ * id (null when none was written).
  */
 async function recordCall(
   sql: Knex,
