@@ -30,11 +30,11 @@ const DUE = `dispatched_at is null and dead_lettered_at is null and (next_attemp
 
 /**
  * The ids of up to `limit` undelivered events to claim next, in the order they are to be handled (a subquery of
- * `lockAdmission`'s statement, db/automations/admission.ts; its two parameters are both `limit`). Parked events and events
- * waiting out the backoff of a failed attempt are left alone. The events come round-robin by account (each account's
- * oldest first, then each account's second, …), counting the runs an account already has in flight as turns it has
- * had: when slots free up one at a time, the account with fewer runs in flight goes first, so one account's burst
- * never stands in front of another account's single event; within an account they keep their order.
+ * `lockAdmission`'s statement, db/automations/admission.ts; its two parameters are both `limit`). Parked events and
+ * events waiting out the backoff of a failed attempt are left alone. The events come round-robin by account (each
+ * account's oldest first, then each account's second, …), counting the runs an account already has in flight as
+ * turns it has had: when slots free up one at a time, the account with fewer runs in flight goes first, so one
+ * account's burst never stands in front of another account's single event; within an account they keep their order.
  */
 export const PICK_PENDING_EVENTS = `select e.id from (select distinct account_id from outbox_events where dispatched_at is null and dead_lettered_at is null) a
        cross join lateral (select count(*) as running from admitted_runs r where r.account_id = a.account_id and r.finished_at is null) f
