@@ -1,5 +1,4 @@
 import {
-  acceptDelivery,
   createIncomingWebhook,
   deleteIncomingWebhook,
   listIncomingWebhooks,
@@ -10,6 +9,7 @@ import {
   type IncomingWebhookInput,
   type IncomingWebhookPatch,
 } from '../../db/automations/incoming-webhooks.service.js';
+import { acceptDelivery } from '../../db/automations/webhook-calls.js';
 import { IDEMPOTENCY_HEADER_SCHEMA } from '../../lib/idempotency.js';
 import { IDEMPOTENCY_RESPONSES, idempotencyKeyOf, idempotentReply } from '../idempotency.js';
 import { paginate } from '../pagination.js';
