@@ -12,6 +12,7 @@ import { ensureDatabase } from '../db/database.js';
 import { initORM, migrate } from '../db/orm.js';
 import { bootstrapAccount, countAccounts, type BootstrapResult } from '../db/accounts/accounts.service.js';
 import { Supervisor, waitFor } from './supervisor.js';
+import { nodeArgs } from './node-args.js';
 
 const started = performance.now();
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
@@ -121,7 +122,7 @@ export async function launch(options: LaunchOptions): Promise<number> {
       throw new ConfigError(`port ${config.port} is already in use (another agentry running?); stop it or set PORT`);
     }
     const [, firstStart] = await Promise.all([options.startTemporal({ config, supervisor, step }), prepareDatabase(config, step)]);
-    const node = (entry: string) => ({ command: process.execPath, args: ['--import', 'tsx', entry] });
+    const node = (entry: string) => ({ command: process.execPath, args: nodeArgs(entry) });
     // Children write through pipes, not a terminal: readable lines when the launcher itself runs in one.
     const logs = { LOG_FORMAT: config.logFormat };
     const metrics = {

@@ -66,6 +66,8 @@ export interface Config {
   workerQueues: ('runs' | 'turns')[];
   /** OS scheduling priority (nice) the worker process sets for itself: 0 unchanged, 1..19 yields the CPU to others. */
   workerNice: number;
+  /** The SDK's stack trace of every promise a workflow makes (the Temporal UI's Stack Trace tab); see worker/workflow-threads.cjs. */
+  workflowStackTraces: boolean;
   /** Admission control of automation runs: a fixed bound of runs in flight (null: derived), or the share per live worker. */
   admission: { runConcurrency: number | null; slotsPerWorker: number };
   /** Days a closed run's history (its log) is kept; `npm start` sets it on the embedded server's namespace. */
@@ -121,6 +123,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   MESSAGING_API_URL: "base URL of the messaging product's Cloud API (SEND_MESSAGING_MESSAGE); unset: those nodes fail saying so",
   WORKER_QUEUES: 'what a worker process serves: runs, turns, or runs,turns (default: both)',
   WORKER_NICE: 'nice value the worker process sets for itself, 0-19 (default 0): a runs worker at 10 leaves the CPU to turns first',
+  WORKFLOW_STACK_TRACES:
+    "true: a worker's workflow threads record the stack trace of every promise a workflow makes, which the Temporal UI's Stack Trace tab of an open run shows; false (default) saves about a quarter of a worker's CPU a run",
   RUN_CONCURRENCY:
     'automation runs in flight at once over all workers; further runs wait in the outbox (default: RUN_SLOTS_PER_WORKER times the live worker processes serving runs)',
   RUN_SLOTS_PER_WORKER:
@@ -298,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversationFallbackMessage: env.CONVERSATION_FALLBACK_MESSAGE?.trim() || null,
     workerQueues: workerQueuesVar(env.WORKER_QUEUES),
     workerNice: intVar(env, 'WORKER_NICE', 0, 0, 19),
+    workflowStackTraces: booleanVar(env, 'WORKFLOW_STACK_TRACES', false),
     admission: {
       runConcurrency: env.RUN_CONCURRENCY ? intVar(env, 'RUN_CONCURRENCY', 0, 1, 100_000) : null,
       slotsPerWorker: intVar(env, 'RUN_SLOTS_PER_WORKER', DEFAULT_SLOTS_PER_WORKER, 1, 10_000),

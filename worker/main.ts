@@ -55,6 +55,12 @@ logger.info(
   { identity: worker.options.identity, taskQueues: worker.workers.map((w) => w.options.taskQueue) },
   `worker ${worker.options.identity} polling task queue ${worker.workers.map((w) => `"${w.options.taskQueue}"`).join(' and ')} on ${config.temporal.address}`,
 );
+if (!config.workflowStackTraces && !process.execArgv.some((arg) => arg.endsWith('workflow-threads.cjs'))) {
+  // Started without the preload of launcher/node-args.ts: the SDK's per-promise stack traces stay on, and cost CPU.
+  logger.warn(
+    'workflow stack traces are on although WORKFLOW_STACK_TRACES is false: start the worker with npm run worker (it preloads worker/workflow-threads.cjs)',
+  );
+}
 // Every worker process serving runs also dispatches outbox events to Temporal; they share the work through row locks.
 const dispatcher = new OutboxDispatcher({
   orm,

@@ -1,10 +1,11 @@
 /** Child processes of the benchmarks: each prints a line when ready; all are stopped with SIGTERM at the end. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { nodeArgs } from '../../launcher/node-args.js';
 
 const children: ChildProcess[] = [];
 
 /**
- * Starts `node --import tsx <script>` with `env` and resolves with the first output line matching `ready` (and the
+ * Starts `node --import tsx <script>` (launcher/node-args.ts) with `env` and resolves with the first output line matching `ready` (and the
  * child's pid). BENCH_CPU_PROF=<folder> writes a CPU profile of every child process there when it exits;
  * `env.BENCH_QUERY_COUNTS=<folder>` counts the child's PostgreSQL statements (test/bench/query-counter.mjs).
  */
@@ -16,7 +17,8 @@ export function startProcess(
 ): Promise<RegExpExecArray & { pid: number }> {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const counter = env.BENCH_QUERY_COUNTS ? ['--import', './test/bench/query-counter.mjs'] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', ...counter, script], {
+  const [importFlag, tsx, ...rest] = nodeArgs(script);
+  const child = spawn(process.execPath, [...profile, importFlag, tsx, ...counter, ...rest], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

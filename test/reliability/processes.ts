@@ -13,6 +13,7 @@ import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { expect } from 'chai';
 import { harness, listen, migratedDatabase, projectRoot, TEST_OUTBOUND_ALLOW_HOSTS } from '../setup/harness.js';
 import { call } from '../setup/http.js';
+import { nodeArgs } from '../../launcher/node-args.js';
 
 export interface Plant {
   databaseUrl: string;
@@ -52,7 +53,7 @@ export interface WorkerProcess {
  * told), with `env` added to its environment.
  */
 export async function startWorker(plant: Plant, temporalAddress = harness().env.address, env: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+  const child = spawn(process.execPath, nodeArgs('worker/main.ts'), {
     cwd: projectRoot,
     env: {
       ...process.env,
