@@ -76,7 +76,7 @@ export interface Config {
   outbound: OutboundPolicy;
 }
 
-export const DEFAULT_SLOTS_PER_WORKER = 8;
+export const DEFAULT_SLOTS_PER_WORKER = 16;
 
 /** A token bucket: sustained requests per second, and how many may come at once. */
 export interface RateLimitSetting {
@@ -128,7 +128,7 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   RUN_CONCURRENCY:
     'automation runs in flight at once over all workers; further runs wait in the outbox (default: RUN_SLOTS_PER_WORKER times the live worker processes serving runs)',
   RUN_SLOTS_PER_WORKER:
-    'runs in flight per live worker process when RUN_CONCURRENCY is unset, to start with: the dispatcher then tunes it from the completion rate (default 8)',
+    'runs in flight per live worker process when RUN_CONCURRENCY is unset, to start with: the dispatcher then tunes it from the completion rate (default 16)',
   RUN_HISTORY_RETENTION_DAYS:
     "days a closed run's history, and so its log, is kept; npm start sets it on the embedded Temporal server's namespace (default 7)",
   CONVERSATION_FALLBACK_MESSAGE:

@@ -1,7 +1,7 @@
 // Preloaded (`node --require`) into every thread of a worker process (launcher/node-args.ts); it acts in the threads
 // the Temporal SDK runs workflow code in. There the SDK installs a promise hook that records a source-mapped stack
 // trace for every promise a workflow makes: the data of the Temporal UI's "Stack Trace" tab of an open workflow, and
-// about a quarter of a worker's CPU per run (docs/benchmarks.md, "Workflow stack traces"). Unless
+// about a quarter of a worker's CPU per run (docs/operations.md, "Workflow stack traces"). Unless
 // WORKFLOW_STACK_TRACES is true, the hook is left out; the SDK then answers the stack trace query with "Workflow stack
 // traces are not enabled on this worker", as it does on runtimes without promise hooks. lib/config.ts validates the
 // variable in the worker's main thread, which runs before any workflow thread starts.
