@@ -5,9 +5,10 @@ import { nodeArgs } from '../../launcher/node-args.js';
 const children: ChildProcess[] = [];
 
 /**
- * Starts `node --import tsx <script>` (launcher/node-args.ts) with `env` and resolves with the first output line matching `ready` (and the
- * child's pid). BENCH_CPU_PROF=<folder> writes a CPU profile of every child process there when it exits;
- * `env.BENCH_QUERY_COUNTS=<folder>` counts the child's PostgreSQL statements (test/bench/query-counter.mjs).
+ * Starts `node --import tsx <script>` (and the worker's preload: launcher/node-args.ts) with `env` and resolves with
+ * the first output line matching `ready` (and the child's pid). BENCH_CPU_PROF=<folder> writes a CPU profile of every
+ * child process there when it exits; `env.BENCH_QUERY_COUNTS=<folder>` counts the child's PostgreSQL statements
+ * (test/bench/query-counter.mjs).
  */
 export function startProcess(
   script: string,
