@@ -16,7 +16,7 @@ if (!isMainThread && process.env.WORKFLOW_STACK_TRACES?.trim().toLowerCase() !==
     if (typeof globalHandlers?.setPromiseHook !== 'function') throw new Error('GlobalHandlers.setPromiseHook is gone');
     globalHandlers.setPromiseHook = () => {};
   } catch (error) {
-    // Another SDK version: stack traces stay on, which costs CPU and nothing else (test/worker/workflow-stack-traces.test.ts says so).
+    // Another SDK version: stack traces stay on, which costs CPU and nothing else (test/reliability/workflow-stack-traces.test.ts fails).
     process.emitWarning(`workflow stack traces could not be turned off: ${error.message}`);
   }
 }
