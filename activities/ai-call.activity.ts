@@ -8,13 +8,13 @@
  * again. `refundAiCall` gives them back when the call finally fails.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { heartbeating } from './heartbeat.js';
+import { heartbeating } from './heartbeating.js';
 import { chargeCredits, refundCredits } from '../db/automations/run-ledger.js';
-import { NodeEffect } from '../db/entities/index.js';
 import type { Orm } from '../db/orm.js';
 import type { AiCallRequest, AiReply } from '../lib/runtime/ai-call.js';
 import type { OutboundFetch } from '../integrations/outbound/outbound-fetch.js';
-import { once, toFailure } from './execute-node.activity.js';
+import { toFailure } from './execute-node.activity.js';
+import { once, recordedEffect } from '../db/node-effects/node-effects.js';
 import { AI_NOT_CONFIGURED, insufficientCredits } from '../integrations/ai/ai-gateway.js';
 import { AiProviderUnavailableError, type AiProvider } from '../integrations/ai/ai-provider.js';
 import { performAiCall } from '../integrations/ai/perform-ai-call.js';
@@ -68,8 +68,7 @@ export function createAiCallActivities({ orm, provider, httpTimeoutMs, outbound 
     /** Gives back what `aiCall` charged for a call that finally failed (once; nothing when it was never charged). */
     async refundAiCall(request: AiCallRequest): Promise<void> {
       await once(orm.em, `${request.callKey}/refund`, async (tx) => {
-        const charge = await tx.findOne(NodeEffect, { executionKey: chargeKey(request) });
-        const charged = charge?.output === true;
+        const charged = (await recordedEffect(tx, chargeKey(request))) === true;
         if (charged) await refundCredits(tx, request.accountId, request.model.creditsPerMessage);
         return charged;
       });

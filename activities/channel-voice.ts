@@ -5,7 +5,7 @@
  * as the person's message (recorded with `metadata.voice: true`).
  *
  * It runs inside the routing activity (`acceptChannelMessage`), which is retried: the outcome is recorded once per
- * network message under `voiceKey(event)` in `node_effects` (the transcript, or why the audio could not be heard),
+ * network message under `voiceKey(event)` (`once`: the transcript, or why the audio could not be heard),
  * so a retried attempt or a redelivery answers it without downloading, charging or transcribing again; the charge
  * and its refund have keys of their own. Transient failures (network, 5xx, the provider unavailable) are thrown to
  * retry the activity, up to VOICE_ATTEMPTS; past them, or on a permanent failure (no provider, no TRANSCRIPTION
@@ -15,7 +15,6 @@
 import { Context } from '@temporalio/activity';
 import { chargeCredits, refundCredits } from '../db/automations/run-ledger.js';
 import { connectionFor } from '../db/channels/network-accounts.service.js';
-import { NodeEffect } from '../db/entities/index.js';
 import type { Orm } from '../db/orm.js';
 import { AiProviderUnavailableError, type AiProvider } from '../integrations/ai/ai-provider.js';
 import { resolveModel } from '../integrations/ai/model-resolution.js';
@@ -26,7 +25,7 @@ import { META_GRAPH_URL } from '../lib/channels/meta-protocol.js';
 import { NodeError } from '../lib/errors.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { MAX_AUDIO_BYTES } from '../nodes/transcription.node.js';
-import { once } from './execute-node.activity.js';
+import { once, recordedEffect } from '../db/node-effects/node-effects.js';
 
 /** Attempts of the routing activity that may try the audio again (its retry policy allows more, for routing itself). */
 export const VOICE_ATTEMPTS = 8;
@@ -136,7 +135,7 @@ export function createVoiceTranscriber(deps: VoiceDeps) {
   return async function hear(event: InboundMessageEvent): Promise<Heard | null> {
     if (!provider || !isVoice(event)) return null;
     const key = voiceKey(event);
-    let outcome = (await orm.em.fork().findOne(NodeEffect, { executionKey: key }))?.output as VoiceOutcome | undefined;
+    let outcome = await recordedEffect<VoiceOutcome>(orm.em.fork(), key);
     if (!outcome) {
       const context = activityContext();
       const signal = context?.cancellationSignal ?? new AbortController().signal;

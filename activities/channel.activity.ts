@@ -28,7 +28,7 @@ import {
 } from '../db/channels/deliveries.service.js';
 import { connectionFor } from '../db/channels/network-accounts.service.js';
 import type { Orm } from '../db/orm.js';
-import type { OutboxNotifier } from '../db/outbox-notifier.js';
+import type { OutboxNotifier } from '../db/automations/outbox-notifier.js';
 import { sendText } from '../integrations/messaging/meta-send-api.js';
 import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
 import { META_GRAPH_URL } from '../lib/channels/meta-protocol.js';

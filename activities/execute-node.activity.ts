@@ -8,16 +8,15 @@
  * steps existed, for which `executeNode` runs an AI node's steps from its replies: `stepsExecutor`).
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import { heartbeating } from './heartbeat.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { NodeEffect } from '../db/entities/index.js';
+import { heartbeating } from './heartbeating.js';
+import { once, onceWrites } from '../db/node-effects/node-effects.js';
 import { countFlowRun } from '../db/agents/flow-runs.js';
 import { AppError, NodeError } from '../lib/errors.js';
 import { OutboundError } from '../integrations/outbound/outbound-fetch.js';
 import { AiCallNeeded, type AiSession } from '../integrations/ai/ai-gateway.js';
 import { nodeDuration } from '../lib/metrics.js';
 import type { ExecuteNodeInput, NodeOutcome, RunBegin, RunEnd } from '../lib/runtime/contract.js';
-import { type ExecutionContext, type ExecutorDeps, type NodeModule } from '../nodes/node-module.js';
+import type { ExecutionContext, ExecutorDeps, NodeModule } from '../nodes/node-module.js';
 import { nodeModule } from '../nodes/registry.js';
 import { finishStep, prepareStep, stepsExecutor } from '../nodes/support/ai-steps.js';
 
@@ -48,71 +47,6 @@ export function toFailure(error: unknown, cancelled: boolean): unknown {
   if (error instanceof NodeError || error instanceof OutboundError) return ApplicationFailure.nonRetryable(error.message, error.type);
   if (error instanceof AppError && error.status < 500) return ApplicationFailure.nonRetryable(error.message, error.code);
   return error;
-}
-
-/**
- * Runs `effect` once per node execution: its output is recorded under the execution key in the same transaction,
- * and an attempt that finds a recorded output answers it without running `effect` again. Two attempts at once
- * (a lost heartbeat) serialize on the key: the second waits for the first's commit, then reads its output.
- */
-export async function once<T>(em: EntityManager, executionKey: string, effect: (em: EntityManager) => Promise<T>): Promise<T> {
-  return em.fork().transactional(async (tx) => {
-    const claimed = await tx
-      .getConnection()
-      .execute<{ execution_key: string }[]>(
-        'insert into node_effects (execution_key, created_at) values (?, now()) on conflict (execution_key) do nothing returning execution_key',
-        [executionKey],
-        'all',
-        tx.getTransactionContext(),
-      );
-    if (!claimed.length) {
-      const done = await tx.findOneOrFail(NodeEffect, { executionKey });
-      return done.output as T;
-    }
-    const output = await effect(tx);
-    await tx
-      .getConnection()
-      .execute(
-        'update node_effects set output = ?::jsonb where execution_key = ?',
-        [JSON.stringify(output ?? null), executionKey],
-        'run',
-        tx.getTransactionContext(),
-      );
-    return output;
-  });
-}
-
-/** Thrown inside `onceWrites`'s transaction to roll back an attempt whose execution key was recorded meanwhile. */
-class RecordedBefore extends Error {}
-
-/**
- * `once` for an effect made only of writes in its transaction (no call to anything else, since a repeated attempt
- * runs it again): the effect runs first and its output is recorded under the execution key at the end, in the
- * statement that claims the key (one round trip less than `once`). An attempt that finds the key recorded when it
- * claims it, or whose effect fails, rolls its writes back and answers the recorded output when there is one (a
- * retried delete finds its row gone); otherwise the failure stands. Two attempts at once serialize on the key: the
- * second's claim waits for the first's commit.
- */
-export async function onceWrites<T>(em: EntityManager, executionKey: string, effect: (em: EntityManager) => Promise<T>): Promise<T> {
-  try {
-    return await em.fork().transactional(async (tx) => {
-      const output = await effect(tx);
-      const claimed = await tx
-        .getConnection()
-        .execute<{ execution_key: string }[]>(
-          'insert into node_effects (execution_key, output, created_at) values (?, ?::jsonb, now()) on conflict (execution_key) do nothing returning execution_key',
-          [executionKey, JSON.stringify(output ?? null)],
-          'all',
-          tx.getTransactionContext(),
-        );
-      if (!claimed.length) throw new RecordedBefore();
-      return output;
-    });
-  } catch (error) {
-    const done = await em.fork().findOne(NodeEffect, { executionKey });
-    if (done) return done.output as T;
-    throw error instanceof RecordedBefore ? new Error(`The effect of ${executionKey} was recorded and is gone`) : error;
-  }
 }
 
 /** How one of the node activities runs its node: the executor, or a step of an AI node. */

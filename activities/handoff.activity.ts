@@ -5,12 +5,13 @@
  */
 import { appendMessage } from '../db/agents/conversations.service.js';
 import { CONFIG_KIND } from '../db/agents/agent-defaults.js';
-import { AgentConfig, Conversation } from '../db/entities/index.js';
+import { AgentConfig } from '../db/agents/agent-config.entity.js';
+import { Conversation } from '../db/agents/conversation.entity.js';
 import type { Orm } from '../db/orm.js';
 import { conversationWorkflowId } from '../lib/runtime/conversation-contract.js';
 import type { SentMessage } from '../lib/runtime/contract.js';
-import { failsAfter } from './bookkeeping.js';
-import { once } from './execute-node.activity.js';
+import { failsAfter } from './fails-after.js';
+import { once } from '../db/node-effects/node-effects.js';
 
 /** What the visitor is told when a person takes over, unless `systemToolSettings.handoffMessage` says otherwise. */
 export const DEFAULT_HANDOFF_MESSAGE = 'I am passing you to a person from our team. They will reply here shortly.';

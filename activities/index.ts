@@ -4,9 +4,9 @@
  */
 import type { Client } from '@temporalio/client';
 import type { Orm } from '../db/orm.js';
-import { OutboxNotifier } from '../db/outbox-notifier.js';
+import { OutboxNotifier } from '../db/automations/outbox-notifier.js';
 import type { FileStore } from '../db/tables/files/file-store.js';
-import { createHeartbeatActivity } from './heartbeat.activity.js';
+import { createHeartbeatActivity } from './worker-heartbeat.activity.js';
 import { TemporalAutomationSchedules } from '../integrations/temporal/automation-schedules.js';
 import { createAiCallActivities } from './ai-call.activity.js';
 import { AiGateway } from '../integrations/ai/ai-gateway.js';

@@ -28,7 +28,7 @@ import type { IndexDocumentInput, IndexStep } from '../lib/knowledge/indexing-co
 import { NodeError } from '../lib/errors.js';
 import type { OutboundFetch } from '../integrations/outbound/outbound-fetch.js';
 import { toFailure } from './execute-node.activity.js';
-import { heartbeating } from './heartbeat.js';
+import { heartbeating } from './heartbeating.js';
 
 export interface KnowledgeActivityDeps {
   orm: Orm;

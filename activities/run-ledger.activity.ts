@@ -1,6 +1,6 @@
 import type { Orm } from '../db/orm.js';
 import { beginRun, finishRun, type RunBegin, type RunEnd } from '../db/automations/run-ledger.js';
-import type { OutboxNotifier } from '../db/outbox-notifier.js';
+import type { OutboxNotifier } from '../db/automations/outbox-notifier.js';
 import { SCHEDULED_RUN_EVENT, storedRunPayload, type AdmissionRequest } from '../lib/runtime/queued-runs.js';
 import { runsTotal } from '../lib/metrics.js';
 

@@ -2,23 +2,24 @@
  * The bookkeeping activities of the conversation workflow (its flow nodes run through `executeNode`): the start of
  * a turn (the user's message into the transcript, the agent's live flows, where the message enters them), the end
  * of a flow entered by the AI (run counts), and the conversation events (idle, ended). Each is safe to run twice: messages are
- * keyed, counts and events are recorded once per key in `node_effects`. The workflow retries them until the database
+ * keyed, counts and events are recorded once per key (`once`, db/node-effects/). The workflow retries them until the database
  * answers; other failures fail them after as many attempts as before (`failsAfter`).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Conversation, GraphSnapshot } from '../db/entities/index.js';
+import { Conversation } from '../db/agents/conversation.entity.js';
+import { GraphSnapshot } from '../db/automations/graph-snapshot.entity.js';
 import { appendMessage } from '../db/agents/conversations.service.js';
 import { readTurnRows, type TurnRows } from '../db/agents/turn-context.js';
 import { countFlowRun, flowRunKey } from '../db/agents/flow-runs.js';
 import { recordConversationEvent } from '../db/automations/events.service.js';
 import type { Orm } from '../db/orm.js';
-import type { OutboxNotifier } from '../db/outbox-notifier.js';
+import type { OutboxNotifier } from '../db/automations/outbox-notifier.js';
 import { matchIntents, type IntentPhrases } from '../lib/intents/intent-match.js';
 import type { Graph } from '../lib/graph/graph.js';
 import { conversationWorkflowId, type FlowPosition, type FlowRoute, type LiveFlow, type TurnContext } from '../lib/runtime/conversation-contract.js';
 import type { NodeFacts } from '../lib/runtime/contract.js';
-import { once } from './execute-node.activity.js';
-import { failsAfter } from './bookkeeping.js';
+import { once } from '../db/node-effects/node-effects.js';
+import { failsAfter } from './fails-after.js';
 import { nodeFactsOf } from '../nodes/registry.js';
 
 export interface BeginTurnInput {

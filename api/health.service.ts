@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
-import type { HeartbeatResult } from '../activities/heartbeat.activity.js';
+import type { HeartbeatResult } from '../db/automations/worker-heartbeats.js';
 import type { AiProvider } from '../integrations/ai/ai-provider.js';
 
 export interface ProbeResult {

@@ -4,7 +4,7 @@ import { createLogger } from '../lib/logger.js';
 import { connectTemporal } from '../integrations/temporal/client.js';
 import { HttpTriggerProvider } from '../integrations/triggers/http-trigger-provider.js';
 import { initORM } from '../db/orm.js';
-import { LocalFileStore } from '../db/tables/files/local-file-store.js';
+import { LocalFileStore } from '../integrations/files/local-file-store.js';
 import { startOrphanSweeps } from '../db/tables/files/orphan-sweep.js';
 import { createApp } from './app.js';
 import { SecretBox } from '../lib/secret-box.js';

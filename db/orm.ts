@@ -4,7 +4,7 @@
  */
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { entities } from './entities/index.js';
+import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 
 export type Orm = MikroORM;

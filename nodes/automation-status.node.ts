@@ -4,7 +4,7 @@
  * is made once per node execution: a retried TOGGLE does not flip the status back.
  */
 import { updateAutomation } from '../db/automations/automations.service.js';
-import { Automation, type AutomationStatus } from '../db/entities/index.js';
+import { Automation, type AutomationStatus } from '../db/automations/automation.entity.js';
 import { notFound, type NodeCheck } from './checks/check-context.js';
 import { DEFAULT_HANDLES, type NodeExecutor, type NodeModule } from './node-module.js';
 import { NodeError } from '../lib/errors.js';

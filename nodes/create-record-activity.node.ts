@@ -3,7 +3,9 @@
  * that `recordTypeId` belongs to. A record type, Object or record that does not exist fails the node at once. The
  * activity is keyed by the node execution, so a retry after a lost completion answers the activity logged then.
  */
-import { RECORD_ACTIVITY_TYPES, RecordType, type DataTable, type RecordActivityType } from '../db/entities/index.js';
+import { RECORD_ACTIVITY_TYPES, type RecordActivityType } from '../db/tables/record-activity.entity.js';
+import { RecordType } from '../db/tables/record-type.entity.js';
+import type { DataTable } from '../db/tables/data-table.entity.js';
 import { createActivity } from '../db/tables/record-activities.service.js';
 import { toVariableString } from '../lib/runtime/path.js';
 import { invalid, notFound, type NodeCheck } from './checks/check-context.js';

@@ -6,8 +6,9 @@
  * per node execution (its outcome is recorded with it), so a retry neither repeats it nor writes a second row event.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DataTable, RecordType } from '../db/entities/index.js';
-import { fieldModels, findTableById } from '../db/tables/catalog.js';
+import { DataTable } from '../db/tables/data-table.entity.js';
+import { RecordType } from '../db/tables/record-type.entity.js';
+import { fieldModels, findTableById } from '../db/tables/table-lookups.js';
 import { listRows } from '../db/tables/rows-query.service.js';
 import { createRows, deleteRow, updateRow, type TableContext } from '../db/tables/rows.service.js';
 import { createRowOnce } from '../db/tables/row-create-once.js';
@@ -62,7 +63,7 @@ const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain, exec
       // Most creates take one statement (db/tables/row-create-once.ts); the rest, and any doubt, the general path.
       const once =
         data.recordTypeId == null &&
-        (await createRowOnce(orm.em.getKnex(), { accountId, tableId: Number(data.tableId), values: rowValues, chain, executionKey }));
+        (await createRowOnce(orm.em.fork(), { accountId, tableId: Number(data.tableId), values: rowValues, chain, executionKey }));
       if (once) return { output: once };
       return {
         output: await onceWrites(async (tx) => {

@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../db/orm.js';
-import type { OutboxNotifier } from '../db/outbox-notifier.js';
+import type { OutboxNotifier } from '../db/automations/outbox-notifier.js';
 import type { FileStore } from '../db/tables/files/file-store.js';
 import type { AutomationEvent } from '../lib/events/event-match.js';
 import type { CaptureKind, ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';

@@ -4,7 +4,7 @@
  * graph service's checks and edge handles (`nodeCatalog`), the facts a run carries (`nodeFactsOf`), the outbox
  * dispatcher's event matching (`entryMatches`) and the `executeNode` activity (`nodeModule`).
  */
-import type { NodeCatalog } from '../db/automations/node-catalog.js';
+import type { NodeCatalog } from '../db/automations/graph-rules.js';
 import type { Issue } from '../lib/errors.js';
 import type { AutomationEvent } from '../lib/events/event-match.js';
 import type { Graph, GraphNode } from '../lib/graph/graph.js';

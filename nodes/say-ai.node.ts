@@ -5,7 +5,7 @@
  * `conversationAction` ends the conversation or hands it to a person after the message (a flow's explicit use of the
  * system tools); the agent's default reply to a user message is offered the system tools its setting turns on.
  */
-import { AgentConfig } from '../db/entities/index.js';
+import { AgentConfig } from '../db/agents/agent-config.entity.js';
 import { CONFIG_KIND } from '../db/agents/agent-defaults.js';
 import { toVariableString } from '../lib/runtime/path.js';
 import type { Citation, ConversationAction, ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';

@@ -4,7 +4,7 @@
  * the user on the conversation's channel (livechat clients see it on the stream endpoint). `isDynamic`: the AI
  * writes the message from `message` as a prompt. Written once per node execution, whatever Temporal retries.
  */
-import { Conversation } from '../db/entities/index.js';
+import { Conversation } from '../db/agents/conversation.entity.js';
 import { appendMessage } from '../db/agents/conversations.service.js';
 import { toVariableString } from '../lib/runtime/path.js';
 import { askAi, creditsOf, lastReply, nodeModel } from './support/ai-steps.js';

@@ -3,7 +3,7 @@
  * or a People record, through the messaging adapter (`integrations/messaging/`).
  */
 import { executeSendMessagingMessage } from './support/send-template.js';
-import { findApprovedTemplate, findMessagingNumber } from '../db/catalogs/index.js';
+import { findApprovedTemplate, findMessagingNumber } from '../db/channels/numbers-and-pages.service.js';
 import type { Issue } from '../lib/errors.js';
 import { invalid, missing, notFound, type NodeCheck, type NodeCheckContext } from './checks/check-context.js';
 import { isInterpolated } from './checks/interpolation.js';

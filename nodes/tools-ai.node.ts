@@ -96,7 +96,8 @@ const executeToolsAi: NodeExecutor = async (input, context) => {
   return { output, aiCredits: session.credits, ...acting };
 };
 
-import { AgentResource, RecordType } from '../db/entities/index.js';
+import { AgentResource } from '../db/agents/agent-resource.entity.js';
+import { RecordType } from '../db/tables/record-type.entity.js';
 import { NodeError } from '../lib/errors.js';
 
 /** `selectedRecordTypes[].id`: record types of the account's Objects and Tables, the table tools the AI may use. */

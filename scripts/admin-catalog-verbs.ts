@@ -10,10 +10,10 @@ import {
   messagingNumberView,
   messagingTemplateView,
   socialAccountView,
-} from '../db/catalogs/channels.service.js';
+} from '../db/channels/numbers-and-pages.service.js';
 import { aiModelView, pointAiModel } from '../db/catalogs/ai-models.service.js';
 import { connectAccount, connectedAccountView } from '../db/catalogs/integrations.service.js';
-import { setMessagingSettings } from '../db/catalogs/messaging-settings.service.js';
+import { setMessagingSettings } from '../db/channels/messaging-settings.service.js';
 import { setChannelSettings } from '../db/channels/network-accounts.service.js';
 import { isMetaChannel } from '../lib/channels/meta-protocol.js';
 import type { SecretBox } from '../lib/secret-box.js';

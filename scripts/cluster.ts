@@ -1,6 +1,6 @@
 /**
  * `npm run cluster`: agentry on a Temporal cluster of its own (README, "A Temporal cluster on PostgreSQL"): the
- * cluster of `cluster/cluster.json` (launcher/cluster/start-cluster.ts), then the API, two runs workers and a turns worker
+ * cluster of `launcher/cluster/cluster.json` (launcher/cluster/start-cluster.ts), then the API, two runs workers and a turns worker
  * against it. Ctrl-C stops all of it; a second start reuses the databases.
  */
 import { resolve } from 'node:path';

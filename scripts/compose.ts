@@ -1,6 +1,6 @@
 /**
- * `npm run compose`: writes temporal-docker-compose.yml and the files its Temporal containers mount (cluster/docker/)
- * from cluster/cluster.json (launcher/cluster/compose-file.ts), and removes mounted files of processes no longer in it.
+ * `npm run compose`: writes temporal-docker-compose.yml and the files its Temporal containers mount (launcher/cluster/docker/)
+ * from launcher/cluster/cluster.json (launcher/cluster/compose-file.ts), and removes mounted files of processes no longer in it.
  */
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -6,7 +6,7 @@ import { turnsTaskQueue } from '../lib/runtime/conversation-contract.js';
 import { createActivities } from '../activities/index.js';
 import type { Orm } from '../db/orm.js';
 import type { FileStore } from '../db/tables/files/file-store.js';
-import { LocalFileStore } from '../db/tables/files/local-file-store.js';
+import { LocalFileStore } from '../integrations/files/local-file-store.js';
 import type { AiProvider } from '../integrations/ai/ai-provider.js';
 import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
 import type { SecretBox } from '../lib/secret-box.js';

@@ -4,7 +4,7 @@
  * `automation:<automationId>:event-<eventId>` and REJECT_DUPLICATE, then is marked dispatched in the same
  * transaction that locked it. A crash before the commit leaves the event pending and the next pass starts only
  * what is missing; a redelivered event starts nothing twice. It wakes on the NOTIFY that writers send after
- * committing events (db/outbox-notifier.ts) and polls as a safety net. Several dispatchers (one per worker process)
+ * committing events (db/automations/outbox-notifier.ts) and polls as a safety net. Several dispatchers (one per worker process)
  * take turns through an advisory lock (and SKIP LOCKED).
  *
  * Admission control (db/automations/admission.ts, worker/admission-plan.ts): a pass starts runs only while fewer
@@ -24,7 +24,7 @@ import pg from 'pg';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Orm } from '../db/orm.js';
-import { OUTBOX_CHANNEL } from '../db/outbox-notifier.js';
+import { OUTBOX_CHANNEL } from '../db/automations/outbox-notifier.js';
 import { type Claim, loadGraphs, markFailed, type PendingEvent, type RetryPolicy } from '../db/automations/event-subscribers.js';
 import { EVENT_ENTRY_TYPES } from '../nodes/registry.js';
 import { dispatchLag } from '../lib/metrics.js';

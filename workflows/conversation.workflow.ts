@@ -33,7 +33,7 @@ import {
   type TurnReply,
   type UserMessage,
 } from '../lib/runtime/conversation-contract.js';
-import { untilTheDatabaseAnswers } from './bookkeeping.js';
+import { untilTheDatabaseAnswers } from './until-the-database-answers.js';
 import { TurnRunner, userMessageKey, type Turn } from './conversation/turn.js';
 
 export const beginUpdate = defineUpdate<TurnReply>(CONVERSATION_UPDATES.begin);

@@ -5,7 +5,7 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
 import type { NodeFacts, NodeLedgerSteps, NodeOutcome, RunBegin, RunEnd, RunMemo } from '../lib/runtime/contract.js';
-import { untilTheDatabaseAnswers } from './bookkeeping.js';
+import { untilTheDatabaseAnswers } from './until-the-database-answers.js';
 
 /** The run's ledger steps write only to agentry's database: they retry until it answers (`bookkeeping.ts`). */
 const ledgerSteps = proxyLocalActivities<Activities>(untilTheDatabaseAnswers);

@@ -1,6 +1,6 @@
-import type { AiModelType } from '../../db/entities/index.js';
+import type { AiModelType } from '../../db/catalogs/ai-model.entity.js';
 import { aiModelView, defaultAiModel, getAiModel, listAiModels } from '../../db/catalogs/ai-models.service.js';
-import { listApprovedTemplates, listChannels, messagingTemplateView } from '../../db/catalogs/channels.service.js';
+import { listApprovedTemplates, listChannels, messagingTemplateView } from '../../db/channels/numbers-and-pages.service.js';
 import { connectedAccountView, listConnectedAccounts } from '../../db/catalogs/integrations.service.js';
 import { listTriggerTypes } from '../../db/catalogs/trigger-types.js';
 import { paginate } from '../pagination.js';

@@ -8,7 +8,7 @@ import type { Client } from '@temporalio/client';
 import type { InboundMessageEvent } from '../../lib/channels/channel-contract.js';
 import { acceptDelivery, settleRoutedAtOnce, verifySubscription } from '../../db/channels/inbound.service.js';
 import type { Orm } from '../../db/orm.js';
-import { OutboxNotifier } from '../../db/outbox-notifier.js';
+import { OutboxNotifier } from '../../db/automations/outbox-notifier.js';
 import { routeChannelMessage } from '../../activities/channel.activity.js';
 import { META_CHANNELS, SIGNATURE_HEADER, type MetaChannel } from '../../lib/channels/meta-protocol.js';
 import type { SecretBox } from '../../lib/secret-box.js';

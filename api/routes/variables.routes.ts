@@ -2,7 +2,7 @@
  * The routes of declared variables, the same for each owner of variables (`<owner>/variables`): a workflow's
  * (workflow-variables.routes.ts) and an agent's (agents/agent-variables.routes.ts).
  */
-import type { NodeCatalog } from '../../db/automations/node-catalog.js';
+import type { NodeCatalog } from '../../db/automations/graph-rules.js';
 import {
   allVariables,
   createVariable,

@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import { conversationView, recordFeedback } from '../../db/agents/conversations.service.js';
 import { Reply, type RouteInput, type RouteRegistry } from '../route-registry.js';
-import { endConversation, sendUserMessage } from '../runtime/conversation-runtime.js';
+import { endConversation, sendUserMessage } from '../temporal/conversation-runtime.js';
 import { strictObject } from '../schemas/common.schema.js';
 import { forVisitor, type Caller, type SessionRequest, type WidgetSessions } from '../widget/widget-sessions.js';
 import { agentParams, type AgentId } from './agents/agent-params.js';

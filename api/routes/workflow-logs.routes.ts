@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { findAutomation } from '../../db/automations/automations.service.js';
-import type { RunLog } from '../runtime/run-history.js';
-import { analyticsOf } from '../runtime/run-analytics-query.js';
-import { cancelRunLog, getRunLog, listRunLogs, type LogListQuery } from '../runtime/run-logs.js';
+import type { RunLog } from '../temporal/run-history.js';
+import { analyticsOf } from '../temporal/run-analytics-query.js';
+import { cancelRunLog, getRunLog, listRunLogs, type LogListQuery } from '../temporal/run-logs.js';
 import type { RouteRegistry } from '../route-registry.js';
 import {
   AnalyticsQuerySchema,

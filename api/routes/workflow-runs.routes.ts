@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { findAutomation } from '../../db/automations/automations.service.js';
-import { startManualRun } from '../runtime/runs.js';
+import { startManualRun } from '../temporal/runs.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { ManualRunSchema } from '../schemas/workflow.schema.js';
 import { ManualRunStartedSchema } from '../schemas/workflow-responses.schema.js';

@@ -5,7 +5,7 @@ import { TemporalAutomationSchedules } from '../../integrations/temporal/automat
 import { nodeFactsOf, workflowNodeCatalog } from '../../nodes/registry.js';
 import { staleAgentReferences } from '../../nodes/checks/stale-references.js';
 import { automationGraphOwner } from '../../db/automations/automation-graph-owner.js';
-import type { Automation } from '../../db/entities/index.js';
+import type { Automation } from '../../db/automations/automation.entity.js';
 import {
   createAutomation,
   deleteAutomation,

@@ -1,5 +1,5 @@
 /** Query and response schemas of the read-only catalogs: AI models, channels, integrations, trigger types. */
-import { AI_MODEL_TYPES } from '../../db/entities/index.js';
+import { AI_MODEL_TYPES } from '../../db/catalogs/ai-model.entity.js';
 import type { JsonSchema } from '../validation.js';
 import { PageQuerySchema } from './data.schema.js';
 import { strictObject } from './common.schema.js';

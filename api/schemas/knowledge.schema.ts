@@ -1,5 +1,5 @@
 /** Documents of a knowledge base and its query (extensions): request and response schemas. */
-import { KNOWLEDGE_DOCUMENT_SOURCES, KNOWLEDGE_DOCUMENT_STATUSES } from '../../db/entities/index.js';
+import { KNOWLEDGE_DOCUMENT_SOURCES, KNOWLEDGE_DOCUMENT_STATUSES } from '../../db/knowledge/knowledge-document.entity.js';
 import type { JsonSchema } from '../validation.js';
 import { page } from './agents.schema.js';
 

@@ -1,5 +1,5 @@
 /** Bodies and answers of the activity endpoints of Object records. */
-import { RECORD_ACTIVITY_TYPES } from '../../db/entities/index.js';
+import { RECORD_ACTIVITY_TYPES } from '../../db/tables/record-activity.entity.js';
 import type { JsonSchema } from '../validation.js';
 
 /**

@@ -8,13 +8,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { conversationView, findConversation, listMessages, type Visitor } from '../../db/agents/conversations.service.js';
 import { findWidgetAgent, livechatView, openIdentitySecret, visitorConversation, type LivechatView } from '../../db/agents/widget.service.js';
-import type { Agent, Conversation } from '../../db/entities/index.js';
+import type { Agent } from '../../db/agents/agent.entity.js';
+import type { Conversation } from '../../db/agents/conversation.entity.js';
 import type { RateLimitSetting } from '../../lib/config.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { readSessionToken, signSessionToken, verifiesIdentity, type SessionClaims } from '../../lib/widget/session-token.js';
 import { RateLimitedError, TokenBuckets } from '../rate-limit.js';
-import { startConversation } from '../runtime/conversation-runtime.js';
+import { startConversation } from '../temporal/conversation-runtime.js';
 import type { MessageMetadata } from '../../lib/runtime/contract.js';
 
 /** A session token is good for this long; the widget asks for a new one for the same conversation after it. */

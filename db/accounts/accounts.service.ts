@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { Account, User } from '../entities/index.js';
+import { Account } from './account.entity.js';
+import { User } from './user.entity.js';
 import { issueGeneralKey, issueUserKey } from './api-keys.service.js';
 import { seedStandardObjects } from '../tables/standard-objects.js';
 

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
-import { Account, ApiKey, User, type ApiKeyKind } from '../entities/index.js';
+import { Account } from './account.entity.js';
+import { ApiKey, type ApiKeyKind } from './api-key.entity.js';
+import { User } from './user.entity.js';
 
 /** Live USER keys one user may hold at a time (SPEC.md, Limits). */
 export const MAX_USER_KEYS = 5;

@@ -5,7 +5,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError, type Issue } from '../../lib/errors.js';
-import { AgentConfig, type Agent } from '../entities/index.js';
+import { AgentConfig } from './agent-config.entity.js';
+import type { Agent } from './agent.entity.js';
 import { AGENT_CHANNELS, CONFIG_KIND, type AgentChannel } from './agent-defaults.js';
 
 export type ConfigValues = Record<string, unknown>;

@@ -4,7 +4,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../lib/errors.js';
-import { Account, AgentResource, type AgentResourceKind } from '../entities/index.js';
+import { Account } from '../accounts/account.entity.js';
+import { AgentResource, type AgentResourceKind } from './agent-resource.entity.js';
 
 export type ResourceInput = { name: string } & Record<string, unknown>;
 

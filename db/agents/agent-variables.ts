@@ -3,7 +3,8 @@
  * the conversation runtime fills. A variable a flow node captures into or interpolates cannot be deleted (409 naming
  * the nodes).
  */
-import { AgentVariable, type Agent } from '../entities/index.js';
+import { AgentVariable } from './agent-variable.entity.js';
+import type { Agent } from './agent.entity.js';
 import type { VariableOwner } from '../automations/variables.service.js';
 import { flowNodesWhere } from './flows.service.js';
 

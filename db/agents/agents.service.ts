@@ -6,7 +6,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { GraphNode } from '../../lib/graph/graph.js';
-import { Account, Agent, AgentConfig, AgentVariable, Flow, Intent } from '../entities/index.js';
+import { Account } from '../accounts/account.entity.js';
+import { Agent } from './agent.entity.js';
+import { AgentConfig } from './agent-config.entity.js';
+import { AgentVariable } from './agent-variable.entity.js';
+import { Flow } from './flow.entity.js';
+import { Intent } from './intent.entity.js';
 import { AGENT_CHANNELS, CONFIG_KIND, DEFAULT_AGENT_SETTING, DEFAULT_THEME, defaultChannelSettings } from './agent-defaults.js';
 import { createFlow } from './flows.service.js';
 

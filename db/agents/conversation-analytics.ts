@@ -4,7 +4,7 @@
  * the agent (the range is on the conversation's start, whole UTC days).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Agent } from '../entities/index.js';
+import type { Agent } from './agent.entity.js';
 import { AGENT_CHANNELS } from './agent-defaults.js';
 
 export async function agentAnalytics(em: EntityManager, agent: Agent, startDate: string, endDate: string) {

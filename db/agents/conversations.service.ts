@@ -9,9 +9,11 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.
 import { conversationWorkflowId, type TranscriptMessage } from '../../lib/runtime/conversation-contract.js';
 import type { Citation, MessageAuthor, MessageDelivery, MessageMetadata } from '../../lib/runtime/contract.js';
 import { recordConversationEvent } from '../automations/events.service.js';
-import { OUTBOX_PENDING } from '../outbox-notifier.js';
+import { OUTBOX_PENDING } from '../automations/outbox-notifier.js';
 import { CHANNEL_EVENTS } from '../../lib/channels/meta-protocol.js';
-import { Conversation, ConversationMessage, type Agent, type ConversationFeedback } from '../entities/index.js';
+import { Conversation, type ConversationFeedback } from './conversation.entity.js';
+import { ConversationMessage } from './conversation-message.entity.js';
+import type { Agent } from './agent.entity.js';
 import { channelOf, readConfig } from './agent-configs.service.js';
 import { CONFIG_KIND, IDLE_MINUTES } from './agent-defaults.js';
 import { UUID } from './agents.service.js';

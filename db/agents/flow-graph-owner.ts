@@ -6,7 +6,7 @@
  */
 import type { Issue } from '../../lib/errors.js';
 import type { Graph } from '../../lib/graph/graph.js';
-import type { Flow } from '../entities/index.js';
+import type { Flow } from './flow.entity.js';
 import type { GraphOwner } from '../automations/graph-owner.js';
 import { listVariables } from '../automations/variables.service.js';
 import { AGENT_BUILT_IN_VARIABLES, agentVariables } from './agent-variables.js';

@@ -3,6 +3,7 @@
  * activity run again counts nothing.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { claimEffects } from '../node-effects/node-effects.js';
 
 /** The key of the flow run a conversation's turn counts. */
 export const flowRunKey = (conversationWorkflowId: string, turn: number) => `${conversationWorkflowId}/turn-${turn}/count`;
@@ -10,7 +11,7 @@ export const flowRunKey = (conversationWorkflowId: string, turn: number) => `${c
 /** Counts one run of flow `flowId` under `key` (a repeated key counts nothing), in one statement. */
 export async function countFlowRun(em: EntityManager, key: string, flowId: number): Promise<void> {
   await em.getKnex().raw(
-    `with claimed as (insert into node_effects (execution_key, created_at) values (?, now()) on conflict do nothing returning 1)
+    `with claimed as (${claimEffects('select ?::text, null::jsonb')})
      update flows set run_count = run_count + 1 where id = ? and exists (select 1 from claimed)`,
     [key, flowId],
   );

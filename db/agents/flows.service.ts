@@ -6,7 +6,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { Graph, GraphNode } from '../../lib/graph/graph.js';
-import { Flow, GraphSnapshot, type Agent, type FlowStatus } from '../entities/index.js';
+import { Flow, type FlowStatus } from './flow.entity.js';
+import { GraphSnapshot } from '../automations/graph-snapshot.entity.js';
+import type { Agent } from './agent.entity.js';
 import { listSnapshots, newDraft, promoteDraft } from '../automations/snapshots.js';
 import { newObjectId } from '../tables/object-id.js';
 

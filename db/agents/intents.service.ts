@@ -4,7 +4,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError, ServiceUnavailableError } from '../../lib/errors.js';
-import { Intent, type Agent } from '../entities/index.js';
+import { Intent } from './intent.entity.js';
+import type { Agent } from './agent.entity.js';
 import { flowNodesWhere } from './flows.service.js';
 
 export interface IntentInput {

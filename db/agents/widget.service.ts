@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { Agent, AgentConfig, Conversation } from '../entities/index.js';
+import { Agent } from './agent.entity.js';
+import { AgentConfig } from './agent-config.entity.js';
+import { Conversation } from './conversation.entity.js';
 import { CONFIG_KIND } from './agent-defaults.js';
 import { UUID } from './agents.service.js';
 

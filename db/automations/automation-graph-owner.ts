@@ -1,7 +1,7 @@
 /** A workflow as the owner of a graph: `node_<uuid>` ids, its declared variables and `{trigger_payload}`. */
 import { randomUUID } from 'node:crypto';
 import { WORKFLOW_NODE_ID, triggerTypeOf } from '../../lib/graph/workflow-nodes.js';
-import type { Automation } from '../entities/index.js';
+import type { Automation } from './automation.entity.js';
 import type { GraphOwner } from './graph-owner.js';
 import { listVariables, automationVariables } from './variables.service.js';
 

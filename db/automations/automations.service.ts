@@ -5,7 +5,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../lib/errors.js';
 import type { Graph } from '../../lib/graph/graph.js';
-import { Account, GraphSnapshot, Automation, type AutomationStatus } from '../entities/index.js';
+import { Account } from '../accounts/account.entity.js';
+import { GraphSnapshot } from './graph-snapshot.entity.js';
+import { Automation, type AutomationStatus } from './automation.entity.js';
 import { newObjectId } from '../tables/object-id.js';
 import { subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
 import { unindexAutomation } from './trigger-subscriptions.js';

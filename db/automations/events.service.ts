@@ -7,7 +7,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CONVERSATION_EVENTS } from '../../lib/events/event-match.js';
 import { BadRequestError } from '../../lib/errors.js';
-import { Account, OutboxEvent, type TriggerSubscription } from '../entities/index.js';
+import { Account } from '../accounts/account.entity.js';
+import { OutboxEvent } from './outbox-event.entity.js';
+import type { TriggerSubscription } from './trigger-subscription.entity.js';
 import { findProviderSubscription } from './trigger-subscriptions.js';
 
 export interface ConversationEvent {

@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Issue } from '../../lib/errors.js';
 import type { Graph } from '../../lib/graph/graph.js';
-import type { DeclaredVariable } from './node-catalog.js';
+import type { DeclaredVariable } from './graph-rules.js';
 
 export interface GraphOwner {
   accountId: number;

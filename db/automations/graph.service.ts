@@ -15,7 +15,7 @@ import { findNode, withEdge, withNode, withoutEdge, withoutNode, type Graph, typ
 import { discardSubscription, isExternalTrigger, subscribeNode, subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
 import type { GraphOwner } from './graph-owner.js';
 import { headlineOf } from './headline-issues.js';
-import type { NodeCatalog } from './node-catalog.js';
+import type { NodeCatalog } from './graph-rules.js';
 import { draftGraph } from './snapshots.js';
 import { updateSubscriptionIndex, type IndexChange } from './trigger-subscriptions.js';
 import type { TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';

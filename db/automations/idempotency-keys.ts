@@ -7,7 +7,7 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { ConflictError } from '../../lib/errors.js';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_TTL_MS } from '../../lib/idempotency.js';
-import { query, sqlOf } from '../tables/catalog.js';
+import { query, sqlOf } from '../tables/table-lookups.js';
 
 export interface IdempotentCall {
   /** `webhook:<id>` or `subscription:<id>`. */

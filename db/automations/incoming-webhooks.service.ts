@@ -7,7 +7,8 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { Account, IncomingWebhook } from '../entities/index.js';
+import { Account } from '../accounts/account.entity.js';
+import { IncomingWebhook } from './incoming-webhook.entity.js';
 
 /** Outbox event type of an accepted webhook call. */
 export const INCOMING_WEBHOOK_EVENT = 'INCOMING_WEBHOOK';

@@ -6,8 +6,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RunBegin, RunEnd } from '../../lib/runtime/contract.js';
-import { sqlOf } from '../tables/catalog.js';
-import { OUTBOX_CHANNEL } from '../outbox-notifier.js';
+import { sqlOf } from '../tables/table-lookups.js';
+import { OUTBOX_CHANNEL } from './outbox-notifier.js';
 import { releaseAdmission } from './admission.js';
 
 export type { RunBegin, RunEnd } from '../../lib/runtime/contract.js';

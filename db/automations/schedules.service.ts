@@ -14,7 +14,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../lib/errors.js';
 import type { Graph, GraphNode } from '../../lib/graph/graph.js';
 import { automationScheduleId, type AutomationSchedules, type ScheduleState } from '../../lib/schedules/automation-schedules.js';
-import { GraphSnapshot, Automation, type AutomationStatus } from '../entities/index.js';
+import { GraphSnapshot } from './graph-snapshot.entity.js';
+import { Automation, type AutomationStatus } from './automation.entity.js';
 
 export type { AutomationSchedules };
 

@@ -4,7 +4,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Graph } from '../../lib/graph/graph.js';
-import { GraphSnapshot, type Account } from '../entities/index.js';
+import { GraphSnapshot } from './graph-snapshot.entity.js';
+import type { Account } from '../accounts/account.entity.js';
 import { newObjectId } from '../tables/object-id.js';
 
 /** A workflow or a flow, as its snapshots know it. */

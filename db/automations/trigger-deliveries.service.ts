@@ -7,13 +7,13 @@
  * 24 hours, over the raw body bytes) does the same for retries signed anew (db/automations/idempotency-keys.ts).
  */
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { query, sqlOf } from '../tables/catalog.js';
+import { query, sqlOf } from '../tables/table-lookups.js';
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import { bodyDigest } from '../../lib/idempotency.js';
 import { deliveryRefusal, MAX_DELIVERY_AGE_SECONDS, type TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
 import { recordSubscriptionDelivery } from './events.service.js';
 import { oncePerKey, type IdempotentAnswer } from './idempotency-keys.js';
-import type { TriggerSubscription } from '../entities/index.js';
+import type { TriggerSubscription } from './trigger-subscription.entity.js';
 import { findSubscription } from './trigger-subscriptions.js';
 
 export interface SignedDelivery {

@@ -5,7 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account, TriggerSubscription, Automation } from '../entities/index.js';
+import { Account } from '../accounts/account.entity.js';
+import { TriggerSubscription } from './trigger-subscription.entity.js';
+import { Automation } from './automation.entity.js';
 
 /** agentry's id of a new subscription, made before subscribing so the callback URL handed to the provider names it. */
 export function newSubscriptionId(): string {

@@ -6,7 +6,10 @@ import type { EntityClass, FilterQuery, RequiredEntityData } from '@mikro-orm/co
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphNode } from '../../lib/graph/graph.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { AutomationVariable, GraphSnapshot, type AgentVariable, type Automation } from '../entities/index.js';
+import { AutomationVariable } from './automation-variable.entity.js';
+import { GraphSnapshot } from './graph-snapshot.entity.js';
+import type { AgentVariable } from '../agents/agent-variable.entity.js';
+import type { Automation } from './automation.entity.js';
 import { draftGraph } from './snapshots.js';
 
 export type Variable = AutomationVariable | AgentVariable;

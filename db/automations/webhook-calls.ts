@@ -7,9 +7,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { NotFoundError, UnauthorizedError } from '../../lib/errors.js';
 import { bodyDigest } from '../../lib/idempotency.js';
-import type { IncomingWebhook } from '../entities/index.js';
-import { OUTBOX_PENDING } from '../outbox-notifier.js';
-import { sqlOf } from '../tables/catalog.js';
+import type { IncomingWebhook } from './incoming-webhook.entity.js';
+import { OUTBOX_PENDING } from './outbox-notifier.js';
+import { sqlOf } from '../tables/table-lookups.js';
 import { oncePerKey, type IdempotentAnswer } from './idempotency-keys.js';
 import { findWebhook, INCOMING_WEBHOOK_EVENT, tokenHash, WEBHOOK_ID_PATTERN } from './incoming-webhooks.service.js';
 

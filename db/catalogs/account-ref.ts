@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
-import { Account } from '../entities/index.js';
+import { Account } from '../accounts/account.entity.js';
 
 /** The account the admin command line connects something to; 404 when it does not exist. */
 export async function existingAccount(em: EntityManager, accountId: number): Promise<Account> {

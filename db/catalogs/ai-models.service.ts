@@ -1,7 +1,7 @@
 /** The global, read-only AI model catalog (seeded by migrations), and the lookups node validation uses. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
-import { AI_MODEL_TYPES, AiModel, type AiModelType } from '../entities/index.js';
+import { AI_MODEL_TYPES, AiModel, type AiModelType } from './ai-model.entity.js';
 
 const INT32_MAX = 2147483647;
 

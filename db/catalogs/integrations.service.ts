@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError } from '../../lib/errors.js';
-import { CONNECTED_ACCOUNT_STATUSES, ConnectedAccount, type ConnectedAccountStatus } from '../entities/index.js';
+import { CONNECTED_ACCOUNT_STATUSES, ConnectedAccount, type ConnectedAccountStatus } from './connected-account.entity.js';
 import { existingAccount, requiredText, upperCode } from './account-ref.js';
 
 export interface ConnectedAccountView {

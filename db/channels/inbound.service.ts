@@ -3,7 +3,8 @@
  * of a connected account of the channel. A delivery (`POST`) is checked before it is read: its `X-Hub-Signature-256`
  * must be the HMAC of the raw body under the app secret of a connected account of the channel (every candidate is
  * compared in constant time); then each message and status it carries for an account connected with THAT secret
- * becomes one outbox event, all in one statement, each once (its key in `node_effects`, so a redelivery adds none).
+ * becomes one outbox event, all in one statement, each once (its key claimed with it, `claimEffects`, so a redelivery
+ * adds none).
  * Entries for other accounts are left out: an app's secret only speaks for the numbers and pages connected with it.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -11,6 +12,7 @@ import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../lib/er
 import { CHANNEL_EVENTS, parseDelivery, signerOf, type MetaChannel } from '../../lib/channels/meta-protocol.js';
 import { inboundKey, statusKey, type InboundMessageEvent, type InboundStatusEvent } from '../../lib/channels/channel-contract.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { claimEffects } from '../node-effects/node-effects.js';
 import { connectionsOf, hashVerifyToken, type NetworkConnection } from './network-accounts.service.js';
 
 /** Opened app secrets by their sealed text (sealing is randomised, so a changed secret is another entry). */
@@ -102,7 +104,7 @@ export async function acceptDelivery(
        from unnest(?::text[], ?::int[], ?::text[], ?::text[]) with ordinality as t(key, account_id, type, payload, n)
        order by key, n
      ), claimed as (
-       insert into node_effects (execution_key, created_at) select key, now() from input on conflict do nothing returning execution_key
+       ${claimEffects('select key, null::jsonb from input')}
      )
      insert into outbox_events (account_id, type, payload, created_at, next_attempt_at)
      select i.account_id, i.type, i.payload::json, now(),

@@ -10,9 +10,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { META_GRAPH_URL, type MetaChannel } from '../../lib/channels/meta-protocol.js';
 import { secretHint, type SecretBox } from '../../lib/secret-box.js';
-import { MessagingNumber, SocialAccount } from '../entities/index.js';
-import { findMessagingNumber } from '../catalogs/channels.service.js';
-import { httpBaseUrl, SETTINGS_KEY_MISSING } from '../catalogs/messaging-settings.service.js';
+import { MessagingNumber } from './messaging-number.entity.js';
+import { SocialAccount } from './social-account.entity.js';
+import { findMessagingNumber } from './numbers-and-pages.service.js';
+import { httpBaseUrl, SETTINGS_KEY_MISSING } from './messaging-settings.service.js';
 
 /** One connected network account, whatever table holds it. */
 export interface NetworkConnection {

@@ -7,7 +7,10 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AppError } from '../../lib/errors.js';
 import type { InboundMessageEvent } from '../../lib/channels/channel-contract.js';
-import { Agent, Conversation, Flow, GraphSnapshot } from '../entities/index.js';
+import { Agent } from '../agents/agent.entity.js';
+import { Conversation } from '../agents/conversation.entity.js';
+import { Flow } from '../agents/flow.entity.js';
+import { GraphSnapshot } from '../automations/graph-snapshot.entity.js';
 import { channelSettings } from '../agents/conversations.service.js';
 import { connectionsOf } from './network-accounts.service.js';
 

@@ -9,7 +9,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { KNOWLEDGE_INDEX_EVENT, type IndexDocumentInput } from '../../lib/knowledge/indexing-contract.js';
 import { knowledgeLanguage } from './knowledge-index.js';
-import { Account, AgentResource, KnowledgeDocument, OutboxEvent, type KnowledgeDocumentSource } from '../entities/index.js';
+import { Account } from '../accounts/account.entity.js';
+import { AgentResource } from '../agents/agent-resource.entity.js';
+import { KnowledgeDocument, type KnowledgeDocumentSource } from './knowledge-document.entity.js';
+import { OutboxEvent } from '../automations/outbox-event.entity.js';
 
 /** What a new document is made of: text, an uploaded file, or a URL to fetch. */
 export type DocumentInput =

@@ -5,8 +5,10 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { AGGREGATION_OPERATIONS, DataViewAggregation, type AggregationOperation, type DataTable, type DataView } from '../entities/index.js';
-import { fieldModels, query, sqlOf } from './catalog.js';
+import { AGGREGATION_OPERATIONS, DataViewAggregation, type AggregationOperation } from './data-view-aggregation.entity.js';
+import type { DataTable } from './data-table.entity.js';
+import type { DataView } from './data-view.entity.js';
+import { fieldModels, query, sqlOf } from './table-lookups.js';
 import { fromDbValue } from './field-types/values.js';
 import { rowSource } from './formulas/formula-source.js';
 import { compileFilter } from './query/filter.js';

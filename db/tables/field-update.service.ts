@@ -4,8 +4,9 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
-import type { DataField, DataTable } from '../entities/index.js';
-import { loadFields, lockTable, query, sqlOf, toFieldModel } from './catalog.js';
+import type { DataField } from './data-field.entity.js';
+import type { DataTable } from './data-table.entity.js';
+import { loadFields, lockTable, query, sqlOf, toFieldModel } from './table-lookups.js';
 import { qualified, rowTableName, setUnique, syncIndex, syncSearch } from './ddl.js';
 import { FIELD_TYPE_HANDLERS, validateFieldMetadata } from './field-types/index.js';
 import { checkDefault, checkFieldName, checkFieldType } from './fields.service.js';

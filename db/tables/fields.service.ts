@@ -4,8 +4,10 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, type Issue } from '../../lib/errors.js';
-import { DataField, DataView, type DataTable } from '../entities/index.js';
-import { findRecordType, findTableById, loadFields, lockTable, query, sqlOf, toFieldModel } from './catalog.js';
+import { DataField } from './data-field.entity.js';
+import { DataView } from './data-view.entity.js';
+import type { DataTable } from './data-table.entity.js';
+import { findRecordType, findTableById, loadFields, lockTable, query, sqlOf, toFieldModel } from './table-lookups.js';
 import { addFieldStorage, dropFieldStorage, qualified, rowTableName, syncSearch } from './ddl.js';
 import { FIELD_TYPE_HANDLERS, isInternalOnlyType, validateFieldMetadata } from './field-types/index.js';
 import { toDbValue } from './field-types/values.js';

@@ -1,8 +1,10 @@
 /** Options (tags) of select fields. Rows store option ids, so renaming an option keeps every value. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { DataField, FieldOption, type DataTable } from '../entities/index.js';
-import { lockTable, query, sqlOf } from './catalog.js';
+import { DataField } from './data-field.entity.js';
+import { FieldOption } from './field-option.entity.js';
+import type { DataTable } from './data-table.entity.js';
+import { lockTable, query, sqlOf } from './table-lookups.js';
 import { fieldColumnName, qualified, rowTableName } from './ddl.js';
 import { formulasReading, recheckDependents } from './formulas/formula-fields.service.js';
 import { optionView } from './views.js';

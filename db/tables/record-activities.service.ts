@@ -4,8 +4,10 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
-import { RecordActivity, User, type DataTable, type RecordActivitySource, type RecordActivityType } from '../entities/index.js';
-import { query, sqlOf } from './catalog.js';
+import { RecordActivity, type RecordActivitySource, type RecordActivityType } from './record-activity.entity.js';
+import { User } from '../accounts/user.entity.js';
+import type { DataTable } from './data-table.entity.js';
+import { query, sqlOf } from './table-lookups.js';
 import { qualified, rowTableName } from './ddl.js';
 import { OBJECT_ID_PATTERN } from './object-id.js';
 

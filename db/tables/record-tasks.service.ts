@@ -4,8 +4,11 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
-import { OutboxEvent, RecordTask, User, type DataTable } from '../entities/index.js';
-import { query, sqlOf } from './catalog.js';
+import { OutboxEvent } from '../automations/outbox-event.entity.js';
+import { RecordTask } from './record-task.entity.js';
+import { User } from '../accounts/user.entity.js';
+import type { DataTable } from './data-table.entity.js';
+import { query, sqlOf } from './table-lookups.js';
 import { recordExists, requireRecord } from './record-activities.service.js';
 
 export interface TaskInput {

@@ -1,8 +1,10 @@
 /** Record types of Objects. The default one cannot be renamed or deleted until another is promoted. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
-import { DataField, RecordType, type DataTable } from '../entities/index.js';
-import { query, sqlOf } from './catalog.js';
+import { DataField } from './data-field.entity.js';
+import { RecordType } from './record-type.entity.js';
+import type { DataTable } from './data-table.entity.js';
+import { query, sqlOf } from './table-lookups.js';
 import { qualified, rowTableName } from './ddl.js';
 import { deleteField } from './fields.service.js';
 import { recordTypeView } from './views.js';

@@ -1,8 +1,8 @@
 /** Relation fields seen from both ends: linked rows of a record, source records of a target, link and unlink. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
-import { DataTable } from '../entities/index.js';
-import { loadFields, query, sqlOf } from './catalog.js';
+import { DataTable } from './data-table.entity.js';
+import { loadFields, query, sqlOf } from './table-lookups.js';
 import { qualified, rowTableName } from './ddl.js';
 import { OBJECT_ID_PATTERN } from './object-id.js';
 import { writeRowEvents } from './row-events.js';

@@ -1,13 +1,14 @@
 /**
- * A workflow node's create of one row in one statement, recorded once under the node execution's key in
- * `node_effects` (as `onceWrites` records an effect, activities/execute-node.activity.ts): no transaction and no read
+ * A workflow node's create of one row in one statement, recorded once under the node execution's key with its claim
+ * (`claimEffects`, as `onceWrites` records an effect, db/node-effects/node-effects.ts): no transaction and no read
  * of the table first, one round trip where the general path takes five. It serves the common row (of a Table, without
  * formulas, relations or users) of a table this process has read before (`cachedTable`). The statement locks the
  * table's row FOR SHARE, as every row write does, and writes only while the table has the schema version and name the
  * row was built for. Anything else answers null having written nothing, and the caller takes the general path.
  */
-import type { Knex } from '@mikro-orm/postgresql';
-import { cachedTable } from './catalog.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { claimEffects, recordedEffect } from '../node-effects/node-effects.js';
+import { cachedTable } from './table-lookups.js';
 import { newObjectId } from './object-id.js';
 import { rowEventsStatement } from './row-events.js';
 import { insertStatement } from './row-insert.js';
@@ -30,7 +31,7 @@ export interface RowCreatedOnce {
 const CLAIMED = 'exists (select 1 from claimed)';
 
 /** The created row's view (or the one recorded under the key before), or null: take the general path. */
-export async function createRowOnce(knex: Knex, request: RowCreatedOnce): Promise<RowView | null> {
+export async function createRowOnce(em: EntityManager, request: RowCreatedOnce): Promise<RowView | null> {
   const cached = cachedTable(request.accountId, request.tableId);
   if (!cached || cached.head.kind !== 'TABLE' || hasFormulas(cached.fields)) return null;
   const { head, fields } = cached;
@@ -46,13 +47,10 @@ export async function createRowOnce(knex: Knex, request: RowCreatedOnce): Promis
   const record = { id: newObjectId(now), record_type_id: null, created_at: stamp, updated_at: stamp, ...prepared.columns };
   const view = rowView(fields, record, prepared.links);
   const events = rowEventsStatement(head, 'CREATED', [{ row: view }], request.chain, CLAIMED);
-  const result = await knex.raw(
+  const result = await em.getKnex().raw(
     `with current_table as materialized (
        select id from data_tables where id = ? and account_id = ? and schema_version = ? and name = ? and kind = 'TABLE' for share),
-     claimed as (
-       insert into node_effects (execution_key, output, created_at)
-       select ?, ?::jsonb, now() where exists (select 1 from current_table)
-       on conflict (execution_key) do nothing returning execution_key),
+     claimed as (${claimEffects('select ?::text, ?::jsonb where exists (select 1 from current_table)')}),
      inserted as (${insertStatement(head.id, fields, CLAIMED)}),
      ${events.with}
      ${events.select}, exists (select 1 from current_table) as current, ${CLAIMED} as claimed`,
@@ -71,6 +69,5 @@ export async function createRowOnce(knex: Knex, request: RowCreatedOnce): Promis
   if (!row.current) return null;
   if (row.claimed) return view;
   // An earlier attempt of the execution created the row: its view, as recorded.
-  const recorded = await knex.raw('select output from node_effects where execution_key = ?', [request.executionKey]);
-  return (recorded.rows[0]?.output as RowView | undefined) ?? null;
+  return (await recordedEffect<RowView>(em, request.executionKey)) ?? null;
 }

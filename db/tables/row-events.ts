@@ -1,8 +1,8 @@
 /** Row and record events written to the outbox in the transaction of the row change (DESIGN.md, Events). */
 import type { Knex } from '@mikro-orm/postgresql';
-import type { TableHead } from './catalog.js';
+import type { TableHead } from './table-lookups.js';
 import type { RowView } from './row-values.js';
-import { OUTBOX_PENDING } from '../outbox-notifier.js';
+import { OUTBOX_PENDING } from '../automations/outbox-notifier.js';
 
 export type RowChange = 'CREATED' | 'UPDATED';
 
@@ -24,7 +24,7 @@ export interface RowEvent {
  *
  * An event that no ACTIVE workflow of the account could start (none has an entry node whose `triggerType` is the
  * event's type: how the TRIGGER node matches row events, nodes/trigger.node.ts) is written already dispatched, so it
- * costs the dispatchers no pass; the statement answers `outbox_pending` (db/outbox-notifier.ts) so that only events
+ * costs the dispatchers no pass; the statement answers `outbox_pending` (db/automations/outbox-notifier.ts) so that only events
  * still to dispatch wake them. A workflow activated after the change is not started by it.
  */
 export async function writeRowEvents(trx: Knex, table: TableHead, change: RowChange, events: RowEvent[], chain?: number[]): Promise<void> {

@@ -4,7 +4,7 @@
  * parameter per value, which keeps bulk creates fast.
  */
 import type { Knex } from '@mikro-orm/postgresql';
-import { query } from './catalog.js';
+import { query } from './table-lookups.js';
 import { qualified, rowTableName } from './ddl.js';
 import { FIELD_TYPE_HANDLERS } from './field-types/index.js';
 import type { FieldModel } from './types.js';

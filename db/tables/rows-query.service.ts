@@ -1,6 +1,6 @@
 /** rows/list and rows/count: one query shape (filter, search, record type) compiled to SQL, keyset-paginated. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query, sqlOf } from './catalog.js';
+import { query, sqlOf } from './table-lookups.js';
 import { rowColumns } from './ddl.js';
 import { rowSource } from './formulas/formula-source.js';
 import { cursorFromRow, decodeCursor, keysetCondition, sortKeySelect } from './query/cursor.js';

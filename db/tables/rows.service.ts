@@ -4,8 +4,8 @@
  */
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError, type Issue } from '../../lib/errors.js';
-import type { DataTable } from '../entities/index.js';
-import { defaultRecordType, fieldModels, findRecordType, findTable, lockTable, query, sqlOf } from './catalog.js';
+import type { DataTable } from './data-table.entity.js';
+import { defaultRecordType, fieldModels, findRecordType, findTable, lockTable, query, sqlOf } from './table-lookups.js';
 import { qualified, rowColumns, rowTableName } from './ddl.js';
 import { rowSource } from './formulas/formula-source.js';
 import { OBJECT_ID_PATTERN, newObjectId } from './object-id.js';

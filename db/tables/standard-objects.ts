@@ -3,8 +3,9 @@
  * Tickets carry the built-in Users field (an entityRelation to the account's users).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DataField, DataTable } from '../entities/index.js';
-import { findTable } from './catalog.js';
+import { DataField } from './data-field.entity.js';
+import { DataTable } from './data-table.entity.js';
+import { findTable } from './table-lookups.js';
 import type { FieldInput } from './fields.service.js';
 import { addField } from './fields.service.js';
 import { createOption } from './options.service.js';

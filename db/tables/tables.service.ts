@@ -1,8 +1,12 @@
 /** Objects and Tables: metadata and physical row table created, changed and dropped together. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
-import { Account, DataField, DataTable, DataView, RecordType } from '../entities/index.js';
-import { KIND_LABEL, findTable, loadFields, lockTable, query, sqlOf } from './catalog.js';
+import { Account } from '../accounts/account.entity.js';
+import { DataField } from './data-field.entity.js';
+import { DataTable } from './data-table.entity.js';
+import { DataView } from './data-view.entity.js';
+import { RecordType } from './record-type.entity.js';
+import { KIND_LABEL, findTable, loadFields, lockTable, query, sqlOf } from './table-lookups.js';
 import { createRowTable, dropRowTable, syncSearch } from './ddl.js';
 import { refuseIfTableRead } from './formulas/formula-fields.service.js';
 import { addField, type FieldInput } from './fields.service.js';

@@ -1,8 +1,10 @@
 /** Saved views: a filter, a sort and the visible fields, per Object/Table and optionally per record type. */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
-import { DataView, type DataTable, type RecordType } from '../entities/index.js';
-import { loadFields } from './catalog.js';
+import { DataView } from './data-view.entity.js';
+import type { DataTable } from './data-table.entity.js';
+import type { RecordType } from './record-type.entity.js';
+import { loadFields } from './table-lookups.js';
 import { rowSource } from './formulas/formula-source.js';
 import { compileFilter } from './query/filter.js';
 import { compileSort } from './query/sort.js';

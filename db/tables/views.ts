@@ -1,5 +1,8 @@
 /** Read representations of data-plane metadata, as the API returns them. */
-import type { DataField, DataTable, DataView, RecordType } from '../entities/index.js';
+import type { DataField } from './data-field.entity.js';
+import type { DataTable } from './data-table.entity.js';
+import type { DataView } from './data-view.entity.js';
+import type { RecordType } from './record-type.entity.js';
 import { promotedKeys } from './field-types/values.js';
 import type { FieldModel, OptionModel } from './types.js';
 

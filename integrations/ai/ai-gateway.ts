@@ -14,7 +14,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Ajv } from 'ajv';
 import { chargeCredits, refundCredits } from '../../db/automations/run-ledger.js';
-import type { AiModel } from '../../db/entities/index.js';
+import type { AiModel } from '../../db/catalogs/ai-model.entity.js';
 import type {
   AiCallModel,
   AiCallRecord,

@@ -4,8 +4,8 @@
  * model deprecated or removed since is a permanent failure at run time.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findAiModel, findModelByExternalId } from '../../db/catalogs/index.js';
-import { AiModel, type AiModelType } from '../../db/entities/index.js';
+import { findAiModel, findModelByExternalId } from '../../db/catalogs/ai-models.service.js';
+import { AiModel, type AiModelType } from '../../db/catalogs/ai-model.entity.js';
 import { NodeError } from '../../lib/errors.js';
 
 export async function resolveModel(em: EntityManager, data: Record<string, unknown>, type: AiModelType): Promise<AiModel> {

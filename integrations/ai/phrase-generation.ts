@@ -8,7 +8,7 @@ import { AI_NOT_CONFIGURED, AiGateway } from './ai-gateway.js';
 import type { AiProvider } from './ai-provider.js';
 import { resolveModel } from './model-resolution.js';
 import { AppError, BadRequestError, NodeError } from '../../lib/errors.js';
-import type { Agent } from '../../db/entities/index.js';
+import type { Agent } from '../../db/agents/agent.entity.js';
 import { AiGatewayUnavailableError, findIntent } from '../../db/agents/intents.service.js';
 
 export interface PhraseRequest {

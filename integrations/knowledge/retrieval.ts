@@ -5,7 +5,8 @@
  * of another account are never searched (they are not found, as if missing).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentResource, AiModel } from '../../db/entities/index.js';
+import { AgentResource } from '../../db/agents/agent-resource.entity.js';
+import { AiModel } from '../../db/catalogs/ai-model.entity.js';
 import { knowledgeLanguage } from '../../db/knowledge/knowledge-index.js';
 import { hasEmbeddings, passagesOf, searchText, searchVectors, type Passage, type SearchScope } from '../../db/knowledge/knowledge-search.js';
 import { reciprocalRankFusion } from '../../lib/knowledge/fusion.js';

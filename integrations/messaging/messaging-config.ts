@@ -3,7 +3,7 @@
  * `messaging-settings`, token sealed with SETTINGS_ENCRYPTION_KEY), else the worker's MESSAGING_API_URL and
  * MESSAGING_API_TOKEN, else the node fails with one message naming both ways.
  */
-import type { MessagingNumber } from '../../db/entities/index.js';
+import type { MessagingNumber } from '../../db/channels/messaging-number.entity.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { MessagingConfig } from './cloud-api-messaging.js';
 import { NodeError } from '../../lib/errors.js';

@@ -4,8 +4,8 @@
  * that phone number, when there is one (the oldest when several have it), so the message is logged there as well.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DataTable } from '../../db/entities/index.js';
-import { query, sqlOf } from '../../db/tables/catalog.js';
+import type { DataTable } from '../../db/tables/data-table.entity.js';
+import { query, sqlOf } from '../../db/tables/table-lookups.js';
 import { qualified, rowTableName } from '../../db/tables/ddl.js';
 import { getRow, tableContext, type TableContext } from '../../db/tables/rows.service.js';
 import { NotFoundError, NodeError } from '../../lib/errors.js';

@@ -1,5 +1,5 @@
 /**
- * temporal-docker-compose.yml and the files its Temporal containers mount, generated from cluster/cluster.json by
+ * temporal-docker-compose.yml and the files its Temporal containers mount, generated from launcher/cluster/cluster.json by
  * `npm run compose` (scripts/compose.ts), so that Docker runs the cluster `npm run cluster` runs (start.ts): the two
  * databases created and migrated first, one server container per process with the configuration topology.ts renders
  * for it, the namespace and agentry's search attributes registered once the frontend answers, the Web UI, then
@@ -23,7 +23,7 @@ import {
 
 export const COMPOSE_FILE = 'temporal-docker-compose.yml';
 /** The host folder of the mounted files (`.yml`, as the compose file: Prettier leaves them to this generator). */
-export const MOUNT_DIR = 'cluster/docker';
+export const MOUNT_DIR = 'launcher/cluster/docker';
 /** The compose file around the generated parts: agentry's own services, with their comments. */
 export const TEMPLATE = `${MOUNT_DIR}/compose.template.yml`;
 /** A server container's `--root`, as `.data/cluster/<name>` is with `npm run cluster`: `config/development.yaml` below it. */

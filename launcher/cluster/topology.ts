@@ -1,6 +1,6 @@
 /**
  * The Temporal cluster of `npm run cluster` (README, Scaling out): which server processes run, on which ports, with
- * how many history shards and how many PostgreSQL connections, all from `cluster/cluster.json`. Each process gets a
+ * how many history shards and how many PostgreSQL connections, all from `launcher/cluster/cluster.json`. Each process gets a
  * Temporal server configuration of its own rendered from it (YAML accepts JSON), so the file under version control
  * is the one place to change the topology; temporal-docker-compose.yml is generated from the same file (compose.ts).
  */
@@ -38,7 +38,7 @@ export interface PostgresEndpoint {
   password: string;
 }
 
-export const TOPOLOGY_FILE = join(import.meta.dirname, '..', '..', 'cluster', 'cluster.json');
+export const TOPOLOGY_FILE = join(import.meta.dirname, 'cluster.json');
 
 export function loadTopology(file = TOPOLOGY_FILE): ClusterTopology {
   const topology = JSON.parse(readFileSync(file, 'utf8')) as ClusterTopology;

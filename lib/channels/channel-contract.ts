@@ -29,7 +29,7 @@ export interface DeliveryEvent {
 export const inboundWorkflowId = (e: Pick<InboundMessageEvent, 'channel' | 'connectionId' | 'messageId'>) =>
   `channel-in:${e.channel}:${e.connectionId}:${e.messageId}`;
 
-/** The key a person's message is accepted once under (`node_effects`), the same as its workflow id. */
+/** The key a person's message is accepted once under (db/node-effects/), the same as its workflow id. */
 export const inboundKey = inboundWorkflowId;
 
 /** A status is recorded once per message(s), status and account. */

@@ -315,6 +315,6 @@ export interface AutomationRunResult extends RunResult {
 
 /**
  * The summary of a node's activity: the Temporal UI shows it on the activity (or on the local activity's marker),
- * and run logs read from it which node a local activity executed (api/runtime/run-history.ts).
+ * and run logs read from it which node a local activity executed (api/temporal/run-history.ts).
  */
 export const nodeSummary = (node: ExecuteNodeInput['node']) => `${node.type} ${node.nodeId}${node.alias ? ` (${node.alias})` : ''}`;

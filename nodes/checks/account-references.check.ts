@@ -3,7 +3,7 @@
  * each must name a resource of the caller's account, else `not_found` and nothing is saved.
  */
 import type { Issue } from '../../lib/errors.js';
-import { findConnectedAccount } from '../../db/catalogs/index.js';
+import { findConnectedAccount } from '../../db/catalogs/integrations.service.js';
 import { allOf } from './compose.js';
 import {
   existingAgentIds,

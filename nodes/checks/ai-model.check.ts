@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Issue } from '../../lib/errors.js';
-import { findAiModel, findModelByExternalId } from '../../db/catalogs/index.js';
-import type { AiModel, AiModelType } from '../../db/entities/index.js';
+import { findAiModel, findModelByExternalId } from '../../db/catalogs/ai-models.service.js';
+import type { AiModel, AiModelType } from '../../db/catalogs/ai-model.entity.js';
 import { invalid, notFound, type NodeCheck } from './check-context.js';
 
 /** Whether a node, as configured, calls a model; the model fields of a node that does not are left unchecked. */

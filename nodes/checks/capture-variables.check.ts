@@ -2,13 +2,13 @@
  * Capture targets (SPEC.md, Variables and interpolation, "Capturing values into variables"): each node type
  * captures through one field; the other capture field on a node is not its own, so it is left as sent, unchecked.
  */
-import type { DeclaredVariable } from '../../db/automations/node-catalog.js';
+import type { DeclaredVariable } from '../../db/automations/graph-rules.js';
 import type { Issue } from '../../lib/errors.js';
 import { isRecord } from './compose.js';
 import { invalid, notFound, type NodeCheck } from './check-context.js';
 
 /** A capture target as stored on the node: the variable record of SPEC.md. */
-export type { DeclaredVariable as CapturedVariable } from '../../db/automations/node-catalog.js';
+export type { DeclaredVariable as CapturedVariable } from '../../db/automations/graph-rules.js';
 
 /**
  * TOOLS_AI, AI_CAPTURE, TRANSCRIPTION, RESPONSE_AI: `captureVariables` items `{ name }` or `{ id }` name variables of

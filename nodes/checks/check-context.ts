@@ -1,9 +1,9 @@
 /** What a node check receives, and what it answers: the problems of one node's data (empty when valid); helpers. */
-import type { NodeCheckContext } from '../../db/automations/node-catalog.js';
+import type { NodeCheckContext } from '../../db/automations/graph-rules.js';
 import type { Issue } from '../../lib/errors.js';
 import type { GraphNode } from '../../lib/graph/graph.js';
 
-export type { NodeCheckContext } from '../../db/automations/node-catalog.js';
+export type { NodeCheckContext } from '../../db/automations/graph-rules.js';
 
 export type NodeCheck = (node: GraphNode, ctx: NodeCheckContext) => Promise<Issue[]> | Issue[];
 

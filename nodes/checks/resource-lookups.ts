@@ -3,7 +3,10 @@
  * the subset of `ids` that name resources of the account; the others are reported `not_found`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Agent, AgentResource, ConnectedAccount, Intent, type AgentResourceKind } from '../../db/entities/index.js';
+import { Agent } from '../../db/agents/agent.entity.js';
+import { AgentResource, type AgentResourceKind } from '../../db/agents/agent-resource.entity.js';
+import { ConnectedAccount } from '../../db/catalogs/connected-account.entity.js';
+import { Intent } from '../../db/agents/intent.entity.js';
 import { findWebhookOfAccount } from '../../db/automations/incoming-webhooks.service.js';
 
 export type ResourceId = string | number;

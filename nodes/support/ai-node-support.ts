@@ -2,7 +2,7 @@
  * What AI nodes share: a session on the node's model (TOOLS_AI), and extraction into `captureVariables`, as a
  * session call (`extractCaptures`) or as AI steps (`askCaptures`, then `readCaptures` in `finish`).
  */
-import type { AiModel, AiModelType } from '../../db/entities/index.js';
+import type { AiModel, AiModelType } from '../../db/catalogs/ai-model.entity.js';
 import type { ExecuteNodeInput } from '../../lib/runtime/contract.js';
 import type { ExecutionContext } from '../node-module.js';
 import { stripFences, type AiSession } from '../../integrations/ai/ai-gateway.js';

@@ -5,8 +5,8 @@
  * calls (`askAi`, `askStructured`) and read structured replies (`readStructured`), and runs the steps the old way
  * for runs started before them (`stepsExecutor`).
  */
-import type { AiModel } from '../../db/entities/index.js';
-import type { AiModelType } from '../../db/entities/index.js';
+import type { AiModel } from '../../db/catalogs/ai-model.entity.js';
+import type { AiModelType } from '../../db/catalogs/ai-model.entity.js';
 import { AI_NOT_CONFIGURED, checkStructured, structuredInvalid, structuredRepair } from '../../integrations/ai/ai-gateway.js';
 import { resolveModel } from '../../integrations/ai/model-resolution.js';
 import { NodeError } from '../../lib/errors.js';

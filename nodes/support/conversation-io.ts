@@ -2,11 +2,11 @@
  * What flow nodes do to their conversation: say a message to the user (written to the transcript once per node
  * execution, whatever Temporal retries), and read the recent transcript an AI reply is written from.
  */
-import { ConversationMessage } from '../../db/entities/index.js';
+import { ConversationMessage } from '../../db/agents/conversation-message.entity.js';
 import { appendMessage } from '../../db/agents/conversations.service.js';
 import type { Citation, ConversationNodeContext, ExecuteNodeInput, SentMessage } from '../../lib/runtime/contract.js';
 import type { ChatMessage } from '../../integrations/ai/ai-provider.js';
-import { type ExecutionContext } from '../node-module.js';
+import type { ExecutionContext } from '../node-module.js';
 import { NodeError } from '../../lib/errors.js';
 
 /** The node's conversation; a flow node run outside one (a misconfigured caller) fails at once. */

@@ -3,7 +3,7 @@
  * agent's), automatic retrieval for a reply written from a prompt (SAY_AI, the agent's default reply), and the
  * `search_knowledge` tool of TOOLS_AI. Passages reach the AI call by id and score only (`ChatMessage.passages`).
  */
-import { AgentConfig } from '../../db/entities/index.js';
+import { AgentConfig } from '../../db/agents/agent-config.entity.js';
 import { CONFIG_KIND } from '../../db/agents/agent-defaults.js';
 import { retrieve, type RetrievedPassage } from '../../integrations/knowledge/retrieval.js';
 import { groundingInstruction, passageRefs } from '../../integrations/knowledge/grounding.js';

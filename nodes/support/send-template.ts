@@ -6,9 +6,9 @@
  * output says which). Send and activity run once per node execution (`once`): a retried attempt answers what the
  * first one recorded instead of sending again.
  */
-import { findApprovedTemplate, findMessagingNumber } from '../../db/catalogs/index.js';
+import { findApprovedTemplate, findMessagingNumber } from '../../db/channels/numbers-and-pages.service.js';
 import { createActivity } from '../../db/tables/record-activities.service.js';
-import { type NodeExecutor } from '../node-module.js';
+import type { NodeExecutor } from '../node-module.js';
 import { sendTemplateMessage, type TemplateValues } from '../../integrations/messaging/cloud-api-messaging.js';
 import { messagingConfigOf } from '../../integrations/messaging/messaging-config.js';
 import { recipientOf } from '../../integrations/messaging/recipients.js';

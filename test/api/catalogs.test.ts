@@ -6,7 +6,7 @@ import {
   connectMessagingNumber,
   findApprovedTemplate,
   findMessagingNumber,
-} from '../../db/catalogs/channels.service.js';
+} from '../../db/channels/numbers-and-pages.service.js';
 import { connectAccount, findConnectedAccount } from '../../db/catalogs/integrations.service.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';

@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { pruneNodeEffects } from '../../db/automations/node-effects.js';
+import { pruneNodeEffects } from '../../db/node-effects/node-effects.js';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

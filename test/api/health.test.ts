@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { expect } from 'chai';
-import { WorkerHeartbeat } from '../../db/entities/index.js';
+import { WorkerHeartbeat } from '../../db/automations/worker-heartbeat.entity.js';
 import { harness, listen } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 

@@ -3,7 +3,7 @@
  * a message to a phone number is logged on. Two local Cloud API servers stand in for two business accounts.
  */
 import { expect } from 'chai';
-import { addMessagingTemplate, connectMessagingNumber } from '../../db/catalogs/channels.service.js';
+import { addMessagingTemplate, connectMessagingNumber } from '../../db/channels/numbers-and-pages.service.js';
 import { admin } from '../setup/admin-cli.js';
 import { FakeMessagingServer } from '../setup/fake-messaging-server.js';
 import { harness } from '../setup/harness.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addMessagingTemplate, connectMessagingNumber } from '../../db/catalogs/channels.service.js';
+import { addMessagingTemplate, connectMessagingNumber } from '../../db/channels/numbers-and-pages.service.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { executeNodeAttempt } from '../setup/node-executions.js';

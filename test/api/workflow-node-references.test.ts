@@ -1,6 +1,6 @@
 /** Node validation through HTTP: cross-resource ids, DYNAMIC_TABLES and SEND_MESSAGING_MESSAGE. */
 import { expect } from 'chai';
-import { connectMessagingNumber, addMessagingTemplate } from '../../db/catalogs/channels.service.js';
+import { connectMessagingNumber, addMessagingTemplate } from '../../db/channels/numbers-and-pages.service.js';
 import { connectAccount } from '../../db/catalogs/integrations.service.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';

@@ -14,7 +14,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { benchApi, percentile, startProcess, stopProcesses } from './bench-processes.js';
 import { benchPlatform } from './bench-platform.js';
 import { FakeMetaServer, deliver, whatsAppMessage } from '../setup/fake-meta-server.js';
-import { connectMessagingNumber } from '../../db/catalogs/channels.service.js';
+import { connectMessagingNumber } from '../../db/channels/numbers-and-pages.service.js';
 import { setChannelSettings } from '../../db/channels/network-accounts.service.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { phaseReport, type MessageTimes } from './channel-phases.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiKey } from '../../db/entities/index.js';
+import { ApiKey } from '../../db/accounts/api-key.entity.js';
 import { MAX_USER_KEYS, issueUserKey } from '../../db/accounts/api-keys.service.js';
 import { harness } from '../setup/harness.js';
 import { newAccount } from '../setup/http.js';

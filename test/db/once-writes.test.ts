@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { onceWrites } from '../../activities/execute-node.activity.js';
+import { onceWrites } from '../../db/node-effects/node-effects.js';
 import { harness } from '../setup/harness.js';
 
 describe('onceWrites: writes recorded with their output', () => {

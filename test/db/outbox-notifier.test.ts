@@ -2,10 +2,13 @@ import { expect } from 'chai';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { appendMessage } from '../../db/agents/conversations.service.js';
-import { Account, Agent, Conversation, OutboxEvent } from '../../db/entities/index.js';
+import { Account } from '../../db/accounts/account.entity.js';
+import { Agent } from '../../db/agents/agent.entity.js';
+import { Conversation } from '../../db/agents/conversation.entity.js';
+import { OutboxEvent } from '../../db/automations/outbox-event.entity.js';
 import { initORM, type Orm } from '../../db/orm.js';
-import { OutboxNotifier } from '../../db/outbox-notifier.js';
-import { sqlOf } from '../../db/tables/catalog.js';
+import { OutboxNotifier } from '../../db/automations/outbox-notifier.js';
+import { sqlOf } from '../../db/tables/table-lookups.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 

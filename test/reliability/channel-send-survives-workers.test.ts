@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { connectMessagingNumber } from '../../db/catalogs/channels.service.js';
+import { connectMessagingNumber } from '../../db/channels/numbers-and-pages.service.js';
 import { setChannelSettings } from '../../db/channels/network-accounts.service.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { FakeMetaServer, deliver, whatsAppMessage } from '../setup/fake-meta-server.js';

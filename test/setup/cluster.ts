@@ -24,7 +24,7 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-/** cluster/cluster.json moved to free ports and databases named for this run. */
+/** launcher/cluster/cluster.json moved to free ports and databases named for this run. */
 function testTopology(): ClusterTopology {
   const topology = loadTopology();
   // Membership ports are stored as PostgreSQL smallints: they stay below 32768.

@@ -11,7 +11,7 @@ import { nodeFactsOf } from '../../nodes/registry.js';
 import type { AiReply } from '../../lib/runtime/ai-call.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import { TemporalAutomationSchedules } from '../../integrations/temporal/automation-schedules.js';
-import { LocalFileStore } from '../../db/tables/files/local-file-store.js';
+import { LocalFileStore } from '../../integrations/files/local-file-store.js';
 import { AiGateway } from '../../integrations/ai/ai-gateway.js';
 import type { AiProvider } from '../../integrations/ai/ai-provider.js';
 import type { MessagingConfig } from '../../integrations/messaging/cloud-api-messaging.js';

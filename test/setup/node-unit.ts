@@ -9,7 +9,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { Context } from '@temporalio/activity';
 import { DefaultLogger } from '@temporalio/worker';
 import type { Orm } from '../../db/orm.js';
-import type { AiModel } from '../../db/entities/index.js';
+import type { AiModel } from '../../db/catalogs/ai-model.entity.js';
 import type { AiReply } from '../../lib/runtime/ai-call.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
 import { AiCallNeeded, AiGateway } from '../../integrations/ai/ai-gateway.js';

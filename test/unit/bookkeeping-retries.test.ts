@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ApplicationFailure } from '@temporalio/activity';
 import { DefaultLogger } from '@temporalio/worker';
 import { MockActivityEnvironment, defaultActivityInfo } from '@temporalio/testing';
-import { failsAfter } from '../../activities/bookkeeping.js';
+import { failsAfter } from '../../activities/fails-after.js';
 
 const attempt = (n: number, error: Error) =>
   new MockActivityEnvironment({ ...defaultActivityInfo, attempt: n }, { logger: new DefaultLogger('ERROR') })

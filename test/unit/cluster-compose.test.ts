@@ -18,7 +18,7 @@ import { REFUSE_PRIVATE } from '../../lib/outbound/address-policy.js';
 
 type Service = { image: string; entrypoint?: string[]; command?: string[]; depends_on?: Record<string, { condition: string }>; ports?: string[] };
 
-describe('temporal-docker-compose.yml (generated from cluster/cluster.json)', () => {
+describe('temporal-docker-compose.yml (generated from launcher/cluster/cluster.json)', () => {
   const topology = loadTopology();
   const files = composeFiles(topology);
   const services = temporalServices(topology) as Record<string, Service>;
@@ -27,9 +27,10 @@ describe('temporal-docker-compose.yml (generated from cluster/cluster.json)', ()
   it('is committed as `npm run compose` writes it, with no mounted file left from an older cluster.json', () => {
     for (const [file, text] of Object.entries(files)) {
       expect(existsSync(join(projectRoot, file)), `${file} is missing: run npm run compose`).to.equal(true);
-      expect(readFileSync(join(projectRoot, file), 'utf8'), `${file} differs from what cluster/cluster.json gives: run npm run compose`).to.equal(
-        text,
-      );
+      expect(
+        readFileSync(join(projectRoot, file), 'utf8'),
+        `${file} differs from what launcher/cluster/cluster.json gives: run npm run compose`,
+      ).to.equal(text);
     }
     const mounted = readdirSync(join(projectRoot, MOUNT_DIR)).map((name) => `${MOUNT_DIR}/${name}`);
     expect(mounted.sort(), `${MOUNT_DIR} holds files no process uses: run npm run compose`).to.deep.equal(

@@ -13,7 +13,7 @@ type Rendered = {
   publicClient: { hostPort: string };
 };
 
-describe('cluster topology (cluster/cluster.json)', () => {
+describe('cluster topology (launcher/cluster/cluster.json)', () => {
   const topology = loadTopology();
   const pg = postgresEndpoint('postgres://temporal:s%40cret@db.internal:6543/agentry');
 

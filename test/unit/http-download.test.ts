@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { attachment, parseRange } from '../../api/http-download.js';
-import { cleanFileName, isAllowedType } from '../../db/tables/files/multipart-upload.js';
+import { cleanFileName, isAllowedType } from '../../api/multipart-upload.js';
 
 describe('download ranges, file names and allowed file types', () => {
   it('reads one byte range, ignores what RFC 9110 lets a server ignore, and spots ranges beyond the end', () => {

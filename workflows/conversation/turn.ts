@@ -17,7 +17,7 @@ import {
   type UserMessage,
 } from '../../lib/runtime/conversation-contract.js';
 import type { ConversationAction, ExecuteNodeInput, FlowRunCount, NodeFacts, NodeOutcome, SentMessage } from '../../lib/runtime/contract.js';
-import { untilTheDatabaseAnswers } from '../bookkeeping.js';
+import { untilTheDatabaseAnswers } from '../until-the-database-answers.js';
 import { interpret } from '../interpreter/interpreter.js';
 import { LocalBatch, runNodeExecution } from '../node-runner.js';
 

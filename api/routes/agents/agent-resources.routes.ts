@@ -4,7 +4,7 @@
  * `documents[]` are indexed as its INLINE documents (`knowledge.routes.ts` has the others).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AgentResource, AgentResourceKind } from '../../../db/entities/index.js';
+import type { AgentResource, AgentResourceKind } from '../../../db/agents/agent-resource.entity.js';
 import { syncKnowledgeBase } from '../../../db/knowledge/knowledge-documents.service.js';
 import { knowledgeLanguage } from '../../../db/knowledge/knowledge-index.js';
 import {

@@ -7,7 +7,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { listMessages } from '../../../db/agents/conversations.service.js';
-import { Conversation } from '../../../db/entities/index.js';
+import { Conversation } from '../../../db/agents/conversation.entity.js';
 import type { TranscriptMessage } from '../../../lib/runtime/conversation-contract.js';
 
 const POLL_MS = 250;

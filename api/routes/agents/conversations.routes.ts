@@ -4,7 +4,7 @@
  * transcripts: the list (date range, channel, status filters) and one conversation with every message.
  */
 import type { Client } from '@temporalio/client';
-import { endConversation, sendUserMessage, startConversation } from '../../runtime/conversation-runtime.js';
+import { endConversation, sendUserMessage, startConversation } from '../../temporal/conversation-runtime.js';
 import { findAgent } from '../../../db/agents/agents.service.js';
 import { AGENT_CHANNELS } from '../../../db/agents/agent-defaults.js';
 import {

@@ -19,7 +19,7 @@ import {
   type FlowInput,
 } from '../../../db/agents/flows.service.js';
 import { draftGraph } from '../../../db/automations/snapshots.js';
-import type { Flow } from '../../../db/entities/index.js';
+import type { Flow } from '../../../db/agents/flow.entity.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';

@@ -4,7 +4,7 @@
  * `resume` hands it back to the agent. USER keys only: these are a person's actions.
  */
 import type { Client } from '@temporalio/client';
-import { handOffConversation, resumeConversation, sendOperatorMessage } from '../../runtime/conversation-runtime.js';
+import { handOffConversation, resumeConversation, sendOperatorMessage } from '../../temporal/conversation-runtime.js';
 import { findAgent } from '../../../db/agents/agents.service.js';
 import type { RouteRegistry } from '../../route-registry.js';
 import { ConversationSchema, MessageSchema, conversationParams, userMessageBody, type ConversationParams } from './conversations.routes.js';

@@ -1,6 +1,7 @@
 /** CSV and XLSX exports of Objects and Tables (SPEC.md: export/csv, export/xlsx): streamed downloads. */
 import { exportRows, type ExportQuery } from '../../../db/tables/export/rows-export.service.js';
 import type { ExportFormat } from '../../../db/tables/export/export-cells.js';
+import { sheetWriters } from '../../../integrations/files/sheet-writers.js';
 import { tableContext } from '../../../db/tables/rows.service.js';
 import { attachment } from '../../http-download.js';
 import { Reply, type RouteRegistry } from '../../route-registry.js';
@@ -31,7 +32,7 @@ export function exportRoutes(api: RouteRegistry, s: DataSurface): void {
       body: RowsExportSchema,
       responses: { 200: { description: 'The file', contentTypes: [type] } },
       handler: async ({ auth, em, params, body }) => {
-        const download = await exportRows(em, await tableContext(em, auth.account.id, s.kind, params.name), body, format);
+        const download = await exportRows(em, await tableContext(em, auth.account.id, s.kind, params.name), body, format, sheetWriters);
         return new Reply(200, download.stream, {
           'Content-Type': download.contentType,
           'Content-Disposition': attachment(download.fileName),

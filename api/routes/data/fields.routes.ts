@@ -1,4 +1,4 @@
-import { findField, findTable, loadFields } from '../../../db/tables/catalog.js';
+import { findField, findTable, loadFields } from '../../../db/tables/table-lookups.js';
 import { updateField, type FieldPatch } from '../../../db/tables/field-update.service.js';
 import { addField, deleteField, type FieldInput } from '../../../db/tables/fields.service.js';
 import {
@@ -12,7 +12,8 @@ import {
 } from '../../../db/tables/options.service.js';
 import { fieldView } from '../../../db/tables/views.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DataField, DataTable } from '../../../db/entities/index.js';
+import type { DataField } from '../../../db/tables/data-field.entity.js';
+import type { DataTable } from '../../../db/tables/data-table.entity.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../route-registry.js';
 import { previewFormula, type PreviewInput } from '../../../db/tables/formulas/formula-preview.service.js';

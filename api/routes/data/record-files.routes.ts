@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FileStore } from '../../../db/tables/files/file-store.js';
 import { deleteFile, fileView, findFile, listFiles, readFile, uploadFiles } from '../../../db/tables/files/record-files.service.js';
 import { attachment, parseRange } from '../../http-download.js';
+import { filesOf } from '../../multipart-upload.js';
 import { Reply, type RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import {
@@ -48,14 +49,10 @@ export function recordFileRoutes(api: RouteRegistry, store: FileStore): void {
       413: { description: "A file exceeds the field's maxFileSize" },
     },
     handler: async ({ auth, em, params, query, headers, stream }) => ({
-      agentry: await uploadFiles(
-        em,
-        store,
-        await findObject(em, auth.account.id, params.name),
-        params.rowId,
-        { headers, stream },
-        { field: query.field, userId: auth.user!.id },
-      ),
+      agentry: await uploadFiles(em, store, await findObject(em, auth.account.id, params.name), params.rowId, filesOf({ headers, stream }), {
+        field: query.field,
+        userId: auth.user!.id,
+      }),
     }),
   });
   api.add<unknown, unknown, FileParams>({

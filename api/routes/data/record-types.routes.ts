@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RecordType } from '../../../db/entities/index.js';
-import { findRecordType, findTable } from '../../../db/tables/catalog.js';
+import { RecordType } from '../../../db/tables/record-type.entity.js';
+import { findRecordType, findTable } from '../../../db/tables/table-lookups.js';
 import {
   createRecordType,
   deleteRecordType,

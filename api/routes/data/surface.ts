@@ -1,6 +1,6 @@
 /** Objects and Tables expose parallel endpoint sets; a surface names what differs between them. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findTable } from '../../../db/tables/catalog.js';
+import { findTable } from '../../../db/tables/table-lookups.js';
 import type { TableKind } from '../../../db/tables/types.js';
 
 export interface DataSurface {

@@ -1,4 +1,4 @@
-import { findTable } from '../../../db/tables/catalog.js';
+import { findTable } from '../../../db/tables/table-lookups.js';
 import type { FileStore } from '../../../db/tables/files/file-store.js';
 import { seedStandardObjects } from '../../../db/tables/standard-objects.js';
 import {

@@ -10,7 +10,7 @@ import {
   type AggregationInput,
   type ComputeQuery,
 } from '../../../db/tables/aggregations.service.js';
-import { findTable } from '../../../db/tables/catalog.js';
+import { findTable } from '../../../db/tables/table-lookups.js';
 import { findView } from '../../../db/tables/views.service.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../route-registry.js';

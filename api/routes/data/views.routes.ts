@@ -1,6 +1,6 @@
 /** Saved views of an Object or Table (record-type-scoped views of Objects: record-types.routes.ts) and their aggregations. */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { findTable } from '../../../db/tables/catalog.js';
+import { findTable } from '../../../db/tables/table-lookups.js';
 import { createView, deleteView, findView, listViews, updateView, type ViewInput, type ViewPatch } from '../../../db/tables/views.service.js';
 import { paginate } from '../../pagination.js';
 import type { RouteRegistry } from '../../route-registry.js';

@@ -1,7 +1,7 @@
 /**
  * CSV cells written by PostgreSQL: for the field types whose CSV text depends on the row alone (text, numbers,
  * booleans, dates, options), the export's SELECT itself answers the finished cell, quoted as the CSV writer
- * quotes (sheet-writers.ts), so Node only joins text. The expressions reproduce export-cells.ts exactly:
+ * quotes (sheet-format.ts), so Node only joins text. The expressions reproduce export-cells.ts exactly:
  * numbers as JavaScript prints them, dates in the field's time zone with its offset, options by name.
  * Relations, users and files stay with export-cells.ts (their labels come from other tables).
  *
@@ -9,7 +9,7 @@
  */
 import { fragment, type SqlFragment } from '../query/fragment.js';
 import type { FieldModel } from '../types.js';
-import { csvField, FORMULA_LIKE as FORMULA_LIKE_JS } from './sheet-writers.js';
+import { csvField, FORMULA_LIKE as FORMULA_LIKE_JS } from './sheet-format.js';
 
 /** JavaScript's `\s`, which the CSV writer's quoting rule uses, spelled out for PostgreSQL's regular expressions. */
 const SPACE = String.raw`[ \t\n\u000b\f\r\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]`;

@@ -17,7 +17,7 @@ import { cellConverter, type CellConverter } from './export-cells.js';
 import { openCursor, pumpExport } from './export-cursor.js';
 import { phaseTimer } from './export-timing.js';
 import { labelLoaders, pageLabels } from './reference-labels.js';
-import { csvField, csvWriter } from './sheet-writers.js';
+import { csvField, type SheetWriters } from './sheet-format.js';
 
 /** 1,000 rows per FETCH, two batches read ahead so the database works while Node writes: CSV rows are cheap to keep. */
 const BATCH_ROWS = 1000;
@@ -86,7 +86,14 @@ function plan(fields: FieldModel[], readable: FieldModel[], zones: Set<string>):
 }
 
 /** Starts a CSV export of `fields` into `out` (see exportRows); a bad query throws before any byte. */
-export async function startCsv(em: EntityManager, ctx: TableContext, query: RowQuery, fields: FieldModel[], out: Writable): Promise<void> {
+export async function startCsv(
+  em: EntityManager,
+  ctx: TableContext,
+  query: RowQuery,
+  fields: FieldModel[],
+  out: Writable,
+  writers: SheetWriters,
+): Promise<void> {
   const zones = await sqlZones(em, fields);
   let lines: ReturnType<typeof plan> | undefined;
   const { sql, bindings } = await listQuery(em, ctx, query, (readable) => (lines = plan(fields, readable, zones)).select);
@@ -97,7 +104,7 @@ export async function startCsv(em: EntityManager, ctx: TableContext, query: RowQ
     rows,
     views: nodeFields.length ? await toViews(trx, nodeFields, rows) : [],
   }));
-  const writer = csvWriter(
+  const writer = writers.csv(
     out,
     fields.map((f) => f.name),
   );

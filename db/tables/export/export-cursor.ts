@@ -4,7 +4,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { query as runSql } from '../catalog.js';
+import { query as runSql } from '../table-lookups.js';
 import type { PhaseTimer } from './export-timing.js';
 
 /** A client that takes nothing for this long has gone: its export ends and frees its database connection. */

@@ -3,10 +3,10 @@
  * display field, a file by its name. One query per such field and page of rows.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { fieldModels, findTableById, query, sqlOf } from '../catalog.js';
+import { fieldModels, findTableById, query, sqlOf } from '../table-lookups.js';
 import { qualified, rowTableName } from '../ddl.js';
 import { fromDbValue } from '../field-types/values.js';
-import type { DataTable } from '../../entities/index.js';
+import type { DataTable } from '../data-table.entity.js';
 import type { RowView } from '../row-values.js';
 import type { FieldModel } from '../types.js';
 import type { PageLabels } from './export-cells.js';

@@ -18,7 +18,7 @@ import { cellConverter, columnFormat, type Cell, type ExportFormat } from './exp
 import { openCursor, pumpExport } from './export-cursor.js';
 import { phaseTimer } from './export-timing.js';
 import { labelLoaders, pageLabels } from './reference-labels.js';
-import { xlsxWriter } from './sheet-writers.js';
+import type { SheetWriters } from './sheet-format.js';
 
 export interface ExportQuery extends Omit<RowQuery, 'limit' | 'cursor'> {
   /** A saved view: its filter applies too (and), its sort and record type unless given, its visible fields in order. */
@@ -67,14 +67,21 @@ async function resolveQuery(em: EntityManager, ctx: TableContext, q: ExportQuery
 }
 
 /** Starts an XLSX export of `fields` into `out`: typed cells through exceljs's streaming workbook writer. */
-async function startXlsx(em: EntityManager, ctx: TableContext, query: RowQuery, fields: FieldModel[], out: Writable): Promise<void> {
+async function startXlsx(
+  em: EntityManager,
+  ctx: TableContext,
+  query: RowQuery,
+  fields: FieldModel[],
+  out: Writable,
+  writers: SheetWriters,
+): Promise<void> {
   const { sql, bindings, fields: readable } = await listQuery(em, ctx, query);
   const loaders = await labelLoaders(em, ctx.table, fields);
   const timer = phaseTimer('xlsx');
   const cursor = await openCursor<RowView[]>(em, sql, bindings, { batchRows: XLSX_BATCH_ROWS, readAhead: 0, timer }, (trx, rows) =>
     toViews(trx, readable, rows),
   );
-  const writer = xlsxWriter(
+  const writer = writers.xlsx(
     out,
     ctx.table.displayName,
     fields.map((f) => f.name),
@@ -111,10 +118,16 @@ async function startXlsx(em: EntityManager, ctx: TableContext, query: RowQuery, 
  * Starts an export. The query is compiled and the first batch read before answering, so a bad query is a 400
  * and not a broken download; the rest streams.
  */
-export async function exportRows(em: EntityManager, ctx: TableContext, q: ExportQuery, format: ExportFormat): Promise<ExportDownload> {
+export async function exportRows(
+  em: EntityManager,
+  ctx: TableContext,
+  q: ExportQuery,
+  format: ExportFormat,
+  writers: SheetWriters,
+): Promise<ExportDownload> {
   const { query, fields } = await resolveQuery(em, ctx, q);
   const out = new PassThrough();
-  await (format === 'csv' ? startCsv : startXlsx)(em, ctx, query, fields, out);
+  await (format === 'csv' ? startCsv : startXlsx)(em, ctx, query, fields, out, writers);
   const day = new Date().toISOString().slice(0, 10);
   return { fileName: `${ctx.table.name}-${day}.${format}`, contentType: CONTENT_TYPES[format], stream: out };
 }

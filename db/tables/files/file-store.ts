@@ -32,3 +32,24 @@ export interface FileStore {
   /** Every stored object, unfinished writes included, in no particular order (see orphan-sweep.ts). */
   list(): AsyncIterable<StoredObject>;
 }
+
+/** Limits of a file field (SPEC.md, Field: `allowedFileTypes`, `maxFileSize`). */
+export interface FileRules {
+  allowedFileTypes?: string[];
+  maxFileSize?: number;
+}
+
+/** A file whose bytes are stored. */
+export interface StoredFile {
+  name: string;
+  contentType: string;
+  size: number;
+  storageKey: string;
+}
+
+/**
+ * The files of one upload as they arrive, each streamed into `store` under `<keyPrefix>/…` following `rules`;
+ * resolves with them in order. All or nothing: when one is refused, the bytes already stored are removed before it
+ * rejects. The API reads a request's multipart body this way (api/multipart-upload.ts).
+ */
+export type ReceiveFiles = (store: FileStore, keyPrefix: string, rules: FileRules) => Promise<StoredFile[]>;

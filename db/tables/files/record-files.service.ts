@@ -6,15 +6,17 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, NotFoundError } from '../../../lib/errors.js';
-import { DataField, RecordFile, User, type DataTable } from '../../entities/index.js';
-import { fieldModels, query, sqlOf } from '../catalog.js';
+import { DataField } from '../data-field.entity.js';
+import { RecordFile } from './record-file.entity.js';
+import { User } from '../../accounts/user.entity.js';
+import type { DataTable } from '../data-table.entity.js';
+import { fieldModels, query, sqlOf } from '../table-lookups.js';
 import { qualified, rowTableName } from '../ddl.js';
 import { recordExists, requireRecord } from '../record-activities.service.js';
 import { resolveField } from '../row-values.js';
 import { getRow, updateRow } from '../rows.service.js';
 import type { FieldModel } from '../types.js';
-import type { ByteRange, FileStore } from './file-store.js';
-import { receiveFiles, type IncomingUpload } from './multipart-upload.js';
+import type { ByteRange, FileStore, ReceiveFiles } from './file-store.js';
 
 /** A file's metadata as the API answers it. */
 export interface FileView {
@@ -83,7 +85,7 @@ export async function uploadFiles(
   store: FileStore,
   table: DataTable,
   rowId: string,
-  upload: IncomingUpload,
+  receive: ReceiveFiles,
   options: UploadOptions,
 ): Promise<FileView[]> {
   await requireRecord(em, table, rowId);
@@ -93,7 +95,7 @@ export async function uploadFiles(
     maxFileSize: field?.metadata.maxFileSize as number | undefined,
   };
   const uploader = await em.findOneOrFail(User, { id: options.userId, account: table.account });
-  const stored = await receiveFiles(upload, store, `${table.account.id}/${table.id}`, rules);
+  const stored = await receive(store, `${table.account.id}/${table.id}`, rules);
   try {
     const files = await em.transactional(async (tx) => {
       // The record may have gone while the bytes arrived; the lock keeps it until the rows are in.

@@ -5,8 +5,9 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ConflictError, type Issue } from '../../../lib/errors.js';
-import { DataField, type DataTable } from '../../entities/index.js';
-import { findTablesById, loadFields } from '../catalog.js';
+import { DataField } from '../data-field.entity.js';
+import type { DataTable } from '../data-table.entity.js';
+import { findTablesById, loadFields } from '../table-lookups.js';
 import type { FieldModel } from '../types.js';
 import { compileFormula, type CompiledFormula } from './formula-compiler.js';
 import { formulaScope, ROW_ALIAS } from './formula-source.js';

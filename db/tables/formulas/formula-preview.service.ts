@@ -4,8 +4,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError } from '../../../lib/errors.js';
-import type { DataTable } from '../../entities/index.js';
-import { fieldModels, query, sqlOf } from '../catalog.js';
+import type { DataTable } from '../data-table.entity.js';
+import { fieldModels, query, sqlOf } from '../table-lookups.js';
 import { rowTableName } from '../ddl.js';
 import { validateFieldMetadata } from '../field-types/index.js';
 import { fromDbValue } from '../field-types/values.js';

@@ -9,8 +9,8 @@
  * never computed, and expensive ones in the select list are computed after sort and limit, for the page only.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DataTable } from '../../entities/index.js';
-import { fieldModels, findTablesById, query, sqlOf } from '../catalog.js';
+import type { DataTable } from '../data-table.entity.js';
+import { fieldModels, findTablesById, query, sqlOf } from '../table-lookups.js';
 import { fieldColumnName, rowTableName } from '../ddl.js';
 import { fragment, type SqlFragment } from '../query/fragment.js';
 import type { FieldModel } from '../types.js';

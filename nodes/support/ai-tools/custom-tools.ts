@@ -7,9 +7,9 @@
  * of its AI calls, reads it back instead of calling the tool again.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentResource } from '../../../db/entities/index.js';
+import { AgentResource } from '../../../db/agents/agent-resource.entity.js';
 import { OutboundError, type OutboundFetch } from '../../../integrations/outbound/outbound-fetch.js';
-import { type ExecutionContext } from '../../node-module.js';
+import type { ExecutionContext } from '../../node-module.js';
 import { toolName, type RunnableTool } from './runnable-tool.js';
 import { NodeError } from '../../../lib/errors.js';
 

@@ -13,7 +13,7 @@
  * answers the model and becomes a `ConversationAction` of the node's outcome (`actionsOf`), which the turn applies.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AgentConfig } from '../../../db/entities/index.js';
+import { AgentConfig } from '../../../db/agents/agent-config.entity.js';
 import { CONFIG_KIND } from '../../../db/agents/agent-defaults.js';
 import { saveFeedback } from '../../../db/agents/conversations.service.js';
 import { searchWeb, WebSearchError, type WebResult } from '../../../integrations/search/web-search.js';

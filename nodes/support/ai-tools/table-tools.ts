@@ -4,8 +4,8 @@
  * Each tool call runs once per node execution (its answer recorded); a refused call is reported to the model.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RecordType } from '../../../db/entities/index.js';
-import { fieldModels } from '../../../db/tables/catalog.js';
+import { RecordType } from '../../../db/tables/record-type.entity.js';
+import { fieldModels } from '../../../db/tables/table-lookups.js';
 import { listRows } from '../../../db/tables/rows-query.service.js';
 import { createRows, updateRow, type TableContext } from '../../../db/tables/rows.service.js';
 import { AppError, NodeError } from '../../../lib/errors.js';

@@ -1,6 +1,6 @@
 /** Agents connected to WhatsApp, Messenger and Instagram for the tests: a fresh account, an intent flow, a connection. */
 import { randomBytes } from 'node:crypto';
-import { connectMessagingNumber, addSocialAccount } from '../../../db/catalogs/channels.service.js';
+import { connectMessagingNumber, addSocialAccount } from '../../../db/channels/numbers-and-pages.service.js';
 import { setChannelSettings } from '../../../db/channels/network-accounts.service.js';
 import type { MetaChannel } from '../../../lib/channels/meta-protocol.js';
 import { SecretBox } from '../../../lib/secret-box.js';

@@ -9,7 +9,7 @@ import { eventually } from '../../setup/runs.js';
 import { FakeMetaServer, deliver, messagingDelivery, messagingText, whatsAppMessage, whatsAppStatus } from '../../setup/fake-meta-server.js';
 import { admin } from '../../setup/admin-cli.js';
 import { newAccount } from '../../setup/http.js';
-import { connectMessagingNumber } from '../../../db/catalogs/channels.service.js';
+import { connectMessagingNumber } from '../../../db/channels/numbers-and-pages.service.js';
 import { ok } from '../agents/helpers.js';
 import { DEFAULT_HANDOFF_MESSAGE } from '../../../activities/handoff.activity.js';
 import {

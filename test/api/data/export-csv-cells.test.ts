@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import { cellConverter } from '../../../db/tables/export/export-cells.js';
-import { csvField } from '../../../db/tables/export/sheet-writers.js';
+import { csvField } from '../../../db/tables/export/sheet-format.js';
 import type { FieldModel } from '../../../db/tables/types.js';
 import { harness } from '../../setup/harness.js';
 import { account, addField, client, ok, type Client } from './helpers.js';

@@ -4,7 +4,7 @@ import { request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { expect } from 'chai';
-import { LocalFileStore } from '../../../db/tables/files/local-file-store.js';
+import { LocalFileStore } from '../../../integrations/files/local-file-store.js';
 import { sweepOrphanFiles } from '../../../db/tables/files/orphan-sweep.js';
 import { harness, listen } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';

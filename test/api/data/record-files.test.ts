@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { LocalFileStore } from '../../../db/tables/files/local-file-store.js';
+import { LocalFileStore } from '../../../integrations/files/local-file-store.js';
 import { harness, listen } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { addField, expectError, expectIssue, ok } from './helpers.js';
