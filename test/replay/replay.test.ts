@@ -28,7 +28,8 @@ describe('replaying recorded run histories with the current workflow code', func
     // in flight keep that path; the ai-steps-* histories, recorded with the ai-nodes-prepare-finish patch, prove theirs.
     // The runs without ledger-on-nodes-* in their names predate `ledgerOnNodes` (ledger steps as local activities
     // of their own); the ledger-on-nodes-* ones were started with it. The conversations but one-timer-conversation.json
-    // predate the conversation-one-deadline-timer patch (each message restarted the deadline timer).
+    // predate the conversation-one-deadline-timer patch (each message restarted the deadline timer). tools-ai-run.json
+    // predates TOOLS_AI in steps (executed again after each AI call), though its DATA_TRANSFORMER ran in steps.
     expect(fixtures).to.deep.equal([
       'ai-steps-conversation.json',
       'ai-steps-run.json',
@@ -39,6 +40,7 @@ describe('replaying recorded run histories with the current workflow code', func
       'ledger-on-nodes-run.json',
       'loop-with-break.json',
       'one-timer-conversation.json',
+      'tools-ai-run.json',
       'webhook-run.json',
     ]);
   });
