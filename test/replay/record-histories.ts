@@ -231,4 +231,8 @@ describe('recording a TOOLS_AI run for the replay tests', function () {
   it('records TOOLS_AI executed again after each AI call (before TOOLS_AI had steps)', async () => {
     await recordToolsAiRun('tools-ai-run');
   });
+
+  it('records TOOLS_AI in steps: prepareAiNode, then a finishAiNode per tool round and for the capture', async () => {
+    await recordToolsAiRun('tools-ai-steps-run');
+  });
 });
