@@ -2,10 +2,10 @@
  * The activities that run nodes: `executeNode` runs one node through its module's executor; `prepareAiNode` and
  * `finishAiNode` run the steps of an AI node (`NodeModule.ai`: prepare → AI call → finish). This is the one place
  * where a node's failure becomes a Temporal failure (permanent ones non-retryable), where its heartbeats and
- * cancellation are wired, and where its output is checked against Temporal's payload limit. A node that needs an AI
- * call answers the call instead of an output (`NodeOutcome.aiCall`): the workflow makes it, then runs the node's
- * `finish` step with the reply (an AI node in steps) or executes the node again (TOOLS_AI, and runs started before
- * steps existed, for which `executeNode` runs an AI node's steps from its replies: `stepsExecutor`).
+ * cancellation are wired, and where its output is checked against Temporal's payload limit. An AI node's step that
+ * needs an AI call answers the call instead of an output (`NodeOutcome.aiCall`): the workflow makes it, then runs the
+ * node's `finish` step with the reply. Runs started before steps existed execute the node again instead, for which
+ * `executeNode` runs an AI node's steps from its replies (`stepsExecutor`).
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { heartbeating } from './heartbeating.js';
@@ -13,7 +13,6 @@ import { once, onceWrites } from '../db/node-effects/node-effects.js';
 import { countFlowRun } from '../db/agents/flow-runs.js';
 import { AppError, NodeError } from '../lib/errors.js';
 import { OutboundError } from '../integrations/outbound/outbound-fetch.js';
-import { AiCallNeeded, type AiSession } from '../integrations/ai/ai-gateway.js';
 import { nodeDuration } from '../lib/metrics.js';
 import type { ExecuteNodeInput, NodeOutcome, RunBegin, RunEnd } from '../lib/runtime/contract.js';
 import type { ExecutionContext, ExecutorDeps, NodeModule } from '../nodes/node-module.js';
@@ -86,7 +85,6 @@ function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
       // below; the empty catch only keeps a failure before then from going unhandled).
       const counting = input.countFlowRun && countFlowRun(deps.orm.em.fork(), input.countFlowRun.key, input.countFlowRun.flowId);
       counting?.catch(() => {});
-      let session: AiSession | undefined;
       try {
         const running = module
           ? run(module, input, {
@@ -97,15 +95,11 @@ function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
               once: (effect) => once(deps.orm.em, input.executionKey, effect),
               onceFor: (part, effect) => once(deps.orm.em, `${input.executionKey}/${part}`, effect),
               onceWrites: (effect) => onceWrites(deps.orm.em, input.executionKey, effect),
-              aiSession: () => (session ??= deps.ai.journaled(input)),
             })
           : undefined;
         if (!running)
           throw ApplicationFailure.nonRetryable(`${input.node.type} nodes are not available yet in this version of agentry`, 'NotAvailable');
-        const outcome = await running.catch((error: unknown) => {
-          if (error instanceof AiCallNeeded) return { aiCall: error.request };
-          throw error;
-        });
+        const outcome = await running;
         await counting;
         // Only a node that wrote events (row changes) wakes the dispatchers.
         deps.outbox?.pokeIfWritten(outboxMark);
@@ -124,25 +118,17 @@ function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
     });
 }
 
-/** An AI node in steps has no session (its calls are asked for by its steps). */
-const withoutSession = (context: ExecutionContext): ExecutionContext => ({
-  ...context,
-  aiSession: () => {
-    throw new NodeError('AI nodes in steps ask for their AI calls (askAi); they have no AI session');
-  },
-});
-
 /** `executeNode`: the whole node (an AI node in steps: its steps from its AI replies, for runs started before steps). */
 export function createExecuteNode(deps: ExecutorDeps, ledger: NodeLedger) {
   return nodeActivity(deps, ledger, (module, input, context) =>
-    module.execute ? module.execute(input, context) : module.ai && stepsExecutor(module.ai)(input, withoutSession(context)),
+    module.execute ? module.execute(input, context) : module.ai && stepsExecutor(module.ai)(input, context),
   );
 }
 
 /** `prepareAiNode` and `finishAiNode`: the steps of an AI node (`NodeModule.ai`), each once per successful attempt. */
 export function createAiNodeSteps(deps: ExecutorDeps, ledger: NodeLedger) {
   return {
-    prepareAiNode: nodeActivity(deps, ledger, (module, input, context) => module.ai && prepareStep(module.ai, input, withoutSession(context))),
-    finishAiNode: nodeActivity(deps, ledger, (module, input, context) => module.ai && finishStep(module.ai, input, withoutSession(context))),
+    prepareAiNode: nodeActivity(deps, ledger, (module, input, context) => module.ai && prepareStep(module.ai, input, context)),
+    finishAiNode: nodeActivity(deps, ledger, (module, input, context) => module.ai && finishStep(module.ai, input, context)),
   };
 }

@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import { AiCallNeeded } from '../integrations/ai/ai-gateway.js';
-import { aiDeps, chatReply, nodeContext, nodeInput, runNode } from '../test/setup/node-unit.js';
+import { aiDeps, chatReply, nodeContext, nodeInput, runNode, type AiCallNeeded } from '../test/setup/node-unit.js';
 import { conditionalRoutingNode } from './conditional-routing.node.js';
 
 /**
- * CONDITIONAL_ROUTING (unit): plain rules with the executor alone (its context has no AI session, nor a database),
- * and the AI's choice on a journaled session, as a run replays it.
+ * CONDITIONAL_ROUTING (unit): plain rules with the steps alone (their context has no AI gateway, nor a database),
+ * and the AI's choice from its reply, as a run's finish step reads it.
  */
 describe('CONDITIONAL_ROUTING node (unit)', () => {
   const route = (data: Record<string, unknown>) => runNode(conditionalRoutingNode, nodeInput('CONDITIONAL_ROUTING', data), nodeContext());
@@ -59,7 +58,7 @@ describe('CONDITIONAL_ROUTING node (unit)', () => {
 
   it('with AI, asks which condition holds first, numbered, choosing among its ids or null', async () => {
     const input = nodeInput('CONDITIONAL_ROUTING', { conditions });
-    const { request } = (await runNode(conditionalRoutingNode, input, nodeContext(aiDeps(input))).catch((e: Error) => e)) as AiCallNeeded;
+    const { request } = (await runNode(conditionalRoutingNode, input, nodeContext(aiDeps())).catch((e: Error) => e)) as AiCallNeeded;
     expect(request.call.kind).to.equal('chat');
     if (request.call.kind !== 'chat') return;
     expect(request.call.messages[1]!.content).to.equal('Conditions:\n1. id "big": 1200 > 1000\n2. id "vip": Gold contains gold\n3. id "any": yes');
@@ -70,7 +69,7 @@ describe('CONDITIONAL_ROUTING node (unit)', () => {
   it("with AI, follows the model's choice, and default when it chooses none", async () => {
     const withReply = (content: string) => {
       const input = nodeInput('CONDITIONAL_ROUTING', { conditions }, { aiReplies: [chatReply(content)] });
-      return runNode(conditionalRoutingNode, input, nodeContext(aiDeps(input)));
+      return runNode(conditionalRoutingNode, input, nodeContext(aiDeps()));
     };
     expect(await withReply('{"conditionId":"vip"}')).to.deep.equal({ output: { conditionId: 'vip' }, handle: 'vip', aiCredits: 2 });
     expect(await withReply('{"conditionId":null}')).to.deep.equal({ output: { conditionId: null }, handle: 'default', aiCredits: 2 });

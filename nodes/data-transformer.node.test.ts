@@ -1,16 +1,15 @@
 import { expect } from 'chai';
-import { AiCallNeeded } from '../integrations/ai/ai-gateway.js';
-import { aiDeps, aiModel, chatReply, nodeContext, nodeInput, runNode } from '../test/setup/node-unit.js';
+import { AiCallNeeded, aiDeps, aiModel, chatReply, nodeContext, nodeInput, runNode } from '../test/setup/node-unit.js';
 import { dataTransformerNode } from './data-transformer.node.js';
 
 /**
- * DATA_TRANSFORMER (unit): the executor on a journaled AI session, as a run executes it: the first execution stops
- * at the AI call it needs (its prepare step asks for it; AiCallNeeded carries the call), finish, given the reply, answers the output.
+ * DATA_TRANSFORMER (unit): the steps as a run executes them: the prepare step asks for the AI call it needs
+ * (AiCallNeeded carries the call), finish, given the reply, answers the output.
  */
 describe('DATA_TRANSFORMER node (unit)', () => {
   const execute = (data: Record<string, unknown>, replies: string[] = []) => {
     const input = nodeInput('DATA_TRANSFORMER', data, { aiReplies: replies.map((content) => chatReply(content)) });
-    return runNode(dataTransformerNode, input, nodeContext(aiDeps(input)));
+    return runNode(dataTransformerNode, input, nodeContext(aiDeps()));
   };
 
   it('asks for one chat call on the resolved model: its instructions, then the prompt', async () => {
@@ -43,7 +42,7 @@ describe('DATA_TRANSFORMER node (unit)', () => {
 
   it('fails for good when the model it resolves cannot serve it', async () => {
     const input = nodeInput('DATA_TRANSFORMER', { prompt: 'p' });
-    const error = await runNode(dataTransformerNode, input, nodeContext(aiDeps(input, aiModel({ deprecated: true })))).catch((e: Error) => e);
+    const error = await runNode(dataTransformerNode, input, nodeContext(aiDeps(aiModel({ deprecated: true })))).catch((e: Error) => e);
     expect((error as Error).name).to.equal('NodeError');
     expect((error as Error).message).to.match(/cannot serve this node/);
   });

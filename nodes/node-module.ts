@@ -13,7 +13,7 @@ import type { AutomationEvent } from '../lib/events/event-match.js';
 import type { CaptureKind, ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';
 import type { AutomationSchedules } from '../lib/schedules/automation-schedules.js';
 import type { NodeCheck } from './checks/check-context.js';
-import type { AiGateway, AiSession } from '../integrations/ai/ai-gateway.js';
+import type { AiGateway } from '../integrations/ai/ai-gateway.js';
 import type { AiCallModel, AiReply, ChatCall, TranscriptionCall } from '../lib/runtime/ai-call.js';
 import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
 import type { SecretBox } from '../lib/secret-box.js';
@@ -70,8 +70,8 @@ export interface ExecutionContext extends ExecutorDeps {
    */
   once<T>(effect: (em: EntityManager) => Promise<T>): Promise<T>;
   /**
-   * `once` for a node that makes several side effects (tool calls of TOOLS_AI): each is recorded under the execution
-   * key plus `part`, so a retried attempt that reaches the same part answers its recorded output.
+   * `once` for a node that makes several side effects (the tool calls of TOOLS_AI's rounds): each is recorded under
+   * the execution key plus `part`, so a retried attempt that reaches the same part answers its recorded output.
    */
   onceFor<T>(part: string, effect: (em: EntityManager) => Promise<T>): Promise<T>;
   /**
@@ -80,14 +80,6 @@ export interface ExecutionContext extends ExecutorDeps {
    * outside the database from it.
    */
   onceWrites<T>(effect: (em: EntityManager) => Promise<T>): Promise<T>;
-  /**
-   * The AI session of this node execution, for an executor that loops over AI calls (TOOLS_AI; every other AI node
-   * declares `NodeModule.ai` steps instead). Its calls are answered from the replies of the calls already made; the
-   * first new one stops the executor, the workflow makes it as an `aiCall` activity and executes the node again.
-   * So everything such a node does before an AI call runs again after it: make it safe to repeat
-   * (`once`/`onceFor` for side effects and costly work). AI steps have no session: it throws.
-   */
-  aiSession(): AiSession;
 }
 
 /** Runs one node. Throw an `AppError` (4xx) or `NodeError` for a permanent failure; anything else is retried. */
@@ -115,8 +107,10 @@ export type AiStepResult<S = unknown> = NodeOutcome | AiAsk<S>;
  *   the node's outcome instead and is the node's only step: its side effects then go through `context.once`.
  * - `finish` gets every reply so far (the last one answers the call just made) and the state passed on with the
  *   call; it turns the answer into the node's output and does the node's side effects. It may ask for one more call
- *   instead (a structured answer's repair, a second call on the answer), with no side effects before it; it then
- *   runs again with one reply more.
+ *   instead (a structured answer's repair, a second call on the answer, the next tool round); it then runs again
+ *   with one reply more. Side effects before such a call (the tool calls a reply asked for) go through
+ *   `context.onceFor(part, …)`, one part each: a failed attempt runs the whole step again, and so does the
+ *   `executeNode` of runs started before steps, once per reply.
  *
  * The node's `aiCredits` are the credits of its replies unless a step sets them. Steps throw `NodeError` (or a 4xx
  * `AppError`) for permanent failures, like executors.

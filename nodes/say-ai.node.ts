@@ -15,7 +15,7 @@ import { groundingFor } from './support/knowledge.js';
 import { text } from './support/ai-node-support.js';
 import { askAi, creditsOf, lastReply, nodeModel } from './support/ai-steps.js';
 import { actionsOf, systemToolNames, systemTools } from './support/ai-tools/system-tools.js';
-import { parseArguments, toolMessage } from './support/ai-tools/tool-messages.js';
+import { parseArguments, runToolCalls, toolMessage } from './support/ai-tools/tool-messages.js';
 import { conversationOf, recentTranscript, say } from './support/conversation-io.js';
 import { modelCheck } from './checks/ai-model.check.js';
 import { DEFAULT_HANDLES, MODEL_FIELDS, type AiNodeSteps, type ExecutionContext, type NodeModule } from './node-module.js';
@@ -98,18 +98,11 @@ const sayAiSteps: AiNodeSteps<SayAiState> = {
       // The model called system tools: run them (each call's side effect once) and ask it again with their answers.
       const sources = [...state.sources];
       const calls = [...tooling.calls];
-      const byName = new Map((await replyTools(input, context)).map((t) => [t.definition.name, t]));
+      const results = await runToolCalls(await replyTools(input, context), reply.toolCalls, tooling.rounds + 1);
       const messages: ChatMessage[] = [...tooling.call.messages, { role: 'assistant', content: reply.content, toolCalls: reply.toolCalls }];
       for (const [index, toolCall] of reply.toolCalls.entries()) {
-        const args = parseArguments(toolCall.arguments);
-        const tool = byName.get(toolCall.name);
-        const result = !tool
-          ? { error: `there is no tool ${toolCall.name}` }
-          : args
-            ? await tool.run(args, `tool-${tooling.rounds + 1}-${index}`)
-            : { error: 'the arguments are not a JSON object' };
-        calls.push({ name: toolCall.name, arguments: args, result: compact(result) });
-        messages.push(toolMessage(toolCall.id, result, sources));
+        calls.push({ name: toolCall.name, arguments: parseArguments(toolCall.arguments), result: compact(results[index]) });
+        messages.push(toolMessage(toolCall.id, results[index], sources));
       }
       const call: ChatCall = { ...tooling.call, messages };
       return askAi(tooling.model, call, { sources, tools: { ...tooling, call, rounds: tooling.rounds + 1, calls } });

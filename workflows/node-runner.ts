@@ -1,11 +1,11 @@
 /**
  * Runs one node execution to its outcome, for every workflow that executes nodes (automation runs, conversation
- * turns). The node runs as the `executeNode` activity (a local one when its type says so). An AI node answers each
- * AI call it needs instead of an output (`NodeOutcome.aiCall`): the call is made as an `aiCall` activity of its own
- * — its own timeouts and retries, its request and reply in the history. An AI node in steps (`NodeFacts.aiSteps`)
- * runs `prepareAiNode`, the call, and `finishAiNode` with the reply: its code runs once. Any other (TOOLS_AI, and
- * every AI node of histories recorded before steps) is executed again with the reply appended to
- * `ExecuteNodeInput.aiReplies`, until it answers its output.
+ * turns), as `lib/runtime/node-activities.ts` describes it: the node activity (a local one when its type says so),
+ * and for each AI call it asks for instead of an output (`NodeOutcome.aiCall`), an `aiCall` activity — its own
+ * timeouts and retries, its request and reply in the history — then the node activity that reads the reply. An AI
+ * node in steps (`NodeFacts.aiSteps`) runs `prepareAiNode`, the calls and `finishAiNode`: its code runs once. Histories
+ * recorded before steps execute the node again with the reply appended to `ExecuteNodeInput.aiReplies`, until it
+ * answers its output, and replay so.
  */
 import {
   ActivityFailure,
@@ -19,6 +19,7 @@ import {
 import type { Activities } from '../activities/index.js';
 import type { AiCallRequest, AiReply } from '../lib/runtime/ai-call.js';
 import { nodeSummary, type ExecuteNodeInput, type NodeFacts, type NodeOutcome } from '../lib/runtime/contract.js';
+import { AI_CALL_ACTIVITY, afterAiCall, aiCallAskedBy, firstNodeActivity, type NodeActivity } from '../lib/runtime/node-activities.js';
 
 const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 4 };
 const remoteNodeOptions = {
@@ -64,7 +65,7 @@ export class LocalBatch {
  * timeouts and network errors are retried with backoff (1 s doubling, at most 1 minute, 5 attempts), after the
  * provider's `Retry-After` when it gives one; other 4xx fail at once (non-retryable failures of the activity).
  */
-const { aiCall } = proxyActivities<Activities>({
+const { [AI_CALL_ACTIVITY]: aiCall } = proxyActivities<Activities>({
   startToCloseTimeout: '3 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
@@ -96,10 +97,11 @@ export class NodeExecutionFailure extends Error {
 }
 
 /**
- * Runs the node execution `input` to its outcome: `executeNode` (local when `facts.local`, unless `batch` is full), then for each AI call
- * the node asks for, an `aiCall` activity and `executeNode` again with the reply, until the node answers its output.
- * An AI node in steps (`facts.aiSteps`, behind the `AI_STEPS_PATCH` patch) runs `prepareAiNode` → `aiCall` →
- * `finishAiNode` instead (`runAiSteps`).
+ * Runs the node execution `input` to its outcome: its first node activity (local when `facts.local`, unless `batch`
+ * is full), then for each AI call the node asks for, an `aiCall` activity and the node activity after it with the
+ * reply, until the node answers its output. An AI node in steps (`facts.aiSteps`, behind the `AI_STEPS_PATCH` patch)
+ * runs `prepareAiNode` → `aiCall` → `finishAiNode`; any other node (and every AI node of histories recorded before
+ * steps) `executeNode`, again after each call.
  *
  * `input.executionKey` must name this node execution uniquely and stay the same on replay (the node's side effects
  * and each AI call's credits are keyed by it). Throws `NodeExecutionFailure` when the node or one of its AI calls
@@ -110,14 +112,17 @@ export function runNodeExecution(input: ExecuteNodeInput, facts?: NodeFacts, bat
   const failed = (error: unknown): never => {
     throw nodeFailure(error, replies);
   };
-  // Only for AI nodes in steps, so a run without them records no patch marker.
-  if (facts?.aiSteps && patched(AI_STEPS_PATCH)) return runAiSteps(input, facts, batch, replies).catch(failed);
+  // Only for AI nodes in steps, so a run without them records no patch marker. Whether a node type is in steps is a
+  // fact of the run's input (or of its turn's `beginTurn` result), so a history keeps the path it was recorded with.
+  const inSteps = !!facts?.aiSteps && patched(AI_STEPS_PATCH);
+  const next = (last: NodeOutcome) => {
+    const after = afterAiCall(inSteps, input, replies, last);
+    return nodeActivity(after.activity, after.input, facts, batch);
+  };
   // A node without AI calls in one promise (in a workflow every promise costs a stack trace, which a chain of nodes
   // pays per node); a node that asks for AI calls goes on in `withAiCalls`.
-  // Without AI replies the input is what it was before AI calls were activities, so older histories replay.
-  const again = () => nodeActivity('executeNode', { ...input, aiReplies: [...replies] }, facts, batch);
-  return nodeActivity('executeNode', input, facts, batch).then(
-    (outcome) => (batch.count(outcome).aiCall ? withAiCalls(outcome, replies, batch, again).catch(failed) : outcome),
+  return nodeActivity(firstNodeActivity(inSteps), input, facts, batch).then(
+    (outcome) => (aiCallAskedBy(batch.count(outcome)) ? withAiCalls(outcome, replies, batch, next).catch(failed) : outcome),
     failed,
   );
 }
@@ -133,9 +138,9 @@ async function withAiCalls(
   next: (last: NodeOutcome) => Promise<NodeOutcome>,
 ): Promise<NodeOutcome> {
   let outcome = first;
-  while (outcome.aiCall) {
+  for (let request = aiCallAskedBy(outcome); request; request = aiCallAskedBy(outcome)) {
     tooManyCalls(replies);
-    replies.push(await callAi(outcome.aiCall));
+    replies.push(await callAi(request));
     batch.bytes = 0;
     outcome = batch.count(await next(outcome));
   }
@@ -156,25 +161,8 @@ function nodeFailure(error: unknown, replies: AiReply[]): unknown {
   return error;
 }
 
-/**
- * An AI node in steps: `prepareAiNode`, then for each AI call it asks for, an `aiCall` activity and `finishAiNode`
- * with every reply so far and the state its last step passed on, until a step answers the node's outcome.
- * `replies` collects the replies (for the credits of a failure).
- */
-async function runAiSteps(input: ExecuteNodeInput, facts: NodeFacts, batch: LocalBatch, replies: AiReply[]): Promise<NodeOutcome> {
-  const prepared = batch.count(await nodeActivity('prepareAiNode', input, facts, batch));
-  return withAiCalls(prepared, replies, batch, (last) =>
-    nodeActivity('finishAiNode', { ...input, aiReplies: [...replies], aiState: last.aiState ?? null }, facts, batch),
-  );
-}
-
 /** One node activity: local when `facts.local`, unless `batch` is full (the caller counts its output: `batch.count`). */
-function nodeActivity(
-  name: 'executeNode' | 'prepareAiNode' | 'finishAiNode',
-  args: ExecuteNodeInput,
-  facts: NodeFacts | undefined,
-  batch: LocalBatch,
-): Promise<NodeOutcome> {
+function nodeActivity(name: NodeActivity, args: ExecuteNodeInput, facts: NodeFacts | undefined, batch: LocalBatch): Promise<NodeOutcome> {
   const summary = nodeSummary(args.node);
   return batch.take(!!facts?.local)
     ? proxyLocalActivities<Activities>({ ...localNodeOptions, summary })[name](args)

@@ -7,7 +7,7 @@ import type { Activities } from '../activities/index.js';
 import type { NodeFacts, NodeLedgerSteps, NodeOutcome, RunBegin, RunEnd, RunMemo } from '../lib/runtime/contract.js';
 import { untilTheDatabaseAnswers } from './until-the-database-answers.js';
 
-/** The run's ledger steps write only to agentry's database: they retry until it answers (`bookkeeping.ts`). */
+/** The run's ledger steps write only to agentry's database: they retry until it answers (`until-the-database-answers.ts`). */
 const ledgerSteps = proxyLocalActivities<Activities>(untilTheDatabaseAnswers);
 
 /** The account had no credits left when the run's first node was about to run: no node runs. */

@@ -14,6 +14,7 @@ import {
   type RunAutomationInput,
   type RunMemo,
 } from '../../lib/runtime/contract.js';
+import { AI_CALL_ACTIVITY, isNodeActivity, leavesNodeInFlight } from '../../lib/runtime/node-activities.js';
 
 export type RawExecutionInfo = NonNullable<Awaited<ReturnType<Client['workflowService']['listWorkflowExecutions']>>['executions']>[number];
 type HistoryEvent = NonNullable<Awaited<ReturnType<WorkflowHandle['fetchHistory']>>['events']>[number];
@@ -117,26 +118,18 @@ export function nodeResultView(result: NodeResult): LogNodeResult {
 
 type Node = Pick<Graph['nodes'][number], 'nodeId' | 'alias' | 'type'>;
 
-/** The activities that run a node (or one step of an AI node: `prepareAiNode`, `finishAiNode`). */
-const NODE_ACTIVITIES = new Set(['executeNode', 'prepareAiNode', 'finishAiNode']);
-const isNodeActivity = (name: string | null | undefined) => !!name && NODE_ACTIVITIES.has(name);
-
 /**
- * Node results from a run's history: the entry node (the workflow produces its output, the trigger payload, when
- * the run starts), then one per finished node activity (`executeNode`, or an AI node's `finishAiNode`, or its
- * `prepareAiNode` when that answers the output), in the order they finished. Local activities'
- * markers do not record their input: their summary names the node (runs from before summaries: the node the
- * previous node's handle leads to). ITERATION and
- * BREAK run inside the workflow and have no event, so they are missing here. A node activity that answered an AI
- * call has not finished its node: the node stays in flight through its `aiCall` activity (whose failure is the
- * node's) until a node activity of it answers an output. When `closed`, a node still in flight was interrupted and
- * is listed as failed.
+ * Node results from a run's history, read as `lib/runtime/node-activities.ts` describes a node execution: the entry
+ * node (the workflow produces its output, the trigger payload, when the run starts), then one per node whose
+ * activities ended it, in the order they did. Local activities' markers do not record their input: their summary
+ * names the node (runs from before summaries: the node the previous node's handle leads to). ITERATION and BREAK run
+ * inside the workflow and have no event, so they are missing here. When `closed`, a node still in flight was
+ * interrupted and is listed as failed.
  */
 export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, interruption = 'Cancelled'): LogNodeResult[] {
   const input = decode<RunAutomationInput>(events[0]?.workflowExecutionStartedEventAttributes?.input?.payloads?.[0]);
-  const pending = new Map<string, Node>();
-  // The node whose AI call is being made (scheduled `aiCall` activities, by event id, and the node they serve).
-  const calling = new Map<string, Node>();
+  // Scheduled activities not yet ended, by event id: node activities, and `aiCall`s with the node they serve.
+  const running = new Map<string, { node: Node; activity: string }>();
   let awaitingAi: Node | undefined;
   const results: LogNodeResult[] = [];
   let previous: { node: Node; handle: string } | undefined;
@@ -158,14 +151,15 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
   for (const event of events) {
     const at = toDate(event.eventTime);
     const scheduled = event.activityTaskScheduledEventAttributes;
-    if (scheduled && isNodeActivity(scheduled.activityType?.name)) {
+    const name = scheduled?.activityType?.name;
+    if (scheduled && isNodeActivity(name)) {
       const args = decode<ExecuteNodeInput>(scheduled.input?.payloads?.[0]);
-      if (args) pending.set(String(event.eventId), args.node);
+      if (args) running.set(String(event.eventId), { node: args.node, activity: name });
       awaitingAi = undefined;
       continue;
     }
-    if (scheduled?.activityType?.name === 'aiCall') {
-      if (awaitingAi) calling.set(String(event.eventId), awaitingAi);
+    if (name === AI_CALL_ACTIVITY) {
+      if (awaitingAi) running.set(String(event.eventId), { node: awaitingAi, activity: name });
       awaitingAi = undefined;
       continue;
     }
@@ -174,10 +168,10 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
       event.activityTaskFailedEventAttributes ??
       event.activityTaskTimedOutEventAttributes ??
       event.activityTaskCanceledEventAttributes;
-    const node = ended && (pending.get(String(ended.scheduledEventId)) ?? calling.get(String(ended.scheduledEventId)));
-    if (ended && node) {
-      const isCall = calling.delete(String(ended.scheduledEventId));
-      pending.delete(String(ended.scheduledEventId));
+    const ran = ended && running.get(String(ended.scheduledEventId));
+    if (ended && ran) {
+      const { node, activity } = ran;
+      running.delete(String(ended.scheduledEventId));
       const failure = event.activityTaskFailedEventAttributes?.failure ?? event.activityTaskTimedOutEventAttributes?.failure;
       const error = event.activityTaskCompletedEventAttributes
         ? null
@@ -185,9 +179,8 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
           ? interruption
           : failureMessage(failure);
       const outcome = decode<NodeOutcome>(event.activityTaskCompletedEventAttributes?.result?.payloads?.[0]);
-      // A completed AI call, or a node answering the AI call it needs, leaves the node in flight.
-      if (!error && (isCall || outcome?.aiCall)) awaitingAi = node;
-      else add(node, at, isCall ? undefined : outcome, error);
+      if (leavesNodeInFlight(activity, { failed: !!error, outcome })) awaitingAi = node;
+      else add(node, at, activity === AI_CALL_ACTIVITY ? undefined : outcome, error);
       continue;
     }
     // A local activity's marker carries JSON like { seq, attempt, activity_type, … } under `data`, its result under
@@ -199,13 +192,13 @@ export function nodeResultsFromHistory(events: HistoryEvent[], closed: boolean, 
       const local = (summary && input.graph.nodes.find((n) => nodeSummary(n) === summary)) || localNode(input, previous);
       const outcome = decode<NodeOutcome>(marker!.details?.result?.payloads?.[0]);
       awaitingAi = undefined;
-      if (local && outcome?.aiCall) awaitingAi = local;
+      if (local && leavesNodeInFlight(data!.activity_type, { failed: !!marker!.failure, outcome })) awaitingAi = local;
       else if (local)
         add(local, at, outcome, !marker!.failure ? null : marker!.failure.canceledFailureInfo ? interruption : failureMessage(marker!.failure));
     }
   }
   if (closed)
-    for (const node of [...pending.values(), ...calling.values(), ...(awaitingAi ? [awaitingAi] : [])]) add(node, null, undefined, interruption);
+    for (const node of [...[...running.values()].map((r) => r.node), ...(awaitingAi ? [awaitingAi] : [])]) add(node, null, undefined, interruption);
   return results;
 }
 

@@ -5,27 +5,16 @@
  * its schema (one retry with the validation error fed back).
  *
  * A node execution does not call the provider itself: every AI call is an `aiCall` activity of its own, with its
- * own timeouts and retries (`workflows/node-runner.ts`). Most AI nodes ask for their call from a `prepare` step and
- * read the reply in a `finish` step (`nodes/support/ai-steps.ts`, with `checkStructured` and `structuredRepair`
- * for structured output). A node that loops over calls (TOOLS_AI) uses a session instead: it answers its calls from
- * the replies of the calls already made (`ExecuteNodeInput.aiReplies`) and stops the executor with `AiCallNeeded`
- * at the first call it has no reply for; the workflow makes that call and executes the node again with one reply more.
+ * own timeouts and retries (`workflows/node-runner.ts`). AI nodes ask for their calls from `prepare` and `finish`
+ * steps and read the replies in `finish` (`nodes/support/ai-steps.ts`, with `checkStructured` and
+ * `structuredRepair` for structured output). Only API requests (phrase suggestions) call in-process, through a
+ * session (`AiGateway.direct`).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Ajv } from 'ajv';
 import { chargeCredits, refundCredits } from '../../db/automations/run-ledger.js';
 import type { AiModel } from '../../db/catalogs/ai-model.entity.js';
-import type {
-  AiCallModel,
-  AiCallRecord,
-  AiCallRequest,
-  AiReply,
-  ChatCall,
-  ChatMessage,
-  ToolCall,
-  TranscriptionCall,
-} from '../../lib/runtime/ai-call.js';
-import type { ExecuteNodeInput } from '../../lib/runtime/contract.js';
+import type { AiCallModel, AiReply, ChatCall, ChatMessage, ToolCall, TranscriptionCall } from '../../lib/runtime/ai-call.js';
 import type { AiProvider } from './ai-provider.js';
 import { performAiCall } from './perform-ai-call.js';
 import { REFUSE_PRIVATE } from '../../lib/outbound/address-policy.js';
@@ -38,41 +27,19 @@ export type { AiCallRecord } from '../../lib/runtime/ai-call.js';
 export const AI_NOT_CONFIGURED =
   'The AI gateway is not configured: set AI_BASE_URL (an OpenAI-compatible API such as OpenAI, Ollama or vLLM) and AI_API_KEY on the worker';
 
-/**
- * Thrown by a node's AI session at a call it has no reply for yet. It stops the node executor: `executeNode`
- * answers the request, and executors must let it pass (never catch every error around an AI call).
- */
-export class AiCallNeeded extends Error {
-  constructor(readonly request: AiCallRequest) {
-    super(`The node needs AI call ${request.callKey}`);
-    this.name = 'AiCallNeeded';
-  }
-}
-
-/** Makes (or answers) one call. */
+/** Makes one call. */
 type AiCaller = (model: AiCallModel, call: ChatCall | TranscriptionCall) => Promise<AiReply>;
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 
-/** The calls of one node execution (or one API request); `credits` is what the node reports as `aiCredits`. */
+/** The calls of one API request. */
 export class AiSession {
-  readonly calls: AiCallRecord[] = [];
-
   constructor(private readonly caller: AiCaller) {}
-
-  get credits(): number {
-    return this.calls.reduce((sum, call) => sum + call.credits, 0);
-  }
 
   /** One chat call on `model`, refused before it is made when the account's balance cannot pay for it. */
   async chat(model: AiModel, request: Omit<ChatCall, 'kind'>): Promise<{ content: string; toolCalls: ToolCall[] }> {
     const { content, toolCalls } = await this.make(model, { kind: 'chat', ...request });
     return { content, toolCalls };
-  }
-
-  /** A transcription of the audio at `audio.audioUrl` (downloaded by the call, at most `maxBytes`), charged like a chat call. */
-  async transcribe(model: AiModel, audio: Omit<TranscriptionCall, 'kind'>): Promise<string> {
-    return (await this.make(model, { kind: 'transcription', ...audio })).content;
   }
 
   /**
@@ -90,10 +57,8 @@ export class AiSession {
     }
   }
 
-  private async make(model: AiModel, call: ChatCall | TranscriptionCall): Promise<AiReply> {
-    const reply = await this.caller({ externalId: model.externalId, name: model.name, creditsPerMessage: model.creditsPerMessage }, call);
-    this.calls.push(reply.record);
-    return reply;
+  private make(model: AiModel, call: ChatCall | TranscriptionCall): Promise<AiReply> {
+    return this.caller({ externalId: model.externalId, name: model.name, creditsPerMessage: model.creditsPerMessage }, call);
   }
 }
 
@@ -136,23 +101,6 @@ export function insufficientCredits(model: AiCallModel): NodeError {
   );
 }
 
-/** Answers the n-th call of a node execution with its n-th journaled reply; past the end, asks for the call. */
-function journalCaller(input: ExecuteNodeInput): AiCaller {
-  const replies = input.aiReplies ?? [];
-  let made = 0;
-  return async (model, call) => {
-    made += 1;
-    const reply = replies[made - 1];
-    if (!reply) throw new AiCallNeeded({ accountId: input.accountId, callKey: `${input.executionKey}/ai-${made}`, model, call });
-    // Executors are deterministic given their input and recorded effects; a different call means one is not.
-    if (reply.kind !== call.kind || reply.record.model !== model.externalId)
-      throw new NodeError(
-        `AI call ${made} of this node was a ${reply.kind} call on ${reply.record.model}, and is now a ${call.kind} call on ${model.externalId}`,
-      );
-    return reply;
-  };
-}
-
 /** Makes calls in-process: charged before, given back when the call fails. */
 function directCaller(provider: AiProvider, outbound: OutboundFetch, em: EntityManager, accountId: number, signal?: AbortSignal): AiCaller {
   return async (model, call) => {
@@ -178,16 +126,7 @@ export class AiGateway {
     private readonly outbound: OutboundFetch = createOutboundFetch(REFUSE_PRIVATE),
   ) {}
 
-  /**
-   * The session of one node execution: its calls are answered from `input.aiReplies`, and the first one without a
-   * reply throws `AiCallNeeded`. Fails with `AI_NOT_CONFIGURED` when there is no provider.
-   */
-  journaled(input: ExecuteNodeInput): AiSession {
-    if (!this.provider) throw new NodeError(AI_NOT_CONFIGURED, 'AiNotConfigured');
-    return new AiSession(journalCaller(input));
-  }
-
-  /** A session making its calls in-process, for API requests (phrase suggestions); fails like `journaled`. */
+  /** A session making its calls in-process, for API requests (phrase suggestions); fails with `AI_NOT_CONFIGURED` without a provider. */
   direct(em: EntityManager, accountId: number, signal?: AbortSignal): AiSession {
     if (!this.provider) throw new NodeError(AI_NOT_CONFIGURED, 'AiNotConfigured');
     return new AiSession(directCaller(this.provider, this.outbound, em, accountId, signal));

@@ -96,8 +96,8 @@ export interface ExecuteNodeInput {
    */
   chain?: number[];
   /**
-   * The replies of the AI calls this node execution has made so far, in order (`workflows/node-runner.ts`): the
-   * node's AI session answers its n-th call with the n-th reply and asks for the call only past the end.
+   * The replies of the AI calls this node execution has made so far, in order (`lib/runtime/node-activities.ts`):
+   * an AI node's `finish` step reads them (the last one answers the call just made).
    */
   aiReplies?: AiReply[];
   /** What an AI node's `prepare` (or previous `finish`) passed on with its AI call to the `finish` step. */
@@ -251,7 +251,8 @@ export interface NodeOutcome {
   suspend?: boolean;
   /**
    * Set instead of an output when the node needs an AI call before it can go on: the workflow makes the call as an
-   * `aiCall` activity and executes the node again with the reply appended to `aiReplies`.
+   * `aiCall` activity and runs the node's `finish` step with the reply appended to `aiReplies` (runs started before
+   * steps: executes the node again).
    */
   aiCall?: AiCallRequest;
   /** With `aiCall`, from an AI node's steps: what its `finish` step gets back with the reply (`ExecuteNodeInput.aiState`). */

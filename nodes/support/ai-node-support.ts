@@ -1,25 +1,12 @@
 /**
- * What AI nodes share: a session on the node's model (TOOLS_AI), and extraction into `captureVariables`, as a
- * session call (`extractCaptures`) or as AI steps (`askCaptures`, then `readCaptures` in `finish`).
+ * What AI nodes share: extraction into `captureVariables` as AI steps (`askCaptures`, then `readCaptures` in
+ * `finish`), and reading a model's text.
  */
-import type { AiModel, AiModelType } from '../../db/catalogs/ai-model.entity.js';
-import type { ExecuteNodeInput } from '../../lib/runtime/contract.js';
-import type { ExecutionContext } from '../node-module.js';
-import { stripFences, type AiSession } from '../../integrations/ai/ai-gateway.js';
+import type { AiModel } from '../../db/catalogs/ai-model.entity.js';
+import { stripFences } from '../../integrations/ai/ai-gateway.js';
 import type { AiCallModel, AiReply, ChatMessage } from '../../lib/runtime/ai-call.js';
 import type { AiAsk } from '../node-module.js';
 import { askStructured, readStructured, type StructuredState } from './ai-steps.js';
-import { resolveModel } from '../../integrations/ai/model-resolution.js';
-
-/** The AI session of one node execution and the model its data resolves to. */
-export async function aiForNode(
-  input: ExecuteNodeInput,
-  context: ExecutionContext,
-  type: AiModelType,
-): Promise<{ session: AiSession; model: AiModel }> {
-  const session = context.aiSession();
-  return { session, model: await resolveModel(context.orm.em.fork(), input.data, type) };
-}
 
 /** A saved capture variable (`{ id, name, description }`). */
 export interface CaptureVariable {
@@ -60,20 +47,7 @@ function captureMessages(variables: CaptureVariable[], instructions: string, sou
   ];
 }
 
-/** Values of `variables` found in `source` by the model (structured output); the ones it did not find left out. */
-export async function extractCaptures(
-  session: AiSession,
-  model: AiModel,
-  variables: CaptureVariable[],
-  instructions: string,
-  source: string,
-): Promise<Record<string, unknown>> {
-  const messages = captureMessages(variables, instructions, source);
-  const values = await session.structured<Record<string, unknown>>(model, messages, 'captures', captureSchema(variables));
-  return foundCaptures(values);
-}
-
-/** `extractCaptures` as AI steps: the call a step asks for; `readCaptures` reads its reply. */
+/** The call that finds the values of `variables` in `source` (structured output); `readCaptures` reads its reply. */
 export function askCaptures(
   model: AiModel | AiCallModel,
   variables: CaptureVariable[],

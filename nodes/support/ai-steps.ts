@@ -110,7 +110,10 @@ export async function finishStep(steps: AiNodeSteps, input: ExecuteNodeInput, co
  * The steps as one executor, for runs whose workflow code predates steps (their histories execute the node again
  * after each AI call, `executeNode` with one reply more): `prepare` runs once per execution (recorded like a side
  * effect, so a download is not repeated), then `finish` for each reply given; a call without a reply yet is asked
- * for the old way (`aiCall` alone). Only the last `finish` does side effects, so repeating the others is safe.
+ * for the old way (`aiCall` alone). A `finish` that asks for another call does its side effects (TOOLS_AI's tool
+ * calls) through `onceFor`, so repeating it answers what it did the first time. TOOLS_AI's steps ask for the calls its
+ * executor made before it had steps, in the same order (the same messages, tools and tool parts), so the replies of a
+ * run started then answer them; a call of another kind or model fails the node below rather than misread a reply.
  */
 export function stepsExecutor(steps: AiNodeSteps): NodeExecutor {
   return async (input, context) => {

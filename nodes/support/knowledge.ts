@@ -75,7 +75,7 @@ export async function knowledgeTools(input: ExecuteNodeInput, context: Execution
           properties: { query: { type: 'string', description: 'The question, in words the documents would use' } },
         },
       },
-      // Recorded per call: the node runs again after each AI call and must see the same passages.
+      // Recorded per call: a step run again (a retry, a run from before steps) must see the same passages.
       run: (args, part) =>
         context.onceFor(part, async (): Promise<KnowledgeToolResult> => {
           const passages = await retrieve(context.orm.em.fork(), context.ai.provider, {

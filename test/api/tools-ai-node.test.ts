@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import type { AiReply } from '../../lib/runtime/ai-call.js';
 import { recordedActivities } from '../setup/activity-history.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
+import { executeNodeAttempt } from '../setup/node-executions.js';
 import { aiWorkflow } from './ai-nodes.helpers.js';
 
 /** A local service a custom tool calls: records each call, answers the order's status. */
@@ -83,9 +85,14 @@ describe('TOOLS_AI nodes in workflows', function () {
     expect(JSON.parse(fed.content)).to.deep.equal({ status: 200, body: { order: '77', status: 'shipped' } });
     const rows = await call('POST', '/objects/people/rows/list', { key, body: { search: 'ada@example.test' } });
     expect(rows.body.agentry.map((r: { data: Record<string, unknown> }) => r.data['First name'])).to.deep.equal(['Ada']);
+    // The captures are read from the whole exchange: the prompt, each round's calls and answers, the final answer.
+    const source = (harness().ai.chats[3].body.messages as { content: string }[])[1].content.split('\n');
+    expect(source[0]).to.equal('user: Customer Ada asks about order 77');
+    expect(source.filter((line) => line.startsWith('tool: '))).to.have.length(2);
+    expect(source.at(-1)).to.equal('assistant: Order 77 has shipped; Ada is logged.');
   });
 
-  it('makes each custom-tool HTTP call once, though the node is executed again after each AI call', async () => {
+  it('runs each tool round in a finish step of its own, making each custom-tool HTTP call once', async () => {
     const { userKey: key } = await newAccount();
     const tool = await call('POST', '/custom-tools', {
       key,
@@ -110,8 +117,8 @@ describe('TOOLS_AI nodes in workflows', function () {
     const run = await wf.run(node);
     expect(run.successful, JSON.stringify(run)).to.equal(true);
     expect(orders.hits.map((h) => h.url)).to.deep.equal(['/twice?id=1', '/twice?id=2']);
-    const types = (await recordedActivities(run.logId, ['executeNode', 'aiCall'])).map((a) => a.type);
-    expect(types).to.deep.equal(['executeNode', 'aiCall', 'executeNode', 'aiCall', 'executeNode', 'aiCall', 'executeNode']);
+    const types = (await recordedActivities(run.logId, ['executeNode', 'prepareAiNode', 'aiCall', 'finishAiNode'])).map((a) => a.type);
+    expect(types).to.deep.equal(['prepareAiNode', 'aiCall', 'finishAiNode', 'aiCall', 'finishAiNode', 'aiCall', 'finishAiNode']);
     // The third call carries both tool results, as the tool answered them.
     const fed = (harness().ai.chats[2].body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool');
     expect(fed.map((m) => JSON.parse(m.content).body.order)).to.deep.equal(['1', '2']);
@@ -132,5 +139,64 @@ describe('TOOLS_AI nodes in workflows', function () {
     expect(JSON.parse(fed.content).error).to.match(/Nope/);
     const unknown = (harness().ai.chats[2].body.messages as { role: string; content: string }[]).at(-1)!;
     expect(JSON.parse(unknown.content)).to.deep.equal({ error: 'there is no tool made_up' });
+  });
+
+  it('runs for a run started before TOOLS_AI had steps: executeNode with the replies so far asks for the same calls and answers', async () => {
+    const { account, userKey: key } = await newAccount();
+    const tool = await call('POST', '/custom-tools', {
+      key,
+      body: {
+        name: 'order status',
+        description: 'Status of an order',
+        method: 'GET',
+        url: `${orders.origin}/legacy`,
+        parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      },
+    });
+    expect(tool.status, tool.text).to.equal(201);
+    const name = `tool_${tool.body.id}_order_status`;
+    const execution = {
+      accountId: account.id,
+      type: 'TOOLS_AI',
+      data: { prompt: 'Where is order 9?', customToolIds: [tool.body.id] },
+      executionKey: `legacy-${account.id}#1`,
+    };
+    const reply = (content: string, toolCalls: AiReply['toolCalls'] = []): AiReply => ({
+      kind: 'chat',
+      content,
+      toolCalls,
+      record: { model: 'gpt-4o', promptTokens: 1, completionTokens: 1, latencyMs: 1, credits: 5 },
+    });
+    const calling = reply('', [{ id: 'call_0', name, arguments: '{"id":"9"}' }]);
+    orders.hits.length = 0;
+    harness().ai.script();
+
+    const first = await executeNodeAttempt(execution);
+    expect(first.aiCall).to.deep.include({ callKey: `legacy-${account.id}#1/ai-1` });
+    const firstCall = first.aiCall!.call as { messages: { role: string; content: string }[]; tools: { name: string }[] };
+    expect(firstCall.messages.map((m) => m.role)).to.deep.equal(['system', 'user']);
+    expect(firstCall.tools.map((t) => t.name)).to.deep.equal([name]);
+
+    // The node executed again with the tool call's reply (and once more, as a retry): the tool is called once.
+    for (const attempt of [1, 2]) {
+      const second = await executeNodeAttempt({ ...execution, aiReplies: [calling] }, attempt);
+      expect(second.aiCall).to.deep.include({ callKey: `legacy-${account.id}#1/ai-2` });
+      const messages = (second.aiCall!.call as { messages: { role: string; content: string; toolCallId?: string }[] }).messages;
+      expect(messages.map((m) => m.role)).to.deep.equal(['system', 'user', 'assistant', 'tool']);
+      expect(JSON.parse(messages[3].content)).to.deep.equal({ status: 200, body: { order: '9', status: 'shipped' } });
+    }
+    expect(orders.hits.map((h) => h.url)).to.deep.equal(['/legacy?id=9']);
+
+    const done = await executeNodeAttempt({ ...execution, aiReplies: [calling, reply('Order 9 has shipped.')] });
+    expect(done).to.deep.equal({
+      output: {
+        answer: 'Order 9 has shipped.',
+        toolCalls: [{ name, arguments: { id: '9' }, result: { status: 200, body: { order: '9', status: 'shipped' } } }],
+        captures: {},
+      },
+      aiCredits: 10,
+    });
+    expect(orders.hits).to.have.length(1);
+    expect(harness().ai.requests).to.have.length(0);
   });
 });

@@ -197,3 +197,42 @@ describe('recording a conversation whose deadline timer messages do not restart,
     await recordNewsletterConversation('one-timer-conversation');
   });
 });
+
+/**
+ * A run of DATA_TRANSFORMER (an AI node in steps: the ai-nodes-prepare-finish marker is in the history) then TOOLS_AI
+ * calling a table tool, answering and capturing, recorded as the history `name`.
+ */
+async function recordToolsAiRun(name: string): Promise<void> {
+  const { userKey: key } = await newAccount();
+  const recordTypeId = (await call('GET', '/objects/people', { key })).body.recordTypes[0].id as number;
+  const workflowId = (await call('POST', '/workflows', { key, body: { name: 'Tools' } })).body.id as number;
+  expect((await call('POST', `/workflows/${workflowId}/variables`, { key, body: { name: 'email' } })).status).to.equal(201);
+  const transform = await node(key, workflowId, { type: 'DATA_TRANSFORMER', data: { prompt: 'Tidy {trigger_payload}' } });
+  const tools = await node(key, workflowId, {
+    type: 'TOOLS_AI',
+    data: { prompt: 'Log {trigger_payload} in People', selectedRecordTypes: [{ id: recordTypeId }], captureVariables: [{ name: 'email' }] },
+  });
+  await edge(key, workflowId, transform, 'default', tools);
+  harness().ai.script(
+    { content: 'Ada, ada@example.test' },
+    { toolCalls: [{ name: `create_${recordTypeId}_People`, arguments: { values: { 'First name': 'Ada', Email: 'ada@example.test' } } }] },
+    { content: 'Ada is logged.' },
+    { content: '{"email":"ada@example.test"}' },
+  );
+  const run = await manualRun(key, workflowId, 'Ada, ada@example.test');
+  const result = await runResult(run);
+  expect(result.successful, JSON.stringify(result)).to.equal(true);
+  await save(name, run);
+}
+
+describe('recording a TOOLS_AI run for the replay tests', function () {
+  this.timeout(120_000);
+
+  it('records TOOLS_AI executed again after each AI call (before TOOLS_AI had steps)', async () => {
+    await recordToolsAiRun('tools-ai-run');
+  });
+
+  it('records TOOLS_AI in steps: prepareAiNode, then a finishAiNode per tool round and for the capture', async () => {
+    await recordToolsAiRun('tools-ai-steps-run');
+  });
+});

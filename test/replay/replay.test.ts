@@ -23,12 +23,14 @@ describe('replaying recorded run histories with the current workflow code', func
     bundle = await bundleWorkflowCode({ workflowsPath, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
   });
 
-  it('has the recorded histories: a webhook run, a loop with BREAK, a failed run, a cancelled run and a conversation, and AI nodes in steps', () => {
+  it('has the recorded histories: a webhook run, a loop with BREAK, a failed run, a cancelled run, conversations, AI nodes and TOOLS_AI before and in steps', () => {
     // conversation.json predates AI nodes in steps (each AI node executed again after its call): it proves that runs
     // in flight keep that path; the ai-steps-* histories, recorded with the ai-nodes-prepare-finish patch, prove theirs.
     // The runs without ledger-on-nodes-* in their names predate `ledgerOnNodes` (ledger steps as local activities
     // of their own); the ledger-on-nodes-* ones were started with it. The conversations but one-timer-conversation.json
-    // predate the conversation-one-deadline-timer patch (each message restarted the deadline timer).
+    // predate the conversation-one-deadline-timer patch (each message restarted the deadline timer). tools-ai-run.json
+    // predates TOOLS_AI in steps (executed again after each AI call), though its DATA_TRANSFORMER ran in steps: the
+    // run's input says which node types have steps; tools-ai-steps-run.json was recorded with TOOLS_AI in steps.
     expect(fixtures).to.deep.equal([
       'ai-steps-conversation.json',
       'ai-steps-run.json',
@@ -39,6 +41,8 @@ describe('replaying recorded run histories with the current workflow code', func
       'ledger-on-nodes-run.json',
       'loop-with-break.json',
       'one-timer-conversation.json',
+      'tools-ai-run.json',
+      'tools-ai-steps-run.json',
       'webhook-run.json',
     ]);
   });

@@ -10,9 +10,9 @@ import { Context } from '@temporalio/activity';
 import { DefaultLogger } from '@temporalio/worker';
 import type { Orm } from '../../db/orm.js';
 import type { AiModel } from '../../db/catalogs/ai-model.entity.js';
-import type { AiReply } from '../../lib/runtime/ai-call.js';
+import type { AiCallRequest, AiReply } from '../../lib/runtime/ai-call.js';
 import type { ExecuteNodeInput, NodeOutcome } from '../../lib/runtime/contract.js';
-import { AiCallNeeded, AiGateway } from '../../integrations/ai/ai-gateway.js';
+import { AiGateway } from '../../integrations/ai/ai-gateway.js';
 import type { AiProvider } from '../../integrations/ai/ai-provider.js';
 import type { ExecutionContext, NodeModule } from '../../nodes/node-module.js';
 import { isAsk, stepOutcome } from '../../nodes/support/ai-steps.js';
@@ -75,13 +75,12 @@ export function aiModel(more: Partial<AiModel> = {}): AiModel {
 }
 
 /**
- * What an AI node's executor needs: its session, journaled on `input.aiReplies` as in a run (a call without a reply
- * throws AiCallNeeded carrying the request), and a database stand-in whose every lookup answers `model`.
+ * What an AI node's steps need: a gateway with a provider (its calls are asked for, never made here), and a database
+ * stand-in whose every lookup answers `model`.
  */
-export function aiDeps(input: ExecuteNodeInput, model = aiModel()): Partial<ExecutionContext> {
-  const gateway = new AiGateway({} as AiProvider);
+export function aiDeps(model = aiModel()): Partial<ExecutionContext> {
   const em = { findOne: async () => model };
-  return { ai: gateway, aiSession: () => gateway.journaled(input), orm: { em: { fork: () => em } } as unknown as Orm };
+  return { ai: new AiGateway({} as AiProvider), orm: { em: { fork: () => em } } as unknown as Orm };
 }
 
 /** The reply of a chat call on `model`, as the aiCall activity records it. */
@@ -92,6 +91,14 @@ export function chatReply(content: string, model = aiModel()): AiReply {
     toolCalls: [],
     record: { model: model.externalId, promptTokens: 10, completionTokens: 5, latencyMs: 1, credits: model.creditsPerMessage },
   };
+}
+
+/** What `runNode` throws at an AI call it has no reply for: the call the workflow would make as an `aiCall` activity. */
+export class AiCallNeeded extends Error {
+  constructor(readonly request: AiCallRequest) {
+    super(`The node needs AI call ${request.callKey}`);
+    this.name = 'AiCallNeeded';
+  }
 }
 
 /**

@@ -23,7 +23,7 @@ import { LocalBatch, runNodeExecution } from '../node-runner.js';
 
 /**
  * The start of a turn (the user's message into the transcript) and the run count of a routed flow write only to
- * agentry's database: they retry until it answers (`../bookkeeping.ts`), so a PostgreSQL outage fails no turn.
+ * agentry's database: they retry until it answers (`../until-the-database-answers.ts`), so a PostgreSQL outage fails no turn.
  */
 const bookkeeping = proxyLocalActivities<Activities>(untilTheDatabaseAnswers);
 

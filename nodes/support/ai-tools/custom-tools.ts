@@ -3,8 +3,8 @@
  * DELETE, as the JSON body otherwise, with the tool's headers. The answer (parsed when JSON, cut to 20,000
  * characters) is what the model reads; a failed call is reported to the model, which may try otherwise, but a call
  * the outbound address policy refuses fails the node (the model cannot change the tool's URL). Each call
- * is made once per tool call of the node execution: its answer is recorded, and the node, executed again after each
- * of its AI calls, reads it back instead of calling the tool again.
+ * is made once per tool call of the node execution: its answer is recorded, and a step run again (a retry, a run
+ * from before steps executing the node after each AI call) reads it back instead of calling the tool again.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AgentResource } from '../../../db/agents/agent-resource.entity.js';

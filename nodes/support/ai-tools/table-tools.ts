@@ -43,7 +43,7 @@ export async function tableTools(
           description: `Searches ${what} by text; answers at most 20 records`,
           parameters: { type: 'object', properties: { search: { type: 'string' } }, required: ['search'] },
         },
-        // Recorded like the writes, so the node executed again after its next AI call reads what the model read.
+        // Recorded like the writes, so a step run again (a retry, a run from before steps) reads what the model read.
         run: (args, part) =>
           context
             .onceFor(part, (tx) => listRows(tx, ctx, { search: String(args.search ?? ''), recordTypeId: recordType.id, limit: 20 }))

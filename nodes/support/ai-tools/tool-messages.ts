@@ -3,9 +3,10 @@
  * passages of `search_knowledge` (by id: the `aiCall` activity adds their text) and the pages of `web_search`;
  * `sources[n - 1]` is what a reply's [n] cites (`citationsIn`).
  */
-import type { ChatMessage } from '../../../lib/runtime/ai-call.js';
+import type { ChatMessage, ToolCall } from '../../../lib/runtime/ai-call.js';
 import type { Citation } from '../../../lib/runtime/contract.js';
 import { isKnowledgeResult } from '../knowledge.js';
+import type { RunnableTool } from './runnable-tool.js';
 import { isWebSearchResult } from './system-tools.js';
 
 export function toolMessage(toolCallId: string, result: unknown, sources: Citation[]): ChatMessage {
@@ -37,4 +38,26 @@ export function parseArguments(raw: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Runs the tool calls of one model reply in order, the `index`-th of tool round `round` named `tool-<round>-<index>`
+ * for its side effect (`context.onceFor`), and answers what each tells the model (an error for a tool that is not
+ * offered, or arguments that are not a JSON object).
+ */
+export async function runToolCalls(tools: RunnableTool[], calls: ToolCall[], round: number): Promise<unknown[]> {
+  const byName = new Map(tools.map((t) => [t.definition.name, t]));
+  const results: unknown[] = [];
+  for (const [index, call] of calls.entries()) {
+    const args = parseArguments(call.arguments);
+    const tool = byName.get(call.name);
+    results.push(
+      !tool
+        ? { error: `there is no tool ${call.name}` }
+        : args
+          ? await tool.run(args, `tool-${round}-${index}`)
+          : { error: 'the arguments are not a JSON object' },
+    );
+  }
+  return results;
 }
