@@ -3,6 +3,7 @@
 import tseslint from 'typescript-eslint';
 import { builtinModules } from 'node:module';
 import importLayers from './eslint-rules/import-layers.js';
+import importCycles from './eslint-rules/import-cycles.js';
 
 const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`, `${name}/*`, `node:${name}/*`]);
 
@@ -16,10 +17,12 @@ export default tseslint.config(
     },
   },
   {
-    // The layers of the house (README, Layout): a folder imports its own and lower layers only.
+    // The layers of the house (README, Layout): a folder imports its own and lower layers only, and no import,
+    // type-only ones included, runs in a circle.
     files: ['**/*.ts'],
-    plugins: { house: { rules: { 'import-layers': importLayers } } },
+    plugins: { house: { rules: { 'import-layers': importLayers, 'import-cycles': importCycles } } },
     rules: {
+      'house/import-cycles': 'error',
       'house/import-layers': [
         'error',
         {

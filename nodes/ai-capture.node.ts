@@ -24,7 +24,7 @@ const aiCaptureSteps: AiNodeSteps<StructuredState> = {
 
 export const aiCaptureNode: NodeModule = {
   type: 'AI_CAPTURE',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: 'Extracts structured data from text with an LLM into captureVariables',
   data: {
     properties: {

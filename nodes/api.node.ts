@@ -72,7 +72,7 @@ const executeApi: NodeExecutor = async ({ data }, { httpTimeoutMs, signal, outbo
 
 export const apiNode: NodeModule = {
   type: 'API',
-  scopes: ['workflow', 'flow'],
+  scopes: ['automation', 'flow'],
   summary: 'Calls an external HTTP endpoint; the output is the response body (parsed when JSON)',
   data: {
     required: ['url'],

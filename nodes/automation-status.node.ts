@@ -38,7 +38,7 @@ const executeAutomationStatus: NodeExecutor = async ({ accountId, data }, { once
 
 export const automationStatusNode: NodeModule = {
   type: 'AUTOMATION_STATUS',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: "Changes another automation's status (its schedules follow); does not publish its draft",
   data: {
     required: ['automationId', 'action'],

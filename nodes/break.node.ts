@@ -3,7 +3,7 @@ import type { NodeModule } from './node-module.js';
 
 export const breakNode: NodeModule = {
   type: 'BREAK',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: 'Exits the current loop, which continues on its completed path; outside a loop the run fails',
   data: { additionalProperties: false, properties: {} },
   handles: [],

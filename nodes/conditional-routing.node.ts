@@ -55,7 +55,7 @@ function conditionHandles(data: Record<string, unknown>): string[] {
 
 export const conditionalRoutingNode: NodeModule = {
   type: 'CONDITIONAL_ROUTING',
-  scopes: ['workflow', 'flow'],
+  scopes: ['automation', 'flow'],
   summary: 'Branches on conditions: an edge leaves from each condition id, and from default when none matches',
   data: {
     properties: {

@@ -39,7 +39,7 @@ const executeCreateRecordActivity: NodeExecutor = async ({ accountId, automation
 
 export const createRecordActivityNode: NodeModule = {
   type: 'CREATE_RECORD_ACTIVITY',
-  scopes: ['workflow', 'flow'],
+  scopes: ['automation', 'flow'],
   summary: 'Logs an activity (note, email, call, meeting, message) on an Object record',
   data: {
     required: ['recordTypeId', 'rowId', 'activityType', 'content'],

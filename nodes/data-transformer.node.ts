@@ -24,7 +24,7 @@ const dataTransformerSteps: AiNodeSteps<null> = {
 
 export const dataTransformerNode: NodeModule = {
   type: 'DATA_TRANSFORMER',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: 'Reshapes data via a prompt; the output is the transformed data',
   data: {
     properties: {

@@ -105,7 +105,7 @@ const executeDynamicTables: NodeExecutor = async ({ accountId, data, chain, exec
 
 export const dynamicTablesNode: NodeModule = {
   type: 'DYNAMIC_TABLES',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: 'Creates, updates, deletes, searches or changes the record type of records in a Table or Object',
   data: {
     required: ['action', 'tableId'],

@@ -44,7 +44,7 @@ const fileAnalysisSteps: AiNodeSteps<{ text: string }> = {
 export const fileAnalysisNode: NodeModule = {
   type: 'FILE_ANALYSIS',
   remote: true,
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: 'Reads a file from a URL (PDF text, OCR of images) and analyses it with an AI model; the output is { analysis, text }',
   data: {
     properties: {

@@ -16,7 +16,7 @@ const checkIteration: NodeCheck = (node, ctx) => {
 
 export const iterationNode: NodeModule = {
   type: 'ITERATION',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: 'Loops over an array: body runs once per item, then completed; empty when there are no items (at most 50)',
   data: {
     required: ['variableName'],

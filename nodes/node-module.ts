@@ -25,7 +25,7 @@ export type { NodeCheck, NodeCheckContext } from './checks/check-context.js';
 export type JsonSchema = Record<string, unknown>;
 
 /** Where a node type may appear: account-level automations, agents' conversation flows, or both. */
-export type NodeScope = 'workflow' | 'flow';
+export type NodeScope = 'automation' | 'flow';
 
 export interface ExecutorDeps {
   orm: Orm;

@@ -1,10 +1,10 @@
 /**
  * The node types: adding one is one module (`<type>.node.ts`, see `node-module.ts`) and one line in `NODE_MODULES`.
  * Everything else reads them from here: the API's request schemas and OpenAPI document (`nodeDataSchema`), the
- * graph service's checks and edge handles (`nodeCatalog`), the facts a run carries (`nodeFactsOf`), the outbox
+ * graph service's checks and edge handles (`automationGraphRules`, `flowGraphRules`), the facts a run carries (`nodeFactsOf`), the outbox
  * dispatcher's event matching (`entryMatches`) and the `executeNode` activity (`nodeModule`).
  */
-import type { NodeCatalog } from '../db/automations/graph-rules.js';
+import type { GraphRules } from '../db/automations/graph-rules.js';
 import type { Issue } from '../lib/errors.js';
 import type { AutomationEvent } from '../lib/events/event-match.js';
 import type { Graph, GraphNode } from '../lib/graph/graph.js';
@@ -148,7 +148,7 @@ function variablesUsed(node: GraphNode): string[] {
   return [...new Set(names)];
 }
 
-function catalogOf(scope: NodeScope, refused?: Record<string, string>): NodeCatalog {
+function graphRulesOf(scope: NodeScope, refused?: Record<string, string>): GraphRules {
   return {
     types: nodeTypesOf(scope),
     ...(refused ? { refused } : {}),
@@ -158,11 +158,11 @@ function catalogOf(scope: NodeScope, refused?: Record<string, string>): NodeCata
   };
 }
 
-/** The catalog the graph service of workflows works with. */
-export const workflowNodeCatalog: NodeCatalog = catalogOf('workflow');
+/** The rules the graph service of automations works with. */
+export const automationGraphRules: GraphRules = graphRulesOf('automation');
 
-/** The catalog of agents' conversation flows (SPEC.md, Flow node types). */
-export const flowNodeCatalog: NodeCatalog = catalogOf('flow', {
+/** The rules of agents' conversation flows (SPEC.md, Flow node types). */
+export const flowGraphRules: GraphRules = graphRulesOf('flow', {
   DYNAMIC_TABLES:
     'DYNAMIC_TABLES is automation-only and unavailable in flows: read or write records with a TOOLS_AI node and table tools (selectedRecordTypes)',
 });

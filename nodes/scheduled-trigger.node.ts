@@ -36,7 +36,7 @@ const nullableDate = (description: string) => ({ type: ['string', 'null'], maxLe
 
 export const scheduledTriggerNode: NodeModule = {
   type: 'SCHEDULED_TRIGGER',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: 'Cron-style entry point, run on a Temporal Schedule while the workflow is ACTIVE',
   data: {
     required: ['cronExpression', 'timezone', 'startTime', 'endTime'],

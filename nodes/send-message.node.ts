@@ -72,7 +72,7 @@ const sendMessageSteps: AiNodeSteps<Addressed> = {
 
 export const sendMessageNode: NodeModule = {
   type: 'SEND_MESSAGE',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: "Pushes a message to a conversation (its conversationId, else the trigger event's)",
   data: {
     properties: {

@@ -71,7 +71,7 @@ const text = (description: string) => ({ type: ['string', 'null'], maxLength: 10
 
 export const sendMessagingMessageNode: NodeModule = {
   type: 'SEND_MESSAGING_MESSAGE',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: 'Sends an approved messaging template from a business number to a phone number or a People record',
   data: {
     properties: {

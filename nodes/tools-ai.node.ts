@@ -198,7 +198,7 @@ const checkRecordTypes: NodeCheck = async (node, { em, accountId }) => {
 export const toolsAiNode: NodeModule = {
   type: 'TOOLS_AI',
   remote: true,
-  scopes: ['workflow', 'flow'],
+  scopes: ['automation', 'flow'],
   summary: 'The AI chooses a tool to call (custom tools, table tools, system tools) and may capture values into variables',
   data: {
     properties: {

@@ -43,7 +43,7 @@ const transcriptionSteps: AiNodeSteps<TranscriptionState> = {
 
 export const transcriptionNode: NodeModule = {
   type: 'TRANSCRIPTION',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: 'Transcribes an audio URL; the output is { text, captures }',
   data: {
     properties: {

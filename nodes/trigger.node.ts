@@ -152,7 +152,7 @@ function matchesEvent(data: Record<string, unknown>, event: AutomationEvent): bo
 
 export const triggerNode: NodeModule = {
   type: 'TRIGGER',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: 'Event-based entry point: the run starts when the event of triggerType happens; its output is the event',
   data: {
     required: ['triggerType'],

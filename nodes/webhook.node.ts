@@ -10,7 +10,7 @@ const checkUrl: NodeCheck = (node) => (isValidUrl(node.data.url) ? [] : [invalid
 
 export const webhookNode: NodeModule = {
   type: 'WEBHOOK',
-  scopes: ['workflow'],
+  scopes: ['automation'],
   summary: 'Entry point fed by incoming webhooks: each call to one of triggerByWebhookIds starts a run with its JSON body',
   data: {
     required: ['url'],

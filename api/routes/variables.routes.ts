@@ -2,7 +2,7 @@
  * The routes of declared variables, the same for each owner of variables (`<owner>/variables`): a workflow's
  * (workflow-variables.routes.ts) and an agent's (agents/agent-variables.routes.ts).
  */
-import type { NodeCatalog } from '../../db/automations/graph-rules.js';
+import type { GraphRules } from '../../db/automations/graph-rules.js';
 import {
   allVariables,
   createVariable,
@@ -28,7 +28,7 @@ export interface VariableRoutesOwner<P> extends RouteOwner<P, VariableOwner> {
   /** Schema of the path parameters with `variableId`. */
   variableParams: JsonSchema;
   /** The owner's node types: whether a node uses a variable. */
-  nodes: NodeCatalog;
+  nodes: GraphRules;
   /** Response schemas: one variable, a page of them, and the declared and built-in ones. */
   schemas: { variable: JsonSchema; page: JsonSchema; all: JsonSchema };
   /** What the summaries say of this owner. */

@@ -1,7 +1,7 @@
 /** `/workflows/{workflowId}/variables` (USER keys): a workflow's declared variables and its built-in ones. */
 import { findAutomation } from '../../db/automations/automations.service.js';
 import { automationVariables } from '../../db/automations/variables.service.js';
-import { workflowNodeCatalog } from '../../nodes/registry.js';
+import { automationGraphRules } from '../../nodes/registry.js';
 import type { RouteRegistry } from '../route-registry.js';
 import { WorkflowVariableAllSchema, WorkflowVariablePageSchema, WorkflowVariableSchema } from '../schemas/workflow-responses.schema.js';
 import { variableRoutes } from './variables.routes.js';
@@ -19,7 +19,7 @@ export function workflowVariableRoutes(api: RouteRegistry): void {
     variableParams: { type: 'object', required: ['workflowId', 'variableId'], properties: { workflowId: id, variableId: id } },
     lock: workflowLock,
     find: async (em, accountId, { workflowId }) => automationVariables(await findAutomation(em, accountId, workflowId)),
-    nodes: workflowNodeCatalog,
+    nodes: automationGraphRules,
     schemas: { variable: WorkflowVariableSchema, page: WorkflowVariablePageSchema, all: WorkflowVariableAllSchema },
     summaries: {
       list: 'Declared variables of a workflow',

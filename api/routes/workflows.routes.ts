@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
 import type { TriggerProvider } from '../../lib/triggers/trigger-provider.js';
 import { TemporalAutomationSchedules } from '../../integrations/temporal/automation-schedules.js';
-import { nodeFactsOf, workflowNodeCatalog } from '../../nodes/registry.js';
+import { nodeFactsOf, automationGraphRules } from '../../nodes/registry.js';
 import { staleAgentReferences } from '../../nodes/checks/stale-references.js';
 import { automationGraphOwner } from '../../db/automations/automation-graph-owner.js';
 import type { Automation } from '../../db/automations/automation.entity.js';
@@ -147,7 +147,7 @@ export function workflowRoutes(
     // An ACTIVE workflow's edit is published with it (publishIfActive).
     editOf: (automation) => ({
       owner: automationGraphOwner(automation),
-      deps: { nodes: workflowNodeCatalog, triggers, deliveries, afterSave: publishIfActive(automation, schedules) },
+      deps: { nodes: automationGraphRules, triggers, deliveries, afterSave: publishIfActive(automation, schedules) },
     }),
     node: NodeSchema,
     publish: async (em, automation) => {

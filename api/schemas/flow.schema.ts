@@ -1,5 +1,5 @@
 /** Request and response schemas of an agent's flows and their graphs. */
-import { flowNodeCatalog } from '../../nodes/registry.js';
+import { flowGraphRules } from '../../nodes/registry.js';
 import type { JsonSchema } from '../validation.js';
 import { strictObject } from './common.schema.js';
 import { nodeSchemaFor, refusedNodeSchemas } from './workflow.schema.js';
@@ -24,7 +24,7 @@ export const FlowUpdateSchema: JsonSchema = {
 };
 
 /** The node types a flow refuses (DYNAMIC_TABLES), each a branch of `FlowNode` saying what to use instead. */
-export const FlowRefusedNodeSchemas: JsonSchema[] = refusedNodeSchemas('flow', flowNodeCatalog.refused ?? {});
+export const FlowRefusedNodeSchemas: JsonSchema[] = refusedNodeSchemas('flow', flowGraphRules.refused ?? {});
 
 /** A node of a flow graph (SPEC.md, Flow node types); DYNAMIC_TABLES is documented as refused. */
 export const FlowNodeSchema: JsonSchema = nodeSchemaFor(

@@ -123,7 +123,7 @@ export function nodeSchemaFor(scope: NodeScope, $id: string, nodeIdDescription: 
   };
 }
 
-export const NodeSchema: JsonSchema = nodeSchemaFor('workflow', 'WorkflowNode', 'node_<uuid>; generated when omitted');
+export const NodeSchema: JsonSchema = nodeSchemaFor('automation', 'WorkflowNode', 'node_<uuid>; generated when omitted');
 
 export const EdgeSchema: JsonSchema = {
   $id: 'WorkflowEdge',

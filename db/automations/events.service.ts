@@ -2,7 +2,7 @@
  * Entry points for events produced outside the Objects and Tables data plane: conversation events (ended, idle,
  * feedback) and third-party trigger deliveries. Each writes one outbox event in the caller's transaction; the
  * dispatcher starts the ACTIVE workflows whose TRIGGER nodes match it. Webhook calls and row events write theirs
- * where they happen (incoming-webhooks.service.ts, tables/row-events.ts).
+ * where they happen (webhook-calls.ts, tables/row-events.ts).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CONVERSATION_EVENTS } from '../../lib/events/event-match.js';

@@ -29,7 +29,8 @@ export interface NodeCheckContext {
   agentId?: string;
 }
 
-export interface NodeCatalog {
+/** What one kind of graph (automations', flows') may hold, and how its nodes and edges are checked. */
+export interface GraphRules {
   /** Node types this kind of graph may hold. */
   types: readonly string[];
   /** Types of the other kind of graph refused with a message saying what to use instead. */

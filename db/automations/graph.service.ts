@@ -15,7 +15,7 @@ import { findNode, withEdge, withNode, withoutEdge, withoutNode, type Graph, typ
 import { discardSubscription, isExternalTrigger, subscribeNode, subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
 import type { GraphOwner } from './graph-owner.js';
 import { headlineOf } from './headline-issues.js';
-import type { NodeCatalog } from './graph-rules.js';
+import type { GraphRules } from './graph-rules.js';
 import { draftGraph } from './snapshots.js';
 import { updateSubscriptionIndex, type IndexChange } from './trigger-subscriptions.js';
 import type { TriggerDeliveries } from '../../lib/triggers/delivery-signature.js';
@@ -36,7 +36,7 @@ function fail(issues: Issue[]): never {
 
 /** What a graph edit works with: the node types (checks, handles), the trigger provider, and more work to commit with it. */
 export interface GraphEditDeps {
-  nodes: NodeCatalog;
+  nodes: GraphRules;
   /** The third-party trigger provider EXTERNAL_TRIGGER nodes subscribe through (undefined: not configured). */
   triggers?: TriggerProvider;
   /** Where the provider delivers the events of new subscriptions, and their secrets (unset: no callback is given). */
@@ -44,7 +44,7 @@ export interface GraphEditDeps {
   afterSave?: AfterSave;
 }
 
-function buildNode(input: NodeInput, owner: GraphOwner, graph: Graph, nodes: NodeCatalog, existing?: GraphNode): GraphNode {
+function buildNode(input: NodeInput, owner: GraphOwner, graph: Graph, nodes: GraphRules, existing?: GraphNode): GraphNode {
   const type = input.type;
   const refused = nodes.refused?.[type];
   if (refused) fail([{ code: 'invalid', path: 'type', message: refused }]);
@@ -64,7 +64,7 @@ function buildNode(input: NodeInput, owner: GraphOwner, graph: Graph, nodes: Nod
   };
 }
 
-async function validate(em: EntityManager, owner: GraphOwner, graph: Graph, node: GraphNode, nodes: NodeCatalog): Promise<void> {
+async function validate(em: EntityManager, owner: GraphOwner, graph: Graph, node: GraphNode, nodes: GraphRules): Promise<void> {
   const issues: Issue[] = [];
   if (!owner.nodeId.pattern.test(node.nodeId)) issues.push({ code: 'invalid', path: 'nodeId', message: `must be ${owner.nodeId.describe}` });
   if (!node.alias.trim()) issues.push({ code: 'invalid', path: 'alias', message: 'must not be empty' });
@@ -171,7 +171,7 @@ function requireNode(graph: Graph, nodeId: string): GraphNode {
 }
 
 /** An edge may leave a node only from one of the handles its type declares. */
-function requireHandle(nodes: NodeCatalog, source: GraphNode, handle: string, path: string): void {
+function requireHandle(nodes: GraphRules, source: GraphNode, handle: string, path: string): void {
   const handles = nodes.handles(source);
   if (handles.includes(handle)) return;
   const allowed = handles.length ? `one of ${handles.map((h) => `"${h}"`).join(', ')}` : 'none: no edge leaves it';
@@ -180,7 +180,7 @@ function requireHandle(nodes: NodeCatalog, source: GraphNode, handle: string, pa
   ]);
 }
 
-function withInlineEdges(graph: Graph, node: GraphNode, edges: NodeInput['edges'], nodes: NodeCatalog): Graph {
+function withInlineEdges(graph: Graph, node: GraphNode, edges: NodeInput['edges'], nodes: GraphRules): Graph {
   let next = graph;
   for (const [i, edge] of (edges ?? []).entries()) {
     requireNodeForEdge(next, edge.targetEdge);

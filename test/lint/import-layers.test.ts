@@ -1,16 +1,19 @@
 /**
  * The layers of the house (README, Layout): imports point down lib → db → integrations → nodes → activities and
  * workflows → worker, api and launcher, enforced by ESLint (`house/import-layers`, eslint-rules/import-layers.js);
- * this proves the rule bites, and that no value import runs in a circle anywhere in the project.
+ * this proves the rule bites, and that no import, type-only ones included, runs in a circle anywhere in the project
+ * (`house/import-cycles`, eslint-rules/import-cycles.js).
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { expect } from 'chai';
 import { ESLint } from 'eslint';
 import { projectRoot } from '../setup/harness.js';
+import { findCircles } from '../../eslint-rules/import-cycles.js';
 
 const RULE = 'house/import-layers';
+const CYCLES = 'house/import-cycles';
 
 describe('import layers', function () {
   this.timeout(30_000);
@@ -66,34 +69,26 @@ describe('import layers', function () {
     ).to.deep.equal([]);
   });
 
-  it('finds no circle of value imports between the files of the project', () => {
+  it('refuses an import that closes a circle, a type-only one too, naming the files it runs through', async () => {
+    const file = 'db/tables/formulas/formula-scope.ts';
+    const text = readFileSync(join(projectRoot, file), 'utf8');
+    const circle = async (line: string) =>
+      (await eslint.lintText(`${line}\n${text}`, { filePath: join(projectRoot, file) }))[0]!.messages
+        .filter((m) => m.ruleId === CYCLES)
+        .map((m) => m.message);
+    expect(await circle("import type { FormulaCompiler } from './formula-compiler.js';")).to.deep.equal([
+      'import circle: db/tables/formulas/formula-scope.ts → db/tables/formulas/formula-compiler.ts → db/tables/formulas/formula-scope.ts; move what both sides need into a module of its own',
+    ]);
+    expect(await circle("export { compileFormula } from './formula-compiler.js';")).to.have.length(1);
+    expect(await circle("import type { Typed } from './formula-sql.js';")).to.deep.equal([]);
+  });
+
+  it('finds no circle of imports, type-only ones included, between the files of the project', () => {
     const files = execFileSync('git', ['ls-files', '*.ts'], { cwd: projectRoot, encoding: 'utf8' })
       .split('\n')
-      .filter((f) => f && !f.startsWith('test/') && !f.startsWith('db/migrations/'));
-    const known = new Set(files);
-    const edges = new Map<string, string[]>();
-    const valueImport = /^(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
-    for (const file of files) {
-      const text = readFileSync(join(projectRoot, file), 'utf8');
-      const targets: string[] = [];
-      for (const match of text.matchAll(valueImport)) {
-        if (/^(import|export)\s*\{[^}]*\}/.test(match[0]) && /\{\s*(type\s+[\w$]+\s*,?\s*)+\}/.test(match[0])) continue; // { type A, type B }
-        const target = relative(projectRoot, resolve(dirname(join(projectRoot, file)), match[1]!.replace(/\.js$/, '.ts')));
-        if (known.has(target)) targets.push(target);
-      }
-      edges.set(file, targets);
-    }
-    const circles: string[] = [];
-    const state = new Map<string, 'open' | 'done'>();
-    const visit = (file: string, path: string[]) => {
-      state.set(file, 'open');
-      for (const next of edges.get(file) ?? []) {
-        if (state.get(next) === 'open') circles.push([...path.slice(path.indexOf(next)), next].join(' → '));
-        else if (!state.has(next)) visit(next, [...path, next]);
-      }
-      state.set(file, 'done');
-    };
-    for (const file of files) if (!state.has(file)) visit(file, [file]);
+      .filter((f) => f && !f.startsWith('db/migrations/'))
+      .map((f) => join(projectRoot, f));
+    const circles = findCircles(files);
     expect(circles, circles.join('\n')).to.deep.equal([]);
   });
 });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { compileFormula, type FormulaScope } from '../../db/tables/formulas/formula-compiler.js';
+import { compileFormula } from '../../db/tables/formulas/formula-compiler.js';
+import type { FormulaScope } from '../../db/tables/formulas/formula-scope.js';
 import { checkExpressionShape, MAX_FORMULA_DEPTH, parseFieldRef } from '../../db/tables/formulas/formula-nodes.js';
 import { fieldModel } from '../setup/field-models.js';
 

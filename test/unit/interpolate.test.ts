@@ -169,7 +169,7 @@ describe('interpolate: fields of node data', () => {
   });
 
   it('the node modules declare the SPEC.md fields per node type, and none for the others', () => {
-    expect(nodeTypesOf('workflow').sort()).to.deep.equal([...SPEC_WORKFLOW_NODE_TYPES].sort());
+    expect(nodeTypesOf('automation').sort()).to.deep.equal([...SPEC_WORKFLOW_NODE_TYPES].sort());
     const declared = Object.fromEntries(SPEC_WORKFLOW_NODE_TYPES.map((type) => [type, fieldsOf(type)]));
     expect(declared).to.deep.include({
       API: ['url', 'headers[].value', 'parameters[].value', 'body'],

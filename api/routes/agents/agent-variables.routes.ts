@@ -1,7 +1,7 @@
 /** `/agents/{agentId}/variables` (USER keys): the agent's declared variables and its built-in ones. */
 import { AGENT_BUILT_IN_VARIABLES, agentVariables } from '../../../db/agents/agent-variables.js';
 import { findAgent } from '../../../db/agents/agents.service.js';
-import { flowNodeCatalog } from '../../../nodes/registry.js';
+import { flowGraphRules } from '../../../nodes/registry.js';
 import type { RouteRegistry } from '../../route-registry.js';
 import { AgentVariableAllSchema, AgentVariableSchema, page } from '../../schemas/agents.schema.js';
 import { variableRoutes } from '../variables.routes.js';
@@ -16,7 +16,7 @@ export function agentVariableRoutes(api: RouteRegistry): void {
     variableParams: agentParams(['variableId']),
     lock: agentLock,
     find: async (em, accountId, { agentId }) => agentVariables(await findAgent(em, accountId, agentId)),
-    nodes: flowNodeCatalog,
+    nodes: flowGraphRules,
     schemas: { variable: AgentVariableSchema, page: page(AgentVariableSchema), all: AgentVariableAllSchema },
     summaries: {
       list: 'Declared variables of the agent',

@@ -1,10 +1,10 @@
 /**
  * `/agents/{agentId}/flows`: an agent's flows and their graphs, whose routes (graph.routes.ts) are those of workflows
- * with the flow's owner (node ids, agent variables, flow rules) and the flow node catalog; publish and snapshots as for
+ * with the flow's owner (node ids, agent variables, flow rules) and the flow graph rules; publish and snapshots as for
  * workflows (DESIGN.md, Publishing).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { flowNodeCatalog } from '../../../nodes/registry.js';
+import { flowGraphRules } from '../../../nodes/registry.js';
 import { findAgent } from '../../../db/agents/agents.service.js';
 import { flowGraphOwner } from '../../../db/agents/flow-graph-owner.js';
 import {
@@ -122,7 +122,7 @@ export function flowRoutes(api: RouteRegistry): void {
     nodeParams,
     lock: agentLock,
     find: flowOf,
-    editOf: (flow) => ({ owner: flowGraphOwner(flow), deps: { nodes: flowNodeCatalog } }),
+    editOf: (flow) => ({ owner: flowGraphOwner(flow), deps: { nodes: flowGraphRules } }),
     node: FlowNodeSchema,
     publish: async (em, flow) => flowView(await publishFlow(em, flow)),
     snapshots: listFlowSnapshots,

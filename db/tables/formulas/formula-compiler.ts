@@ -13,12 +13,11 @@ import { compileFilter } from '../query/filter.js';
 import { resolveOperand } from '../query/operand.js';
 import { parseDateOnly, parseInstant } from '../query/values.js';
 import type { FieldModel } from '../types.js';
-import { compileAggregate, compileLookup, type FormulaScope, type RowContext } from './formula-relations.js';
+import { compileAggregate, compileLookup } from './formula-relations.js';
+import type { FormulaContext, FormulaScope, RowContext } from './formula-scope.js';
 import { shapeOutput } from './formula-output.js';
 import { parseFieldRef, type FormulaNode } from './formula-nodes.js';
 import { asInstant, asText, fieldValue, PERCENT_OF_COLUMN, systemValue, typed, unreadableReason, type Typed } from './formula-sql.js';
-
-export type { FormulaScope, RelatedTable, BackRelation } from './formula-relations.js';
 
 /** A compiled formula: its SQL over the row alias it was compiled for, its type and the field ids it reads. */
 export interface CompiledFormula extends Typed {
@@ -32,7 +31,7 @@ const UNIT_SECONDS: Record<string, number> = { second: 1, minute: 60, hour: 3600
 /** Largest amount per unit that timeOperator add/subtract accepts; beyond it the result is null, never an error. */
 const MAX_AMOUNT: Record<string, number> = { second: 1.5e11, minute: 2.5e9, hour: 4e7, day: 1.7e6, month: 60_000, year: 5000 };
 
-export class FormulaCompiler {
+export class FormulaCompiler implements FormulaContext {
   readonly issues: Issue[] = [];
   readonly references = new Set<number>();
   private aliases = 0;

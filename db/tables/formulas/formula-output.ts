@@ -2,12 +2,12 @@
  * The output type of a formula: `numberConfig`, `dateConfig` or `stringConfig` shape the expression's value into
  * a number, a date or text (SPEC.md, Field). A number from text that is not a number is null, never an error.
  */
-import type { FormulaCompiler } from './formula-compiler.js';
+import type { FormulaContext } from './formula-scope.js';
 import { asText, textToNumber, typed, type Typed } from './formula-sql.js';
 
 const CONFIGS = ['numberConfig', 'dateConfig', 'stringConfig'] as const;
 
-export function shapeOutput(c: FormulaCompiler, value: Typed, metadata: Record<string, unknown>, path: string): Typed | null {
+export function shapeOutput(c: FormulaContext, value: Typed, metadata: Record<string, unknown>, path: string): Typed | null {
   const given = CONFIGS.filter((key) => metadata[key] !== undefined);
   if (given.length > 1) return c.issue('invalid', `${path}.${given[1]}`, `only one of ${CONFIGS.join(', ')} may be set`);
   switch (given[0]) {

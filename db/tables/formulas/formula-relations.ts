@@ -7,40 +7,9 @@
 import type { FieldModel } from '../types.js';
 import { linkTableName, rowTableName } from '../ddl.js';
 import { qualified } from '../query/fragment.js';
-import type { FormulaCompiler } from './formula-compiler.js';
+import type { FormulaContext, RelatedTable, RowContext } from './formula-scope.js';
 import { parseFieldRef, type FormulaNode } from './formula-nodes.js';
 import { dataTable, typed, type Typed } from './formula-sql.js';
-
-/** An Object or Table a formula reads through a relation. */
-export interface RelatedTable {
-  id: number;
-  name: string;
-  fields: FieldModel[];
-}
-
-/** A relation field of some table (possibly the formula's own) that points at the formula's table. */
-export interface BackRelation {
-  field: FieldModel;
-  table: RelatedTable;
-}
-
-/** Everything a formula of one table may read. */
-export interface FormulaScope {
-  tableId: number;
-  tableName: string;
-  fields: FieldModel[];
-  /** Targets of the table's relation fields, by table id. */
-  related: Map<number, RelatedTable>;
-  backRelations: BackRelation[];
-}
-
-/** The row a node is evaluated on: the formula's own row, or a related row (aggregate weights). */
-export interface RowContext {
-  fields: FieldModel[];
-  alias: string;
-  tableName: string;
-  own: boolean;
-}
 
 interface Source {
   table: RelatedTable;
@@ -50,7 +19,7 @@ interface Source {
   bindings: unknown[];
 }
 
-function relationOf(c: FormulaCompiler, name: string, ctx: RowContext, path: string): FieldModel | null {
+function relationOf(c: FormulaContext, name: string, ctx: RowContext, path: string): FieldModel | null {
   if (!ctx.own) return c.issue('invalid', path, "relations are read from the formula's own table only");
   const field = ctx.fields.find((f) => f.name.toLowerCase() === name.toLowerCase());
   if (!field) return c.issue('not_found', path, `names no field of "${ctx.tableName}" (${JSON.stringify(name)})`);
@@ -60,7 +29,7 @@ function relationOf(c: FormulaCompiler, name: string, ctx: RowContext, path: str
 }
 
 /** Rows linked from the current row through its relation field. */
-function directSource(c: FormulaCompiler, relation: FieldModel, ctx: RowContext, path: string): Source | null {
+function directSource(c: FormulaContext, relation: FieldModel, ctx: RowContext, path: string): Source | null {
   const table = c.scope.related.get(Number(relation.metadata.relatedTableId));
   if (!table) return c.issue('not_found', path, `the table related through "${relation.name}" no longer exists`);
   const alias = c.alias(`${ctx.alias}_r`);
@@ -76,7 +45,7 @@ function directSource(c: FormulaCompiler, relation: FieldModel, ctx: RowContext,
  * related rows are on the `related` side of the link table, the current row on the other.
  */
 function throughLinks(
-  c: FormulaCompiler,
+  c: FormulaContext,
   ctx: RowContext,
   table: RelatedTable,
   alias: string,
@@ -104,7 +73,7 @@ function throughLinks(
 }
 
 /** Rows of another table whose relation field points at the current row. */
-function backSource(c: FormulaCompiler, node: FormulaNode, ctx: RowContext, path: string): Source | null {
+function backSource(c: FormulaContext, node: FormulaNode, ctx: RowContext, path: string): Source | null {
   let candidates = c.scope.backRelations;
   if (node.backRelationColumnId !== undefined) {
     candidates = candidates.filter((b) => b.field.id === node.backRelationColumnId);
@@ -137,7 +106,7 @@ function backSource(c: FormulaCompiler, node: FormulaNode, ctx: RowContext, path
 const innerContext = (source: Source): RowContext => ({ fields: source.table.fields, alias: source.alias, tableName: source.table.name, own: false });
 
 /** `[Relation].[Field]`: the field of the linked row (of a multi relation: of the first linked row by id). */
-export function compileLookup(c: FormulaCompiler, relationName: string, fieldName: string, path: string, ctx: RowContext): Typed | null {
+export function compileLookup(c: FormulaContext, relationName: string, fieldName: string, path: string, ctx: RowContext): Typed | null {
   const relation = relationOf(c, relationName, ctx, path);
   const source = relation && directSource(c, relation, ctx, path);
   if (!source) return null;
@@ -149,7 +118,7 @@ export function compileLookup(c: FormulaCompiler, relationName: string, fieldNam
 }
 
 /** `aggregate`: count, sum, avg, min, max or sumProduct of a field over the related rows (optionally filtered). */
-export function compileAggregate(c: FormulaCompiler, node: FormulaNode, path: string, ctx: RowContext): Typed | null {
+export function compileAggregate(c: FormulaContext, node: FormulaNode, path: string, ctx: RowContext): Typed | null {
   let source: Source | null;
   if (node.isBackRelation) {
     source = ctx.own ? backSource(c, node, ctx, path) : c.issue('invalid', path, "aggregates are computed on the formula's own table only");

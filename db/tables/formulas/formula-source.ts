@@ -15,7 +15,7 @@ import { fieldColumnName, rowTableName } from '../ddl.js';
 import { fragment, type SqlFragment } from '../query/fragment.js';
 import type { FieldModel } from '../types.js';
 import { compileFormula, type CompileResult } from './formula-compiler.js';
-import type { BackRelation, FormulaScope, RelatedTable } from './formula-relations.js';
+import type { BackRelation, FormulaScope, RelatedTable } from './formula-scope.js';
 import { dataTable, nullOf } from './formula-sql.js';
 
 /** Alias of the row table inside a row source; compiled formulas refer to it. */
