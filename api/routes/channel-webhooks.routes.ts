@@ -6,7 +6,7 @@
  */
 import type { Client } from '@temporalio/client';
 import type { InboundMessageEvent } from '../../lib/channels/channel-contract.js';
-import { acceptDelivery, settleRoutedAtOnce, verifySubscription } from '../../db/channels/inbound.service.js';
+import { acceptNetworkDelivery, settleRoutedAtOnce, verifySubscription } from '../../db/channels/inbound.service.js';
 import type { Orm } from '../../db/orm.js';
 import { OutboxNotifier } from '../../db/automations/outbox-notifier.js';
 import { routeChannelMessage } from '../../activities/channel.activity.js';
@@ -125,7 +125,7 @@ export function channelWebhookRoutes(root: RouteRegistry, secrets: SecretBox | n
     },
     handler: async ({ em, params: { channel }, headers, stream }) => {
       const signature = headers[SIGNATURE_HEADER];
-      const accepted = await acceptDelivery(
+      const accepted = await acceptNetworkDelivery(
         em,
         secrets,
         channel,

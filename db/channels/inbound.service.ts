@@ -54,7 +54,7 @@ export interface AcceptedDelivery {
  */
 export const ROUTED_AT_ONCE_HOLD_SECONDS = 30;
 
-export async function acceptDelivery(
+export async function acceptNetworkDelivery(
   em: EntityManager,
   box: SecretBox | null,
   channel: MetaChannel,
