@@ -14,7 +14,7 @@
  * - `recordChannelStatus`: sent, delivered, read, failed on the message the network names.
  */
 import { Context } from '@temporalio/activity';
-import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { appendMessage } from '../db/agents/conversations.service.js';
 import { agentGreets, openConversation } from '../db/channels/network-conversations.service.js';
 import {
@@ -33,13 +33,8 @@ import { sendText } from '../integrations/messaging/meta-send-api.js';
 import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
 import { META_GRAPH_URL } from '../lib/channels/meta-protocol.js';
 import { deliveryWorkflowId, type InboundMessageEvent, type InboundStatusEvent } from '../lib/channels/channel-contract.js';
-import {
-  CONVERSATION_UPDATES,
-  conversationWorkflowId,
-  turnsTaskQueue,
-  type ConversationInput,
-  type UserMessage,
-} from '../lib/runtime/conversation-contract.js';
+import { conversationWorkflowId, type ConversationInput, type UserMessage } from '../lib/runtime/conversation-contract.js';
+import { beginConversation, handMessageOver, startConversationWorkflow } from '../integrations/temporal/conversations.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { isVoice, type VoiceTranscriber } from './channel-voice.js';
 
@@ -89,7 +84,7 @@ export async function routeChannelMessage(
   // A voice message is heard where the AI provider is, the worker's routing activity: the API leaves it (and the
   // person's later messages, so none overtakes it) to the outbox's channelInbound.
   if (isVoice(event) && !deps.hear) throw new Error('a voice message is routed by the worker');
-  const { orm, temporal } = deps;
+  const { orm, temporal, taskQueue } = deps;
   const em = orm.em.fork();
   const opened = await openConversation(em, event);
   if ('ignored' in opened) return { ignored: opened.ignored };
@@ -101,22 +96,10 @@ export async function routeChannelMessage(
     channel: event.channel,
     ...(idleMinutes ? { idleMinutes } : {}),
   };
-  const start = () =>
-    new WithStartWorkflowOperation('conversation', {
-      workflowId: conversationWorkflowId(conversation.id),
-      taskQueue: turnsTaskQueue(deps.taskQueue),
-      args: [input],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
   const heard = await deps.hear?.(event); // A voice message's transcript, once per message id (channel-voice.ts).
   const text = (heard?.text ?? event.text)?.trim();
   if (!text) {
-    await temporal.workflow.start('conversation', {
-      workflowId: conversationWorkflowId(conversation.id),
-      taskQueue: turnsTaskQueue(deps.taskQueue),
-      args: [input],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
+    await startConversationWorkflow(temporal, taskQueue, input);
     const key = `${conversationWorkflowId(conversation.id)}/m-${event.messageId}`;
     const media = event.media ?? { type: 'unknown' };
     const recorded = `[${media.type}]${media.caption ? ` ${media.caption}` : ''}`;
@@ -145,15 +128,10 @@ export async function routeChannelMessage(
   }
   if (conversation.turns === 0 && (await agentGreets(em, agent.id))) {
     // The greeting turn runs once per workflow run (`begin` answers it again when repeated).
-    await temporal.workflow.executeUpdateWithStart(CONVERSATION_UPDATES.begin, { startWorkflowOperation: start() });
+    await beginConversation(temporal, taskQueue, input);
   }
-  const message: UserMessage = { text, messageId: event.messageId, ...(heard ? { metadata: heard.metadata } : {}) };
-  await temporal.workflow.startUpdateWithStart(CONVERSATION_UPDATES.message, {
-    args: [message],
-    updateId: `message-${event.messageId}`,
-    waitForStage: 'ACCEPTED',
-    startWorkflowOperation: start(),
-  });
+  const message: UserMessage & { messageId: string } = { text, messageId: event.messageId, ...(heard ? { metadata: heard.metadata } : {}) };
+  await handMessageOver(temporal, taskQueue, input, message);
   return { conversationId: conversation.id };
 }
 
