@@ -20,8 +20,8 @@ import { AiProviderUnavailableError, type AiProvider } from '../integrations/ai/
 import { resolveModel } from '../integrations/ai/model-resolution.js';
 import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
 import { downloadMedia, MediaUnavailable, type MediaSource } from '../integrations/messaging/meta-media.js';
+import { sendTargetOf } from '../integrations/messaging/send-target.js';
 import { inboundKey, type InboundMessageEvent } from '../lib/channels/channel-contract.js';
-import { META_GRAPH_URL } from '../lib/channels/meta-protocol.js';
 import { NodeError } from '../lib/errors.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { MAX_AUDIO_BYTES } from '../nodes/transcription.node.js';
@@ -78,12 +78,14 @@ export function createVoiceTranscriber(deps: VoiceDeps) {
     }
     const connection = await connectionFor(orm.em.fork(), event.accountId, event.channel, event.networkAccountId);
     if (!connection) throw new Unheard(`${event.networkAccountId} is no longer connected`);
-    const sealed = connection.accessTokenSealed;
-    const token = sealed ? deps.secrets?.open(sealed) : undefined;
-    const baseUrl = token ? (connection.sendApiUrl ?? META_GRAPH_URL) : deps.messaging?.baseUrl;
-    const accessToken = token ?? deps.messaging?.token;
-    if (!baseUrl || !accessToken) throw new Unheard(`no access token to download media of ${event.networkAccountId}`);
-    return { kind: 'cloud-api', baseUrl, token: accessToken, mediaId: media.mediaId };
+    const target = sendTargetOf(connection, deps.secrets, deps.messaging);
+    if ('missing' in target)
+      throw new Unheard(
+        target.missing === 'undecryptable'
+          ? `the access token of ${event.networkAccountId} cannot be decrypted`
+          : `no access token to download media of ${event.networkAccountId}`,
+      );
+    return { kind: 'cloud-api', baseUrl: target.baseUrl, token: target.token, mediaId: media.mediaId };
   }
 
   /** Downloads, charges and transcribes; throws `Unheard` when it cannot, anything else to retry. */

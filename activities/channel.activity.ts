@@ -29,9 +29,9 @@ import {
 import { connectionFor } from '../db/channels/network-accounts.service.js';
 import type { Orm } from '../db/orm.js';
 import type { OutboxNotifier } from '../db/automations/outbox-notifier.js';
-import { sendText } from '../integrations/messaging/meta-send-api.js';
+import { sendText, type SendTarget } from '../integrations/messaging/meta-send-api.js';
+import { sendTargetOf } from '../integrations/messaging/send-target.js';
 import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
-import { META_GRAPH_URL } from '../lib/channels/meta-protocol.js';
 import { deliveryWorkflowId, type InboundMessageEvent, type InboundStatusEvent } from '../lib/channels/channel-contract.js';
 import { conversationWorkflowId, type ConversationInput, type UserMessage } from '../lib/runtime/conversation-contract.js';
 import { beginConversation, handMessageOver, startConversationWorkflow } from '../integrations/temporal/conversations.js';
@@ -139,19 +139,26 @@ export function createChannelActivities(deps: ChannelActivityDeps) {
   const { orm } = deps;
 
   /** The Send API a conversation's replies go through: the connected account's URL and token. */
-  async function targetOf(message: PendingMessage) {
-    const em = orm.em.fork();
-    const connection = await connectionFor(em, message.accountId, message.channel, message.networkAccountId);
+  async function targetOf(message: PendingMessage): Promise<{ target: SendTarget } | { error: string }> {
+    const connection = await connectionFor(orm.em.fork(), message.accountId, message.channel, message.networkAccountId);
     if (!connection) return { error: `${message.channel} ${message.networkAccountId} is no longer connected` };
-    const sealed = connection.accessTokenSealed;
-    const token = sealed ? deps.secrets?.open(sealed) : undefined;
-    if (sealed && !token) return { error: 'The access token cannot be decrypted: the worker needs the SETTINGS_ENCRYPTION_KEY it was stored with' };
-    const fallback = message.channel === 'messaging' ? deps.messaging : null;
-    const baseUrl = token ? (connection.sendApiUrl ?? META_GRAPH_URL) : fallback?.baseUrl;
-    const accessToken = token ?? fallback?.token;
-    if (!baseUrl || !accessToken)
-      return { error: `No access token to send through ${message.networkAccountId}: set it with npm run admin -- channel-settings` };
-    return { target: { channel: message.channel, baseUrl, token: accessToken, networkId: message.networkAccountId, to: message.networkUserId } };
+    const found = sendTargetOf(connection, deps.secrets, deps.messaging);
+    if ('missing' in found)
+      return {
+        error:
+          found.missing === 'undecryptable'
+            ? 'The access token cannot be decrypted: the worker needs the SETTINGS_ENCRYPTION_KEY it was stored with'
+            : `No access token to send through ${message.networkAccountId}: set it with npm run admin -- channel-settings`,
+      };
+    return {
+      target: {
+        channel: message.channel,
+        baseUrl: found.baseUrl,
+        token: found.token,
+        networkId: message.networkAccountId,
+        to: message.networkUserId,
+      },
+    };
   }
 
   /**
@@ -179,10 +186,10 @@ export function createChannelActivities(deps: ChannelActivityDeps) {
         if (!locked.rows[0].ok) return 'busy' as const;
         if (!(await stillPending(trx, message.id))) return 'gone' as const;
         if ('error' in found) {
-          await markFailed(trx, message.id, found.error!);
+          await markFailed(trx, message.id, found.error);
           return 'failed' as const;
         }
-        const result = await sendText(found.target!, message.text, signal, deps.httpTimeoutMs);
+        const result = await sendText(found.target, message.text, signal, deps.httpTimeoutMs);
         if (result.ok) {
           await markSent(trx, message.id, result.externalId);
           return 'sent' as const;
