@@ -9,8 +9,8 @@
  * - `deliverPendingMessages`: sends a conversation's pending agent messages in the order they were written, each
  *   once (a message recorded as sent is not sent again); rate limits and 5xx are retried with backoff (the whole
  *   activity, from the first message still pending), a closed 24-hour window and other refusals fail the message.
- * - `deliverAtOnce` (not an activity: what a turn's node activity calls once it said something): the same, at once,
- *   without retrying; what it could not send goes to the outbox's `channelDelivery`.
+ * - `deliverAtOnce` (not an activity: the node activities' after-node step, once a turn's node said something): the
+ *   same, at once, without retrying; what it could not send goes to the outbox's `channelDelivery`.
  * - `recordChannelStatus`: sent, delivered, read, failed on the message the network names.
  */
 import { Context } from '@temporalio/activity';
@@ -35,6 +35,7 @@ import type { MessagingConfig } from '../integrations/messaging/cloud-api-messag
 import { deliveryWorkflowId, type InboundMessageEvent, type InboundStatusEvent } from '../lib/channels/channel-contract.js';
 import { conversationWorkflowId, type ConversationInput, type UserMessage } from '../lib/runtime/conversation-contract.js';
 import { beginConversation, handMessageOver, startConversationWorkflow } from '../integrations/temporal/conversations.js';
+import type { ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { isVoice, type VoiceTranscriber } from './channel-voice.js';
 
@@ -221,10 +222,13 @@ export function createChannelActivities(deps: ChannelActivityDeps) {
     },
 
     /**
-     * A turn's node said something: its messages leave at once from its activity, in order, each once, when no other
-     * pass is sending (else, or at a failure to retry, their held CHANNEL_DELIVERY events go to the outbox now).
+     * The node activities' after-node step: a turn's node said something, so its messages leave at once from its
+     * activity, in order, each once, when no other pass is sending (else, or at a failure to retry, their held
+     * CHANNEL_DELIVERY events go to the outbox now).
      */
-    async deliverAtOnce(_accountId: number, conversationId: string): Promise<void> {
+    async deliverAtOnce(input: ExecuteNodeInput, outcome: NodeOutcome): Promise<void> {
+      if (!input.conversation || !outcome.messages?.some((m) => m.delivery?.status === 'pending')) return;
+      const { conversationId } = input.conversation;
       let done: string[] = [];
       try {
         const pass = await deliverPass(conversationId, false);

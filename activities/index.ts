@@ -85,7 +85,9 @@ export function createActivities({
     secrets: secrets ?? null,
     outbox,
     files,
-    deliveries: deliverAtOnce,
+    // The conversation side: what a turn's node says on a messaging network leaves from its activity at once.
+    afterNode: deliverAtOnce,
+    sendsSaidAtOnce: true,
   };
   const ledger = createRunLedgerActivities(orm, outbox);
   return {
