@@ -103,9 +103,7 @@ function nodeActivity(deps: ExecutorDeps, ledger: NodeLedger, run: Run) {
         await counting;
         // Only a node that wrote events (row changes) wakes the dispatchers.
         deps.outbox?.pokeIfWritten(outboxMark);
-        if (input.conversation && 'messages' in outcome && outcome.messages?.some((m) => m.delivery?.status === 'pending')) {
-          await deps.deliveries?.(input.accountId, input.conversation.conversationId);
-        }
+        await deps.afterNode?.(input, outcome, context.cancellationSignal);
         const checked = checkOutputSize(input, outcome);
         // A node paused for an AI call is not done: its duration is counted apart from finished nodes.
         timer({ outcome: outcome.aiCall ? 'ai_call' : 'success' });

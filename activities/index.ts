@@ -22,7 +22,8 @@ import { createHandoffActivities } from './handoff.activity.js';
 import { createTurnActivities } from './turn.activity.js';
 import { createKnowledgeActivities } from './knowledge-indexing.activity.js';
 import { createChannelActivities } from './channel.activity.js';
-import { createVoiceTranscriber } from './channel-voice.js';
+import { createVoiceTranscriber } from '../integrations/messaging/voice-transcription.js';
+import { deliverSaidAtOnce } from '../integrations/messaging/reply-delivery.js';
 
 export interface ActivityDeps {
   orm: Orm;
@@ -63,16 +64,8 @@ export function createActivities({
   const outbox = new OutboxNotifier(orm.em.getKnex());
   const httpTimeoutMs = 30_000;
   const outbound = createOutboundFetch(policy);
-  const { deliverAtOnce, ...channels } = createChannelActivities({
-    orm,
-    temporal,
-    taskQueue,
-    secrets: secrets ?? null,
-    messaging: messaging ?? null,
-    outbox,
-    httpTimeoutMs,
-    hear: createVoiceTranscriber({ orm, provider: aiProvider ?? null, secrets: secrets ?? null, messaging: messaging ?? null, httpTimeoutMs }),
-  });
+  const channelDeps = { orm, temporal, taskQueue, secrets: secrets ?? null, messaging: messaging ?? null, outbox, httpTimeoutMs };
+  const hear = createVoiceTranscriber({ ...channelDeps, provider: aiProvider ?? null });
   const executorDeps = {
     orm,
     temporal,
@@ -85,7 +78,9 @@ export function createActivities({
     secrets: secrets ?? null,
     outbox,
     files,
-    deliveries: deliverAtOnce,
+    // The conversation side: what a turn's node says on a messaging network leaves from its activity at once.
+    afterNode: deliverSaidAtOnce(channelDeps),
+    sendsSaidAtOnce: true,
   };
   const ledger = createRunLedgerActivities(orm, outbox);
   return {
@@ -95,7 +90,7 @@ export function createActivities({
     ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
     ...ledger,
     ...createKnowledgeActivities({ orm, provider: aiProvider ?? null, outbound, httpTimeoutMs }),
-    ...channels,
+    ...createChannelActivities({ ...channelDeps, hear }),
     ...createHandoffActivities(orm),
     ...createTurnActivities(orm, {
       outbox,

@@ -50,11 +50,19 @@ export interface ExecutorDeps {
   /** Where the bytes of record files are stored (a deleted record's files go with it). */
   files: FileStore;
   /**
-   * Sends a conversation's pending messages on a messaging network at once, when a node said something there; its
-   * messages' CHANNEL_DELIVERY events are held back meanwhile (`say`), and released to the outbox if it could not.
+   * What the worker does once a node succeeded, before its activity answers (activities/index.ts wires it): the
+   * messaging networks send there at once what a conversation's node said.
    */
-  deliveries?: (accountId: number, conversationId: string) => Promise<void>;
+  afterNode?: AfterNode;
+  /**
+   * Whether `afterNode` sends the agent messages a conversation's node writes at once: `say` then holds back their
+   * outbox delivery, the safety net should that send not happen.
+   */
+  sendsSaidAtOnce?: boolean;
 }
+
+/** A step after every successful node, in its activity (`signal`: the activity's cancellation); a throw fails the node. */
+export type AfterNode = (input: ExecuteNodeInput, outcome: NodeOutcome, signal: AbortSignal) => Promise<void>;
 
 /** What an executor gets besides its input: the activity's cancellation and the retry-safety helper. */
 export interface ExecutionContext extends ExecutorDeps {

@@ -5,14 +5,13 @@
  * transcript, as AI_CAPTURE does.
  */
 import { resolveModel } from '../integrations/ai/model-resolution.js';
+import { MAX_AUDIO_BYTES } from '../integrations/ai/download.js';
 import { askCaptures, captureVariablesOf, readCaptures, text } from './support/ai-node-support.js';
 import { askAi, lastReply, nodeModel, within, type StructuredState } from './support/ai-steps.js';
 import { modelCheck } from './checks/ai-model.check.js';
 import { checkCaptureVariables } from './checks/capture-variables.check.js';
 import { CAPTURE_VARIABLES, DEFAULT_HANDLES, MODEL_FIELDS, type AiNodeSteps, type NodeModule } from './node-module.js';
 import { NodeError } from '../lib/errors.js';
-
-export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
 
 /** Before the transcript: nothing; while capturing from it: the transcript and the capture call. */
 type TranscriptionState = { transcript: string; captures: StructuredState } | null;

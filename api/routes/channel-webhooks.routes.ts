@@ -1,15 +1,12 @@
 /**
  * Meta's webhook for WhatsApp (`messaging`), Messenger (`facebook`) and Instagram (`instagram`), outside
  * `/public/v1` and keyless: `GET /channels/v1/{channel}/webhook` answers the subscription handshake and
- * `POST /channels/v1/{channel}/webhook` takes signed deliveries (db/channels/inbound.service.ts). The delivery's body
- * is read raw, as the signature covers its bytes.
+ * `POST /channels/v1/{channel}/webhook` takes signed deliveries (integrations/messaging/inbound-routing.ts). The
+ * delivery's body is read raw, as the signature covers its bytes.
  */
-import type { Client } from '@temporalio/client';
-import type { InboundMessageEvent } from '../../lib/channels/channel-contract.js';
-import { acceptDelivery, settleRoutedAtOnce, verifySubscription } from '../../db/channels/inbound.service.js';
-import type { Orm } from '../../db/orm.js';
+import { verifySubscription } from '../../db/channels/inbound.service.js';
 import { OutboxNotifier } from '../../db/automations/outbox-notifier.js';
-import { routeChannelMessage } from '../../activities/channel.activity.js';
+import { receiveNetworkDelivery, type RoutingDeps } from '../../integrations/messaging/inbound-routing.js';
 import { META_CHANNELS, SIGNATURE_HEADER, type MetaChannel } from '../../lib/channels/meta-protocol.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { Reply, type RouteRegistry } from '../route-registry.js';
@@ -27,45 +24,13 @@ const params = {
 };
 
 /**
- * What the API routes people's messages with, at once, once their events are stored: to the conversation, as the
- * outbox's `channelInbound` would (`routeChannelMessage`), which stays the safety net (db/channels/inbound.service.ts,
- * `ROUTED_AT_ONCE_HOLD_SECONDS`).
+ * What the API routes people's messages with, at once, once their events are stored (integrations/messaging/
+ * inbound-routing.ts); without it, the outbox's `channelInbound` routes them all.
  */
-export interface ChannelStarts {
-  orm: Orm;
-  temporal: Client;
-  taskQueue: string;
-}
-
-/**
- * Routes the messages of a delivery, each person's in order (parallel across people), after the answer: each routed
- * one's event is marked dispatched; at the first that fails, that person's messages from it on are left to the
- * outbox (their hold lifted), so none overtakes another.
- */
-function routeAtOnce(starts: ChannelStarts, outbox: OutboxNotifier, messages: (InboundMessageEvent & { eventId: string })[]): Promise<unknown> {
-  const byPerson = new Map<string, typeof messages>();
-  for (const m of messages) {
-    const person = `${m.channel}:${m.connectionId}:${m.userId}`;
-    byPerson.set(person, [...(byPerson.get(person) ?? []), m]);
-  }
-  return Promise.all(
-    [...byPerson.values()].map(async (mine) => {
-      let routed = true;
-      for (const { eventId, ...event } of mine) {
-        if (routed)
-          routed = await routeChannelMessage({ ...starts, outbox }, event).then(
-            () => true,
-            () => false,
-          );
-        await settleRoutedAtOnce(starts.orm.em.fork(), eventId, routed).catch(() => undefined);
-      }
-      if (!routed) outbox.poke();
-    }),
-  );
-}
+export type ChannelStarts = Pick<RoutingDeps, 'orm' | 'temporal' | 'taskQueue'>;
 
 export function channelWebhookRoutes(root: RouteRegistry, secrets: SecretBox | null, bodyLimitBytes: number, starts?: ChannelStarts): void {
-  const outbox = starts && new OutboxNotifier(starts.orm.em.getKnex());
+  const routing = starts && { ...starts, outbox: new OutboxNotifier(starts.orm.em.getKnex()) };
   root.add<unknown, Record<string, unknown>, { channel: MetaChannel }>({
     method: 'get',
     operationId: 'checkChannelWebhook',
@@ -125,16 +90,11 @@ export function channelWebhookRoutes(root: RouteRegistry, secrets: SecretBox | n
     },
     handler: async ({ em, params: { channel }, headers, stream }) => {
       const signature = headers[SIGNATURE_HEADER];
-      const accepted = await acceptDelivery(
-        em,
-        secrets,
+      return receiveNetworkDelivery(em, secrets, routing, {
         channel,
-        await readRawBody(stream, bodyLimitBytes),
-        Array.isArray(signature) ? signature[0] : signature,
-        !!starts,
-      );
-      if (starts && accepted.messages.length) void routeAtOnce(starts, outbox!, accepted.messages);
-      return { events: accepted.events };
+        body: await readRawBody(stream, bodyLimitBytes),
+        signature: Array.isArray(signature) ? signature[0] : signature,
+      });
     },
   });
 }

@@ -9,7 +9,7 @@ import {
   type IncomingWebhookInput,
   type IncomingWebhookPatch,
 } from '../../db/automations/incoming-webhooks.service.js';
-import { acceptDelivery } from '../../db/automations/webhook-calls.js';
+import { acceptWebhookCall } from '../../db/automations/webhook-calls.js';
 import { IDEMPOTENCY_HEADER_SCHEMA } from '../../lib/idempotency.js';
 import { IDEMPOTENCY_RESPONSES, idempotencyKeyOf, idempotentReply } from '../idempotency.js';
 import { paginate } from '../pagination.js';
@@ -144,6 +144,6 @@ export function inboundWebhookRoutes(root: RouteRegistry): void {
       ...IDEMPOTENCY_RESPONSES,
     },
     handler: async ({ em, params, headers, body }) =>
-      idempotentReply(await acceptDelivery(em, params.webhookId, headers.authorization, body, idempotencyKeyOf(headers))),
+      idempotentReply(await acceptWebhookCall(em, params.webhookId, headers.authorization, body, idempotencyKeyOf(headers))),
   });
 }

@@ -2,12 +2,12 @@
  * The conversation runtime as the API drives it: a conversation starts as a row and its workflow
  * (`conversation:<id>`, on the turns task queue) in one update-with-start that also runs the greeting; each user
  * message is an update answered with the agent's messages; `end` closes it; `handoff` and `resume` move it to a
- * person and back (operators' messages go straight to the transcript). Temporal's answers are mapped to the API's
- * errors here, so routes stay thin.
+ * person and back (operators' messages go straight to the transcript). The workflow is driven through
+ * integrations/temporal/conversations.ts; Temporal's answers are mapped to the API's errors here, so routes stay thin.
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WithStartWorkflowOperation, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import {
   appendMessage,
   channelSettings,
@@ -20,14 +20,14 @@ import {
 import { Conversation } from '../../db/agents/conversation.entity.js';
 import type { Agent } from '../../db/agents/agent.entity.js';
 import { AppError, ConflictError, ServiceUnavailableError } from '../../lib/errors.js';
+import { conversationWorkflowId, type ConversationInput, type UserMessage } from '../../lib/runtime/conversation-contract.js';
 import {
-  CONVERSATION_UPDATES,
-  conversationWorkflowId,
-  turnsTaskQueue,
-  type ConversationInput,
-  type TurnReply,
-  type UserMessage,
-} from '../../lib/runtime/conversation-contract.js';
+  beginConversation,
+  changeConversationHands,
+  endConversationWorkflow,
+  runConversationTurn,
+  terminateConversation,
+} from '../../integrations/temporal/conversations.js';
 
 /** A refused update (the conversation ended meanwhile) is a 409; Temporal being away is a 503. */
 function mapFailure(error: unknown, conversationId: string): never {
@@ -51,22 +51,12 @@ export async function startConversation(em: EntityManager, temporal: Client, tas
   const conversation = await createConversation(em, agent, channel, visitor);
   const input: ConversationInput = { accountId: agent.account.id, agentId: agent.id, conversationId: conversation.id, channel, ...settings };
   try {
-    const greeting = await temporal.workflow.executeUpdateWithStart<any, TurnReply, []>(CONVERSATION_UPDATES.begin, {
-      startWorkflowOperation: new WithStartWorkflowOperation('conversation', {
-        workflowId: conversationWorkflowId(conversation.id),
-        taskQueue: turnsTaskQueue(taskQueue),
-        args: [input],
-        workflowIdConflictPolicy: 'USE_EXISTING',
-      }),
-    });
+    const greeting = await beginConversation(temporal, taskQueue, input);
     await em.refresh(conversation);
     return { ...conversationView(conversation), messages: greeting.messages, temporal: greeting.temporal };
   } catch (error) {
     // Nothing half-made: neither the row nor a workflow that started without answering is left behind.
-    await temporal.workflow
-      .getHandle(conversationWorkflowId(conversation.id))
-      .terminate('the conversation could not start')
-      .catch(() => undefined);
+    await terminateConversation(temporal, conversation.id, 'the conversation could not start');
     await em.nativeDelete(Conversation, { id: conversation.id });
     mapFailure(error, conversation.id);
   }
@@ -77,11 +67,7 @@ export async function sendUserMessage(temporal: Client, conversation: Conversati
   const conversationId = conversation.id;
   if (conversation.status === 'ENDED') throw new ConflictError(`Conversation ${conversationId} has ended`);
   try {
-    const handle = temporal.workflow.getHandle(conversationWorkflowId(conversation.id));
-    return await handle.executeUpdate<TurnReply, [UserMessage]>(CONVERSATION_UPDATES.message, {
-      args: [message],
-      ...(message.messageId ? { updateId: `message-${message.messageId}` } : {}),
-    });
+    return await runConversationTurn(temporal, conversationId, message);
   } catch (error) {
     mapFailure(error, conversation.id);
   }
@@ -92,9 +78,7 @@ export async function endConversation(em: EntityManager, temporal: Client, agent
   const conversation = await findConversation(em, agent, conversationId);
   if (conversation.status !== 'ENDED') {
     try {
-      await temporal.workflow
-        .getHandle(conversationWorkflowId(conversation.id))
-        .executeUpdate(CONVERSATION_UPDATES.end, { args: [{ reason: 'USER' }] });
+      await endConversationWorkflow(temporal, conversation.id, 'USER');
     } catch (error) {
       mapFailure(error, conversation.id);
     }
@@ -108,7 +92,7 @@ async function changeHands(em: EntityManager, temporal: Client, agent: Agent, co
   const conversation = await findConversation(em, agent, conversationId);
   if (conversation.status === 'ENDED') throw new ConflictError(`Conversation ${conversationId} has ended`);
   try {
-    await temporal.workflow.getHandle(conversationWorkflowId(conversation.id)).executeUpdate(CONVERSATION_UPDATES[update]);
+    await changeConversationHands(temporal, conversation.id, update);
   } catch (error) {
     mapFailure(error, conversation.id);
   }

@@ -23,7 +23,7 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
  * atomic on its own). With one (checked after the token, so only the webhook's caller can probe its keys), the key
  * is stored in the event's transaction and a replay answers the first answer (db/automations/idempotency-keys.ts).
  */
-export async function acceptDelivery(
+export async function acceptWebhookCall(
   em: EntityManager,
   webhookId: string,
   authorizationHeader: string | undefined,

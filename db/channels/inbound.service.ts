@@ -48,13 +48,13 @@ export interface AcceptedDelivery {
 }
 
 /**
- * How long the outbox holds back a person's message that the API routes itself at once (`routeAtOnce`): the
- * dispatcher's `channelInbound` only routes it when the API did not say, by then, that it did (it crashed, or
- * Temporal refused): the safety net, not a second routing of every message.
+ * How long the outbox holds back a person's message that the API routes itself at once (`routeAtOnce`,
+ * integrations/messaging/inbound-routing.ts): the dispatcher's `channelInbound` only routes it when the API did not
+ * say, by then, that it did (it crashed, or Temporal refused): the safety net, not a second routing of every message.
  */
 export const ROUTED_AT_ONCE_HOLD_SECONDS = 30;
 
-export async function acceptDelivery(
+export async function acceptNetworkDelivery(
   em: EntityManager,
   box: SecretBox | null,
   channel: MetaChannel,

@@ -2,6 +2,9 @@
 import type { OutboundFetch } from '../outbound/outbound-fetch.js';
 import { NodeError } from '../../lib/errors.js';
 
+/** Largest audio agentry transcribes (TRANSCRIPTION's `audioUrl`, a person's voice message): the usual limit of transcription endpoints. */
+export const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
+
 export interface Downloaded {
   bytes: Uint8Array;
   contentType: string;

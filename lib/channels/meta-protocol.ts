@@ -6,7 +6,11 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** The agent channels that are Meta networks. */
+/**
+ * The agent channels that are Meta networks. `messaging` is WhatsApp: SPEC.md writes the messaging product's name as
+ * the neutral word MESSAGING everywhere (its naming note), so the channel, the SEND_MESSAGING_MESSAGE node, the
+ * messaging numbers and the `/channels/messaging/...` paths keep that word in code too.
+ */
 export const META_CHANNELS = ['messaging', 'instagram', 'facebook'] as const;
 export type MetaChannel = (typeof META_CHANNELS)[number];
 

@@ -36,8 +36,8 @@ export async function say(
     credits,
     temporalRunId: conversation.temporalRunId,
     citations,
-    // The node's activity sends it once the node is done (activities/execute-node.activity.ts).
-    holdDelivery: !!context.deliveries,
+    // The node's activity sends it once the node is done (`afterNode`).
+    holdDelivery: !!context.sendsSaidAtOnce,
   });
 }
 

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { harness, TEST_SETTINGS_KEY } from '../../setup/harness.js';
 import { quiet } from '../../setup/quiet.js';
 import { FakeMetaServer, deliver, messagingDelivery, whatsAppMessage } from '../../setup/fake-meta-server.js';
-import { createVoiceTranscriber, voiceKey } from '../../../activities/channel-voice.js';
+import { createVoiceTranscriber, voiceKey } from '../../../integrations/messaging/voice-transcription.js';
 import { parseDelivery } from '../../../lib/channels/meta-protocol.js';
 import { SecretBox } from '../../../lib/secret-box.js';
 import {

@@ -1,31 +1,30 @@
 /**
  * Voice messages on WhatsApp, Messenger and Instagram, heard through the TRANSCRIPTION path: the audio is downloaded
- * from the network (integrations/messaging/meta-media.ts, at most MAX_AUDIO_BYTES), the account is charged the
- * default TRANSCRIPTION model's credits, and the provider's `/audio/transcriptions` writes the text the agent reads
- * as the person's message (recorded with `metadata.voice: true`).
+ * from the network (meta-media.ts, at most MAX_AUDIO_BYTES), the account is charged the default TRANSCRIPTION model's
+ * credits, and the provider's `/audio/transcriptions` writes the text the agent reads as the person's message
+ * (recorded with `metadata.voice: true`).
  *
- * It runs inside the routing activity (`acceptChannelMessage`), which is retried: the outcome is recorded once per
- * network message under `voiceKey(event)` (`once`: the transcript, or why the audio could not be heard),
- * so a retried attempt or a redelivery answers it without downloading, charging or transcribing again; the charge
- * and its refund have keys of their own. Transient failures (network, 5xx, the provider unavailable) are thrown to
- * retry the activity, up to VOICE_ATTEMPTS; past them, or on a permanent failure (no provider, no TRANSCRIPTION
- * model, a 4xx, a file too large, no credits left, an empty transcript), the message is answered as today: the agent
- * says it cannot read voice messages.
+ * It runs inside the routing activity (`acceptChannelMessage`, inbound-routing.ts), which is retried: the outcome is
+ * recorded once per network message under `voiceKey(event)` (`once`: the transcript, or why the audio could not be
+ * heard), so a retried attempt or a redelivery answers it without downloading, charging or transcribing again; the
+ * charge and its refund have keys of their own. Transient failures (network, 5xx, the provider unavailable) are
+ * thrown to retry the activity, up to VOICE_ATTEMPTS; past them, or on a permanent failure (no provider, no
+ * TRANSCRIPTION model, a 4xx, a file too large, no credits left, an empty transcript), the message is answered as
+ * today: the agent says it cannot read voice messages.
  */
-import { Context } from '@temporalio/activity';
-import { chargeCredits, refundCredits } from '../db/automations/run-ledger.js';
-import { connectionFor } from '../db/channels/network-accounts.service.js';
-import type { Orm } from '../db/orm.js';
-import { AiProviderUnavailableError, type AiProvider } from '../integrations/ai/ai-provider.js';
-import { resolveModel } from '../integrations/ai/model-resolution.js';
-import type { MessagingConfig } from '../integrations/messaging/cloud-api-messaging.js';
-import { downloadMedia, MediaUnavailable, type MediaSource } from '../integrations/messaging/meta-media.js';
-import { inboundKey, type InboundMessageEvent } from '../lib/channels/channel-contract.js';
-import { META_GRAPH_URL } from '../lib/channels/meta-protocol.js';
-import { NodeError } from '../lib/errors.js';
-import type { SecretBox } from '../lib/secret-box.js';
-import { MAX_AUDIO_BYTES } from '../nodes/transcription.node.js';
-import { once, recordedEffect } from '../db/node-effects/node-effects.js';
+import { chargeCredits, refundCredits } from '../../db/automations/run-ledger.js';
+import { connectionFor } from '../../db/channels/network-accounts.service.js';
+import type { Orm } from '../../db/orm.js';
+import { once, recordedEffect } from '../../db/node-effects/node-effects.js';
+import { AiProviderUnavailableError, type AiProvider } from '../ai/ai-provider.js';
+import { MAX_AUDIO_BYTES } from '../ai/download.js';
+import { resolveModel } from '../ai/model-resolution.js';
+import type { MessagingConfig } from './cloud-api-messaging.js';
+import { downloadMedia, MediaUnavailable, type MediaSource } from './meta-media.js';
+import { sendTargetOf } from './send-target.js';
+import { inboundKey, type InboundMessageEvent } from '../../lib/channels/channel-contract.js';
+import { NodeError } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
 
 /** Attempts of the routing activity that may try the audio again (its retry policy allows more, for routing itself). */
 export const VOICE_ATTEMPTS = 8;
@@ -55,13 +54,14 @@ export const voiceKey = (event: InboundMessageEvent) => `${inboundKey(event)}/vo
 export const isVoice = (event: InboundMessageEvent) =>
   !event.text?.trim() && event.media?.type === 'audio' && !!(event.media.mediaId || event.media.url);
 
-const activityContext = () => {
-  try {
-    return Context.current();
-  } catch {
-    return undefined;
-  }
-};
+/** The attempt of the activity the work runs in, and its cancellation. */
+export interface ActivityAttempt {
+  attempt: number;
+  signal: AbortSignal;
+}
+
+/** Outside an activity (a test, the API): the first attempt, never cancelled. */
+const FIRST_ATTEMPT: ActivityAttempt = { attempt: 1, signal: new AbortController().signal };
 
 /** Thrown for a failure hearing the audio will not get past. */
 class Unheard extends Error {}
@@ -78,16 +78,18 @@ export function createVoiceTranscriber(deps: VoiceDeps) {
     }
     const connection = await connectionFor(orm.em.fork(), event.accountId, event.channel, event.networkAccountId);
     if (!connection) throw new Unheard(`${event.networkAccountId} is no longer connected`);
-    const sealed = connection.accessTokenSealed;
-    const token = sealed ? deps.secrets?.open(sealed) : undefined;
-    const baseUrl = token ? (connection.sendApiUrl ?? META_GRAPH_URL) : deps.messaging?.baseUrl;
-    const accessToken = token ?? deps.messaging?.token;
-    if (!baseUrl || !accessToken) throw new Unheard(`no access token to download media of ${event.networkAccountId}`);
-    return { kind: 'cloud-api', baseUrl, token: accessToken, mediaId: media.mediaId };
+    const target = sendTargetOf(connection, deps.secrets, deps.messaging);
+    if ('missing' in target)
+      throw new Unheard(
+        target.missing === 'undecryptable'
+          ? `the access token of ${event.networkAccountId} cannot be decrypted`
+          : `no access token to download media of ${event.networkAccountId}`,
+      );
+    return { kind: 'cloud-api', baseUrl: target.baseUrl, token: target.token, mediaId: media.mediaId };
   }
 
   /** Downloads, charges and transcribes; throws `Unheard` when it cannot, anything else to retry. */
-  async function transcribe(event: InboundMessageEvent, key: string, signal: AbortSignal): Promise<VoiceOutcome> {
+  async function transcribe(event: InboundMessageEvent, key: string, { attempt, signal }: ActivityAttempt): Promise<VoiceOutcome> {
     let model;
     try {
       model = await resolveModel(orm.em.fork(), {}, 'TRANSCRIPTION');
@@ -117,7 +119,7 @@ export function createVoiceTranscriber(deps: VoiceDeps) {
       return { text: text.trim(), credits: model.creditsPerMessage };
     } catch (error) {
       const permanent = error instanceof Unheard || !(error instanceof AiProviderUnavailableError || signal.aborted);
-      if (permanent || (activityContext()?.info.attempt ?? 1) >= VOICE_ATTEMPTS) {
+      if (permanent || attempt >= VOICE_ATTEMPTS) {
         await once(orm.em, `${key}/refund`, async (tx) => {
           await refundCredits(tx, event.accountId, model.creditsPerMessage);
           return true;
@@ -132,18 +134,16 @@ export function createVoiceTranscriber(deps: VoiceDeps) {
    * The text of a voice message (null: not a voice message, no provider, or the audio could not be heard, which the
    * caller answers as media it cannot read). Computed once per network message.
    */
-  return async function hear(event: InboundMessageEvent): Promise<Heard | null> {
+  return async function hear(event: InboundMessageEvent, activity: ActivityAttempt = FIRST_ATTEMPT): Promise<Heard | null> {
     if (!provider || !isVoice(event)) return null;
     const key = voiceKey(event);
     let outcome = await recordedEffect<VoiceOutcome>(orm.em.fork(), key);
     if (!outcome) {
-      const context = activityContext();
-      const signal = context?.cancellationSignal ?? new AbortController().signal;
       let found: VoiceOutcome;
       try {
-        found = await transcribe(event, key, signal);
+        found = await transcribe(event, key, activity);
       } catch (error) {
-        const lastTry = (context?.info.attempt ?? 1) >= VOICE_ATTEMPTS;
+        const lastTry = activity.attempt >= VOICE_ATTEMPTS;
         if (!(error instanceof Unheard) && !lastTry) throw error;
         found = { unheard: (error as Error).message };
       }
