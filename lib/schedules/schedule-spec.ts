@@ -7,7 +7,7 @@
  * window whose end is before its start wraps past midnight (22:00–06:00 keeps 22:00–23:59 and 00:00–05:59 of each
  * selected day). The day-of-month, month and day-of-week fields are kept as written. Macros (@hourly, …) are
  * expanded to their 5-field form first. As in every Temporal cron, a day-of-month and a day-of-week that are both
- * restricted must both match (not either). The node's validation (db/automations/nodes/scheduled-trigger.node.ts) has
+ * restricted must both match (not either). The node's validation (nodes/scheduled-trigger.node.ts) has
  * already refused malformed input, so this module does not re-check it.
  *
  * Dates: `startDate`/`endDate` written as a calendar date ("2025-06-30") mean the start, and the end, of that day in
