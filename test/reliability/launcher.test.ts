@@ -19,26 +19,25 @@ async function npmStart(env: NodeJS.ProcessEnv): Promise<Started> {
   let text = '';
   child.stdout.on('data', (c: Buffer) => (text += c.toString()));
   child.stderr.on('data', (c: Buffer) => (text += c.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!text.includes('Press Ctrl-C to stop.')) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`npm start did not become ready:\n${text}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const ready = (out: string) => out.includes('Press Ctrl-C to stop.');
+  await waitUntil(
+    async () => text,
+    (out) => ready(out) || child.exitCode !== null,
+    'npm start to be ready',
+    60_000,
+  );
+  if (!ready(text)) throw new Error(`npm start exited with ${child.exitCode} before it was ready:\n${text}`);
   return {
     output: () => text,
     // Ctrl-C in a terminal signals the whole foreground process group.
     stop: async () => {
       process.kill(-child.pid!, 'SIGINT');
-      const until = Date.now() + 20_000;
-      while (
-        await fetch(`http://127.0.0.1:${env.PORT}/healthz`).then(
+      const answers = () =>
+        fetch(`http://127.0.0.1:${env.PORT}/healthz`).then(
           () => true,
           () => false,
-        )
-      ) {
-        if (Date.now() > until) throw new Error('the API still answers 20 s after Ctrl-C');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+        );
+      await waitUntil(answers, (answered) => !answered, 'the API to stop answering after Ctrl-C', 20_000);
     },
   };
 }
