@@ -9,7 +9,7 @@ import { harness } from '../setup/harness.js';
 import { call, newAccount, type CallResult } from '../setup/http.js';
 import { openRuns, quiet, undispatchedEvents } from '../setup/quiet.js';
 import { eventually, ledgerRuns } from '../setup/runs.js';
-import { activeChain, newTable, rowsOf } from './automation-triggers.helpers.js';
+import { activeChain, newTable, rowsOf } from './active-automations.helpers.js';
 
 const knex = () => harness().orm.em.getKnex();
 

@@ -5,7 +5,7 @@ import { harness } from '../../setup/harness.js';
 import { call } from '../../setup/http.js';
 import { quiet } from '../../setup/quiet.js';
 import { waitUntil } from '../../setup/runs.js';
-import { ok, type Account } from '../agents/helpers.js';
+import { ok, type Account } from '../agents/agent-calls.helpers.js';
 
 export async function newKnowledgeBase(a: Account, name = 'Handbook', extra: Record<string, unknown> = {}): Promise<number> {
   return (await ok('POST', '/knowledge-bases', a.userKey, { name, ...extra })).id;
