@@ -6,6 +6,7 @@ import { createOutboundFetch } from '../integrations/outbound/outbound-fetch.js'
 import { parseAllowHosts } from '../lib/outbound/address-policy.js';
 import { NodeError } from '../lib/errors.js';
 import { activityEnvironment, inActivity, nodeInput } from '../test/setup/node-unit.js';
+import { waitUntil } from '../test/setup/runs.js';
 import { apiNode } from './api.node.js';
 
 interface Received {
@@ -112,7 +113,11 @@ describe('API node (unit)', () => {
     answer = 'hang';
     const env = activityEnvironment();
     const pending = call({ url: `${origin}/slow` }, env).catch((e: Error) => e);
-    while (!received.length) await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitUntil(
+      async () => received.length,
+      (n) => n > 0,
+      'the call to reach the server',
+    );
     env.cancel();
     const error = await pending;
     expect(error).to.be.instanceOf(Error);

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
-import { activeChain } from './automation-triggers.helpers.js';
+import { activeChain } from './active-automations.helpers.js';
 import { waitUntil } from '../setup/runs.js';
 import { OutboxDispatcher } from '../../worker/outbox-dispatcher.js';
 

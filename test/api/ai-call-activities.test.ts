@@ -9,7 +9,7 @@ import { harness, TEST_OUTBOUND_POLICY } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { waitUntil } from '../setup/runs.js';
 import { executeNodeAttempt } from '../setup/node-executions.js';
-import { aiWorkflow } from './ai-nodes.helpers.js';
+import { draftWorkflow } from './nodes/node-runs.helpers.js';
 import { dataTransformerNode } from '../../nodes/data-transformer.node.js';
 import type { AiNodeSteps } from '../../nodes/node-module.js';
 
@@ -33,7 +33,7 @@ describe('AI calls as activities of their own', function () {
 
   it('shows every AI call as an aiCall activity in the run history, with its request and its model, tokens, latency and credits', async () => {
     const { userKey: key } = await newAccount();
-    const wf = await aiWorkflow(key, ['email']);
+    const wf = await draftWorkflow(key, ['email']);
     const capture = await wf.node('AI_CAPTURE', { prompt: 'p', captureVariables: [{ name: 'email' }] });
     const transform = await wf.node('DATA_TRANSFORMER', { prompt: 'Greet {email}' });
     await wf.edge(capture, 'default', transform);
@@ -76,7 +76,7 @@ describe('AI calls as activities of their own', function () {
 
   it("runs a single-call AI node's code once: prepareAiNode, its aiCall, finishAiNode, and never the whole node again", async () => {
     const a = await accountWithBalance(100);
-    const wf = await aiWorkflow(a.userKey);
+    const wf = await draftWorkflow(a.userKey);
     const transform = await wf.node('DATA_TRANSFORMER', { prompt: 'Shout hi' });
     // Every run of the node's code, counted in the worker (it runs in this process).
     const steps = dataTransformerNode.ai as AiNodeSteps;
@@ -111,7 +111,7 @@ describe('AI calls as activities of their own', function () {
 
   it('retries a 429 no earlier than its Retry-After, charging the call once; a 400 is not retried and its credits go back', async () => {
     const a = await accountWithBalance(100);
-    const wf = await aiWorkflow(a.userKey);
+    const wf = await draftWorkflow(a.userKey);
     const transform = await wf.node('DATA_TRANSFORMER', { prompt: 'p' });
 
     ai().script({ status: 429, headers: { 'retry-after': '2' } }, { content: 'done' });
@@ -137,7 +137,7 @@ describe('AI calls as activities of their own', function () {
 
   it('charges a call once when Temporal retries its activity after a 500', async () => {
     const a = await accountWithBalance(100);
-    const wf = await aiWorkflow(a.userKey);
+    const wf = await draftWorkflow(a.userKey);
     const transform = await wf.node('DATA_TRANSFORMER', { prompt: 'p' });
     ai().script({ status: 500 }, { content: 'second time lucky' });
     const run = await wf.run(transform);
@@ -207,7 +207,7 @@ describe('AI calls as activities of their own', function () {
 
   it('lists an AI node in flight once in a running run log, as cancelled when the run is cancelled during its AI call, refunding the call', async () => {
     const a = await accountWithBalance(100);
-    const wf = await aiWorkflow(a.userKey);
+    const wf = await draftWorkflow(a.userKey);
     const first = await wf.node('DATA_TRANSFORMER', { prompt: 'one' });
     const second = await wf.node('DATA_TRANSFORMER', { prompt: 'two' });
     await wf.edge(first, 'default', second);

@@ -5,7 +5,7 @@ import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { openRuns, quiet, undispatchedEvents } from '../setup/quiet.js';
 import { awaitRun, eventually, ledgerRuns, runResult } from '../setup/runs.js';
-import { activeChain, newTable, patchLiveNode, rowsOf } from './automation-triggers.helpers.js';
+import { activeChain, newTable, patchLiveNode, rowsOf } from './active-automations.helpers.js';
 
 async function endedRuns(workflowId: number, count: number) {
   return eventually(async () => {

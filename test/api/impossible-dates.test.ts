@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { call, newAccount } from '../setup/http.js';
-import { issueAt, newAgent, ok, refused, type Account } from './agents/helpers.js';
+import { issueAt, newAgent, ok, refused, type Account } from './agents/agent-calls.helpers.js';
 
 const IMPOSSIBLE = ['2026-13-45', '2026-02-30', '2025-02-29', '2026-01-01T25:61:00Z', '2026-01-01T24:00:00Z', '2026-04-31T10:00:00Z'];
 

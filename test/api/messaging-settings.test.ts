@@ -9,7 +9,7 @@ import { FakeMessagingServer } from '../setup/fake-messaging-server.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { executeNodeAttempt } from '../setup/node-executions.js';
-import { aiWorkflow } from './ai-nodes.helpers.js';
+import { draftWorkflow } from './nodes/node-runs.helpers.js';
 
 const AGENT = '3b241101-e2bb-4255-8caf-4136c566a962';
 
@@ -73,7 +73,7 @@ describe('messaging per number and messages logged on People records', function 
     expect(stored[2]).to.equal(null);
     for (const [i, sealed] of stored.slice(0, 2).entries()) expect(sealed).to.match(/^v1\./).and.not.include(tokens[i]!);
 
-    const wf = await aiWorkflow(a.userKey);
+    const wf = await draftWorkflow(a.userKey);
     const send = (phoneNumberId: string, body: string) =>
       wf.node('SEND_MESSAGING_MESSAGE', {
         phoneNumberId,

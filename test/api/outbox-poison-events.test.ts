@@ -3,7 +3,7 @@ import { admin } from '../setup/admin-cli.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { awaitRun, eventually } from '../setup/runs.js';
-import { activeChain } from './automation-triggers.helpers.js';
+import { activeChain } from './active-automations.helpers.js';
 
 interface EventRow {
   attempts: number;

@@ -5,7 +5,7 @@ import type { OutputSummary } from '../../lib/runtime/contract.js';
 import { harness, listen } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { awaitRun, runResult } from '../setup/runs.js';
-import { activeChain } from './automation-triggers.helpers.js';
+import { activeChain } from './active-automations.helpers.js';
 
 const MB = 1024 * 1024;
 

@@ -7,8 +7,9 @@ import { expect } from 'chai';
 import { pruneIdempotencyKeys } from '../../db/automations/idempotency-keys.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount, type CallResult } from '../setup/http.js';
+import { openRuns, quiet, undispatchedEvents } from '../setup/quiet.js';
 import { eventually, ledgerRuns } from '../setup/runs.js';
-import { activeChain, newTable, rowsOf } from './automation-triggers.helpers.js';
+import { activeChain, newTable, rowsOf } from './active-automations.helpers.js';
 
 const knex = () => harness().orm.em.getKnex();
 
@@ -36,6 +37,7 @@ function accepted(res: CallResult, replayed: boolean): string {
 describe('Idempotency-Key on POST /webhooks/{webhookId}', function () {
   this.timeout(60_000);
   let key: string;
+  let accountId: number;
   let tableName: string;
   let counter = 0;
 
@@ -50,18 +52,22 @@ describe('Idempotency-Key on POST /webhooks/{webhookId}', function () {
     return { id: hook.id, workflowId: workflow.id };
   }
 
-  /** Waits for `count` ended runs of the workflow, then a little longer to see that no other one comes. */
+  /** Waits for `count` ended runs of the workflow, then until nothing more comes (an extra run is answered too). */
   async function runsOf(workflowId: number, count: number): Promise<string[]> {
+    const eventIds = async () => (await ledgerRuns(workflowId)).map((r) => r.event_id!);
     await eventually(async () => {
       const runs = await ledgerRuns(workflowId);
       return runs.length >= count && runs.every((r) => r.status !== 'running') ? runs : undefined;
     }, `${count} runs of workflow ${workflowId}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    return (await ledgerRuns(workflowId)).map((r) => r.event_id!);
+    return quiet(eventIds, {
+      busy: [undispatchedEvents(accountId), openRuns({ automationId: workflowId })],
+      what: `the runs of workflow ${workflowId}`,
+    });
   }
 
   before(async () => {
-    key = (await newAccount()).userKey;
+    const a = await newAccount();
+    [key, accountId] = [a.userKey, a.account.id];
     tableName = 'idempotent';
     await newTable(key, tableName, ['Ref']);
   });

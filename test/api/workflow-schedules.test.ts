@@ -6,7 +6,7 @@ import type { GraphNode } from '../../lib/graph/graph.js';
 import { TemporalAutomationSchedules } from '../../integrations/temporal/automation-schedules.js';
 import { harness, listen } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
-import { runResult } from '../setup/runs.js';
+import { eventually, runResult } from '../setup/runs.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 
@@ -93,12 +93,12 @@ describe('SCHEDULED_TRIGGER nodes as Temporal Schedules', function () {
 
     // A fire of the schedule is a run of the live graph, counted on the workflow by the run itself.
     await scheduleOf(id, tick).trigger();
-    let runId: string | undefined;
-    for (let i = 0; i < 100 && !runId; i++, await new Promise((r) => setTimeout(r, 100))) {
-      runId = (await scheduleOf(id, tick).describe()).info.recentActions[0]?.action.workflow.workflowId;
-    }
+    const runId = await eventually(
+      async () => (await scheduleOf(id, tick).describe()).info.recentActions[0]?.action.workflow.workflowId,
+      'the run the schedule started',
+    );
     expect(runId).to.match(new RegExp(`^automation:${id}:schedule-${tick}-`));
-    const run = await runResult(runId!);
+    const run = await runResult(runId);
     expect(run.successful, JSON.stringify(run)).to.equal(true);
     expect(run.nodeResults.map((r) => r.type)).to.deep.equal(['SCHEDULED_TRIGGER', 'DYNAMIC_TABLES']);
     expect(run.nodeResults[0]!.output).to.deep.equal({ scheduleId: `automation-${id}-${tick}`, nodeId: tick });

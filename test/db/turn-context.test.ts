@@ -1,7 +1,7 @@
 /** What a conversation turn reads in one statement: the agent, the visitor, the live flows, the welcome message. */
 import { expect } from 'chai';
 import { readTurnRows } from '../../db/agents/turn-context.js';
-import { ok } from '../api/agents/helpers.js';
+import { ok } from '../api/agents/agent-calls.helpers.js';
 import { intent, intentFlow, publish, startConversation, talkingAgent } from '../api/agents/conversation.helpers.js';
 import { harness } from '../setup/harness.js';
 import { newAccount } from '../setup/http.js';

@@ -63,6 +63,9 @@ export async function startWorker(plant: Plant, temporalAddress = harness().env.
       LOG_LEVEL: 'INFO',
       LOG_FORMAT: 'json',
       OUTBOUND_ALLOW_HOSTS: TEST_OUTBOUND_ALLOW_HOSTS,
+      // No metrics servers, whatever the environment says: their ports are npm start's (test/setup/free-port.ts).
+      WORKER_METRICS_PORT: '0',
+      TEMPORAL_SDK_METRICS_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

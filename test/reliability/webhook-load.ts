@@ -4,6 +4,7 @@
  * kept with status 0, one that failed (no answer, or one outside the OpenAPI document) with status -1.
  */
 import { call } from '../setup/http.js';
+import { waitUntil } from '../setup/runs.js';
 
 export interface Answer {
   status: number;
@@ -54,11 +55,12 @@ export function webhookLoad(origin: string, hookId: string, { callers = 8, hangM
     async until(n, statuses = [202], timeoutMs = 30_000) {
       const count = () => answers.filter((a) => statuses.includes(a.status)).length;
       const target = count() + n;
-      const deadline = Date.now() + timeoutMs;
-      while (count() < target) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} answers ${statuses.join('/')}: ${JSON.stringify(summary(answers))}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await waitUntil(
+        async () => summary(answers),
+        () => count() >= target,
+        `${n} more answers ${statuses.join('/')}`,
+        timeoutMs,
+      );
     },
     async stop() {
       stopped = true;

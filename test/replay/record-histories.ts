@@ -14,9 +14,9 @@ import { expect } from 'chai';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
 import { awaitRun, eventually, runResult } from '../setup/runs.js';
-import { activeChain, newTable } from '../api/automation-triggers.helpers.js';
+import { activeChain, newTable } from '../api/active-automations.helpers.js';
 import { intent, intentFlow, say, startConversation, talkingAgent } from '../api/agents/conversation.helpers.js';
-import { ok } from '../api/agents/helpers.js';
+import { ok } from '../api/agents/agent-calls.helpers.js';
 
 const dir = fileURLToPath(new URL('./histories/', import.meta.url));
 

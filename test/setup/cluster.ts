@@ -13,6 +13,7 @@ import { startTemporalCluster } from '../../launcher/cluster/start-cluster.js';
 import { loadTopology, type ClusterTopology } from '../../launcher/cluster/topology.js';
 import { Supervisor } from '../../launcher/supervisor.js';
 import { projectRoot } from '../../launcher/temporal-cli.js';
+import { freePorts } from './free-port.js';
 
 export interface TestCluster {
   address: string;
@@ -25,27 +26,29 @@ export interface TestCluster {
 }
 
 /** launcher/cluster/cluster.json moved to free ports and databases named for this run. */
-function testTopology(): ClusterTopology {
+async function testTopology(): Promise<ClusterTopology> {
   const topology = loadTopology();
+  const { processes } = topology;
   // Membership ports are stored as PostgreSQL smallints: they stay below 32768.
-  const offset = 10_000 + Math.floor(Math.random() * 150) * 100;
+  const membership = await freePorts(processes.length, { below: 32_768 });
+  const ports = await freePorts(2 * processes.length + 1);
   const suffix = randomBytes(3).toString('hex');
   return {
     ...topology,
     databases: { default: `${topology.databases.default}_${suffix}`, visibility: `${topology.databases.visibility}_${suffix}` },
-    processes: topology.processes.map((p) => ({
+    processes: processes.map((p, i) => ({
       ...p,
-      grpcPort: p.grpcPort + offset,
-      membershipPort: p.membershipPort + offset,
-      ...(p.httpPort ? { httpPort: p.httpPort + offset } : {}),
+      grpcPort: ports[2 * i]!,
+      membershipPort: membership[i]!,
+      ...(p.httpPort ? { httpPort: ports[2 * i + 1]! } : {}),
     })),
-    ui: { ...topology.ui, port: topology.ui.port + offset },
+    ui: { ...topology.ui, port: ports.at(-1)! },
   };
 }
 
 /** Starts a cluster whose databases live on the PostgreSQL server of `databaseUrl`. */
 export async function startTestCluster(databaseUrl: string): Promise<TestCluster> {
-  const topology = testTopology();
+  const topology = await testTopology();
   const events: string[] = [];
   const supervisor = new Supervisor(projectRoot, { error: (m) => events.push(m), info: (m) => events.push(m) });
   const stop = async () => {

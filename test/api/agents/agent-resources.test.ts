@@ -1,7 +1,7 @@
 /** Custom tools, playbooks and knowledge bases (extensions) through HTTP. */
 import { expect } from 'chai';
 import { call, newAccount } from '../../setup/http.js';
-import { issueAt, ok, refused, type Account } from './helpers.js';
+import { issueAt, ok, refused, type Account } from './agent-calls.helpers.js';
 
 describe('custom tools, playbooks and knowledge bases', () => {
   let a: Account;

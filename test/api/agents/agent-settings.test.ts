@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { harness } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
-import { issueAt, newAgent, ok, refused, type Account } from './helpers.js';
+import { issueAt, newAgent, ok, refused, type Account } from './agent-calls.helpers.js';
 
 describe('agent settings, theme and channels', () => {
   let a: Account;

@@ -4,7 +4,7 @@ import { createTurnActivities } from '../../../activities/turn.activity.js';
 import { harness } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import { eventually } from '../../setup/runs.js';
-import { ok, type Account } from './helpers.js';
+import { ok, type Account } from './agent-calls.helpers.js';
 import {
   chain,
   intent,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { harness } from '../../setup/harness.js';
 import { call } from '../../setup/http.js';
-import { newAgent, ok, type Account } from './helpers.js';
+import { newAgent, ok, type Account } from './agent-calls.helpers.js';
 
 export interface TalkingAgent {
   id: string;

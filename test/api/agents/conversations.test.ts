@@ -8,8 +8,8 @@ import { harness } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { openRuns, quiet, undispatchedEvents } from '../../setup/quiet.js';
 import { awaitRun, eventually, ledgerRuns } from '../../setup/runs.js';
-import { activeChain, newTable, rowsOf } from '../automation-triggers.helpers.js';
-import { ok, refused, type Account } from './helpers.js';
+import { activeChain, newTable, rowsOf } from '../active-automations.helpers.js';
+import { ok, refused, type Account } from './agent-calls.helpers.js';
 import {
   chain,
   intent,

@@ -1,7 +1,7 @@
 /** Flows through HTTP: CRUD, the default flow, node ids, flow rules, node references, edges, publish. */
 import { expect } from 'chai';
 import { call, newAccount } from '../../setup/http.js';
-import { issueAt, newAgent, ok, refused, type Account } from './helpers.js';
+import { issueAt, newAgent, ok, refused, type Account } from './agent-calls.helpers.js';
 
 describe('flows', () => {
   let a: Account;

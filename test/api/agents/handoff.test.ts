@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { harness } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import { DEFAULT_HANDOFF_MESSAGE } from '../../../activities/handoff.activity.js';
-import { ok, refused, type Account } from './helpers.js';
+import { ok, refused, type Account } from './agent-calls.helpers.js';
 import { intent, intentFlow, say, startConversation, talkingAgent, texts } from './conversation.helpers.js';
 import { conversationPath, sessionsPath, widgetCall } from '../widget/widget.helpers.js';
 

@@ -7,8 +7,8 @@ import { expect } from 'chai';
 import { harness } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import { eventually, ledgerRuns } from '../../setup/runs.js';
-import { activeChain, newTable, rowsOf } from '../automation-triggers.helpers.js';
-import { ok, refused, type Account } from './helpers.js';
+import { activeChain, newTable, rowsOf } from '../active-automations.helpers.js';
+import { ok, refused, type Account } from './agent-calls.helpers.js';
 import { say, startConversation, talkingAgent, texts } from './conversation.helpers.js';
 
 const ai = () => harness().ai;

@@ -1,7 +1,7 @@
 /** Agent variables and intents through HTTP, and the references flow nodes hold to them. */
 import { expect } from 'chai';
 import { newAccount } from '../../setup/http.js';
-import { issueAt, newAgent, ok, refused, type Account } from './helpers.js';
+import { issueAt, newAgent, ok, refused, type Account } from './agent-calls.helpers.js';
 
 describe('agent variables and intents', () => {
   let a: Account;

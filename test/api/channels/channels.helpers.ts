@@ -7,7 +7,7 @@ import { SecretBox } from '../../../lib/secret-box.js';
 import { harness, TEST_SETTINGS_KEY } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import { intent, intentFlow, talkingAgent, type TalkingAgent } from '../agents/conversation.helpers.js';
-import { ok, type Account } from '../agents/helpers.js';
+import { ok, type Account } from '../agents/agent-calls.helpers.js';
 
 export const HOURS_REPLY = 'We are open from 9 to 5, Monday to Friday.';
 export const HOURS_QUESTION = 'what are your opening hours';

@@ -10,7 +10,7 @@ import { FakeMetaServer, deliver, messagingDelivery, messagingText, whatsAppMess
 import { admin } from '../../setup/admin-cli.js';
 import { newAccount } from '../../setup/http.js';
 import { connectMessagingNumber } from '../../../db/channels/numbers-and-pages.service.js';
-import { ok } from '../agents/helpers.js';
+import { ok } from '../agents/agent-calls.helpers.js';
 import { DEFAULT_HANDOFF_MESSAGE } from '../../../activities/handoff.activity.js';
 import {
   HOURS_QUESTION,

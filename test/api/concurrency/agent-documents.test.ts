@@ -4,8 +4,8 @@
  */
 import { expect } from 'chai';
 import { newAccount } from '../../setup/http.js';
-import { newAgent, type Account } from '../agents/helpers.js';
-import { allAtOnce, range, read } from './helpers.js';
+import { newAgent, type Account } from '../agents/agent-calls.helpers.js';
+import { allAtOnce, range, read } from './parallel-writes.helpers.js';
 
 const colours = ['primaryColor', 'secondaryColor', 'backgroundColor', 'textColor', 'userBubbleColor', 'agentBubbleColor'];
 

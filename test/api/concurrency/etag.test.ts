@@ -1,8 +1,8 @@
 /** Optional optimistic concurrency: ETag on single-document GETs, If-Match on their writes (412), If-None-Match (304). */
 import { expect } from 'chai';
 import { call, newAccount } from '../../setup/http.js';
-import { newAgent, type Account } from '../agents/helpers.js';
-import { allAtOnce } from './helpers.js';
+import { newAgent, type Account } from '../agents/agent-calls.helpers.js';
+import { allAtOnce } from './parallel-writes.helpers.js';
 
 describe('ETag and If-Match', () => {
   let a: Account;

@@ -4,8 +4,8 @@
  */
 import { expect } from 'chai';
 import { newAccount } from '../../setup/http.js';
-import { newAgent, ok, type Account } from '../agents/helpers.js';
-import { allAtOnce, range, read } from './helpers.js';
+import { newAgent, ok, type Account } from '../agents/agent-calls.helpers.js';
+import { allAtOnce, range, read } from './parallel-writes.helpers.js';
 
 type Graph = {
   nodes: { nodeId: string; alias: string; type: string; data: Record<string, unknown> }[];

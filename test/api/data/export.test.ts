@@ -3,7 +3,8 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { harness } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
-import { addField, expectError, expectIssue, ok } from './helpers.js';
+import { waitUntil } from '../../setup/runs.js';
+import { addField, expectError, expectIssue, ok } from './tables-api.helpers.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 
@@ -214,8 +215,7 @@ describe('CSV and XLSX exports', () => {
           `select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%' and query ilike 'fetch % from export_rows'`,
         )
       ).rows[0].n;
-    for (let i = 0; i < 50 && (await stillOpen()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await stillOpen()).to.equal(0);
+    await waitUntil(stillOpen, (n) => n === 0, "the export's cursor to close", 5_000);
   });
 });
 

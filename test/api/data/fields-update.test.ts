@@ -1,5 +1,17 @@
 import { expect } from 'chai';
-import { account, addField, client, createTable, expectError, expectIssue, fieldNamed, fieldsOf, ok, rowsOf, type Client } from './helpers.js';
+import {
+  account,
+  addField,
+  client,
+  createTable,
+  expectError,
+  expectIssue,
+  fieldNamed,
+  fieldsOf,
+  ok,
+  rowsOf,
+  type Client,
+} from './tables-api.helpers.js';
 
 /** Field updates (PATCH: name, required/unique, type, options, order) and deletion. */
 describe('Fields: update and delete', () => {

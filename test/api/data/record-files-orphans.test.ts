@@ -8,7 +8,8 @@ import { LocalFileStore } from '../../../integrations/files/local-file-store.js'
 import { sweepOrphanFiles } from '../../../db/tables/files/orphan-sweep.js';
 import { harness, listen } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
-import { ok } from './helpers.js';
+import { waitUntil } from '../../setup/runs.js';
+import { ok } from './tables-api.helpers.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 
@@ -21,10 +22,6 @@ async function storedFiles(dir: string): Promise<string[]> {
     .filter((e) => e.isFile())
     .map((e) => relative(dir, join(e.parentPath, e.name)))
     .sort();
-}
-
-async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 150 && !(await condition()); i++) await new Promise((r) => setTimeout(r, 20));
 }
 
 describe('no stored bytes without a file row', () => {
@@ -103,12 +100,20 @@ describe('no stored bytes without a file row', () => {
     req.on('error', () => undefined);
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="half.bin"\r\n\r\n`);
     req.write(randomBytes(300_000));
-    await waitFor(async () => (await storedFiles(dir)).length > before.length);
-    const during = (await storedFiles(dir)).filter((f) => !before.includes(f));
+    const stored = await waitUntil(
+      () => storedFiles(dir),
+      (files) => files.length > before.length,
+      'the start of the upload in the store',
+    );
+    const during = stored.filter((f) => !before.includes(f));
     expect(during).to.have.length(1);
     expect(during[0]).to.match(/\.partial$/);
     req.destroy();
-    await waitFor(async () => (await storedFiles(dir)).length === before.length);
+    await waitUntil(
+      () => storedFiles(dir),
+      (files) => files.length <= before.length,
+      'the aborted upload to be removed from the store',
+    );
     expect(await storedFiles(dir)).to.deep.equal(before);
   });
 

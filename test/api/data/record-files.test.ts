@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import { LocalFileStore } from '../../../integrations/files/local-file-store.js';
 import { harness, listen } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
-import { addField, expectError, expectIssue, ok } from './helpers.js';
+import { waitUntil } from '../../setup/runs.js';
+import { addField, expectError, expectIssue, ok } from './tables-api.helpers.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 
@@ -187,10 +188,17 @@ describe('files of Object records', () => {
     req.write(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="half.bin"\r\n\r\n`);
     req.write(randomBytes(500_000));
     // Wait until the bytes reach the store, then drop the connection.
-    for (let i = 0; i < 100 && (await storedFiles(dir)).length <= before.length + 1; i++) await new Promise((r) => setTimeout(r, 20));
-    expect((await storedFiles(dir)).length).to.be.greaterThan(before.length);
+    await waitUntil(
+      () => storedFiles(dir),
+      (files) => files.length > before.length + 1,
+      'the first file and the start of the second in the store',
+    );
     req.destroy();
-    for (let i = 0; i < 100 && (await storedFiles(dir)).length > before.length; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitUntil(
+      () => storedFiles(dir),
+      (files) => files.length <= before.length,
+      'the aborted upload to be removed from the store',
+    );
     expect(await storedFiles(dir)).to.deep.equal(before);
     expect(await fileRows(rowId)).to.equal(0);
     // The API still serves requests after the abort.

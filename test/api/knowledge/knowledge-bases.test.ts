@@ -9,7 +9,7 @@ import { harness, listen } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { textPdf } from '../../setup/test-pdf.js';
 import { startFileServer } from '../../setup/file-server.js';
-import { ok, refused, type Account } from '../agents/helpers.js';
+import { ok, refused, type Account } from '../agents/agent-calls.helpers.js';
 import { docx, DOCX_TYPE, indexed, newKnowledgeBase, query, storedChunks, upload } from './knowledge.helpers.js';
 
 const MANUAL = `# Kettle manual

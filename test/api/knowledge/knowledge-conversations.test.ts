@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { harness } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import { recordedActivities } from '../../setup/activity-history.js';
-import { ok, refused, type Account } from '../agents/helpers.js';
+import { ok, refused, type Account } from '../agents/agent-calls.helpers.js';
 import { chain, publish, say, startConversation, talkingAgent, type TalkingAgent } from '../agents/conversation.helpers.js';
 import { indexed, newKnowledgeBase, upload } from './knowledge.helpers.js';
 

@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { harness } from '../../setup/harness.js';
 import { call } from '../../setup/http.js';
 import { quiet } from '../../setup/quiet.js';
-import { ok, type Account } from '../agents/helpers.js';
+import { waitUntil } from '../../setup/runs.js';
+import { ok, type Account } from '../agents/agent-calls.helpers.js';
 
 export async function newKnowledgeBase(a: Account, name = 'Handbook', extra: Record<string, unknown> = {}): Promise<number> {
   return (await ok('POST', '/knowledge-bases', a.userKey, { name, ...extra })).id;
@@ -26,19 +27,19 @@ export async function upload(a: Account, kb: number, files: { name: string; type
 
 /** Waits until no document of the knowledge base is PENDING; answers them all. */
 export async function indexed(a: Account, kb: number, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const docs = (await ok('GET', `/knowledge-bases/${kb}/documents?limit=500`, a.userKey)).agentry as {
-      id: string;
-      title: string;
-      status: string;
-      failureReason: string | null;
-      chunkCount: number;
-    }[];
-    if (docs.every((d) => d.status !== 'PENDING')) return docs;
-    if (Date.now() > deadline) throw new Error(`still PENDING after ${timeoutMs} ms: ${JSON.stringify(docs)}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+  return waitUntil(
+    async () =>
+      (await ok('GET', `/knowledge-bases/${kb}/documents?limit=500`, a.userKey)).agentry as {
+        id: string;
+        title: string;
+        status: string;
+        failureReason: string | null;
+        chunkCount: number;
+      }[],
+    (docs) => docs.every((d) => d.status !== 'PENDING'),
+    `the documents of knowledge base ${kb} to leave PENDING`,
+    timeoutMs,
+  );
 }
 
 export async function query(a: Account, kb: number, text: string, topK = 5, baseUrl?: string, filter?: unknown) {

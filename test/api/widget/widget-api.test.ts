@@ -8,7 +8,7 @@ import { harness, listen, TEST_SETTINGS_KEY } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import { SecretBox } from '../../../lib/secret-box.js';
 import { signSessionToken } from '../../../lib/widget/session-token.js';
-import { ok, refused, type Account } from '../agents/helpers.js';
+import { ok, refused, type Account } from '../agents/agent-calls.helpers.js';
 import { talkingAgent } from '../agents/conversation.helpers.js';
 import { conversationPath, limitedApi, rotateSecret, sessionsPath, shopAgent, userHash, widgetCall } from './widget.helpers.js';
 

@@ -11,8 +11,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { harness } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import { eventually, ledgerRuns } from '../../setup/runs.js';
-import { activeChain } from '../automation-triggers.helpers.js';
-import { ok, type Account } from '../agents/helpers.js';
+import { activeChain } from '../active-automations.helpers.js';
+import { ok, type Account } from '../agents/agent-calls.helpers.js';
 import { browser, hostSite, rgb, TEST_OUTPUT, type HostSite } from './widget-page.js';
 import { limitedApi, rotateSecret, shopAgent } from './widget.helpers.js';
 

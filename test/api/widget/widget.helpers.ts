@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto';
 import type { WidgetLimits } from '../../../api/widget/widget-sessions.js';
 import { harness, listen } from '../../setup/harness.js';
-import { ok, type Account } from '../agents/helpers.js';
+import { ok, type Account } from '../agents/agent-calls.helpers.js';
 import { intent, intentFlow, talkingAgent, type TalkingAgent } from '../agents/conversation.helpers.js';
 
 export interface WidgetReply {

@@ -1,11 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { pruneNodeEffects } from '../../db/node-effects/node-effects.js';
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { harness, projectRoot } from '../setup/harness.js';
-import { call, newAccount } from '../setup/http.js';
-import { executeNodeAttempt } from '../setup/node-executions.js';
+import { harness, projectRoot } from '../../setup/harness.js';
+import { call, newAccount } from '../../setup/http.js';
+import { executeNodeAttempt } from '../../setup/node-executions.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 
@@ -35,7 +34,7 @@ async function leadsTable(a: Account): Promise<number> {
   return (await call('GET', '/tables/leads', { key })).body.id;
 }
 
-describe('DYNAMIC_TABLES and AUTOMATION_STATUS nodes run once per node execution', function () {
+describe('DYNAMIC_TABLES nodes run once per node execution', function () {
   this.timeout(30_000);
 
   it('a retried CREATE, UPDATE or DELETE answers what its first attempt did and writes one row event', async () => {
@@ -137,23 +136,6 @@ describe('DYNAMIC_TABLES and AUTOMATION_STATUS nodes run once per node execution
     const rows = (await call('POST', '/tables/leads/rows/list', { key: a.userKey, body: {} })).body.agentry;
     expect(rows).to.have.length(2);
     expect(await rowEvents(tableId)).to.deep.equal(['TABLE_ROW_CREATED', 'TABLE_ROW_CREATED']);
-  });
-
-  it('a retried AUTOMATION_STATUS TOGGLE flips the status once', async () => {
-    const a = await newAccount();
-    const target = (await call('POST', '/workflows', { key: a.userKey, body: { name: 'Target' } })).body.id as number;
-    const toggle = (executionKey: string, attempt = 1) =>
-      executeNodeAttempt(
-        { accountId: a.account.id, type: 'AUTOMATION_STATUS', data: { automationId: target, action: 'TOGGLE' }, executionKey },
-        attempt,
-      );
-    const first = (await toggle('toggle#1')).output;
-    expect(first).to.deep.equal({ automationId: target, previousStatus: 'DRAFT', status: 'ACTIVE' });
-    expect((await toggle('toggle#1', 2)).output).to.deep.equal(first);
-    expect((await call('GET', `/workflows/${target}`, { key: a.userKey })).body.status).to.equal('ACTIVE');
-    expect((await toggle('toggle#2')).output).to.deep.include({ previousStatus: 'ACTIVE', status: 'DRAFT' });
-    // Outcomes are kept for retries, then pruned by the worker's housekeeping.
-    expect(await pruneNodeEffects(harness().orm.em.getKnex(), new Date(Date.now() + 60_000))).to.be.at.least(2);
   });
 });
 

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { harness } from '../setup/harness.js';
-import { newAccount } from '../setup/http.js';
-import { startFileServer, type FileServer } from '../setup/file-server.js';
-import { textPdf } from '../setup/test-pdf.js';
-import { textPng } from '../setup/test-png.js';
-import { aiWorkflow } from './ai-nodes.helpers.js';
+import { harness } from '../../setup/harness.js';
+import { newAccount } from '../../setup/http.js';
+import { startFileServer, type FileServer } from '../../setup/file-server.js';
+import { textPdf } from '../../setup/test-pdf.js';
+import { textPng } from '../../setup/test-png.js';
+import { draftWorkflow } from './node-runs.helpers.js';
 
 describe('FILE_ANALYSIS nodes', function () {
   this.timeout(60_000);
@@ -21,7 +21,7 @@ describe('FILE_ANALYSIS nodes', function () {
 
   it('refuses to download a file from the cloud metadata address, failing the node at once', async () => {
     const { userKey: key } = await newAccount();
-    const wf = await aiWorkflow(key);
+    const wf = await draftWorkflow(key);
     const node = await wf.node('FILE_ANALYSIS', { fileUrl: 'http://169.254.169.254/latest/meta-data/doc.pdf' });
     harness().ai.script();
     const run = await wf.run(node);
@@ -34,7 +34,7 @@ describe('FILE_ANALYSIS nodes', function () {
 
   it('reads PDF text locally and has the FILE_ANALYSIS model answer the prompt about it', async () => {
     const { userKey: key } = await newAccount();
-    const wf = await aiWorkflow(key);
+    const wf = await draftWorkflow(key);
     const node = await wf.node('FILE_ANALYSIS', { fileUrl: `${files.origin}/docs/invoice.pdf`, prompt: 'What is the total? JSON please' });
     harness().ai.script({ content: '{"total":420,"currency":"EUR"}' });
     const run = await wf.run(node);
@@ -49,7 +49,7 @@ describe('FILE_ANALYSIS nodes', function () {
 
   it('reads images by offline OCR', async () => {
     const { userKey: key } = await newAccount();
-    const wf = await aiWorkflow(key);
+    const wf = await draftWorkflow(key);
     const node = await wf.node('FILE_ANALYSIS', { fileUrl: `${files.origin}/docs/sign.png`, prompt: 'What does the sign say?' });
     harness().ai.script({ content: 'It says hello.' });
     const run = await wf.run(node);
@@ -60,7 +60,7 @@ describe('FILE_ANALYSIS nodes', function () {
 
   it('fails clearly on unreadable or unsupported files without calling the model', async () => {
     const { userKey: key } = await newAccount();
-    const wf = await aiWorkflow(key);
+    const wf = await draftWorkflow(key);
     const broken = await wf.node('FILE_ANALYSIS', { fileUrl: `${files.origin}/docs/broken.pdf` });
     const audio = await wf.node('FILE_ANALYSIS', { fileUrl: `${files.origin}/docs/song.mp3` });
     harness().ai.script();

@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import type { AiReply } from '../../lib/runtime/ai-call.js';
-import { recordedActivities } from '../setup/activity-history.js';
-import { harness } from '../setup/harness.js';
-import { call, newAccount } from '../setup/http.js';
-import { executeNodeAttempt } from '../setup/node-executions.js';
-import { aiWorkflow } from './ai-nodes.helpers.js';
+import type { AiReply } from '../../../lib/runtime/ai-call.js';
+import { recordedActivities } from '../../setup/activity-history.js';
+import { harness } from '../../setup/harness.js';
+import { call, newAccount } from '../../setup/http.js';
+import { executeNodeAttempt } from '../../setup/node-executions.js';
+import { draftWorkflow } from './node-runs.helpers.js';
 
 /** A local service a custom tool calls: records each call, answers the order's status. */
 async function startOrders(): Promise<{ server: Server; origin: string; hits: { method: string; url: string; body: string; auth?: string }[] }> {
@@ -51,7 +51,7 @@ describe('TOOLS_AI nodes in workflows', function () {
     expect(playbook.status, playbook.text).to.equal(201);
     const people = (await call('GET', '/objects/people', { key })).body;
     const recordTypeId = people.recordTypes[0].id as number;
-    const wf = await aiWorkflow(key, ['status']);
+    const wf = await draftWorkflow(key, ['status']);
     const node = await wf.node('TOOLS_AI', {
       prompt: 'Customer {trigger_payload} asks about order 77',
       customToolIds: [tool.body.id],
@@ -105,7 +105,7 @@ describe('TOOLS_AI nodes in workflows', function () {
       },
     });
     expect(tool.status, tool.text).to.equal(201);
-    const wf = await aiWorkflow(key);
+    const wf = await draftWorkflow(key);
     const node = await wf.node('TOOLS_AI', { prompt: 'Compare orders 1 and 2', customToolIds: [tool.body.id] });
     const name = `tool_${tool.body.id}_order_status`;
     orders.hits.length = 0;
@@ -128,7 +128,7 @@ describe('TOOLS_AI nodes in workflows', function () {
     const { userKey: key } = await newAccount();
     const people = (await call('GET', '/objects/people', { key })).body;
     const recordTypeId = people.recordTypes[0].id as number;
-    const wf = await aiWorkflow(key);
+    const wf = await draftWorkflow(key);
     const node = await wf.node('TOOLS_AI', { prompt: 'go', selectedRecordTypes: [{ id: recordTypeId }] });
     const bad = { toolCalls: [{ name: `create_${recordTypeId}_People`, arguments: { values: { Nope: 1 } } }] };
     harness().ai.script(bad, { toolCalls: [{ name: 'made_up', arguments: {} }] }, bad, bad, bad);

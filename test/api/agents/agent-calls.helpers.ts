@@ -1,4 +1,4 @@
-/** Shared steps of the agents API tests: an agent of a fresh account, and calls that must succeed. */
+/** Calls to the agents API that must succeed or be refused (with the issue at a path), and an agent of a fresh account. */
 import { expect } from 'chai';
 import { call, newAccount } from '../../setup/http.js';
 

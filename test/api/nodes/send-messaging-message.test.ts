@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { addMessagingTemplate, connectMessagingNumber } from '../../db/channels/numbers-and-pages.service.js';
-import { harness } from '../setup/harness.js';
-import { call, newAccount } from '../setup/http.js';
-import { executeNodeAttempt } from '../setup/node-executions.js';
-import { aiWorkflow } from './ai-nodes.helpers.js';
+import { addMessagingTemplate, connectMessagingNumber } from '../../../db/channels/numbers-and-pages.service.js';
+import { harness } from '../../setup/harness.js';
+import { call, newAccount } from '../../setup/http.js';
+import { executeNodeAttempt } from '../../setup/node-executions.js';
+import { draftWorkflow } from './node-runs.helpers.js';
 
 describe('SEND_MESSAGING_MESSAGE nodes through the Cloud API adapter (a local Cloud API)', function () {
   this.timeout(60_000);
@@ -22,7 +22,7 @@ describe('SEND_MESSAGING_MESSAGE nodes through the Cloud API adapter (a local Cl
 
   it('sends a template with its variables to a phone number', async () => {
     const a = await account();
-    const wf = await aiWorkflow(a.userKey);
+    const wf = await draftWorkflow(a.userKey);
     const node = await wf.node('SEND_MESSAGING_MESSAGE', {
       phoneNumberId: 'pn-7',
       template: 'order_update',
@@ -91,7 +91,7 @@ describe('SEND_MESSAGING_MESSAGE nodes through the Cloud API adapter (a local Cl
 
   it('fails on a refused message with the API message, and retries 5xx', async () => {
     const a = await account();
-    const wf = await aiWorkflow(a.userKey);
+    const wf = await draftWorkflow(a.userKey);
     const node = await wf.node('SEND_MESSAGING_MESSAGE', {
       phoneNumberId: 'pn-7',
       template: 'order_update',

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { recordedActivities } from '../setup/activity-history.js';
-import { harness } from '../setup/harness.js';
-import { newAccount } from '../setup/http.js';
-import { startFileServer, type FileServer } from '../setup/file-server.js';
-import { aiWorkflow } from './ai-nodes.helpers.js';
+import { recordedActivities } from '../../setup/activity-history.js';
+import { harness } from '../../setup/harness.js';
+import { newAccount } from '../../setup/http.js';
+import { startFileServer, type FileServer } from '../../setup/file-server.js';
+import { draftWorkflow } from './node-runs.helpers.js';
 
 describe('TRANSCRIPTION nodes', function () {
   this.timeout(60_000);
@@ -16,7 +16,7 @@ describe('TRANSCRIPTION nodes', function () {
 
   it('downloads the audio, sends it to the transcription endpoint on Whisper, and captures the transcript', async () => {
     const { userKey: key } = await newAccount();
-    const wf = await aiWorkflow(key, ['transcript']);
+    const wf = await draftWorkflow(key, ['transcript']);
     const node = await wf.node('TRANSCRIPTION', { audioUrl: `${files.origin}/calls/{trigger_payload}`, captureVariables: [{ name: 'transcript' }] });
     harness().ai.script({ text: 'Hi, please call me back about my order.' });
     const run = await wf.run(node, 'voicemail.mp3');
@@ -35,7 +35,7 @@ describe('TRANSCRIPTION nodes', function () {
 
   it('refuses to download audio from a private address, failing the node at once and charging nothing', async () => {
     const { userKey: key } = await newAccount();
-    const wf = await aiWorkflow(key);
+    const wf = await draftWorkflow(key);
     const node = await wf.node('TRANSCRIPTION', { audioUrl: 'http://10.20.30.40/calls/voicemail.mp3' });
     const run = await wf.run(node);
     expect(run.successful, JSON.stringify(run)).to.equal(false);
@@ -49,7 +49,7 @@ describe('TRANSCRIPTION nodes', function () {
 
   it('extracts several capture variables from the transcript with the TEXT model', async () => {
     const { userKey: key } = await newAccount();
-    const wf = await aiWorkflow(key, ['name', 'order']);
+    const wf = await draftWorkflow(key, ['name', 'order']);
     const node = await wf.node('TRANSCRIPTION', {
       audioUrl: `${files.origin}/calls/voicemail.mp3`,
       captureVariables: [{ name: 'name' }, { name: 'order' }],
@@ -64,7 +64,7 @@ describe('TRANSCRIPTION nodes', function () {
 
   it('refuses audio over 25 MB before reading it, and a missing file, without calling the model', async () => {
     const { userKey: key } = await newAccount();
-    const wf = await aiWorkflow(key);
+    const wf = await draftWorkflow(key);
     const huge = await wf.node('TRANSCRIPTION', { audioUrl: `${files.origin}/huge` });
     const missing = await wf.node('TRANSCRIPTION', { audioUrl: `${files.origin}/nothing.mp3` });
     harness().ai.script();

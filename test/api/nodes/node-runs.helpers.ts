@@ -1,12 +1,15 @@
-/** Building and running small workflows of AI nodes in tests. */
+/** Running node types in tests: small DRAFT workflows built and run through the API, and the AI model they default to. */
 import { expect } from 'chai';
-import type { AutomationRunResult } from '../../workflows/run-automation.workflow.js';
-import { runResult } from '../setup/runs.js';
-import { call } from '../setup/http.js';
+import type { AutomationRunResult } from '../../../workflows/run-automation.workflow.js';
+import { runResult } from '../../setup/runs.js';
+import { call } from '../../setup/http.js';
+
+/** The default TEXT model of the catalog (GET /ai-models), which AI nodes use unless they name one: GPT-4o, 5 credits a message. */
+export const DEFAULT_TEXT_MODEL = { externalId: 'gpt-4o', credits: 5 };
 
 /** A DRAFT workflow of the account, with its node-adding and running helpers. */
-export async function aiWorkflow(key: string, variables: string[] = []) {
-  const id = (await call('POST', '/workflows', { key, body: { name: `AI ${Date.now()}` } })).body.id as number;
+export async function draftWorkflow(key: string, variables: string[] = []) {
+  const id = (await call('POST', '/workflows', { key, body: { name: `Nodes ${Date.now()}` } })).body.id as number;
   for (const name of variables) expect((await call('POST', `/workflows/${id}/variables`, { key, body: { name } })).status).to.equal(201);
   return {
     id,

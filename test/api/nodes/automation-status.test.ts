@@ -1,9 +1,11 @@
 import { ScheduleNotFoundError, type ScheduleDescription } from '@temporalio/client';
 import { expect } from 'chai';
-import { harness } from '../setup/harness.js';
-import { recordedActivities } from '../setup/activity-history.js';
-import { call, newAccount } from '../setup/http.js';
-import { runResult } from '../setup/runs.js';
+import { pruneNodeEffects } from '../../../db/node-effects/node-effects.js';
+import { harness } from '../../setup/harness.js';
+import { recordedActivities } from '../../setup/activity-history.js';
+import { call, newAccount } from '../../setup/http.js';
+import { executeNodeAttempt } from '../../setup/node-executions.js';
+import { runResult } from '../../setup/runs.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 
@@ -128,5 +130,22 @@ describe('AUTOMATION_STATUS node', function () {
       message: `no workflow ${theirs} in this account`,
     });
     expect((await statusOf(other, theirs)).status).to.equal('DRAFT');
+  });
+
+  it('a retried AUTOMATION_STATUS TOGGLE flips the status once', async () => {
+    const a = await newAccount();
+    const target = (await call('POST', '/workflows', { key: a.userKey, body: { name: 'Target' } })).body.id as number;
+    const toggle = (executionKey: string, attempt = 1) =>
+      executeNodeAttempt(
+        { accountId: a.account.id, type: 'AUTOMATION_STATUS', data: { automationId: target, action: 'TOGGLE' }, executionKey },
+        attempt,
+      );
+    const first = (await toggle('toggle#1')).output;
+    expect(first).to.deep.equal({ automationId: target, previousStatus: 'DRAFT', status: 'ACTIVE' });
+    expect((await toggle('toggle#1', 2)).output).to.deep.equal(first);
+    expect((await call('GET', `/workflows/${target}`, { key: a.userKey })).body.status).to.equal('ACTIVE');
+    expect((await toggle('toggle#2')).output).to.deep.include({ previousStatus: 'ACTIVE', status: 'DRAFT' });
+    // Outcomes are kept for retries, then pruned by the worker's housekeeping.
+    expect(await pruneNodeEffects(harness().orm.em.getKnex(), new Date(Date.now() + 60_000))).to.be.at.least(2);
   });
 });

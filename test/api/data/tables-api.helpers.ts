@@ -1,4 +1,4 @@
-/** Shared helpers of the Objects/Tables metadata API tests (tables, fields, options, record types, views). */
+/** Objects and Tables through the API: calls that must succeed or fail with an issue, tables, fields, rows, physical columns. */
 import { expect } from 'chai';
 import { harness } from '../../setup/harness.js';
 import { call, newAccount, type CallResult } from '../../setup/http.js';

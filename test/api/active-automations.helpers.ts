@@ -1,4 +1,4 @@
-/** Building ACTIVE automations through the API for the trigger tests. */
+/** ACTIVE automations built through the API (a chain of nodes, a live node patched) and the table rows their runs write. */
 import { expect } from 'chai';
 import { harness } from '../setup/harness.js';
 import { call } from '../setup/http.js';
