@@ -69,6 +69,9 @@ export function outboundSummary({ outbound }: Config): string {
     : 'private, link-local and metadata addresses refused (OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOW_HOSTS allow private ones)';
 }
 
+/** The metrics port `by` after `port`, of another worker; `0` (metrics off) stays off. */
+const beside = (port: string, by: number) => (Number(port) ? String(Number(port) + by) : '0');
+
 function printSummary(config: Config, firstStart: BootstrapResult | null): void {
   const base = `${config.publicBaseUrl}/public/v1`;
   const workerMetricsPort = Number(process.env.WORKER_METRICS_PORT || 9464);
@@ -81,7 +84,9 @@ function printSummary(config: Config, firstStart: BootstrapResult | null): void 
     `  Temporal       ${config.temporal.address} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})`,
     `  Health         ${config.publicBaseUrl}/healthz?worker=true`,
     `  Outbound calls ${outboundSummary(config)}`,
-    `  Metrics        ${config.publicBaseUrl}/metrics (API), http://127.0.0.1:${workerMetricsPort}/metrics (runs worker), http://127.0.0.1:${workerMetricsPort + 2}/metrics (turns worker)`,
+    workerMetricsPort
+      ? `  Metrics        ${config.publicBaseUrl}/metrics (API), http://127.0.0.1:${workerMetricsPort}/metrics (runs worker), http://127.0.0.1:${workerMetricsPort + 2}/metrics (turns worker)`
+      : `  Metrics        ${config.publicBaseUrl}/metrics (API); the workers' are off (WORKER_METRICS_PORT=0)`,
   ];
   if (firstStart) {
     lines.push(
@@ -136,11 +141,11 @@ export async function launch(options: LaunchOptions): Promise<number> {
     const runsWorkers = options.runsWorkers ?? 1;
     for (let i = 0; i < runsWorkers; i += 1) {
       // Each runs worker has metrics ports of its own: the first as configured, the next ones 10 further each.
-      const own = i === 0 ? metrics : { WORKER_METRICS_PORT: String(Number(metrics.WORKER_METRICS_PORT) + 10 * i), TEMPORAL_SDK_METRICS_PORT: '0' };
+      const own = i === 0 ? metrics : { WORKER_METRICS_PORT: beside(metrics.WORKER_METRICS_PORT, 10 * i), TEMPORAL_SDK_METRICS_PORT: '0' };
       const name = i === 0 ? 'worker' : `worker-${i + 1}`;
       supervisor.start({ name, ...node('worker/main.ts'), env: { ...process.env, ...logs, ...own, ...runsWorker } });
     }
-    const turnsMetrics = { WORKER_METRICS_PORT: String(Number(metrics.WORKER_METRICS_PORT) + 2), TEMPORAL_SDK_METRICS_PORT: '0' };
+    const turnsMetrics = { WORKER_METRICS_PORT: beside(metrics.WORKER_METRICS_PORT, 2), TEMPORAL_SDK_METRICS_PORT: '0' };
     supervisor.start({
       name: 'turns-worker',
       ...node('worker/main.ts'),
