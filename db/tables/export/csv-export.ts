@@ -4,20 +4,19 @@
  * through export-cells.ts and joins each line. A table of plain fields reads one text column per row, which is
  * several times cheaper than reading each value and converting it in Node.
  */
-import type { Writable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowColumns } from '../ddl.js';
 import type { SqlFragment } from '../query/fragment.js';
 import type { RowView } from '../row-values.js';
-import { ALIAS, listQuery, type RowQuery } from '../rows-query.service.js';
-import { toViews, type TableContext } from '../rows.service.js';
+import { ALIAS, listQuery } from '../rows-query.service.js';
+import { toViews } from '../rows.service.js';
 import type { FieldModel } from '../types.js';
 import { csvColumn, dateZone } from './csv-columns.js';
 import { cellConverter, type CellConverter } from './export-cells.js';
-import { openCursor, pumpExport } from './export-cursor.js';
+import { openCursor, pumpExport, type StartExport } from './export-cursor.js';
 import { phaseTimer } from './export-timing.js';
 import { labelLoaders, pageLabels } from './reference-labels.js';
-import { csvField, type SheetWriters } from './sheet-format.js';
+import { csvField } from './sheet-format.js';
 
 /** 1,000 rows per FETCH, two batches read ahead so the database works while Node writes: CSV rows are cheap to keep. */
 const BATCH_ROWS = 1000;
@@ -85,15 +84,8 @@ function plan(fields: FieldModel[], readable: FieldModel[], zones: Set<string>):
   return { select: { sql: columns.map((c) => c.sql).join(', '), bindings: columns.flatMap((c) => c.bindings) }, parts, nodeFields };
 }
 
-/** Starts a CSV export of `fields` into `out` (see exportRows); a bad query throws before any byte. */
-export async function startCsv(
-  em: EntityManager,
-  ctx: TableContext,
-  query: RowQuery,
-  fields: FieldModel[],
-  out: Writable,
-  writers: SheetWriters,
-): Promise<void> {
+/** Starts a CSV export (see exportRows). */
+export const startCsv: StartExport = async (em, ctx, query, fields, out, writers) => {
   const zones = await sqlZones(em, fields);
   let lines: ReturnType<typeof plan> | undefined;
   const { sql, bindings } = await listQuery(em, ctx, query, (readable) => (lines = plan(fields, readable, zones)).select);
@@ -134,4 +126,4 @@ export async function startCsv(
     },
     timer,
   );
-}
+};

@@ -5,7 +5,21 @@
 import type { Writable } from 'node:stream';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { query as runSql } from '../table-lookups.js';
+import type { RowQuery } from '../rows-query.service.js';
+import type { TableContext } from '../rows.service.js';
+import type { FieldModel } from '../types.js';
 import type { PhaseTimer } from './export-timing.js';
+import type { SheetWriters } from './sheet-format.js';
+
+/** Starts an export of one format: the rows of `query`, as `fields` in order, written into `out`; a bad query throws before any byte. */
+export type StartExport = (
+  em: EntityManager,
+  ctx: TableContext,
+  query: RowQuery,
+  fields: FieldModel[],
+  out: Writable,
+  writers: SheetWriters,
+) => Promise<void>;
 
 /** A client that takes nothing for this long has gone: its export ends and frees its database connection. */
 const STALL_MS = 120_000;

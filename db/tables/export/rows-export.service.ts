@@ -5,7 +5,7 @@
  * before the last row is read, and memory stays flat for any number of rows, since the next batch waits while
  * the client has not taken the previous one. CSV: csv-export.ts; XLSX: below.
  */
-import { PassThrough, type Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError } from '../../../lib/errors.js';
 import type { RowView } from '../row-values.js';
@@ -15,7 +15,7 @@ import type { FieldModel } from '../types.js';
 import { findView } from '../views.service.js';
 import { startCsv } from './csv-export.js';
 import { cellConverter, columnFormat, type Cell, type ExportFormat } from './export-cells.js';
-import { openCursor, pumpExport } from './export-cursor.js';
+import { openCursor, pumpExport, type StartExport } from './export-cursor.js';
 import { phaseTimer } from './export-timing.js';
 import { labelLoaders, pageLabels } from './reference-labels.js';
 import type { SheetWriters } from './sheet-format.js';
@@ -67,14 +67,7 @@ async function resolveQuery(em: EntityManager, ctx: TableContext, q: ExportQuery
 }
 
 /** Starts an XLSX export of `fields` into `out`: typed cells through exceljs's streaming workbook writer. */
-async function startXlsx(
-  em: EntityManager,
-  ctx: TableContext,
-  query: RowQuery,
-  fields: FieldModel[],
-  out: Writable,
-  writers: SheetWriters,
-): Promise<void> {
+const startXlsx: StartExport = async (em, ctx, query, fields, out, writers) => {
   const { sql, bindings, fields: readable } = await listQuery(em, ctx, query);
   const loaders = await labelLoaders(em, ctx.table, fields);
   const timer = phaseTimer('xlsx');
@@ -112,7 +105,7 @@ async function startXlsx(
     },
     timer,
   );
-}
+};
 
 /**
  * Starts an export. The query is compiled and the first batch read before answering, so a bad query is a 400
