@@ -4,7 +4,7 @@
  * (0,1,1,1,1,1,1,1,2) and two concurrent default record types answered one 409.
  */
 import { expect } from 'chai';
-import { account, client, fieldNamed, ok, type Client } from '../data/tables-api.helpers.js';
+import { account, client, fieldNamed, ok, type Client } from '../data/tables.helpers.js';
 import { allAtOnce, range, read } from './parallel-writes.helpers.js';
 
 describe('concurrent writes: Objects and Tables metadata', () => {

@@ -4,7 +4,7 @@ import { cellConverter } from '../../../db/tables/export/export-cells.js';
 import { csvField } from '../../../db/tables/export/sheet-format.js';
 import type { FieldModel } from '../../../db/tables/types.js';
 import { harness } from '../../setup/harness.js';
-import { account, addField, client, ok, type Client } from './tables-api.helpers.js';
+import { account, addField, client, ok, type Client } from './tables.helpers.js';
 import { constant, field, formula, op } from './formulas.helpers.js';
 
 /**

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { harness } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { waitUntil } from '../../setup/runs.js';
-import { addField, expectError, expectIssue, ok } from './tables-api.helpers.js';
+import { addField, expectError, expectIssue, ok } from './tables.helpers.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 

@@ -1,17 +1,5 @@
 import { expect } from 'chai';
-import {
-  account,
-  addField,
-  client,
-  createTable,
-  expectError,
-  expectIssue,
-  fieldNamed,
-  fieldsOf,
-  ok,
-  rowsOf,
-  type Client,
-} from './tables-api.helpers.js';
+import { account, addField, client, createTable, expectError, expectIssue, fieldNamed, fieldsOf, ok, rowsOf, type Client } from './tables.helpers.js';
 
 /** Field defaults (backfill, refusals, select defaults) and record-type scoping of Object fields. */
 describe('Fields: defaults and record types', () => {

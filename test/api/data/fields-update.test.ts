@@ -1,17 +1,5 @@
 import { expect } from 'chai';
-import {
-  account,
-  addField,
-  client,
-  createTable,
-  expectError,
-  expectIssue,
-  fieldNamed,
-  fieldsOf,
-  ok,
-  rowsOf,
-  type Client,
-} from './tables-api.helpers.js';
+import { account, addField, client, createTable, expectError, expectIssue, fieldNamed, fieldsOf, ok, rowsOf, type Client } from './tables.helpers.js';
 
 /** Field updates (PATCH: name, required/unique, type, options, order) and deletion. */
 describe('Fields: update and delete', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { account, addField, client, createTable, expectError, expectIssue, fieldsOf, ok, type Client } from './tables-api.helpers.js';
+import { account, addField, client, createTable, expectError, expectIssue, fieldsOf, ok, type Client } from './tables.helpers.js';
 
 /** Field creation: every type, metadata validation, refused bodies. Updates are in fields-update.test.ts. */
 describe('Fields: create', () => {

@@ -1,6 +1,6 @@
 /** Formulas that read other tables: `[Relation].[Field]` lookups and aggregates over direct and back relations. */
 import { expect } from 'chai';
-import { account, addField, client, createTable, expectIssue, fieldsOf, ok, type Client } from './tables-api.helpers.js';
+import { account, addField, client, createTable, expectIssue, fieldsOf, ok, type Client } from './tables.helpers.js';
 import { constant, field, formula, values } from './formulas.helpers.js';
 
 const aggregate = (operation: string, fieldName: string, extra: Record<string, unknown> = {}) => ({

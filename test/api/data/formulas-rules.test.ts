@@ -1,17 +1,6 @@
 /** Formula rules of SPEC.md, each a 400 naming the node and the rule, checked before anything is written. */
 import { expect } from 'chai';
-import {
-  account,
-  addField,
-  client,
-  createTable,
-  expectError,
-  expectIssue,
-  fieldsOf,
-  ok,
-  physicalColumns,
-  type Client,
-} from './tables-api.helpers.js';
+import { account, addField, client, createTable, expectError, expectIssue, fieldsOf, ok, physicalColumns, type Client } from './tables.helpers.js';
 import { constant, field, formula, op, time, values } from './formulas.helpers.js';
 
 /** `add(add(...add(Amount, 1)..., 1), 1)` with `levels` nodes on the longest path (the leaves count one). */

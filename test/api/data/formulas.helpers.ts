@@ -1,5 +1,5 @@
 /** Builders of formula expressions and readers of row values shared by the formula tests. */
-import { ok, type Client } from './tables-api.helpers.js';
+import { ok, type Client } from './tables.helpers.js';
 
 export const field = (name: string, fallbackValue?: string | number) => ({
   type: 'field',

@@ -1,7 +1,7 @@
 /** Formula fields (SPEC.md "Formula expression nodes"): values computed in PostgreSQL, read like stored columns. */
 import { expect } from 'chai';
 import { harness } from '../../setup/harness.js';
-import { account, addField, client, createTable, expectIssue, ok, type Client } from './tables-api.helpers.js';
+import { account, addField, client, createTable, expectIssue, ok, type Client } from './tables.helpers.js';
 import { constant, field, formula, op, time, values } from './formulas.helpers.js';
 
 /** Adds a formula field and returns the values it takes on every row. */

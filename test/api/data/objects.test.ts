@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { account, client, expectError, expectIssue, ok, type Client } from './tables-api.helpers.js';
+import { account, client, expectError, expectIssue, ok, type Client } from './tables.helpers.js';
 
 const STANDARD = ['companies', 'people', 'deals', 'tickets'];
 

@@ -12,7 +12,7 @@ import {
   physicalColumns,
   rowsOf,
   type Client,
-} from './tables-api.helpers.js';
+} from './tables.helpers.js';
 
 /** Options (tags) of select fields and record types of Objects. Views are in views.test.ts. */
 describe('Options (tags)', () => {

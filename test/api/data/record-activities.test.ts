@@ -3,7 +3,7 @@ import { createUser } from '../../../db/accounts/accounts.service.js';
 import { issueUserKey } from '../../../db/accounts/api-keys.service.js';
 import { harness } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
-import { expectError, expectIssue, ok } from './tables-api.helpers.js';
+import { expectError, expectIssue, ok } from './tables.helpers.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 

@@ -9,7 +9,7 @@ import { sweepOrphanFiles } from '../../../db/tables/files/orphan-sweep.js';
 import { harness, listen } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { waitUntil } from '../../setup/runs.js';
-import { ok } from './tables-api.helpers.js';
+import { ok } from './tables.helpers.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 

@@ -9,7 +9,7 @@ import { LocalFileStore } from '../../../integrations/files/local-file-store.js'
 import { harness, listen } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { waitUntil } from '../../setup/runs.js';
-import { addField, expectError, expectIssue, ok } from './tables-api.helpers.js';
+import { addField, expectError, expectIssue, ok } from './tables.helpers.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 

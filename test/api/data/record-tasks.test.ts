@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createUser } from '../../../db/accounts/accounts.service.js';
 import { harness } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
-import { expectError, expectIssue, ok } from './tables-api.helpers.js';
+import { expectError, expectIssue, ok } from './tables.helpers.js';
 
 type Account = Awaited<ReturnType<typeof newAccount>>;
 

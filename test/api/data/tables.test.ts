@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { call } from '../../setup/http.js';
-import { account, client, createTable, expectError, expectIssue, ok, type Client } from './tables-api.helpers.js';
+import { account, client, createTable, expectError, expectIssue, ok, type Client } from './tables.helpers.js';
 
 /** Tables, and the rules every Object and Table endpoint shares: key scope, accounts, names. */
 describe('Tables', () => {

@@ -1,6 +1,6 @@
 /** View aggregations (list, create, patch, delete, compute) and fields/preview-formula, for Objects and Tables. */
 import { expect } from 'chai';
-import { account, addField, client, expectError, expectIssue, fieldsOf, ok, type Client } from './tables-api.helpers.js';
+import { account, addField, client, expectError, expectIssue, fieldsOf, ok, type Client } from './tables.helpers.js';
 import { constant, field, formula, op } from './formulas.helpers.js';
 
 describe('view aggregations', () => {

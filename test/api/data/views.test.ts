@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { account, addField, client, expectError, expectIssue, fieldNamed, ok, type Client } from './tables-api.helpers.js';
+import { account, addField, client, expectError, expectIssue, fieldNamed, ok, type Client } from './tables.helpers.js';
 
 /** Saved views of Objects, also scoped to a record type. */
 describe('Views', () => {
