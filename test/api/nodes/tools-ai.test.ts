@@ -25,6 +25,23 @@ async function startOrders(): Promise<{ server: Server; origin: string; hits: { 
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
 }
 
+/** Saves the custom tool "order status" (GET `url?id=…`) of the account of `key`; answers its id. */
+async function orderStatusTool(key: string, url: string, headers?: { key: string; value: string }[]): Promise<number> {
+  const tool = await call('POST', '/custom-tools', {
+    key,
+    body: {
+      name: 'order status',
+      description: 'Status of an order',
+      method: 'GET',
+      url,
+      ...(headers ? { headers } : {}),
+      parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    },
+  });
+  expect(tool.status, tool.text).to.equal(201);
+  return tool.body.id as number;
+}
+
 describe('TOOLS_AI nodes in workflows', function () {
   this.timeout(60_000);
   let orders: Awaited<ReturnType<typeof startOrders>>;
@@ -35,18 +52,7 @@ describe('TOOLS_AI nodes in workflows', function () {
 
   it('runs the tools the model calls (a custom tool over HTTP, a table write), feeds results back, follows playbooks, and captures', async () => {
     const { userKey: key } = await newAccount();
-    const tool = await call('POST', '/custom-tools', {
-      key,
-      body: {
-        name: 'order status',
-        description: 'Status of an order',
-        method: 'GET',
-        url: `${orders.origin}/orders`,
-        headers: [{ key: 'x-api-key', value: 'secret-1' }],
-        parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-      },
-    });
-    expect(tool.status, tool.text).to.equal(201);
+    const toolId = await orderStatusTool(key, `${orders.origin}/orders`, [{ key: 'x-api-key', value: 'secret-1' }]);
     const playbook = await call('POST', '/playbooks', { key, body: { name: 'Tone', instructions: 'Always log the contact in People.' } });
     expect(playbook.status, playbook.text).to.equal(201);
     const people = (await call('GET', '/objects/people', { key })).body;
@@ -54,12 +60,12 @@ describe('TOOLS_AI nodes in workflows', function () {
     const wf = await draftWorkflow(key, ['status']);
     const node = await wf.node('TOOLS_AI', {
       prompt: 'Customer {trigger_payload} asks about order 77',
-      customToolIds: [tool.body.id],
+      customToolIds: [toolId],
       playbookIds: [playbook.body.id],
       selectedRecordTypes: [{ id: recordTypeId }],
       captureVariables: [{ name: 'status' }],
     });
-    const toolName = `tool_${tool.body.id}_order_status`;
+    const toolName = `tool_${toolId}_order_status`;
     const createName = `create_${recordTypeId}_People`;
     harness().ai.script(
       { toolCalls: [{ name: toolName, arguments: { id: '77' } }] },
@@ -94,20 +100,10 @@ describe('TOOLS_AI nodes in workflows', function () {
 
   it('runs each tool round in a finish step of its own, making each custom-tool HTTP call once', async () => {
     const { userKey: key } = await newAccount();
-    const tool = await call('POST', '/custom-tools', {
-      key,
-      body: {
-        name: 'order status',
-        description: 'Status of an order',
-        method: 'GET',
-        url: `${orders.origin}/twice`,
-        parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-      },
-    });
-    expect(tool.status, tool.text).to.equal(201);
+    const toolId = await orderStatusTool(key, `${orders.origin}/twice`);
     const wf = await draftWorkflow(key);
-    const node = await wf.node('TOOLS_AI', { prompt: 'Compare orders 1 and 2', customToolIds: [tool.body.id] });
-    const name = `tool_${tool.body.id}_order_status`;
+    const node = await wf.node('TOOLS_AI', { prompt: 'Compare orders 1 and 2', customToolIds: [toolId] });
+    const name = `tool_${toolId}_order_status`;
     orders.hits.length = 0;
     harness().ai.script(
       { toolCalls: [{ name, arguments: { id: '1' } }] },
@@ -143,22 +139,12 @@ describe('TOOLS_AI nodes in workflows', function () {
 
   it('runs for a run started before TOOLS_AI had steps: executeNode with the replies so far asks for the same calls and answers', async () => {
     const { account, userKey: key } = await newAccount();
-    const tool = await call('POST', '/custom-tools', {
-      key,
-      body: {
-        name: 'order status',
-        description: 'Status of an order',
-        method: 'GET',
-        url: `${orders.origin}/legacy`,
-        parameters: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-      },
-    });
-    expect(tool.status, tool.text).to.equal(201);
-    const name = `tool_${tool.body.id}_order_status`;
+    const toolId = await orderStatusTool(key, `${orders.origin}/legacy`);
+    const name = `tool_${toolId}_order_status`;
     const execution = {
       accountId: account.id,
       type: 'TOOLS_AI',
-      data: { prompt: 'Where is order 9?', customToolIds: [tool.body.id] },
+      data: { prompt: 'Where is order 9?', customToolIds: [toolId] },
       executionKey: `legacy-${account.id}#1`,
     };
     const reply = (content: string, toolCalls: AiReply['toolCalls'] = []): AiReply => ({
