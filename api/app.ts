@@ -21,6 +21,8 @@ import { errorHandler, type ErrorLogger } from './error-handler.js';
 import type { Config } from '../lib/config.js';
 import { buildOpenApi } from './openapi.js';
 import { rateLimited } from './rate-limit.js';
+import { requestOrigins } from './request-origin.js';
+import type { TrustProxy } from '../lib/http/trusted-proxies.js';
 import { httpDuration, httpLabels, readOutboxStateWith, registry } from '../lib/metrics.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { outboxState } from '../db/automations/event-subscribers.js';
@@ -65,6 +67,8 @@ export interface AppDeps {
     taskQueue: string;
     /** Temporal UI address; run logs link to their run there. */
     temporalUiUrl?: string;
+    /** Proxies trusted to say who the client is (TRUST_PROXY); unset: none, the connection's address is the client. */
+    trustProxy?: TrustProxy;
     /** Requests per API key, and calls per incoming webhook; unset: not limited. */
     rateLimits?: Config['rateLimits'];
     /** Browser origins allowed to call the API (`['*']`: any); unset or empty: none. */
@@ -141,7 +145,7 @@ function inboundRoutes(registry: RouteRegistry, deps: AppDeps, sessions: WidgetS
 export function createApp(deps: AppDeps): Koa {
   const { orm, temporal, config } = deps;
   const getEm = (): EntityManager => orm.em.fork();
-  const app = new Koa({ proxy: true });
+  const app = new Koa();
   readOutboxStateWith(() => outboxState(orm.em.getKnex()));
   const logger = deps.logger ?? silentLogger;
   const logError = deps.logError ?? ((message, error) => logger.error({ err: error }, message));
@@ -196,6 +200,7 @@ export function createApp(deps: AppDeps): Koa {
   widgetAssetRoutes(rootRouter);
   widgetBundle(); // built now, not on the first visitor's request
 
+  app.use(requestOrigins(config.trustProxy));
   app.use(async (ctx, next) => {
     // A caller's (or a proxy's) request id is kept, so one id follows a request through every log.
     const given = ctx.get('x-request-id');

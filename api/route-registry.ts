@@ -15,6 +15,7 @@ import { authenticate, requireScope, type Scope } from './auth.js';
 import { checkIfMatch, etagOf, noneMatchHits } from './etag.js';
 import { guardInput } from './input-guard.js';
 import { compileSchema, validate, type JsonSchema, type Validator } from './validation.js';
+import { originOf, selfOriginOf } from './request-origin.js';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -31,7 +32,7 @@ export interface RouteInput<Body, Query, Params> {
   headers: IncomingHttpHeaders;
   /** The request body, unread by the JSON parser when not JSON: `multipart` routes stream it themselves. */
   stream: Readable;
-  /** The client's address (the proxy's `X-Forwarded-For` first entry: the app trusts its proxy). */
+  /** The client's address: the connection's, or the one trusted proxies forwarded (TRUST_PROXY, api/request-origin.ts). */
   clientAddress: string;
   /** This API's own origin as the request reached it (`http://host:port`). */
   selfOrigin: string;
@@ -243,8 +244,8 @@ function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compi
     em: ctx.state.em ?? getEm(),
     headers: ctx.headers,
     stream: ctx.req,
-    clientAddress: ctx.ip,
-    selfOrigin: `${ctx.protocol}://${ctx.host}`,
+    clientAddress: originOf(ctx).address,
+    selfOrigin: selfOriginOf(ctx),
   };
 }
 

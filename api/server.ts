@@ -1,5 +1,5 @@
 /** API entry point: `npm run api`. Scale out by running more of these behind a load balancer. */
-import { loadConfig } from '../lib/config.js';
+import { loadConfig, NO_SETTINGS_KEY_WARNING } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { connectTemporal } from '../integrations/temporal/client.js';
 import { HttpTriggerProvider } from '../integrations/triggers/http-trigger-provider.js';
@@ -7,11 +7,13 @@ import { initORM } from '../db/orm.js';
 import { LocalFileStore } from '../integrations/files/local-file-store.js';
 import { startOrphanSweeps } from '../db/tables/files/orphan-sweep.js';
 import { createApp } from './app.js';
+import { listenApi } from './http-server.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { aiProviderFrom } from '../integrations/ai/openai-compatible-provider.js';
 
 const config = loadConfig();
 const logger = createLogger('api', { format: config.logFormat, level: config.logLevel.toLowerCase() });
+if (!config.settingsKey) logger.warn(NO_SETTINGS_KEY_WARNING);
 const orm = await initORM({ databaseUrl: config.databaseUrl });
 const temporal = await connectTemporal(config.temporal);
 const files = new LocalFileStore(config.filesDir);
@@ -20,6 +22,7 @@ const app = createApp({
   temporal,
   config: {
     publicBaseUrl: config.publicBaseUrl,
+    trustProxy: config.trustProxy,
     bodyLimitBytes: config.bodyLimitBytes,
     taskQueue: config.temporal.taskQueue,
     temporalUiUrl: config.temporal.uiUrl,
@@ -36,7 +39,7 @@ const app = createApp({
     ? new HttpTriggerProvider({ baseUrl: config.triggerProvider.url, apiKey: config.triggerProvider.apiKey })
     : undefined,
 });
-const server = app.listen(config.port, config.host, () => {
+const server = listenApi(app, { port: config.port, host: config.host, keepAliveTimeoutMs: config.keepAliveTimeoutMs }, () => {
   logger.info({ url: `${config.publicBaseUrl}/public/v1` }, `API listening on ${config.publicBaseUrl}/public/v1`);
 });
 

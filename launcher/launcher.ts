@@ -30,6 +30,8 @@ export interface LaunchOptions {
   startTemporal: (launch: Launch) => Promise<void>;
   /** Worker processes serving automation runs (default 1); one more serves conversation turns. */
   runsWorkers?: number;
+  /** The data folder's key file the settings key came from (npm start); printed with the advice to back it up. */
+  settingsKeyFile?: string | null;
 }
 
 export function portAnswers(host: string, port: number): Promise<boolean> {
@@ -72,7 +74,15 @@ export function outboundSummary({ outbound }: Config): string {
 /** The metrics port `by` after `port`, of another worker; `0` (metrics off) stays off. */
 const beside = (port: string, by: number) => (Number(port) ? String(Number(port) + by) : '0');
 
-function printSummary(config: Config, firstStart: BootstrapResult | null): void {
+/** Where stored secrets' key comes from, in words. */
+function settingsKeySummary(config: Config, keyFile: string | null | undefined): string {
+  if (keyFile) return `${keyFile} (seals stored secrets: back it up with the database; without it they must be entered again)`;
+  return config.settingsKey
+    ? 'SETTINGS_ENCRYPTION_KEY (seals stored secrets)'
+    : 'none: set SETTINGS_ENCRYPTION_KEY for WhatsApp, Messenger, Instagram and identified widget visitors';
+}
+
+function printSummary(config: Config, firstStart: BootstrapResult | null, keyFile: string | null | undefined): void {
   const base = `${config.publicBaseUrl}/public/v1`;
   const workerMetricsPort = Number(process.env.WORKER_METRICS_PORT || 9464);
   const lines = [
@@ -84,6 +94,7 @@ function printSummary(config: Config, firstStart: BootstrapResult | null): void 
     `  Temporal       ${config.temporal.address} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})`,
     `  Health         ${config.publicBaseUrl}/healthz?worker=true`,
     `  Outbound calls ${outboundSummary(config)}`,
+    `  Settings key   ${settingsKeySummary(config, keyFile)}`,
     workerMetricsPort
       ? `  Metrics        ${config.publicBaseUrl}/metrics (API), http://127.0.0.1:${workerMetricsPort}/metrics (runs worker), http://127.0.0.1:${workerMetricsPort + 2}/metrics (turns worker)`
       : `  Metrics        ${config.publicBaseUrl}/metrics (API); the workers' are off (WORKER_METRICS_PORT=0)`,
@@ -156,7 +167,7 @@ export async function launch(options: LaunchOptions): Promise<number> {
       const res = await fetch(`http://${apiHost}:${config.port}/healthz?worker=true`);
       return res.ok;
     });
-    printSummary(config, firstStart);
+    printSummary(config, firstStart, options.settingsKeyFile);
   } catch (error) {
     logger.error({ err: error }, `agentry could not start: ${(error as Error).message}`);
     return supervisor.stop(1);

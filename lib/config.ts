@@ -5,6 +5,7 @@
 
 import { SecretBox } from './secret-box.js';
 import { AllowListError, parseAllowHosts, type OutboundPolicy } from './outbound/address-policy.js';
+import { parseTrustProxy, TrustProxyError, type TrustProxy } from './http/trusted-proxies.js';
 
 /** Validated runtime configuration of every agentry process. */
 export interface Config {
@@ -12,6 +13,10 @@ export interface Config {
   host: string;
   /** Port the API listens on. */
   port: number;
+  /** Which proxies in front of the API are trusted to say who the client is (X-Forwarded-For, -Proto, -Host). */
+  trustProxy: TrustProxy;
+  /** How long the API keeps an idle keep-alive connection open, in ms; above the load balancer's idle timeout. */
+  keepAliveTimeoutMs: number;
   /** Public origin used to build absolute URLs handed to users (webhook URLs, docs). */
   publicBaseUrl: string;
   /** PostgreSQL connection string. */
@@ -94,6 +99,10 @@ export class ConfigError extends Error {}
 export const CONFIG_VARIABLES: Record<string, string> = {
   PORT: 'API port (default 3000)',
   HOST: 'interface the API binds to (default 127.0.0.1)',
+  TRUST_PROXY:
+    "proxies trusted to say who the client is through X-Forwarded-For/-Proto/-Host: unset or false (default: the connection's address is the client, the headers are ignored), a hop count (1: one load balancer in front), or comma-separated proxy addresses and CIDR blocks (loopback, linklocal and uniquelocal name those ranges)",
+  HTTP_KEEP_ALIVE_TIMEOUT:
+    'seconds the API keeps an idle keep-alive connection open (default 65): above the idle timeout of the load balancer or proxy in front, so the API never closes a connection the proxy is about to reuse',
   PUBLIC_BASE_URL: 'public origin for URLs handed to users (default http://HOST:PORT)',
   DATABASE_URL: 'PostgreSQL URL (default postgres://postgres@127.0.0.1:5432/agentry; created and migrated on start)',
   TEMPORAL_ADDRESS: 'host:port of an existing Temporal cluster; when unset, npm start runs the embedded dev server on 127.0.0.1:7233',
@@ -222,6 +231,15 @@ function outboundVar(env: NodeJS.ProcessEnv): OutboundPolicy {
   }
 }
 
+function trustProxyVar(env: NodeJS.ProcessEnv): TrustProxy {
+  try {
+    return parseTrustProxy(env.TRUST_PROXY);
+  } catch (error) {
+    if (error instanceof TrustProxyError) throw new ConfigError(`TRUST_PROXY: ${error.message}`);
+    throw error;
+  }
+}
+
 function workerQueuesVar(raw: string | undefined): ('runs' | 'turns')[] {
   if (!raw?.trim()) return ['runs', 'turns'];
   const queues = [...new Set(raw.split(',').map((q) => q.trim()))];
@@ -229,6 +247,12 @@ function workerQueuesVar(raw: string | undefined): ('runs' | 'turns')[] {
   if (unknown.length || !queues.length) throw new ConfigError(`WORKER_QUEUES must be runs, turns or runs,turns, got "${raw}"`);
   return queues as ('runs' | 'turns')[];
 }
+
+/** What an API or worker process says at start when SETTINGS_ENCRYPTION_KEY is unset (npm start always sets it). */
+export const NO_SETTINGS_KEY_WARNING =
+  'SETTINGS_ENCRYPTION_KEY is not set: messaging tokens, Meta app secrets and widget identity secrets cannot be stored or opened, ' +
+  'so WhatsApp, Messenger, Instagram and identified widget visitors are off; give every API and worker process the same key ' +
+  '(openssl rand -hex 32; npm start keeps one in .data/settings.key)';
 
 /** Reads and validates the environment once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -270,6 +294,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     host,
     port,
+    trustProxy: trustProxyVar(env),
+    keepAliveTimeoutMs: intVar(env, 'HTTP_KEEP_ALIVE_TIMEOUT', 65, 1, 3600) * 1000,
     publicBaseUrl: urlVar(env, 'PUBLIC_BASE_URL', `http://${host}:${port}`, ['http:', 'https:']),
     databaseUrl: urlVar(env, 'DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']),
     databaseIsDefault: !env.DATABASE_URL,

@@ -9,7 +9,10 @@ import {
   connectMessagingNumber,
   messagingNumberView,
   messagingTemplateView,
+  removeMessagingNumber,
+  removeSocialAccount,
   socialAccountView,
+  type RemovedConnection,
 } from '../db/channels/numbers-and-pages.service.js';
 import { aiModelView, pointAiModel } from '../db/catalogs/ai-models.service.js';
 import { connectAccount, connectedAccountView } from '../db/catalogs/integrations.service.js';
@@ -51,6 +54,10 @@ export const CATALOG_USAGE = `
                                                add a message template (only APPROVED ones are listed and sendable)
   add-social      --account ID --platform NAME --name TEXT [--external-id ID]
                                                connect a social account (INSTAGRAM, FACEBOOK, …)
+  remove-number   --account ID --phone-number-id ID [--force]
+  remove-social   --account ID --social-account ID [--force]
+                                               remove a number or social account; refused while an agent answers
+                                               through it or it receives messages, unless --force detaches it
   ai-model        --model=ID [--external-id NAME] [--make-default]   (catalog ids are negative: --model=-1)
                                                point a catalog AI model (GET /ai-models) at a provider-side model name,
                                                e.g. a local Ollama or vLLM model, and/or make it its type's default`;
@@ -79,6 +86,8 @@ export const CATALOG_OPTIONS = {
   'verify-token': { type: 'string' },
   'app-secret': { type: 'string' },
   'access-token': { type: 'string' },
+  force: { type: 'boolean', default: false },
+  'social-account': { type: 'string' },
 } as const;
 
 const optional = (options: Options, name: string): string | undefined => (typeof options[name] === 'string' ? (options[name] as string) : undefined);
@@ -90,6 +99,10 @@ async function tokenOption(options: Options, name = 'token'): Promise<string | u
   let text = '';
   for await (const chunk of process.stdin) text += chunk;
   return text.trim();
+}
+
+function removedText(what: string, { detachedFrom }: RemovedConnection): string {
+  return detachedFrom ? `removed ${what}, detached from agent "${detachedFrom.name ?? 'deleted'}" (${detachedFrom.agentId})` : `removed ${what}`;
 }
 
 export function catalogVerbs({ required, id, usage, secrets }: ArgReaders): Record<string, Verb> {
@@ -175,6 +188,14 @@ export function catalogVerbs({ required, id, usage, secrets }: ArgReaders): Reco
         json: { aiModel: model },
         text: `AI model ${model.id} "${model.name}" (${model.type}) → ${model.externalId}${model.isDefault ? ', default' : ''}`,
       };
+    },
+    async 'remove-number'(em, o) {
+      const result = await removeMessagingNumber(em, id(o, 'account'), required(o, 'phone-number-id'), o.force === true);
+      return { json: result, text: removedText(`number ${result.removed.networkId}`, result) };
+    },
+    async 'remove-social'(em, o) {
+      const result = await removeSocialAccount(em, id(o, 'account'), id(o, 'social-account'), o.force === true);
+      return { json: result, text: removedText(result.removed.networkId, result) };
     },
     async 'add-social'(em, o) {
       const social = socialAccountView(

@@ -14,6 +14,8 @@ import { bootstrapAccount, createUser, creditBalance, userView } from '../db/acc
 import { issueGeneralKey, issueUserKey, listKeys, revokeKey } from '../db/accounts/api-keys.service.js';
 import { listParkedEvents, requeueParkedEvents } from '../db/automations/event-subscribers.js';
 import { CATALOG_OPTIONS, CATALOG_USAGE, catalogVerbs } from './admin-catalog-verbs.js';
+import { rotateSettingsKey, SETTINGS_KEY_USAGE } from './admin-settings-key.js';
+import { withSettingsKeyFile } from '../launcher/settings-key.js';
 
 const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
 
@@ -28,6 +30,10 @@ const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
   outbox      [--requeue ID|all]               list outbox events parked after failing to dispatch too often,
                                                or put one (or all) back in the queue
 ${CATALOG_USAGE}
+${SETTINGS_KEY_USAGE}
+
+SETTINGS_ENCRYPTION_KEY seals stored secrets; when it is unset, the key file npm start keeps in the data folder
+(.data/settings.key) is used.
 
 Keys are shown once, when issued; only their SHA-256 hashes are stored.`;
 
@@ -114,8 +120,9 @@ const verbs: Record<string, Verb> = {
 };
 
 /** Every verb, the catalog's sealing third-party secrets with the SETTINGS_ENCRYPTION_KEY of `env`. */
-const verbsFor = (env: NodeJS.ProcessEnv): Record<string, Verb> => ({
+const verbsFor = (env: NodeJS.ProcessEnv, keyFile: string | null): Record<string, Verb> => ({
   ...verbs,
+  'rotate-settings-key': (em, o) => rotateSettingsKey(em, o, { key: loadConfig(env).settingsKey, keyFile }, (message) => new UsageError(message)),
   ...catalogVerbs({
     required,
     id,
@@ -134,7 +141,8 @@ export interface AdminResult {
   stderr: string;
 }
 
-async function main(argv: string[], env: NodeJS.ProcessEnv, print: (text: string) => void): Promise<number> {
+async function main(argv: string[], given: NodeJS.ProcessEnv, print: (text: string) => void): Promise<number> {
+  const { env, keyFile } = withSettingsKeyFile(given);
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -147,6 +155,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, print: (text: string
       set: { type: 'string' },
       unlimited: { type: 'boolean', default: false },
       requeue: { type: 'string' },
+      'new-key': { type: 'string' },
       ...CATALOG_OPTIONS,
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -157,7 +166,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, print: (text: string
     print(USAGE);
     return verb || values.help ? 0 : 2;
   }
-  const run = verbsFor(env)[verb];
+  const run = verbsFor(env, keyFile)[verb];
   if (!run) throw new UsageError(`unknown verb "${verb}"`);
   const config = loadConfig(env);
   await ensureDatabase(config.databaseUrl);

@@ -3,7 +3,8 @@
  * SQLite file unless TEMPORAL_ADDRESS points at a Temporal server of your own.
  */
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { ensureSettingsKeyFile } from '../launcher/settings-key.js';
 import { connectTemporal } from '../integrations/temporal/client.js';
 import { ensureRunRetention } from '../launcher/run-retention.js';
 import { devServerArgs, projectRoot, temporalCliPath } from '../launcher/temporal-cli.js';
@@ -53,4 +54,14 @@ if (!process.env.OUTBOUND_ALLOW_PRIVATE?.trim()) {
   console.log("npm start allows calls to users' URLs to reach private addresses (OUTBOUND_ALLOW_PRIVATE=false refuses them)");
 }
 
-process.exitCode = await launch({ startTemporal });
+// Stored secrets (messaging tokens, Meta app secrets, widget identity secrets) are sealed with SETTINGS_ENCRYPTION_KEY:
+// on a laptop npm start makes one once, in the data folder, and gives it to the API, the workers and the admin CLI.
+let settingsKeyFile: string | null = null;
+if (!process.env.SETTINGS_ENCRYPTION_KEY?.trim()) {
+  const file = ensureSettingsKeyFile(process.env.AGENTRY_DATA_DIR || '.data');
+  process.env.SETTINGS_ENCRYPTION_KEY = file.key;
+  settingsKeyFile = relative(projectRoot, file.path) || file.path;
+  if (file.created) console.log(`npm start created the settings key ${settingsKeyFile} (mode 0600): back it up with the database`);
+}
+
+process.exitCode = await launch({ startTemporal, settingsKeyFile });

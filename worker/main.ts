@@ -1,7 +1,7 @@
 /** Worker entry point: `npm run worker`. Scale out by running more of these against the same cluster. */
 import { setPriority } from 'node:os';
 import { NativeConnection, Runtime } from '@temporalio/worker';
-import { loadConfig } from '../lib/config.js';
+import { loadConfig, NO_SETTINGS_KEY_WARNING } from '../lib/config.js';
 import { createLogger } from '../lib/logger.js';
 import { temporalLogger } from './temporal-logger.js';
 import { initORM } from '../db/orm.js';
@@ -55,6 +55,7 @@ logger.info(
   { identity: worker.options.identity, taskQueues: worker.workers.map((w) => w.options.taskQueue) },
   `worker ${worker.options.identity} polling task queue ${worker.workers.map((w) => `"${w.options.taskQueue}"`).join(' and ')} on ${config.temporal.address}`,
 );
+if (!config.settingsKey) logger.warn(NO_SETTINGS_KEY_WARNING);
 if (!config.workflowStackTraces && !process.execArgv.some((arg) => arg.endsWith('workflow-threads.cjs'))) {
   // Started without the preload of launcher/node-args.ts: the SDK's per-promise stack traces stay on, and cost CPU.
   logger.warn(

@@ -8,6 +8,7 @@ import type { Middleware } from 'koa';
 import { livechatView } from '../../db/agents/widget.service.js';
 import { UUID } from '../../db/agents/agents.service.js';
 import { WidgetSessions } from './widget-sessions.js';
+import { selfOriginOf } from '../request-origin.js';
 
 const AGENT_PATH = /^\/widget\/v1\/agents\/([^/]+)\//;
 const EXPOSED = 'Retry-After, X-Request-Id';
@@ -36,8 +37,7 @@ export function widgetCors(getEm: () => EntityManager): Middleware {
     if (!ctx.path.startsWith('/widget/') || !origin) return next();
     const agentId = AGENT_PATH.exec(ctx.path)?.[1];
     const allowed = agentId
-      ? UUID.test(agentId) &&
-        WidgetSessions.allows({ allowedOrigins: await originsOf(agentId.toLowerCase()) }, origin, `${ctx.protocol}://${ctx.host}`)
+      ? UUID.test(agentId) && WidgetSessions.allows({ allowedOrigins: await originsOf(agentId.toLowerCase()) }, origin, selfOriginOf(ctx))
       : ctx.method === 'GET' || ctx.method === 'HEAD';
     ctx.vary('Origin');
     if (allowed) {

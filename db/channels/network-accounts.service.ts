@@ -12,7 +12,7 @@ import { META_GRAPH_URL, type MetaChannel } from '../../lib/channels/meta-protoc
 import { secretHint, type SecretBox } from '../../lib/secret-box.js';
 import { MessagingNumber } from './messaging-number.entity.js';
 import { SocialAccount } from './social-account.entity.js';
-import { findMessagingNumber } from './numbers-and-pages.service.js';
+import { findMessagingNumber, requireAgentOf } from './numbers-and-pages.service.js';
 import { httpBaseUrl, SETTINGS_KEY_MISSING } from './messaging-settings.service.js';
 
 /** One connected network account, whatever table holds it. */
@@ -113,8 +113,6 @@ export interface ChannelSettingsView {
   accessTokenHint: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The social account of `channel` that holds `networkId` as its own id or one of its pages. */
 async function socialHolding(em: EntityManager, accountId: number, channel: Exclude<MetaChannel, 'messaging'>, networkId: string) {
   const socials = await em.find(SocialAccount, { account: accountId, platform: PLATFORMS[channel] }, { orderBy: { id: 'asc' } });
@@ -136,8 +134,7 @@ export async function setChannelSettings(
   networkId: string,
   input: ChannelSettingsInput,
 ): Promise<ChannelSettingsView> {
-  if (input.agentId !== undefined && !UUID.test(input.agentId))
-    throw new BadRequestError(`agent must be an agent UUID: "${input.agentId}"`, 'agentId');
+  if (input.agentId !== undefined) await requireAgentOf(em, accountId, input.agentId, 'agentId');
   const row = channel === 'messaging' ? await findMessagingNumber(em, accountId, networkId) : await socialHolding(em, accountId, channel, networkId);
   if (!row) {
     throw new NotFoundError(

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BadRequestError, ConflictError } from '../../lib/errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { MessagingNumber } from './messaging-number.entity.js';
 import { MessagingTemplate, TEMPLATE_STATUSES, type TemplateComponents, type TemplateStatus } from './messaging-template.entity.js';
 import { SocialAccount, type SocialPage } from './social-account.entity.js';
@@ -120,8 +120,7 @@ export async function connectMessagingNumber(em: EntityManager, accountId: numbe
   if (!E164.test(phoneNumber))
     throw new BadRequestError(`Phone number must be in E.164 format, e.g. +14155550123: "${input.phoneNumber}"`, 'phoneNumber');
   const phoneNumberId = requiredText(input.phoneNumberId, 'phoneNumberId', 64);
-  if (input.assistantId && !UUID.test(input.assistantId))
-    throw new BadRequestError(`assistantId must be an agent UUID: "${input.assistantId}"`, 'assistantId');
+  if (input.assistantId) await requireAgentOf(em, accountId, input.assistantId, 'assistantId');
   if (await findMessagingNumber(em, accountId, phoneNumberId)) {
     throw new ConflictError(`Account ${accountId} already has a number with phoneNumberId ${phoneNumberId}`);
   }
@@ -135,6 +134,57 @@ export async function connectMessagingNumber(em: EntityManager, accountId: numbe
   });
   await em.persistAndFlush(number);
   return number;
+}
+
+/** What `remove-number` and `remove-social` removed: the row as it was, and the agent it was detached from. */
+export interface RemovedConnection {
+  removed: { id: number; networkId: string };
+  detachedFrom: { agentId: string; name: string | null } | null;
+}
+
+/**
+ * Removes a number or social account of the account. While an agent answers through it or it receives messages
+ * (`channel-settings`), it is refused (409 naming the agent) unless `force` detaches it first.
+ */
+async function removeConnection(
+  em: EntityManager,
+  row: MessagingNumber | SocialAccount,
+  networkId: string,
+  force: boolean,
+): Promise<RemovedConnection> {
+  const agentId = row.assistantId ?? null;
+  const [agent] = agentId ? ((await em.getKnex()('agents').select('name').where({ id: agentId })) as { name: string }[]) : [];
+  const detachedFrom = agentId ? { agentId, name: agent?.name ?? null } : null;
+  if (!force && (agentId || row.appSecretSealed)) {
+    const uses = [
+      agentId ? `agent "${agent?.name ?? 'deleted'}" (${agentId}) answers through it` : null,
+      row.appSecretSealed ? 'it receives messages (channel-settings)' : null,
+    ].filter(Boolean);
+    throw new ConflictError(`${networkId} is in use: ${uses.join(' and ')}; detach it first or remove it with --force`);
+  }
+  await em.removeAndFlush(row);
+  return { removed: { id: row.id, networkId }, detachedFrom };
+}
+
+export async function removeMessagingNumber(em: EntityManager, accountId: number, phoneNumberId: string, force = false): Promise<RemovedConnection> {
+  await existingAccount(em, accountId);
+  const number = await findMessagingNumber(em, accountId, phoneNumberId);
+  if (!number) throw new NotFoundError(`Account ${accountId} has no messaging number with phoneNumberId ${phoneNumberId}`);
+  return removeConnection(em, number, phoneNumberId, force);
+}
+
+export async function removeSocialAccount(em: EntityManager, accountId: number, socialAccountId: number, force = false): Promise<RemovedConnection> {
+  await existingAccount(em, accountId);
+  const social = await em.findOne(SocialAccount, { id: socialAccountId, account: accountId });
+  if (!social) throw new NotFoundError(`Account ${accountId} has no social account ${socialAccountId}`);
+  return removeConnection(em, social, `social account ${socialAccountId}`, force);
+}
+
+/** 400 naming `field` unless `agentId` is an agent of the account: checked before anything is written. */
+export async function requireAgentOf(em: EntityManager, accountId: number, agentId: string, field: string): Promise<void> {
+  if (!UUID.test(agentId)) throw new BadRequestError(`${field} must be an agent UUID: "${agentId}"`, field);
+  const found = await em.getKnex()('agents').where({ id: agentId.toLowerCase(), account_id: accountId }).whereNull('deleted_at').first('id');
+  if (!found) throw new BadRequestError(`${field}: account ${accountId} has no agent ${agentId}`, field);
 }
 
 export interface SocialAccountInput {

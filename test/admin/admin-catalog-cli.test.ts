@@ -1,13 +1,14 @@
 import { expect } from 'chai';
 import { admin } from '../setup/admin-cli.js';
 import { call, newAccount } from '../setup/http.js';
+import { newAgent } from '../api/agents/agent-calls.helpers.js';
 
 describe('admin command line: catalog verbs', function () {
   this.timeout(60_000);
 
   it('connect-number --json prints one JSON object and the number shows up in GET /channels', async () => {
     const acct = await newAccount();
-    const agent = '3b241101-e2bb-4255-8caf-4136c566a962';
+    const agent = (await newAgent(acct)).id;
     const res = await admin(
       'connect-number',
       '--account',

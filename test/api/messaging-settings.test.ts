@@ -7,11 +7,10 @@ import { addMessagingTemplate, connectMessagingNumber } from '../../db/channels/
 import { admin } from '../setup/admin-cli.js';
 import { FakeMessagingServer } from '../setup/fake-messaging-server.js';
 import { harness } from '../setup/harness.js';
+import { newAgent } from './agents/agent-calls.helpers.js';
 import { call, newAccount } from '../setup/http.js';
 import { executeNodeAttempt } from '../setup/node-executions.js';
 import { draftWorkflow } from './nodes/node-runs.helpers.js';
-
-const AGENT = '3b241101-e2bb-4255-8caf-4136c566a962';
 
 /** The message a node execution failed with (it must fail). */
 async function failureOf(attempt: Promise<unknown>): Promise<string> {
@@ -41,8 +40,9 @@ describe('messaging per number and messages logged on People records', function 
   async function account(numbers: string[]) {
     const a = await newAccount();
     const em = harness().orm.em.fork();
+    const agent = (await newAgent(a)).id;
     for (const [i, phoneNumberId] of numbers.entries()) {
-      await connectMessagingNumber(em, a.account.id, { phoneNumber: `+1415555020${i}`, phoneNumberId, assistantId: AGENT });
+      await connectMessagingNumber(em, a.account.id, { phoneNumber: `+1415555020${i}`, phoneNumberId, assistantId: agent });
     }
     await addMessagingTemplate(em, a.account.id, { name: 'hello', language: 'en', bodyParams: 1 });
     return a;

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { connectMessagingNumber, addMessagingTemplate } from '../../db/channels/numbers-and-pages.service.js';
 import { connectAccount } from '../../db/catalogs/integrations.service.js';
 import { harness } from '../setup/harness.js';
+import { newAgent } from './agents/agent-calls.helpers.js';
 import { call, newAccount } from '../setup/http.js';
 import { addNode, expectRefused, newVariable, newWorkflow, type Account, type RefusedCase } from './workflow-nodes.helpers.js';
 
@@ -99,15 +100,16 @@ describe('workflow nodes: SEND_MESSAGING_MESSAGE', () => {
   it('needs a recipient, a sending number of the account with an agent, an APPROVED template, and known template keys', async () => {
     const a = await newAccount();
     const b = await newAccount();
-    await connectMessagingNumber(em(), a.account.id, { phoneNumber: '+14155550100', phoneNumberId: '1090001', assistantId: AGENT });
+    const [agentA, agentB] = [(await newAgent(a)).id, (await newAgent(b)).id];
+    await connectMessagingNumber(em(), a.account.id, { phoneNumber: '+14155550100', phoneNumberId: '1090001', assistantId: agentA });
     await connectMessagingNumber(em(), a.account.id, { phoneNumber: '+14155550101', phoneNumberId: '1090002' });
     await connectMessagingNumber(em(), a.account.id, {
       phoneNumber: '+14155550102',
       phoneNumberId: '1090003',
-      assistantId: AGENT,
+      assistantId: agentA,
       canSendMessages: false,
     });
-    await connectMessagingNumber(em(), b.account.id, { phoneNumber: '+442071234567', phoneNumberId: '2090001', assistantId: AGENT });
+    await connectMessagingNumber(em(), b.account.id, { phoneNumber: '+442071234567', phoneNumberId: '2090001', assistantId: agentB });
     await addMessagingTemplate(em(), a.account.id, { name: 'order_update', language: 'en', bodyParams: 1 });
     await addMessagingTemplate(em(), a.account.id, { name: 'promo_pending', language: 'en', status: 'PENDING' });
     await addMessagingTemplate(em(), b.account.id, { name: 'welcome', language: 'en' });

@@ -29,6 +29,13 @@ export async function admin(...args: string[]): Promise<AdminResult> {
   return runAdminCommand(args, adminEnv());
 }
 
+/** The command with these variables changed (an empty value unsets one), e.g. another database or no settings key. */
+export async function adminWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<AdminResult> {
+  const merged: NodeJS.ProcessEnv = { ...adminEnv(), ...env };
+  for (const [name, value] of Object.entries(env)) if (value === '') delete merged[name];
+  return runAdminCommand(args, merged);
+}
+
 export async function adminViaNpm(...args: string[]): Promise<AdminResult> {
   return runProcess('npm', ['run', '--silent', 'admin', '--', ...args]);
 }

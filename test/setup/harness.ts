@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { createApp, type AppDeps } from '../../api/app.js';
+import { listenApi } from '../../api/http-server.js';
 import { ensureDatabase, dropDatabase } from '../../db/database.js';
 import { initORM, migrate, type Orm } from '../../db/orm.js';
 import { SEARCH_ATTRIBUTES } from '../../lib/search-attributes.js';
@@ -91,7 +92,7 @@ export async function listen(deps: Partial<AppDeps> = {}): Promise<{ server: Ser
     logError: () => {},
     ...deps,
   });
-  const server = app.listen(0, '127.0.0.1');
+  const server = listenApi(app, { port: 0, host: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', resolve));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
