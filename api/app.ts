@@ -133,11 +133,13 @@ function triggerDeliveriesOf(config: AppDeps['config']): TriggerDeliveries | und
 function inboundRoutes(registry: RouteRegistry, deps: AppDeps, sessions: WidgetSessions): RouteRegistry {
   inboundWebhookRoutes(registry);
   inboundTriggerRoutes(registry, triggerDeliveriesOf(deps.config), deps.config.bodyLimitBytes);
-  channelWebhookRoutes(registry, deps.secrets ?? null, deps.config.bodyLimitBytes, {
-    orm: deps.orm,
-    temporal: deps.temporal,
-    taskQueue: deps.config.taskQueue,
-  });
+  channelWebhookRoutes(
+    registry,
+    deps.secrets ?? null,
+    deps.config.bodyLimitBytes,
+    { orm: deps.orm, temporal: deps.temporal, taskQueue: deps.config.taskQueue },
+    { perAccount: deps.config.rateLimits?.perWebhook ?? null },
+  );
   widgetRoutes(registry, sessions, deps.temporal);
   return registry;
 }
@@ -185,11 +187,7 @@ export function createApp(deps: AppDeps): Koa {
     '/trigger-deliveries/:subscriptionId',
     rateLimited(config.rateLimits?.perWebhook, (ctx) => ctx.params.subscriptionId, 'this trigger subscription'),
   );
-  // Meta's deliveries come from many addresses: one bucket per channel, at the incoming webhooks' rate.
-  rootRouter.post(
-    '/channels/v1/:channel/webhook',
-    rateLimited(config.rateLimits?.perWebhook, (ctx) => `channel:${ctx.params.channel}`, 'this channel'),
-  );
+  // Meta's deliveries are limited by the route itself: refused ones per client address, accepted ones per account.
   root.mount(rootRouter, getEm);
   // Prometheus metrics of this process (requests, the outbox); serve them to your scraper, not to the internet.
   rootRouter.get('/metrics', async (ctx) => {

@@ -149,7 +149,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   TEMPORAL_SDK_METRICS_PORT: "port of the Temporal SDK's own Prometheus metrics in the worker (default 0: off; npm start uses 9465)",
   RATE_LIMIT_PER_SECOND: 'requests per second one API key may make to one API process, sustained (default 50; 0: no limit)',
   RATE_LIMIT_BURST: 'requests one API key may make at once (default 200)',
-  WEBHOOK_RATE_LIMIT_PER_SECOND: 'calls per second one incoming webhook accepts per API process, sustained (default 1000; 0: no limit)',
+  WEBHOOK_RATE_LIMIT_PER_SECOND:
+    "calls per second one incoming webhook (or trigger subscription, or account on Meta's webhook) accepts per API process, sustained (default 1000; 0: no limit); Meta deliveries refused for their signature get a tenth of it per client address",
   WEBHOOK_RATE_LIMIT_BURST: 'calls one incoming webhook accepts at once (default 2000)',
   WIDGET_RATE_LIMIT_PER_SECOND:
     'livechat widget: session starts and messages per second one client address may make to one API process, sustained (default 2; 0: no limit)',

@@ -28,6 +28,20 @@ export function httpLabels(method: string, route: string | undefined, status: nu
   return { method: HTTP_METHODS.has(method) ? method : 'other', route: route ?? 'unmatched', status: statusClass };
 }
 
+export const channelWebhookChecks = new Counter({
+  name: 'agentry_channel_webhook_signature_checks_total',
+  help: 'Meta webhook deliveries: HMAC signature computations (at most one a delivery), by channel',
+  labelNames: ['channel'] as const,
+  registers: [registry],
+});
+
+export const channelWebhookRefused = new Counter({
+  name: 'agentry_channel_webhook_refused_total',
+  help: 'Meta webhook deliveries refused, by channel and reason (unsigned, bad_signature, rate_limited)',
+  labelNames: ['channel', 'reason'] as const,
+  registers: [registry],
+});
+
 export const runsTotal = new Counter({
   name: 'agentry_runs_total',
   help: 'Automation runs, by what started them and how they ended (started counts every run once, when it begins)',

@@ -131,7 +131,8 @@ export function catalogVerbs({ required, id, usage, secrets }: ArgReaders): Reco
       });
       const text = settings.receives
         ? `${channel} ${settings.networkId} receives messages for ${settings.agentId ? `agent ${settings.agentId}` : 'no agent yet (--assistant)'}; ` +
-          `app secret ${settings.appSecretHint}, replies through ${settings.sendApiUrl} with token ${settings.accessTokenHint}`
+          `app secret ${settings.appSecretHint}, replies through ${settings.sendApiUrl} with token ${settings.accessTokenHint}; ` +
+          `Meta's callback URL: <PUBLIC_BASE_URL>${settings.webhookPath}`
         : `${channel} ${settings.networkId} no longer receives messages`;
       return { json: { settings }, text };
     },

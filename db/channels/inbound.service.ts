@@ -1,19 +1,22 @@
 /**
  * Meta's webhook, as the API answers it. The handshake (`GET`) answers `hub.challenge` when the verify token is one
- * of a connected account of the channel. A delivery (`POST`) is checked before it is read: its `X-Hub-Signature-256`
- * must be the HMAC of the raw body under the app secret of a connected account of the channel (every candidate is
- * compared in constant time); then each message and status it carries for an account connected with THAT secret
+ * of a connected account of the channel (or, on a connection's own URL, that connection's). A delivery (`POST`) is
+ * checked before its events are read: without a signature header it is refused with no work at all; otherwise its
+ * `X-Hub-Signature-256` must be the HMAC of the raw body under the app secret of the connection it claims (the one of
+ * its own URL, or on the shared URL the first number or page its events name), one HMAC compared in constant time,
+ * whatever the number of accounts; then each message and status it carries for an account connected with THAT secret
  * becomes one outbox event, all in one statement, each once (its key claimed with it, `claimEffects`, so a redelivery
  * adds none).
  * Entries for other accounts are left out: an app's secret only speaks for the numbers and pages connected with it.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../lib/errors.js';
-import { CHANNEL_EVENTS, parseDelivery, signerOf, type MetaChannel } from '../../lib/channels/meta-protocol.js';
+import { CHANNEL_EVENTS, isSignatureHeader, networkIdsOf, parseDelivery, signedWith, type MetaChannel } from '../../lib/channels/meta-protocol.js';
+import { channelWebhookChecks, channelWebhookRefused } from '../../lib/metrics.js';
 import { inboundKey, statusKey, type InboundMessageEvent, type InboundStatusEvent } from '../../lib/channels/channel-contract.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { claimEffects } from '../node-effects/node-effects.js';
-import { connectionsOf, hashVerifyToken, type NetworkConnection } from './network-accounts.service.js';
+import { connectionById, connectionsOf, hashVerifyToken, type NetworkConnection } from './network-accounts.service.js';
 
 /** Opened app secrets by their sealed text (sealing is randomised, so a changed secret is another entry). */
 const opened = new Map<string, string | null>();
@@ -29,13 +32,19 @@ function openSecret(box: SecretBox | null, sealed: string): string | null {
 }
 
 /** The handshake: `hub.challenge` when the mode is `subscribe` and the token is a connected account's; 403 otherwise. */
-export async function verifySubscription(em: EntityManager, channel: MetaChannel, query: Record<string, unknown>): Promise<string> {
+export async function verifySubscription(
+  em: EntityManager,
+  channel: MetaChannel,
+  query: Record<string, unknown>,
+  connectionId?: number,
+): Promise<string> {
   const [mode, token, challenge] = ['hub.mode', 'hub.verify_token', 'hub.challenge'].map((name) => query[name]);
   if (mode !== 'subscribe' || typeof token !== 'string' || !token || typeof challenge !== 'string') {
     throw new ForbiddenError('Not a subscription handshake: hub.mode=subscribe, hub.verify_token and hub.challenge are required');
   }
   const hash = hashVerifyToken(token);
-  const connected = (await connectionsOf(em, channel)).some((c) => c.verifyTokenHash === hash);
+  const candidates = connectionId === undefined ? await connectionsOf(em, channel) : [await connectionById(em, channel, connectionId)];
+  const connected = candidates.some((c) => c?.verifyTokenHash === hash);
   if (!connected) throw new ForbiddenError(`The verify token is not the token of a connected ${channel} account`);
   return challenge;
 }
@@ -54,30 +63,75 @@ export interface AcceptedDelivery {
  */
 export const ROUTED_AT_ONCE_HOLD_SECONDS = 30;
 
+/** A delivery as the webhook received it: its channel, its own URL's connection if any, the raw body, the signature. */
+export interface NetworkDelivery {
+  channel: MetaChannel;
+  /** The connection whose own callback URL it came to (`/channels/v1/{channel}/webhook/{connection}`); none: the shared URL. */
+  connectionId?: number;
+  /** Reads the raw body (with the size cap): called only once the signature header has the right form. */
+  readBody: () => Promise<Buffer>;
+  signature: string | undefined;
+}
+
+export interface DeliveryChecks {
+  /** Called once the signature is verified, with the accounts the delivery's events are for; throws to refuse it (429). */
+  admit?: (accountIds: number[]) => void;
+  /** Hold people's messages back from the outbox: the API routes them itself at once (`ROUTED_AT_ONCE_HOLD_SECONDS`). */
+  routeAtOnce?: boolean;
+}
+
+function parsedJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const unsigned = (channel: MetaChannel, reason: string) => {
+  channelWebhookRefused.inc({ channel, reason });
+  return new UnauthorizedError('X-Hub-Signature-256 is missing or is not the signature of this body by a connected app');
+};
+
+/**
+ * The connection whose app secret must have signed the delivery: its own URL's, or, on the shared URL, the one of the
+ * first network id its events name (read before the signature is checked, so that one secret is tried, not all).
+ */
+async function claimedSigner(
+  em: EntityManager,
+  delivery: NetworkDelivery,
+  body: Buffer,
+): Promise<{ signer: NetworkConnection | null; json: unknown }> {
+  if (delivery.connectionId !== undefined) return { signer: await connectionById(em, delivery.channel, delivery.connectionId), json: undefined };
+  const json = parsedJson(body);
+  const [first] = json === undefined ? [] : networkIdsOf(parseDelivery(delivery.channel, json));
+  const [signer] = first === undefined ? [] : await connectionsOf(em, delivery.channel, [first]);
+  return { signer: signer ?? null, json };
+}
+
 export async function acceptNetworkDelivery(
   em: EntityManager,
   box: SecretBox | null,
-  channel: MetaChannel,
-  body: Buffer,
-  signature: string | undefined,
-  routeAtOnce = false,
+  delivery: NetworkDelivery,
+  checks: DeliveryChecks = {},
 ): Promise<AcceptedDelivery> {
-  const bySecret = new Map<string, NetworkConnection[]>();
-  for (const connection of await connectionsOf(em, channel)) {
-    const secret = openSecret(box, connection.appSecretSealed);
-    if (secret) bySecret.set(secret, [...(bySecret.get(secret) ?? []), connection]);
-  }
-  const secrets = [...bySecret.keys()];
-  const signer = signerOf(body, signature, secrets);
-  if (signer < 0) throw new UnauthorizedError('X-Hub-Signature-256 is missing or is not the signature of this body by a connected app');
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new BadRequestError('The delivery is not JSON', 'body');
-  }
+  const { channel, signature } = delivery;
+  if (!isSignatureHeader(signature)) throw unsigned(channel, 'unsigned');
+  const body = await delivery.readBody();
+  const { signer, json: early } = await claimedSigner(em, delivery, body);
+  const secret = signer && openSecret(box, signer.appSecretSealed);
+  if (!secret) throw unsigned(channel, 'bad_signature');
+  channelWebhookChecks.inc({ channel });
+  if (!signedWith(body, signature, secret)) throw unsigned(channel, 'bad_signature');
+  const json = early ?? parsedJson(body);
+  if (json === undefined) throw new BadRequestError('The delivery is not JSON', 'body');
   const parsed = parseDelivery(channel, json);
-  const mine = new Map(bySecret.get(secrets[signer]!)!.map((c) => [c.networkId, c]));
+  // An app's secret speaks for every number and page connected with it, and for no other.
+  const ids = networkIdsOf(parsed);
+  const connections = ids.length ? await connectionsOf(em, channel, ids) : [];
+  const mine = new Map(connections.filter((c) => openSecret(box, c.appSecretSealed) === secret).map((c) => [c.networkId, c]));
+  checks.admit?.([...new Set([...mine.values()].map((c) => c.accountId))]);
+  const routeAtOnce = checks.routeAtOnce ?? false;
   const rows: { key: string; accountId: number; type: string; payload: string }[] = [];
   for (const message of parsed.messages) {
     const connection = mine.get(message.networkAccountId);

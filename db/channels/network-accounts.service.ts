@@ -80,6 +80,21 @@ export async function connectionsOf(em: EntityManager, channel: MetaChannel, net
   return socials.map((s) => ofSocial(channel, s));
 }
 
+/** The connection with this row id, when it receives messages on `channel` (its own webhook URL names it); else null. */
+export async function connectionById(em: EntityManager, channel: MetaChannel, connectionId: number): Promise<NetworkConnection | null> {
+  if (channel === 'messaging') {
+    const number = await em.findOne(MessagingNumber, { id: connectionId, appSecretSealed: { $ne: null } });
+    return number && ofNumber(number);
+  }
+  const social = await em.findOne(SocialAccount, {
+    id: connectionId,
+    platform: PLATFORMS[channel],
+    appSecretSealed: { $ne: null },
+    messagingId: { $ne: null },
+  });
+  return social && ofSocial(channel, social);
+}
+
 /** The connection a conversation talks through: its account's connected number, page or Instagram account. */
 export async function connectionFor(
   em: EntityManager,
@@ -106,6 +121,10 @@ export interface ChannelSettingsInput {
 export interface ChannelSettingsView {
   channel: MetaChannel;
   networkId: string;
+  /** The number's or social account's id, which names its own callback URL. */
+  connectionId: number;
+  /** The callback URL's path for Meta's app settings: its own (the shared `/channels/v1/{channel}/webhook` works too). */
+  webhookPath: string;
   agentId: string | null;
   receives: boolean;
   sendApiUrl: string;
@@ -191,6 +210,8 @@ export async function setChannelSettings(
   return {
     channel,
     networkId,
+    connectionId: row.id,
+    webhookPath: `/channels/v1/${channel}/webhook/${row.id}`,
     agentId: row.assistantId ?? null,
     receives: !!row.appSecretSealed,
     sendApiUrl: (isNumber ? row.cloudApiUrl : row.sendApiUrl) ?? META_GRAPH_URL,

@@ -13,11 +13,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { appendMessage } from '../../db/agents/conversations.service.js';
 import type { OutboxNotifier } from '../../db/automations/outbox-notifier.js';
-import { acceptNetworkDelivery, settleRoutedAtOnce } from '../../db/channels/inbound.service.js';
+import { acceptNetworkDelivery, settleRoutedAtOnce, type DeliveryChecks, type NetworkDelivery } from '../../db/channels/inbound.service.js';
 import { agentGreets, openConversation } from '../../db/channels/network-conversations.service.js';
 import type { Orm } from '../../db/orm.js';
 import type { InboundMessageEvent } from '../../lib/channels/channel-contract.js';
-import type { MetaChannel } from '../../lib/channels/meta-protocol.js';
 import { conversationWorkflowId, type ConversationInput, type UserMessage } from '../../lib/runtime/conversation-contract.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { beginConversation, handMessageOver, startConversationWorkflow } from '../temporal/conversations.js';
@@ -145,9 +144,10 @@ export async function receiveNetworkDelivery(
   em: EntityManager,
   secrets: SecretBox | null,
   routing: RoutingDeps | undefined,
-  delivery: { channel: MetaChannel; body: Buffer; signature: string | undefined },
+  delivery: NetworkDelivery,
+  admit?: DeliveryChecks['admit'],
 ): Promise<{ events: number }> {
-  const accepted = await acceptNetworkDelivery(em, secrets, delivery.channel, delivery.body, delivery.signature, !!routing);
+  const accepted = await acceptNetworkDelivery(em, secrets, delivery, { admit, routeAtOnce: !!routing });
   if (routing && accepted.messages.length) void routeAtOnce(routing, accepted.messages);
   return { events: accepted.events };
 }

@@ -27,18 +27,17 @@ export function signatureOf(secret: string, body: Buffer | string): string {
   return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 }
 
-/**
- * Which of `secrets` signed `body` (its index), or -1: every candidate is compared in constant time, so the answer's
- * timing tells nothing about the signature.
- */
-export function signerOf(body: Buffer, header: string | undefined, secrets: string[]): number {
-  if (!header || !/^sha256=[0-9a-f]{64}$/i.test(header.trim())) return -1;
-  const given = Buffer.from(header.trim().toLowerCase());
-  let found = -1;
-  secrets.forEach((secret, index) => {
-    if (timingSafeEqual(Buffer.from(signatureOf(secret, body)), given) && found < 0) found = index;
-  });
-  return found;
+/** Whether `header` has the form of a signature (`sha256=` and 64 hex digits): checked before any work. */
+export const isSignatureHeader = (header: string | undefined): header is string => !!header && /^sha256=[0-9a-f]{64}$/i.test(header.trim());
+
+/** Whether `header` is the signature of `body` under `secret`, compared in constant time: one HMAC. */
+export function signedWith(body: Buffer, header: string, secret: string): boolean {
+  return timingSafeEqual(Buffer.from(signatureOf(secret, body)), Buffer.from(header.trim().toLowerCase()));
+}
+
+/** The network ids (phone-number ids, page or Instagram account ids) a delivery's events are for, in order. */
+export function networkIdsOf(delivery: ParsedDelivery): string[] {
+  return [...new Set([...delivery.messages, ...delivery.statuses].map((event) => event.networkAccountId))];
 }
 
 /** Outbox event types of the networks, and the workflows they start (worker/direct-starts.ts). */

@@ -179,7 +179,11 @@ export async function stopHarness(): Promise<void> {
   const h = current;
   if (!h) return;
   current = undefined;
-  await new Promise((resolve) => h.server.close(resolve));
+  // The suite is over: connections still open (a stream a test left, a keep-alive socket mid-request) are cut, not
+  // waited for; with the API's 65-second keep-alive they could hold the close that long.
+  const closed = new Promise((resolve) => h.server.close(resolve));
+  h.server.closeAllConnections();
+  await closed;
   await h.dispatcher.stop();
   h.worker.shutdown();
   await workerRun;

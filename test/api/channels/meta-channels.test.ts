@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { harness } from '../../setup/harness.js';
 import { quiet, undispatchedEvents } from '../../setup/quiet.js';
 import { eventually } from '../../setup/runs.js';
-import { FakeMetaServer, deliver, messagingDelivery, messagingText, whatsAppMessage, whatsAppStatus } from '../../setup/fake-meta-server.js';
+import { FakeMetaServer, deliver, messagingDelivery, messagingText, sign, whatsAppMessage, whatsAppStatus } from '../../setup/fake-meta-server.js';
 import { admin } from '../../setup/admin-cli.js';
 import { newAccount } from '../../setup/http.js';
 import { connectMessagingNumber } from '../../../db/channels/numbers-and-pages.service.js';
@@ -264,23 +264,28 @@ describe('agents on Meta networks (WhatsApp, Messenger, Instagram)', function ()
   it("keeps accounts apart: another account's app secret cannot deliver for this number, and its own number routes to its own agent", async () => {
     const other = await connectedAgent('messaging', meta.baseUrl);
     const before = (await conversationsOf(whatsApp)).length;
-    // Account B's app secret signs a delivery that names account A's number: B's secret does not speak for it.
+    // Account B's app secret signs a delivery that names account A's number: B's secret does not speak for it. On the
+    // shared URL the delivery claims A's number, so A's secret is the one checked (401); on B's own URL, B's secret
+    // checks out but covers none of the delivery's events.
     const intruder = person();
-    const forged = await deliver(
-      origin(),
-      'messaging',
-      whatsAppMessage(whatsApp.networkId, intruder, messageId(), { text: HOURS_QUESTION }),
-      other.appSecret,
-    );
+    const forgedMessage = whatsAppMessage(whatsApp.networkId, intruder, messageId(), { text: HOURS_QUESTION });
+    expect((await deliver(origin(), 'messaging', forgedMessage, other.appSecret)).status).to.equal(401);
+    const [own] = await harness().orm.em.getKnex()('messaging_numbers').where({ phone_number_id: other.networkId }).select('id');
+    const body = JSON.stringify(forgedMessage);
+    const forged = await fetch(`${origin()}/channels/v1/messaging/webhook/${own.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(other.appSecret, body) },
+      body,
+    });
     expect(forged.status).to.equal(200);
     expect(await forged.json()).to.deep.equal({ events: 0 });
-    const own = await deliver(
+    const ownNumber = await deliver(
       origin(),
       'messaging',
       whatsAppMessage(other.networkId, intruder, messageId(), { text: HOURS_QUESTION }),
       other.appSecret,
     );
-    expect(await own.json()).to.deep.equal({ events: 1 });
+    expect(await ownNumber.json()).to.deep.equal({ events: 1 });
     const [reply] = await meta.waitFor(intruder);
     expect(reply!.networkId).to.equal(other.networkId);
     expect(reply!.authorization).to.equal(`Bearer ${other.accessToken}`);
@@ -343,9 +348,12 @@ describe('agents on Meta networks (WhatsApp, Messenger, Instagram)', function ()
     );
     expect(result.code, result.stderr).to.equal(0);
     const { settings } = JSON.parse(result.stdout);
+    const connectionId = JSON.parse(number.stdout).number.id;
     expect(settings).to.deep.equal({
       channel: 'messaging',
       networkId: '987650001',
+      connectionId,
+      webhookPath: `/channels/v1/messaging/webhook/${connectionId}`,
       agentId: agent.id,
       receives: true,
       sendApiUrl: 'https://graph.facebook.com/v21.0',
@@ -353,7 +361,12 @@ describe('agents on Meta networks (WhatsApp, Messenger, Instagram)', function ()
       accessTokenHint: '…cdef',
     });
     expect(result.stdout).to.not.include('app-secret-1234567890');
-    const handshake = await fetch(`${origin()}/channels/v1/messaging/webhook?hub.mode=subscribe&hub.verify_token=my-verify-token&hub.challenge=42`);
-    expect(await handshake.text()).to.equal('42');
+    for (const path of ['/channels/v1/messaging/webhook', settings.webhookPath]) {
+      const handshake = await fetch(`${origin()}${path}?hub.mode=subscribe&hub.verify_token=my-verify-token&hub.challenge=42`);
+      expect(await handshake.text(), path).to.equal('42');
+    }
+    // Its own URL answers only its own token.
+    const others = await fetch(`${origin()}${settings.webhookPath}?hub.mode=subscribe&hub.verify_token=${whatsApp.verifyToken}&hub.challenge=42`);
+    expect(others.status).to.equal(403);
   });
 });
