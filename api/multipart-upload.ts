@@ -2,6 +2,8 @@
  * Receives the files of a `multipart/form-data` body and streams each one into the file store as it arrives:
  * no file is ever held whole in memory, and sizes are counted while the bytes pass. All or nothing: when any file
  * is refused, or the client goes away midway, the bytes already stored are removed before the promise rejects.
+ * Only the parts the route's form documents are taken: files under `files`, text fields the form names; a part under
+ * any other name refuses the whole upload (400 naming it), before or after files it carried were stored.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -10,11 +12,13 @@ import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { AppError, BadRequestError } from '../lib/errors.js';
 import type { FileRules, FileStore, ReceiveFiles, StoredFile } from '../db/tables/files/file-store.js';
+import type { JsonSchema } from './validation.js';
 
-/** The request as an upload: its headers and its unread body. */
+/** The request as an upload: its headers, its unread body and the form its route documents (OpenAPI `multipart`). */
 export interface IncomingUpload {
   headers: IncomingHttpHeaders;
   stream: Readable;
+  form: JsonSchema;
 }
 
 /** Form field the files come under (SPEC.md). */
@@ -79,14 +83,35 @@ function openParser(headers: IncomingHttpHeaders): busboy.Busboy {
   }
 }
 
+/** The text fields a route's form documents: its properties other than the files. */
+function textFieldsOf(form: JsonSchema): Set<string> {
+  const properties = Object.keys((form.properties as Record<string, unknown> | undefined) ?? {});
+  if (!properties.includes(FILES_FIELD)) throw new Error(`A multipart form must document its "${FILES_FIELD}" field`);
+  return new Set(properties.filter((name) => name !== FILES_FIELD));
+}
+
+/** A part under a name the route's form does not document: 400 naming it. */
+function undocumentedPart(field: string, kind: 'file' | 'text', textFields: Set<string>): BadRequestError {
+  const expected = [`"${FILES_FIELD}" (files)`, ...[...textFields].map((name) => `"${name}"`)].join(', ');
+  const message =
+    kind === 'text' && field === FILES_FIELD
+      ? `"${FILES_FIELD}" takes files (parts with a filename), not text`
+      : `Unexpected ${kind} part "${field}": this upload takes ${expected}`;
+  return new BadRequestError(message, [{ code: 'invalid', path: field, message }]);
+}
+
 /** The files of `upload`'s multipart body, as the services read uploads (`ReceiveFiles`). */
 export const filesOf =
   (upload: IncomingUpload): ReceiveFiles =>
   (store, keyPrefix, rules) =>
     receiveFiles(upload, store, keyPrefix, rules);
 
-/** Streams every file under `files` into the store under `<keyPrefix>/<uuid>`; resolves with them in order. */
+/**
+ * Streams every file under `files` into the store under `<keyPrefix>/<uuid>`; resolves with them in order. A part
+ * under a name `upload.form` does not document refuses the upload.
+ */
 export function receiveFiles(upload: IncomingUpload, store: FileStore, keyPrefix: string, rules: FileRules = {}): Promise<StoredFile[]> {
+  const textFields = textFieldsOf(upload.form);
   const parser = openParser(upload.headers);
   const source = upload.stream;
   const files: StoredFile[] = [];
@@ -120,12 +145,7 @@ export function receiveFiles(upload: IncomingUpload, store: FileStore, keyPrefix
       // Destroying the parser destroys the part in flight with the failure, already reported through `fail`.
       stream.on('error', () => undefined);
       if (failure) return void stream.resume();
-      if (field !== FILES_FIELD)
-        return fail(
-          new BadRequestError(`Files go under the "${FILES_FIELD}" field`, [
-            { code: 'invalid', path: field, message: `files go under "${FILES_FIELD}"` },
-          ]),
-        );
+      if (field !== FILES_FIELD) return fail(undocumentedPart(field, 'file', textFields));
       const file: StoredFile = {
         name: cleanFileName(info.filename),
         contentType: info.mimeType || 'application/octet-stream',
@@ -144,6 +164,9 @@ export function receiveFiles(upload: IncomingUpload, store: FileStore, keyPrefix
       const write = Promise.all([pipeline(stream, counted), store.write(file.storageKey, counted)]).then(() => undefined);
       writes.push(write);
       write.catch((error: Error) => fail(error));
+    });
+    parser.on('field', (field: string) => {
+      if (!failure && !textFields.has(field)) fail(undocumentedPart(field, 'text', textFields));
     });
     parser.on('filesLimit', () =>
       fail(

@@ -57,9 +57,11 @@ export const KnowledgeDocumentCreateSchema: JsonSchema = {
   ],
 };
 
+/** The upload's parts: `files` only; a part under any other name is refused (api/multipart-upload.ts reads this). */
 export const KnowledgeUploadForm: JsonSchema = {
   type: 'object',
   required: ['files'],
+  additionalProperties: false,
   properties: {
     files: {
       type: 'array',

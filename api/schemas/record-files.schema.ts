@@ -25,9 +25,11 @@ export const RecordFilePageSchema: JsonSchema = pageSchema(file);
 
 export const RecordFileListSchema: JsonSchema = strictObject({ agentry: { type: 'array', items: file } });
 
+/** The upload's parts: `files` only; a part under any other name is refused (api/multipart-upload.ts reads this). */
 export const FileUploadForm: JsonSchema = {
   type: 'object',
   required: ['files'],
+  additionalProperties: false,
   properties: { files: { type: 'array', items: { type: 'string', format: 'binary' }, description: 'One part per file (at most 20)' } },
 };
 

@@ -1,5 +1,9 @@
 // The widget's styles, inside its shadow root. `:host` resets with !important, which beats the host page's own rules
 // (even `* { all: unset }`), and every colour comes from the agent's theme through custom properties.
+
+/** Below this width the open panel fills the screen, and the launcher hides so it covers none of the panel. */
+export const FULL_SCREEN = '(max-width:480px)';
+
 export const STYLE = `
 :host{all:initial!important;display:block!important}
 .frame{--primary:#2563eb;--secondary:#f3f4f6;--bg:#fff;--text:#111827;--user:#2563eb;--agent:#f3f4f6;font:15px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--text);visibility:hidden}
@@ -42,6 +46,6 @@ textarea{flex:1;resize:none;border:1px solid #d1d5db;border-radius:8px;padding:8
 .star[aria-pressed=true]{color:#f59e0b}
 button:focus-visible,textarea:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-@media (max-width:480px){.bubble .panel{inset:0;width:auto;height:auto;border-radius:0}}
+@media ${FULL_SCREEN}{.bubble .panel{inset:0;width:auto;height:auto;border-radius:0}.bubble .panel:not([hidden])~.launcher{display:none}}
 @media (prefers-reduced-motion:reduce){.typing span{animation:none}}
 `;

@@ -3,7 +3,7 @@
 // widget API: a session (a short-lived token scoped to one conversation), messages, a server-sent event stream,
 // feedback and end. The token and conversation id stay in the visitor's localStorage, so a reload resumes.
 // Built and minified by the API at start (api/widget/widget-bundle.ts); budget 30 kB gzipped (test/api/widget/).
-import { STYLE } from './style.js';
+import { FULL_SCREEN, STYLE } from './style.js';
 import { readEvents } from './sse.js';
 
 const script = document.currentScript || document.querySelector('script[data-agent-id]');
@@ -73,6 +73,7 @@ class Widget {
     this.subtitle = el('p', { class: 'subtitle' });
     this.endButton = el('button', { type: 'button', class: 'end', text: 'End chat', onclick: () => this.end() });
     const close = el('button', { type: 'button', class: 'close', 'aria-label': 'Close chat', text: '×', onclick: () => this.toggle(false) });
+    this.closeButton = close;
     this.notice = el('p', { class: 'notice', role: 'status', 'aria-live': 'polite' });
     this.log = el('ol', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Messages' });
     this.typing = el('div', { class: 'typing', hidden: true, 'aria-hidden': 'true' }, [el('span'), el('span'), el('span')]);
@@ -96,9 +97,17 @@ class Widget {
       this.feedback,
     ]);
     this.panel.addEventListener('keydown', (event) => this.keydown(event));
+    // The launcher comes after the panel: a full-screen panel hides it through a sibling selector (style.js).
     this.frame = el('div', { class: `frame ${pageMode ? 'page' : 'bubble'}` }, pageMode ? [this.panel] : [this.panel, this.launcher]);
     this.root.append(this.frame);
     this.applyTheme({});
+    // A full-screen panel hides the launcher (style.js): the focus it held moves to the panel's own close button. The
+    // browser may already have dropped it to the page's body when the style changed, before this event.
+    const fullScreen = window.matchMedia(FULL_SCREEN);
+    fullScreen.addEventListener('change', () => {
+      const lost = this.root.activeElement === this.launcher || !document.activeElement || document.activeElement === document.body;
+      if (fullScreen.matches && !this.panel.hidden && lost) this.closeButton.focus();
+    });
   }
 
   applyTheme(theme) {

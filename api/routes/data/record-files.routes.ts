@@ -48,12 +48,11 @@ export function recordFileRoutes(api: RouteRegistry, store: FileStore): void {
       201: { description: '{ agentry: [RecordFile] }', schema: RecordFileListSchema },
       413: { description: "A file exceeds the field's maxFileSize" },
     },
-    handler: async ({ auth, em, params, query, headers, stream }) => ({
-      agentry: await uploadFiles(em, store, await findObject(em, auth.account.id, params.name), params.rowId, filesOf({ headers, stream }), {
-        field: query.field,
-        userId: auth.user!.id,
-      }),
-    }),
+    handler: async ({ auth, em, params, query, headers, stream }) => {
+      const table = await findObject(em, auth.account.id, params.name);
+      const receive = filesOf({ headers, stream, form: FileUploadForm });
+      return { agentry: await uploadFiles(em, store, table, params.rowId, receive, { field: query.field, userId: auth.user!.id }) };
+    },
   });
   api.add<unknown, unknown, FileParams>({
     method: 'get',

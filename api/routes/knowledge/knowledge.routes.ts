@@ -89,7 +89,7 @@ export function knowledgeRoutes(api: RouteRegistry, ai: AiProvider | null): void
     responses: { 201: { description: '{ agentry: [KnowledgeDocument] }, in the order sent', schema: KnowledgeDocumentListSchema } },
     handler: async ({ auth, em, params, headers, stream }) => {
       const kb = await findKnowledgeBase(em, auth.account.id, params.id);
-      const files = await readUploadedDocuments({ headers, stream });
+      const files = await readUploadedDocuments({ headers, stream, form: KnowledgeUploadForm });
       const added = [];
       for (const file of files) added.push(documentView((await addDocument(em, kb, { file })).document));
       return { agentry: added };

@@ -205,28 +205,56 @@ describe('files of Object records', () => {
     expect(ok(await api('GET', `/objects/people/rows/${rowId}/files`)).agentry).to.deep.equal([]);
   });
 
-  it('refuses bodies that are not a multipart upload of files with 400 naming the part', async () => {
+  it('refuses bodies that are not a multipart upload of files, or parts under another field than "files", with 400 naming it', async () => {
     const rowId = await person();
+    const before = await storedFiles(dir);
     expectIssue(await api('POST', `/objects/people/rows/${rowId}/files`, a.userKey, { files: [] }), 'body');
-    const form = new FormData();
-    form.append('attachment', new Blob(['x']), 'x.txt');
-    const response = await fetch(`${baseUrl}/objects/people/rows/${rowId}/files`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${a.userKey}` },
-      body: form,
-    });
-    const text = await response.text();
-    expectIssue({ status: response.status, text, body: JSON.parse(text), headers: response.headers }, 'attachment');
-    const empty = new FormData();
-    empty.append('note', 'no files here');
-    const none = await fetch(`${baseUrl}/objects/people/rows/${rowId}/files`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${a.userKey}` },
-      body: empty,
-    });
-    const noneText = await none.text();
-    expectIssue({ status: none.status, text: noneText, body: JSON.parse(noneText), headers: none.headers }, 'files');
+    const send = async (parts: [field: string, value: Blob | string, name?: string][]) => {
+      const form = new FormData();
+      for (const [field, value, name] of parts) {
+        if (typeof value === 'string') form.append(field, value);
+        else form.append(field, value, name);
+      }
+      const response = await fetch(`${baseUrl}/objects/people/rows/${rowId}/files`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.userKey}` },
+        body: form,
+      });
+      const text = await response.text();
+      return { status: response.status, text, body: JSON.parse(text), headers: response.headers };
+    };
+    const big = new Blob([randomBytes(200_000)]);
+    const cases: [field: string, parts: [string, Blob | string, string?][]][] = [
+      ['attachment', [['attachment', new Blob(['x']), 'x.txt']]],
+      ['file', [['file', new Blob(['x']), 'x.txt']]],
+      [
+        'other',
+        [
+          ['files', big, 'stored-first.bin'],
+          ['other', new Blob(['y']), 'y.bin'],
+        ],
+      ],
+      [
+        'other',
+        [
+          ['files', big, 'stored-first.bin'],
+          ['other', 'a text field'],
+        ],
+      ],
+      ['note', [['note', 'no files here']]],
+      ['files', [['files', 'text where a file belongs']]],
+    ];
+    for (const [field, parts] of cases) {
+      const res = await send(parts);
+      const what = parts.map(([f, v]) => `${f}:${typeof v === 'string' ? 'text' : 'file'}`).join(', ');
+      expect(res.status, `${what}: ${res.text}`).to.equal(400);
+      expect(expectIssue(res, field).path, what).to.equal(field);
+      expect(res.body.message, what).to.include(`"${field}"`);
+    }
+    expectIssue(await send([]), 'files');
     expect(await fileRows(rowId)).to.equal(0);
+    expect(await storedFiles(dir), 'no bytes left').to.deep.equal(before);
+    expect(ok(await send([['files', new Blob(['z']), 'z.txt']]), 201).agentry.map((f: any) => f.name)).to.deep.equal(['z.txt']);
   });
 
   it('needs a USER key to write, hides other accounts, and removes the bytes with the file or its record', async () => {

@@ -9,7 +9,7 @@ import { harness, listen } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { textPdf } from '../../setup/test-pdf.js';
 import { startFileServer } from '../../setup/file-server.js';
-import { ok, refused, type Account } from '../agents/agent-calls.helpers.js';
+import { issueAt, ok, refused, type Account } from '../agents/agent-calls.helpers.js';
 import { docx, DOCX_TYPE, indexed, newKnowledgeBase, query, storedChunks, upload } from './knowledge.helpers.js';
 
 const MANUAL = `# Kettle manual
@@ -109,6 +109,62 @@ describe('knowledge bases: documents, indexing and retrieval', function () {
     const res = await call('POST', `/knowledge-bases/${kb}/documents`, { key: a.userKey, body: { title: 'Same', content: MANUAL } });
     expect(res.status).to.equal(200);
     expect(res.body.id).to.equal(ids.md);
+  });
+
+  it('refuses a part under an undocumented field name with 400 naming it, storing nothing; "files" still uploads', async () => {
+    const fresh = await newKnowledgeBase(a, 'Strict form');
+    const md = (text: string) => new Blob([`# Note\n\n${text}`], { type: 'text/markdown' });
+    const send = async (parts: [field: string, value: Blob | string, name?: string][]) => {
+      const form = new FormData();
+      for (const [field, value, name] of parts) {
+        if (typeof value === 'string') form.append(field, value);
+        else form.append(field, value, name);
+      }
+      const response = await fetch(`${harness().baseUrl}/knowledge-bases/${fresh}/documents/files`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.userKey}` },
+        body: form,
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const cases: [field: string, parts: [string, Blob | string, string?][]][] = [
+      ['file', [['file', md('under file'), 'a.md']]],
+      [
+        'other',
+        [
+          ['files', md('first, documented'), 'ok.md'],
+          ['other', md('second'), 'b.md'],
+        ],
+      ],
+      [
+        'other',
+        [
+          ['other', 'a text field'],
+          ['files', md('after the text field'), 'ok.md'],
+        ],
+      ],
+      [
+        'other',
+        [
+          ['files', md('before the text field'), 'ok.md'],
+          ['other', 'a text field'],
+        ],
+      ],
+      ['files', [['files', 'text where a file belongs']]],
+    ];
+    for (const [field, parts] of cases) {
+      const res = await send(parts);
+      const what = parts.map(([f, v]) => `${f}:${typeof v === 'string' ? 'text' : 'file'}`).join(', ');
+      expect(res.status, `${what}: ${JSON.stringify(res.body)}`).to.equal(400);
+      expect(issueAt(res.body, field).message, what).to.include(`"${field}"`);
+      expect(res.body.message, what).to.include(`"${field}"`);
+    }
+    expect((await ok('GET', `/knowledge-bases/${fresh}/documents`, a.userKey)).agentry, 'nothing stored').to.deep.equal([]);
+    const added = await send([['files', md('documented field'), 'kept.md']]);
+    expect(added.status, JSON.stringify(added.body)).to.equal(201);
+    expect((await ok('GET', `/knowledge-bases/${fresh}/documents`, a.userKey)).agentry.map((d: { title: string }) => d.title)).to.deep.equal([
+      'kept.md',
+    ]);
   });
 
   it('pages the documents with a cursor', async () => {
