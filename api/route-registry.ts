@@ -9,7 +9,7 @@ import type Router from '@koa/router';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context, Middleware } from 'koa';
 import type { KeyIdentity } from '../db/accounts/api-keys.service.js';
-import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../lib/errors.js';
+import { AppError, BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../lib/errors.js';
 import { lockDocument } from '../db/document-lock.js';
 import { authenticate, requireScope, type Scope } from './auth.js';
 import { checkIfMatch, etagOf, noneMatchHits } from './etag.js';
@@ -163,9 +163,40 @@ interface Compiled {
   body?: Validator;
 }
 
+/**
+ * A resource that paths name (`/tables/:name`, `/agents/:agentId/flows/:flowId`): how the caller's account finds it,
+ * from the route's validated path parameters, throwing `NotFoundError` when the account has none.
+ */
+export interface PathResource {
+  /** Koa path of the resource, matched against the start of route paths as written (`:agentId` matches `:agentId`). */
+  path: string;
+  find: (em: EntityManager, accountId: number, params: any) => Promise<unknown>;
+}
+
 /** Collects route declarations; mounted on a router (which carries the URL prefix), and read by the OpenAPI builder. */
 export class RouteRegistry {
   readonly routes: RouteSpec<any, any, any>[] = [];
+  readonly resources: PathResource[] = [];
+
+  /**
+   * Declares a resource its routes name in their paths. Ownership comes before validation: a request refused with a
+   * 4xx other than 404 (its body, query or headers invalid, or the handler's own refusal) first looks up each resource
+   * its path names, outermost first, so a resource the account does not have (another account's, or none) answers 404
+   * whatever else is wrong with the request. Found resources cost nothing on requests that succeed.
+   */
+  resource<Params>(path: string, find: (em: EntityManager, accountId: number, params: Params) => Promise<unknown>): void {
+    // Several route sets share an owner (a workflow's graph and its variables): its first declaration stands.
+    if (!this.resources.some((r) => r.path === path)) this.resources.push({ path, find });
+  }
+
+  /** The declared resources a route's path names, outermost first. */
+  resourcesOf(spec: RouteSpec<any, any, any>): PathResource[] {
+    if (spec.scope === 'public') return [];
+    const segments = spec.path.split('/');
+    return this.resources
+      .filter((r) => r.path.split('/').every((segment, i) => segments[i] === segment))
+      .sort((a, b) => a.path.length - b.path.length);
+  }
 
   add<Body, Query = Record<string, unknown>, Params = Record<string, string>>(spec: RouteSpec<Body, Query, Params>): void {
     if (spec.lock && spec.scope === 'public') throw new Error(`${spec.method} ${spec.path}: a document lock needs an authenticated account`);
@@ -188,9 +219,16 @@ export class RouteRegistry {
         body: spec.body && compileSchema(spec.body),
       };
       const stack = spec.scope === 'public' ? [] : [authenticate(getEm), ...(afterAuth ? [afterAuth] : []), requireScope(spec.scope)];
+      const resources = this.resourcesOf(spec);
       router[spec.method](spec.path, ...stack, async (ctx: Context) => {
-        const input = readInput(ctx, spec, compiled, getEm);
-        const reply = await respond(spec, input);
+        const params = readParams(ctx, compiled);
+        let reply: Reply;
+        try {
+          reply = await respond(spec, readInput(ctx, spec, compiled, params, getEm));
+        } catch (error) {
+          if (resources.length && isRefusal(error)) await findAll(resources, ctx.state.em ?? getEm(), ctx.state.auth, params);
+          throw error;
+        }
         if (reply.headers.ETag && spec.method === 'get' && noneMatchHits(ctx.get('if-none-match') || undefined, String(reply.headers.ETag))) {
           ctx.status = 304;
           ctx.set('ETag', String(reply.headers.ETag));
@@ -202,6 +240,14 @@ export class RouteRegistry {
       });
     }
   }
+}
+
+/** A refusal of the request that a missing resource takes precedence over (404 itself, and 5xx, do not). */
+const isRefusal = (error: unknown): boolean => error instanceof AppError && error.status >= 400 && error.status < 500 && error.status !== 404;
+
+/** Finds each resource in the caller's account, outermost first: the first missing one throws its 404. */
+async function findAll(resources: PathResource[], em: EntityManager, auth: KeyIdentity, params: Record<string, unknown>): Promise<void> {
+  for (const resource of resources) await resource.find(em, auth.account.id, params);
 }
 
 function replyOf(spec: RouteSpec<any, any, any>, result: unknown): Reply {
@@ -228,16 +274,27 @@ async function respond(spec: RouteSpec<any, any, any>, input: RouteInput<any, an
   });
 }
 
-function readInput(ctx: Context, spec: RouteSpec<any, any, any>, compiled: Compiled, getEm: () => EntityManager): RouteInput<any, any, any> {
+/** The path parameters, validated: the resources of the path are found by them. */
+function readParams(ctx: Context, compiled: Compiled): Record<string, unknown> {
   const params = { ...(ctx as unknown as { params: Record<string, string> }).params };
+  guardInput(params, 'params');
+  return compiled.params ? validate(compiled.params, params, 'params') : params;
+}
+
+function readInput(
+  ctx: Context,
+  spec: RouteSpec<any, any, any>,
+  compiled: Compiled,
+  params: Record<string, unknown>,
+  getEm: () => EntityManager,
+): RouteInput<any, any, any> {
   const query = { ...ctx.query };
   const body = spec.rawBody ? {} : spec.jsonBody === 'any' ? anyJsonBody(ctx) : spec.body ? schemaBody(ctx, spec) : {};
-  guardInput(params, 'params');
   guardInput(query, 'query');
   guardInput(body, 'body');
   if (compiled.headers) validate(compiled.headers, declaredHeaders(ctx, spec.headers!), 'headers');
   return {
-    params: compiled.params ? validate(compiled.params, params, 'params') : params,
+    params,
     query: compiled.query ? validate(compiled.query, query, 'query') : query,
     body: compiled.body ? validate(compiled.body, body, 'body') : body,
     auth: ctx.state.auth,

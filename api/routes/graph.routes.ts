@@ -33,6 +33,7 @@ export interface GraphRoutesOwner<P, Doc extends { draftSnapshotId: string }> ex
 
 export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: RouteRegistry, owner: GraphRoutesOwner<P, Doc>): void {
   const { tag, noun, path, params, nodeParams, lock, summaries } = owner;
+  api.resource(path, owner.find);
   type NodeId = P & { nodeId: string };
   const graph = { description: '{ nodes, edges }', schema: GraphSchema };
   const find = (input: RouteInput<unknown, unknown, P>) => ownerOf(owner, input);

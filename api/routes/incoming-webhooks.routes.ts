@@ -29,6 +29,7 @@ type Id = { webhookId: string };
 
 /** `POST /public/v1/incoming-webhooks`; `publicBaseUrl` is the origin the webhook URLs handed out start with. */
 export function incomingWebhookRoutes(api: RouteRegistry, publicBaseUrl: string): void {
+  api.resource<Id>('/incoming-webhooks/:webhookId', (em, accountId, { webhookId }) => requireWebhook(em, accountId, webhookId));
   api.add<IncomingWebhookInput>({
     method: 'post',
     operationId: 'createIncomingWebhook',

@@ -43,6 +43,8 @@ export function variableRoutes<P>(api: RouteRegistry, owner: VariableRoutesOwner
   const { tag, noun, params, variableParams, lock, summaries } = owner;
   const base = `${owner.path}/variables`;
   type VarId = P & { variableId: number };
+  api.resource(owner.path, owner.find);
+  api.resource<VarId>(`${base}/:variableId`, async (em, accountId, p) => findVariable(em, await owner.find(em, accountId, p), p.variableId));
   const variable = { description: 'Variable', schema: owner.schemas.variable };
   const find = (input: RouteInput<unknown, unknown, P>) => ownerOf(owner, input);
   const readVariable = async (input: RouteInput<unknown, unknown, VarId>) =>

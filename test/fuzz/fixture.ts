@@ -37,6 +37,12 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
   );
   const row = await ok('POST', '/tables/fuzz/rows', key, { Name: 'Ada', Qty: 1 });
   const view = await ok('POST', '/objects/people/views', key, { name: 'All' });
+  const tableView = await ok('POST', '/tables/fuzz/views', key, { name: 'All' });
+  const qty = table.fields.find((f: { name: string }) => f.name === 'Qty');
+  const aggregation = await ok('POST', `/tables/fuzz/views/${tableView.id}/aggregations`, key, { fieldId: qty.id, operation: 'sum' });
+  const option = await ok('POST', '/objects/people/fields', key, { name: 'Stage', type: 'select', metadata: { mode: 'singleSelect' } }).then(
+    (f: { id: number }) => ok('POST', `/objects/people/fields/${f.id}/options`, key, { name: 'New' }),
+  );
   const people = await ok('GET', '/objects/people', key);
   const person = await ok('POST', '/objects/people/rows', key, { 'First name': 'Linus' });
   const activity = await ok('POST', `/objects/people/rows/${person.id}/activities`, key, { type: 'NOTE', content: 'hello' });
@@ -50,6 +56,9 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
   await ok('POST', `/agents/${agent.id}/flows/${flow.id}/nodes`, key, { type: 'TRIGGER_INTENT' });
   const agentVariable = await ok('POST', `/agents/${agent.id}/variables`, key, { name: 'v' });
   const intent = await ok('POST', `/agents/${agent.id}/intents`, key, { name: 'hello', trainingPhrases: ['hi'] });
+  await ok('POST', `/agents/${agent.id}/flows/${agent.defaultFlowId}/publish`, key);
+  await ok('PUT', `/agents/${agent.id}/deployment-status`, key, { isOffline: false });
+  const conversation = await ok('POST', `/agents/${agent.id}/conversations`, key, {});
   const tool = await ok('POST', '/custom-tools', key, { name: 'Tool', url: 'https://x.test' });
   const playbook = await ok('POST', '/playbooks', key, { name: 'Playbook' });
   const knowledgeBase = await ok('POST', '/knowledge-bases', key, { name: 'KB' });
@@ -59,9 +68,15 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
     workflowId,
     ids: {
       fieldId: field.id,
+      objectFieldId: people.fields[0].id,
       tagId: tag.id,
+      objectTagId: option.id,
       viewId: view.id,
+      tableViewId: tableView.id,
+      aggId: aggregation.id,
       recordTypeId: people.recordTypes[0].id,
+      /** The People Object's id: every account has an Object named `people`, but only this one has this id. */
+      objectId: people.id,
       rowId: person.id,
       tableRowId: row.id,
       activityId: activity.id,
@@ -78,7 +93,7 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
       agentVariableId: agentVariable.id,
       intentId: intent.id,
       channel: 'livechat',
-      conversationId: 'c1',
+      conversationId: conversation.id,
       '/custom-tools': tool.id,
       '/playbooks': playbook.id,
       '/knowledge-bases': knowledgeBase.id,
@@ -97,9 +112,12 @@ export function pathFor(path: string, fixture: FuzzFixture): string {
     if (name === 'id' && resource) return String(fixture.ids[resource]);
     if (name === 'id' && path.includes('/activities/')) return String(fixture.ids.activityId);
     if (name === 'id' && path.includes('/tasks/')) return String(fixture.ids.taskId);
+    if (name === 'id' && path.includes('/files/')) return '1'; // no file: the paths of files name the Object first
     if (name === 'id') return String(objects ? fixture.ids.rowId : fixture.ids.tableRowId);
     if (name === 'rowId') return String(objects ? fixture.ids.rowId : fixture.ids.tableRowId);
     if (agents && name === 'nodeId') return String(fixture.ids.flowNodeId);
+    if (objects && (name === 'fieldId' || name === 'tagId')) return String(fixture.ids[name === 'fieldId' ? 'objectFieldId' : 'objectTagId']);
+    if (!objects && name === 'viewId') return String(fixture.ids.tableViewId);
     if (agents && name === 'variableId') return String(fixture.ids.agentVariableId);
     return String(fixture.ids[name] ?? '1');
   });

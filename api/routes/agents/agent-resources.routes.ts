@@ -56,6 +56,7 @@ function kindRoutes(api: RouteRegistry, { kind, path, what, noun, field, schemas
   const tag = `${what}s (extension)`;
   const one = { description: what, schema: schemas.view };
   const lock = ({ id }: { id: number }) => `${kind}:${id}`;
+  api.resource<{ id: number }>(`${path}/:id`, (em, accountId, { id }) => findResource(em, accountId, kind, id, what));
   const read = async ({ auth, em, params }: RouteInput<unknown, unknown, { id: number }>) =>
     resourceView(await findResource(em, auth.account.id, kind, params.id, what));
   api.add<unknown, { limit: number; cursor?: string }>({

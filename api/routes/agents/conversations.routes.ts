@@ -139,6 +139,9 @@ export function userMessageBody(maxText: number, extra: Record<string, JsonSchem
 
 /** `uiUrl`: the Temporal UI address (TEMPORAL_UI_URL); a transcript links to its conversation workflow there. */
 export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQueue: string, uiUrl?: string): void {
+  api.resource<{ agentId: string; conversationId: string }>('/agents/:agentId/conversations/:conversationId', (em, accountId, p) =>
+    findAgentConversation(em, accountId, p.agentId, p.conversationId),
+  );
   const namespace = encodeURIComponent(temporal.options.namespace);
   const uiLink = (workflowId: string) => (uiUrl ? `${uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(workflowId)}` : null);
   api.add<{ channel?: string }, unknown, AgentId>({

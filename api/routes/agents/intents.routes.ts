@@ -33,6 +33,7 @@ const PhrasesSchema = {
 };
 
 export function intentRoutes(api: RouteRegistry, ai: AiProvider | null): void {
+  api.resource<IntentId>(`${base}/:intentId`, async (em, accountId, p) => findIntent(em, await findAgent(em, accountId, p.agentId), p.intentId));
   api.add<unknown, { limit: number; cursor?: string }, AgentId>({
     method: 'get',
     operationId: 'listIntents',

@@ -36,6 +36,12 @@ async function describeField(em: EntityManager, table: DataTable, field: DataFie
 
 export function fieldRoutes(api: RouteRegistry, s: DataSurface): void {
   const table = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, s.kind, name);
+  api.resource<{ name: string; fieldId: number }>(`${s.base}/:name/fields/:fieldId`, async (em, accountId, p) =>
+    findField(em, await table(em, accountId, p.name), p.fieldId),
+  );
+  api.resource<{ name: string; tagId: number }>(`${s.base}/:name/${s.optionsSegment}/:tagId`, async (em, accountId, p) =>
+    findOption(em, await table(em, accountId, p.name), p.tagId),
+  );
   api.add<unknown, { limit: number; cursor?: string }>({
     method: 'get',
     operationId: `list${s.noun}Fields`,

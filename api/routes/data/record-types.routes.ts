@@ -36,6 +36,9 @@ const recordTypeViewParams = {
 export function recordTypeRoutes(api: RouteRegistry): void {
   const { base, tag } = OBJECTS;
   const object = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, 'OBJECT', name);
+  api.resource<{ recordTypeId: number }>(`${base}/record-types/:recordTypeId`, (em, accountId, { recordTypeId }) =>
+    recordTypeOfAccount(em, accountId, recordTypeId),
+  );
 
   api.add<unknown, Page>({
     method: 'get',

@@ -19,6 +19,7 @@ import { TableDetailSchema, TablePageSchema, TableSchemaSchema } from '../../sch
 
 export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore): void {
   const what = s.kind === 'OBJECT' ? 'Object' : 'Table';
+  api.resource<{ name: string }>(`${s.base}/:name`, (em, accountId, { name }) => findTable(em, accountId, s.kind, name));
   const read = async ({ auth, em, params }: RouteInput<unknown, unknown, { name: string }>) =>
     describeTable(em, await findTable(em, auth.account.id, s.kind, params.name));
   api.add<unknown, { limit: number; cursor?: string }>({

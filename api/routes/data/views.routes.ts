@@ -14,6 +14,9 @@ type Page = { limit: number; cursor?: string };
 export function viewRoutes(api: RouteRegistry, s: DataSurface): void {
   const { base, tag } = s;
   const table = (em: EntityManager, accountId: number, name: string) => findTable(em, accountId, s.kind, name);
+  api.resource<{ name: string; viewId: number }>(`${base}/:name/views/:viewId`, async (em, accountId, p) =>
+    findView(em, await table(em, accountId, p.name), p.viewId),
+  );
 
   api.add<unknown, Page>({
     method: 'get',

@@ -43,6 +43,9 @@ interface QueryBody {
 }
 
 export function knowledgeRoutes(api: RouteRegistry, ai: AiProvider | null): void {
+  api.resource<{ id: number; documentId: string }>(`${base}/documents/:documentId`, async (em, accountId, p) =>
+    findDocument(em, await findKnowledgeBase(em, accountId, p.id), p.documentId),
+  );
   api.add<unknown, { limit: number; cursor?: string }, { id: number }>({
     method: 'get',
     path: `${base}/documents`,
