@@ -253,9 +253,13 @@ export function createApp(deps: AppDeps): Koa {
     urlencoded: false,
     multipart: false,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-    onError: (error) => {
-      if ((error as { status?: number }).status === 413) throw new PayloadTooLargeError(config.bodyLimitBytes);
-      throw new BadRequestError(`Malformed JSON body: ${error.message}`, 'body');
+    // Kept for the route to raise once it knows the caller may see the resource (api/route-registry.ts): another
+    // account's resource is 404 whatever the body, a malformed or oversized one included.
+    onError: (error, ctx) => {
+      ctx.state.bodyError =
+        (error as { status?: number }).status === 413
+          ? new PayloadTooLargeError(config.bodyLimitBytes)
+          : new BadRequestError(`Malformed JSON body: ${error.message}`, 'body');
     },
   });
   // Signed trigger and Meta deliveries read their body as sent (the signature covers the bytes), so the parser skips them.

@@ -288,6 +288,8 @@ function readInput(
   params: Record<string, unknown>,
   getEm: () => EntityManager,
 ): RouteInput<any, any, any> {
+  // A body the parser refused (malformed JSON, over the limit) is refused in the route, so a missing resource answers 404 first.
+  if (ctx.state.bodyError) throw ctx.state.bodyError as Error;
   const query = { ...ctx.query };
   const body = spec.rawBody ? {} : spec.jsonBody === 'any' ? anyJsonBody(ctx) : spec.body ? schemaBody(ctx, spec) : {};
   guardInput(query, 'query');

@@ -24,15 +24,18 @@ describe('error envelope', () => {
   });
 
   it('answers 400 for malformed JSON, naming the problem', async () => {
-    const res = await call('POST', '/me', { rawBody: '{"name": "x",', baseUrl: harness().baseUrl });
+    const acct = await newAccount();
+    // Refused by the route (after the key and the path's resources), so an unknown route stays 404 or 405.
+    const res = await call('POST', '/workflows', { rawBody: '{"name": "x",', key: acct.userKey, baseUrl: harness().baseUrl });
     expect(res.status).to.equal(400);
     expect(res.body.code).to.equal('bad_request');
     expect(res.body.message).to.match(/^Malformed JSON body/);
   });
 
   it('answers 413 payload_too_large for a body over the limit, and never a 500', async () => {
+    const acct = await newAccount();
     const big = JSON.stringify({ data: 'x'.repeat(100 * 1024) });
-    const res = await call('POST', '/me', { rawBody: big });
+    const res = await call('POST', '/workflows', { rawBody: big, key: acct.userKey });
     expect(res.status).to.equal(413);
     expect(res.body).to.deep.equal({ code: 'payload_too_large', message: 'Request body exceeds the limit of 65536 bytes' });
   });

@@ -72,6 +72,8 @@ function casesOf({ op }: Operation, components: Record<string, Schema>): BadCase
   const cases: BadCase[] = [
     { kind: 'not an object', body: 42 },
     { kind: 'not JSON', raw: { text: 'name=x', type: 'text/plain' } },
+    { kind: 'malformed JSON', raw: { text: '{"name": ', type: 'application/json' } },
+    { kind: 'JSON over the body limit', raw: { text: JSON.stringify({ name: 'x'.repeat(100 * 1024) }), type: 'application/json' } },
     { kind: 'bad query and headers', body: {}, ...badQueryAndHeaders(op) },
   ];
   if (op.requestBody?.content['multipart/form-data']) {
