@@ -236,3 +236,36 @@ describe('recording a TOOLS_AI run for the replay tests', function () {
     await recordToolsAiRun('tools-ai-steps-run');
   });
 });
+
+describe('recording a retried run for the replay tests', function () {
+  this.timeout(120_000);
+
+  it('records a failed run whose end reports its failure, and its retry from the failed node (resume)', async () => {
+    const { userKey: key } = await newAccount();
+    const tableId = await newTable(key, 'orders', ['Ref']);
+    let status = 404;
+    const api = createServer((_req, res) => {
+      res.statusCode = status;
+      res.setHeader('content-type', 'application/json');
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    try {
+      const workflowId = (await call('POST', '/workflows', { key, body: { name: 'Retried' } })).body.id as number;
+      const create = await node(key, workflowId, { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Ref: 'kept' } } });
+      const check = await node(key, workflowId, { type: 'API', data: { url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/check` } });
+      await edge(key, workflowId, create, 'default', check);
+      const failed = await manualRun(key, workflowId, null);
+      expect((await runResult(failed)).successful).to.equal(false);
+      await save('failure-reported-run', failed);
+      status = 200;
+      const retried = await call('POST', `/workflows/${workflowId}/logs/${encodeURIComponent(failed)}/retry`, { key, body: { from: 'failed-node' } });
+      expect(retried.status, retried.text).to.equal(202);
+      expect((await awaitRun(retried.body.id)).successful).to.equal(true);
+      await save('retried-from-failed-node-run', retried.body.id);
+    } finally {
+      api.closeAllConnections();
+      api.close();
+    }
+  });
+});
