@@ -18,6 +18,7 @@ import { createOutboundFetch } from '../integrations/outbound/outbound-fetch.js'
 import { createAiNodeSteps, createExecuteNode } from './execute-node.activity.js';
 import { nodeFactsOf } from '../nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
+import { createRetryJobActivities } from './retry-job.activity.js';
 import { runUiUrl } from '../lib/runtime/run-start.js';
 import { createHandoffActivities } from './handoff.activity.js';
 import { createTurnActivities } from './turn.activity.js';
@@ -94,6 +95,7 @@ export function createActivities({
     ...createAiNodeSteps(executorDeps, ledger),
     ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
     ...ledger,
+    ...createRetryJobActivities(orm, temporal),
     ...createKnowledgeActivities({ orm, provider: aiProvider ?? null, outbound, httpTimeoutMs }),
     ...createChannelActivities({ ...channelDeps, hear }),
     ...createHandoffActivities(orm),

@@ -2391,6 +2391,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/workflows/{workflowId}/retries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Retries the failed runs a filter finds, as a job (a Temporal workflow) at a bounded rate, each run at most once (extension) */
+    post: operations['startWorkflowRetryJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/retries/{jobId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A retry job with its counts: planned, started, succeeded, failed, running (extension) */
+    get: operations['getWorkflowRetryJob'];
+    put?: never;
+    post?: never;
+    /** Cancels a retry job between batches; retries already queued still run (extension) */
+    delete: operations['cancelWorkflowRetryJob'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/workflows/{workflowId}/runs': {
     parameters: {
       query?: never;
@@ -4118,6 +4153,74 @@ export interface components {
        * @constant
        */
       type?: 'RESPONSE_AI';
+    };
+    RetryJob: {
+      /** Format: date-time */
+      createdAt: string;
+      /** @description Retries that failed (or were cancelled) again */
+      failed: number;
+      /** Format: date-time */
+      finishedAt: string | null;
+      id: string;
+      /** @description Failed runs the filter found (null while the job lists them) */
+      planned: number | null;
+      /** @description The filter, from and graph the job was started with */
+      request: Record<string, never>;
+      /** @description Retries waiting for admission or running */
+      running: number;
+      /** @description Retries queued */
+      started: number;
+      /** @enum {string} */
+      status: 'running' | 'completed' | 'cancelled';
+      succeeded: number;
+      /** @description The job in the Temporal UI (`retry-job:<id>`, workflow type retryRuns) */
+      temporalWorkflowId: string;
+      workflowId: number;
+    };
+    RetryJobDryRun: {
+      /** @description Failed runs the filter finds (before nodeId and errorContains narrow them) */
+      count: number;
+      /** @enum {boolean} */
+      dryRun: true;
+      /** @description Up to 10 of their log ids */
+      sample: string[];
+    };
+    RetryJobRequest: {
+      /**
+       * @description Answer the count and a sample of the runs, start nothing
+       * @default false
+       */
+      dryRun: boolean;
+      filter: {
+        /** @description Only runs whose error contains this (case-insensitive) */
+        errorContains?: string;
+        /**
+         * Format: date-time
+         * @description Runs started at or after (ISO date-time)
+         */
+        from: string;
+        /** @description Only runs that failed at this node */
+        nodeId?: string;
+        /** @enum {string} */
+        status: 'failed';
+        /**
+         * Format: date-time
+         * @description Runs started before (ISO date-time); at most 31 days after `from`
+         */
+        to: string;
+      };
+      /**
+       * @description `failed-node`: keep the results of the nodes before the failed one and run from it; `start`: run again from the entry node
+       * @default failed-node
+       * @enum {string}
+       */
+      from: 'failed-node' | 'start';
+      /**
+       * @description `original`: the failed run's own graph; `live`: the workflow's live graph now (409 when it no longer has the node to start from)
+       * @default original
+       * @enum {string}
+       */
+      graph: 'original' | 'live';
     };
     RetryQueued: {
       /** @description The outbox event that starts it once admitted */
@@ -18646,6 +18749,213 @@ export interface operations {
       };
       /** @description Temporal did not answer while the schedules had to change; nothing was changed */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  startWorkflowRetryJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RetryJobRequest'];
+      };
+    };
+    responses: {
+      /** @description The job (or, with dryRun, the count and a sample) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetryJob'] | components['schemas']['RetryJobDryRun'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWorkflowRetryJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        jobId: string;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetryJob'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow or job */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  cancelWorkflowRetryJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        jobId: string;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job as it is now */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetryJob'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow or job */
+      404: {
         headers: {
           [name: string]: unknown;
         };

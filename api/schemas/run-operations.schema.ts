@@ -42,3 +42,57 @@ export const TerminateRunSchema: JsonSchema = {
 };
 
 export { from as RETRY_FROM, graph as RETRY_GRAPH };
+
+const dateTime = { type: 'string', format: 'date-time' };
+
+export const RetryJobRequestSchema: JsonSchema = {
+  $id: 'RetryJobRequest',
+  type: 'object',
+  additionalProperties: false,
+  required: ['filter'],
+  properties: {
+    filter: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['status', 'from', 'to'],
+      properties: {
+        status: { type: 'string', enum: ['failed'] },
+        from: { ...dateTime, description: 'Runs started at or after (ISO date-time)' },
+        to: { ...dateTime, description: 'Runs started before (ISO date-time); at most 31 days after `from`' },
+        nodeId: { type: 'string', minLength: 1, maxLength: 200, description: 'Only runs that failed at this node' },
+        errorContains: { type: 'string', minLength: 1, maxLength: 500, description: 'Only runs whose error contains this (case-insensitive)' },
+      },
+    },
+    from,
+    graph,
+    dryRun: { type: 'boolean', default: false, description: 'Answer the count and a sample of the runs, start nothing' },
+  },
+};
+
+const count = { type: 'integer', minimum: 0 };
+export const RetryJobSchema: JsonSchema = {
+  $id: 'RetryJob',
+  ...strictObject({
+    id: { type: 'string' },
+    workflowId: { type: 'integer' },
+    status: { type: 'string', enum: ['running', 'completed', 'cancelled'] },
+    request: { type: 'object', description: 'The filter, from and graph the job was started with' },
+    planned: { type: ['integer', 'null'], description: 'Failed runs the filter found (null while the job lists them)' },
+    started: { ...count, description: 'Retries queued' },
+    succeeded: count,
+    failed: { ...count, description: 'Retries that failed (or were cancelled) again' },
+    running: { ...count, description: 'Retries waiting for admission or running' },
+    temporalWorkflowId: { type: 'string', description: 'The job in the Temporal UI (`retry-job:<id>`, workflow type retryRuns)' },
+    createdAt: dateTime,
+    finishedAt: { type: ['string', 'null'], format: 'date-time' },
+  }),
+};
+
+export const RetryJobDryRunSchema: JsonSchema = {
+  $id: 'RetryJobDryRun',
+  ...strictObject({
+    dryRun: { type: 'boolean', enum: [true] },
+    count: { ...count, description: 'Failed runs the filter finds (before nodeId and errorContains narrow them)' },
+    sample: { type: 'array', items: { type: 'string' }, description: 'Up to 10 of their log ids' },
+  }),
+};

@@ -1,12 +1,13 @@
 import { EntitySchema, type Opt } from '@mikro-orm/core';
 import { Account } from '../accounts/account.entity.js';
 import { Automation } from './automation.entity.js';
+import type { RetryFilter } from '../../lib/runtime/retry-jobs.js';
 
 export type RetryJobStatus = 'running' | 'completed' | 'cancelled';
 
 /** What a retry job retries: the failed runs its filter finds, from their failed node or the start, on which graph. */
 export interface RetryJobRequest {
-  filter: { status: 'failed'; from: string; to: string; nodeId?: string; errorContains?: string };
+  filter: RetryFilter;
   from: 'failed-node' | 'start';
   graph: 'original' | 'live';
 }

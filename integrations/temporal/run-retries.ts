@@ -45,6 +45,7 @@ export async function prepareRetry(
   logId: string,
   choice: RetryChoice,
   factsOf: FactsOf,
+  match: { nodeId?: string; errorContains?: string } = {},
 ): Promise<ManualRunEventPayload> {
   const info = await ownedExecution(temporal, { accountId: automation.account.id, automationId: automation.id }, logId);
   const log = runLog(info);
@@ -62,8 +63,15 @@ export async function prepareRetry(
     snapshotId = snapshot.id;
   }
   let resume: RunResume | undefined;
+  const needsResult = choice.from === 'failed-node' || match.nodeId !== undefined || match.errorContains !== undefined;
+  const result = needsResult ? await runResult(temporal.workflow.getHandle(logId, runId)) : undefined;
+  // A retry job's filter narrows by the failed node and the error (a run that does not match is skipped).
+  if (match.nodeId !== undefined && result?.error?.nodeId !== match.nodeId)
+    throw new ConflictError(`Log ${logId} did not fail at node ${match.nodeId}`);
+  if (match.errorContains !== undefined && !(result?.error?.message ?? log.error ?? '').toLowerCase().includes(match.errorContains.toLowerCase())) {
+    throw new ConflictError(`The error of log ${logId} does not contain "${match.errorContains}"`);
+  }
   if (choice.from === 'failed-node') {
-    const result = await runResult(temporal.workflow.getHandle(logId, runId));
     if (!result?.error) throw new ConflictError(`Log ${logId} ended without a failed node (${log.error ?? 'terminated'}): retry from the start`);
     const plan = resumeFromFailure(result, graph);
     if (!plan.ok) throw new ConflictError(`Log ${logId} cannot be retried from its failed node: ${plan.message}`);

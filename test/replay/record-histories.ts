@@ -269,3 +269,29 @@ describe('recording a retried run for the replay tests', function () {
     }
   });
 });
+
+describe('recording a retry job for the replay tests', function () {
+  this.timeout(120_000);
+
+  it('records a retry job (retryRuns) that retries one failed run', async () => {
+    const { userKey: key } = await newAccount();
+    const tableId = await newTable(key, 'orders', ['Ref']);
+    const workflowId = (await call('POST', '/workflows', { key, body: { name: 'Retried by a job' } })).body.id as number;
+    await node(key, workflowId, {
+      type: 'DYNAMIC_TABLES',
+      data: { action: 'UPDATE', tableId, rowId: '0123456789abcdef01234567', rowData: { Ref: 'x' } },
+    });
+    const failed = await manualRun(key, workflowId, null);
+    expect((await runResult(failed)).successful).to.equal(false);
+    const filter = { status: 'failed', from: new Date(Date.now() - 600_000).toISOString(), to: new Date(Date.now() + 600_000).toISOString() };
+    await eventually(
+      async () =>
+        (await call('POST', `/workflows/${workflowId}/retries`, { key, body: { filter, dryRun: true } })).body.count === 1 ? true : undefined,
+      'visibility to list the failed run',
+    );
+    const job = await call('POST', `/workflows/${workflowId}/retries`, { key, body: { filter, from: 'start' } });
+    expect(job.status, job.text).to.equal(202);
+    await harness().env.client.workflow.getHandle(job.body.temporalWorkflowId).result();
+    await save('retry-job', job.body.temporalWorkflowId);
+  });
+});

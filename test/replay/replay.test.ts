@@ -23,7 +23,7 @@ describe('replaying recorded run histories with the current workflow code', func
     bundle = await bundleWorkflowCode({ workflowsPath, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
   });
 
-  it('has the recorded histories: a webhook run, a loop with BREAK, a failed run, a cancelled run, a retried run, conversations, AI nodes and TOOLS_AI before and in steps', () => {
+  it('has the recorded histories: a webhook run, a loop with BREAK, a failed run, a cancelled run, a retried run, a retry job, conversations, AI nodes and TOOLS_AI before and in steps', () => {
     // conversation.json predates AI nodes in steps (each AI node executed again after its call): it proves that runs
     // in flight keep that path; the ai-steps-* histories, recorded with the ai-nodes-prepare-finish patch, prove theirs.
     // The runs without ledger-on-nodes-* in their names predate `ledgerOnNodes` (ledger steps as local activities
@@ -45,6 +45,7 @@ describe('replaying recorded run histories with the current workflow code', func
       'loop-with-break.json',
       'one-timer-conversation.json',
       'retried-from-failed-node-run.json',
+      'retry-job.json',
       'tools-ai-run.json',
       'tools-ai-steps-run.json',
       'webhook-run.json',
