@@ -18,6 +18,8 @@ import { createOutboundFetch } from '../integrations/outbound/outbound-fetch.js'
 import { createAiNodeSteps, createExecuteNode } from './execute-node.activity.js';
 import { nodeFactsOf } from '../nodes/registry.js';
 import { createRunLedgerActivities } from './run-ledger.activity.js';
+import { createRetryJobActivities } from './retry-job.activity.js';
+import { runUiUrl } from '../lib/runtime/run-start.js';
 import { createHandoffActivities } from './handoff.activity.js';
 import { createTurnActivities } from './turn.activity.js';
 import { createKnowledgeActivities } from './knowledge-indexing.activity.js';
@@ -46,6 +48,8 @@ export interface ActivityDeps {
   secrets?: SecretBox | null;
   /** Which addresses calls to users' URLs may reach (OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOW_HOSTS); absent: no private one. */
   outbound?: OutboundPolicy;
+  /** The Temporal UI (TEMPORAL_UI_URL) and the namespace, for links to runs in AUTOMATION_FAILED events; absent: no link. */
+  temporalUi?: { url: string; namespace: string } | null;
 }
 
 export function createActivities({
@@ -60,6 +64,7 @@ export function createActivities({
   conversationFallbackMessage,
   secrets,
   outbound: policy = REFUSE_PRIVATE,
+  temporalUi,
 }: ActivityDeps) {
   const outbox = new OutboxNotifier(orm.em.getKnex());
   const httpTimeoutMs = 30_000;
@@ -82,13 +87,15 @@ export function createActivities({
     afterNode: deliverSaidAtOnce(channelDeps),
     sendsSaidAtOnce: true,
   };
-  const ledger = createRunLedgerActivities(orm, outbox);
+  const uiLink = temporalUi ? (id: string, runId: string) => runUiUrl(temporalUi.url, temporalUi.namespace, id, runId) : undefined;
+  const ledger = createRunLedgerActivities(orm, outbox, uiLink);
   return {
     recordWorkerHeartbeat: createHeartbeatActivity(orm, identity, taskQueue),
     executeNode: createExecuteNode(executorDeps, ledger),
     ...createAiNodeSteps(executorDeps, ledger),
     ...createAiCallActivities({ orm, provider: aiProvider ?? null, httpTimeoutMs, outbound }),
     ...ledger,
+    ...createRetryJobActivities(orm, temporal),
     ...createKnowledgeActivities({ orm, provider: aiProvider ?? null, outbound, httpTimeoutMs }),
     ...createChannelActivities({ ...channelDeps, hear }),
     ...createHandoffActivities(orm),

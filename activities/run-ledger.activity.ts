@@ -1,5 +1,5 @@
 import type { Orm } from '../db/orm.js';
-import { beginRun, finishRun, type RunBegin, type RunEnd } from '../db/automations/run-ledger.js';
+import { beginRun, finishRun, type RunBegin, type RunEnd, type RunUiLink } from '../db/automations/run-ledger.js';
 import type { OutboxNotifier } from '../db/automations/outbox-notifier.js';
 import { SCHEDULED_RUN_EVENT, storedRunPayload, type AdmissionRequest } from '../lib/runtime/queued-runs.js';
 import { runsTotal } from '../lib/metrics.js';
@@ -8,9 +8,10 @@ import { runsTotal } from '../lib/metrics.js';
  * Run bookkeeping for `runAutomation`: the ledger row behind counters and analytics (idempotent, retry-safe), and
  * the runs metric, counted only by the call that recorded the change, so a retried activity counts nothing twice.
  * A run that ends frees its admission slot and, when events wait, wakes the outbox dispatchers (a NOTIFY of the
- * same statement), which admit the next run; `outbox` is poked when a scheduled run asks for admission.
+ * same statement), which admit the next run; a failed run's end also writes its AUTOMATION_FAILED event for the
+ * workflows listening (with its address in the Temporal UI, `uiLink`); `outbox` is poked when a scheduled run asks for admission.
  */
-export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier) {
+export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier, uiLink?: RunUiLink) {
   return {
     beginRun: async (run: RunBegin) => {
       const { insufficientCredits, recorded } = await beginRun(orm.em.fork(), run);
@@ -33,7 +34,7 @@ export function createRunLedgerActivities(orm: Orm, outbox?: OutboxNotifier) {
     },
     finishRun: async (run: RunEnd) => {
       // A freed slot wakes the dispatchers when events wait for it (the statement's own NOTIFY).
-      const triggerType = await finishRun(orm.em.fork(), run);
+      const triggerType = await finishRun(orm.em.fork(), run, uiLink);
       if (triggerType !== null) runsTotal.inc({ trigger_type: triggerType, status: run.status });
     },
   };

@@ -38,6 +38,7 @@ import { triggerResourceRoutes } from './routes/trigger-resources.routes.js';
 import { workflowRoutes } from './routes/workflows.routes.js';
 import { workflowRunRoutes } from './routes/workflow-runs.routes.js';
 import { workflowLogRoutes } from './routes/workflow-logs.routes.js';
+import { retryJobRoutes } from './routes/retry-jobs.routes.js';
 import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
 import { agentFeatureRoutes } from './routes/agents/index.js';
 import { widgetRoutes } from './routes/widget.routes.js';
@@ -117,6 +118,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   workflowRoutes(api, deps.temporal, deps.config.taskQueue, deps.triggers, deliveries);
   workflowRunRoutes(api, deps.temporal);
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
+  retryJobRoutes(api, deps.temporal, deps.config.taskQueue);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
   agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue, deps.secrets ?? null, deps.config.temporalUiUrl);
   knowledgeRoutes(api, deps.ai ?? null);

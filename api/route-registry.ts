@@ -79,6 +79,10 @@ export const OPERATION_VERBS = [
   'query',
   'handOff',
   'resume',
+  'retry',
+  'terminate',
+  'backfill',
+  'trigger',
 ] as const;
 
 /**

@@ -2305,6 +2305,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/workflows/{workflowId}/logs/{logId}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Retries a failed run as a new run (extension): from its failed node, keeping the results of the nodes before it, or from the start; on its own graph or the live one */
+    post: operations['retryWorkflowRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/logs/{logId}/terminate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Terminates a running run at once (extension): nothing more runs in it; the reason is recorded in its history and its log */
+    post: operations['terminateWorkflowRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/workflows/{workflowId}/nodes': {
     parameters: {
       query?: never;
@@ -2352,6 +2386,41 @@ export interface paths {
     /** Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph */
     post: operations['publishWorkflow'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/retries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Retries the failed runs a filter finds, as a job (a Temporal workflow) at a bounded rate, each run at most once (extension) */
+    post: operations['startWorkflowRetryJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/retries/{jobId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A retry job with its counts: planned, started, succeeded, failed, running (extension) */
+    get: operations['getWorkflowRetryJob'];
+    put?: never;
+    post?: never;
+    /** Cancels a retry job between batches; retries already queued still run (extension) */
+    delete: operations['cancelWorkflowRetryJob'];
     options?: never;
     head?: never;
     patch?: never;
@@ -4085,6 +4154,100 @@ export interface components {
        */
       type?: 'RESPONSE_AI';
     };
+    RetryJob: {
+      /** Format: date-time */
+      createdAt: string;
+      /** @description Retries that failed (or were cancelled) again */
+      failed: number;
+      /** Format: date-time */
+      finishedAt: string | null;
+      id: string;
+      /** @description Failed runs the filter found (null while the job lists them) */
+      planned: number | null;
+      /** @description The filter, from and graph the job was started with */
+      request: Record<string, never>;
+      /** @description Retries waiting for admission or running */
+      running: number;
+      /** @description Retries queued */
+      started: number;
+      /** @enum {string} */
+      status: 'running' | 'completed' | 'cancelled';
+      succeeded: number;
+      /** @description The job in the Temporal UI (`retry-job:<id>`, workflow type retryRuns) */
+      temporalWorkflowId: string;
+      workflowId: number;
+    };
+    RetryJobDryRun: {
+      /** @description Failed runs the filter finds (before nodeId and errorContains narrow them) */
+      count: number;
+      /** @enum {boolean} */
+      dryRun: true;
+      /** @description Up to 10 of their log ids */
+      sample: string[];
+    };
+    RetryJobRequest: {
+      /**
+       * @description Answer the count and a sample of the runs, start nothing
+       * @default false
+       */
+      dryRun: boolean;
+      filter: {
+        /** @description Only runs whose error contains this (case-insensitive) */
+        errorContains?: string;
+        /**
+         * Format: date-time
+         * @description Runs started at or after (ISO date-time)
+         */
+        from: string;
+        /** @description Only runs that failed at this node */
+        nodeId?: string;
+        /** @enum {string} */
+        status: 'failed';
+        /**
+         * Format: date-time
+         * @description Runs started before (ISO date-time); at most 31 days after `from`
+         */
+        to: string;
+      };
+      /**
+       * @description `failed-node`: keep the results of the nodes before the failed one and run from it; `start`: run again from the entry node
+       * @default failed-node
+       * @enum {string}
+       */
+      from: 'failed-node' | 'start';
+      /**
+       * @description `original`: the failed run's own graph; `live`: the workflow's live graph now (409 when it no longer has the node to start from)
+       * @default original
+       * @enum {string}
+       */
+      graph: 'original' | 'live';
+    };
+    RetryQueued: {
+      /** @description The outbox event that starts it once admitted */
+      eventId: string;
+      /** @enum {string} */
+      from: 'failed-node' | 'start';
+      /** @enum {string} */
+      graph: 'original' | 'live';
+      /** @description The log id (Temporal workflow id) of the new run, `automation:<id>:retry-<uuid>` */
+      id: string;
+      /** @description The log it retries */
+      retryOf: string;
+    };
+    RetryRunRequest: {
+      /**
+       * @description `failed-node`: keep the results of the nodes before the failed one and run from it; `start`: run again from the entry node
+       * @default failed-node
+       * @enum {string}
+       */
+      from: 'failed-node' | 'start';
+      /**
+       * @description `original`: the failed run's own graph; `live`: the workflow's live graph now (409 when it no longer has the node to start from)
+       * @default original
+       * @enum {string}
+       */
+      graph: 'original' | 'live';
+    };
     /**
      * @example {
      *       "id": "c0a8012e5f3b4d6e8a9b0c1d2e3f4a5b",
@@ -4223,6 +4386,21 @@ export interface components {
       operations: number;
       /** @description The run stopped before any node: an event of its own run triggered it */
       prevented_loop: boolean;
+      /** @description Retries of this run, oldest first (extension) */
+      retries: {
+        /** Format: date-time */
+        created_at: string;
+        /** @enum {string} */
+        from: 'failed-node' | 'start';
+        /** @enum {string} */
+        graph: 'original' | 'live';
+        /** @description The log id of the new run */
+        id: string;
+        /** @description The retry job that made it; null for a retry of this run alone */
+        job_id: string | null;
+      }[];
+      /** @description The log this run retries (extension); null when it is not a retry */
+      retry_of: string | null;
       /** Format: date-time */
       started_at: string;
       /** @enum {string} */
@@ -4525,6 +4703,10 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
+    TerminateRunRequest: {
+      /** @description Recorded in the run’s history and its log’s error */
+      reason: string;
+    };
     ToolsAiNode: {
       data?: components['schemas']['ToolsAiNodeData'];
       /**
@@ -4663,11 +4845,13 @@ export interface components {
       triggeredByRecordTypeId?: number | null;
       /** @description Table (TABLE_ROW_*) or Object (OBJECT_RECORD_*) whose rows fire it */
       triggeredByTableId?: number | null;
+      /** @description Ids of workflows whose failed runs fire it (AUTOMATION_FAILED) of the account */
+      triggeredByWorkflowIds?: number[] | null;
       /** @description EXTERNAL_TRIGGER: trigger slug (GET /integrations/trigger-types) */
       triggerSlug?: string | null;
       /** @description EXTERNAL_TRIGGER: toolkit owning the event, e.g. GMAIL */
       triggerToolkit?: string | null;
-      /** @description One of CONVERSATION_ENDED, CONVERSATION_IDLE, FEEDBACK_CAPTURED, CONTACT_CREATED, CONTACT_UPDATED, TABLE_ROW_CREATED, TABLE_ROW_UPDATED, OBJECT_RECORD_CREATED, OBJECT_RECORD_UPDATED, INCOMING_WEBHOOK, EXTERNAL_TRIGGER */
+      /** @description One of CONVERSATION_ENDED, CONVERSATION_IDLE, FEEDBACK_CAPTURED, CONTACT_CREATED, CONTACT_UPDATED, TABLE_ROW_CREATED, TABLE_ROW_UPDATED, OBJECT_RECORD_CREATED, OBJECT_RECORD_UPDATED, INCOMING_WEBHOOK, EXTERNAL_TRIGGER; or AUTOMATION_FAILED (an extension): a run of a workflow of triggeredByWorkflowIds failed */
       triggerType: string;
       /**
        * @description Repeats the node type
@@ -18162,6 +18346,170 @@ export interface operations {
       };
     };
   };
+  retryWorkflowRun: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        logId: string;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RetryRunRequest'];
+      };
+    };
+    responses: {
+      /** @description The new run is queued (it waits for admission like every run); its log links `retry_of` */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetryQueued'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow or log */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The run did not fail, has no failed node to start from, failed inside a loop, or the live graph no longer has the node (named); or the The Idempotency-Key was already used with another body (within 24 hours) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  terminateWorkflowRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        logId: string;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TerminateRunRequest'];
+      };
+    };
+    responses: {
+      /** @description The log, failed, its error `Terminated: <reason>` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RunLog'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow or log */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The run has already ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   createWorkflowNode: {
     parameters: {
       query?: never;
@@ -18401,6 +18749,213 @@ export interface operations {
       };
       /** @description Temporal did not answer while the schedules had to change; nothing was changed */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  startWorkflowRetryJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RetryJobRequest'];
+      };
+    };
+    responses: {
+      /** @description The job (or, with dryRun, the count and a sample) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetryJob'] | components['schemas']['RetryJobDryRun'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWorkflowRetryJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        jobId: string;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetryJob'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow or job */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  cancelWorkflowRetryJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        jobId: string;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job as it is now */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetryJob'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow or job */
+      404: {
         headers: {
           [name: string]: unknown;
         };

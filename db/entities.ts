@@ -35,6 +35,8 @@ import { TriggerSubscriptionSchema } from './automations/trigger-subscription.en
 import { TriggerDeliveryReceiptSchema } from './automations/trigger-delivery-receipt.entity.js';
 import { AdmittedRunSchema } from './automations/admitted-run.entity.js';
 import { IdempotencyKeySchema } from './automations/idempotency-key.entity.js';
+import { RunRetrySchema } from './automations/run-retry.entity.js';
+import { RetryJobSchema } from './automations/retry-job.entity.js';
 import { KnowledgeDocumentSchema } from './knowledge/knowledge-document.entity.js';
 import { KnowledgeChunkSchema } from './knowledge/knowledge-chunk.entity.js';
 
@@ -77,6 +79,8 @@ export const entities = [
   TriggerSubscriptionSchema,
   TriggerDeliveryReceiptSchema,
   IdempotencyKeySchema,
+  RunRetrySchema,
+  RetryJobSchema,
   KnowledgeDocumentSchema,
   KnowledgeChunkSchema,
 ];

@@ -10,7 +10,8 @@ import { findTriggerType, validateTriggerConfig, type TriggerType } from '../db/
 import { DataTable } from '../db/tables/data-table.entity.js';
 import { RecordType } from '../db/tables/record-type.entity.js';
 import type { Issue } from '../lib/errors.js';
-import { CONVERSATION_EVENTS, includes, type AutomationEvent } from '../lib/events/event-match.js';
+import { AUTOMATION_FAILED_EVENT, CONVERSATION_EVENTS, includes, type AutomationEvent } from '../lib/events/event-match.js';
+import { Automation } from '../db/automations/automation.entity.js';
 import { invalid, missing, notFound, type NodeCheck } from './checks/check-context.js';
 import { DEFAULT_HANDLES, idList, type NodeModule } from './node-module.js';
 
@@ -35,8 +36,9 @@ const checkTrigger: NodeCheck = async (node, { em, accountId }) => {
   if (triggerType === 'SCHEDULED_TRIGGER') {
     return [invalid('triggerType', 'SCHEDULED_TRIGGER is not a valid triggerType of a TRIGGER node: add a SCHEDULED_TRIGGER node instead')];
   }
+  if (triggerType === AUTOMATION_FAILED_EVENT) return checkAutomationFailed(node.data, em, accountId);
   if (typeof triggerType !== 'string' || !TRIGGER_KINDS.includes(triggerType)) {
-    return [invalid('triggerType', `must be one of ${TRIGGER_KINDS.join(', ')}`)];
+    return [invalid('triggerType', `must be one of ${[...TRIGGER_KINDS, AUTOMATION_FAILED_EVENT].join(', ')}`)];
   }
   const issues = [];
   if (CONVERSATION.includes(triggerType)) {
@@ -63,6 +65,17 @@ const checkTrigger: NodeCheck = async (node, { em, accountId }) => {
   if (triggerType === 'EXTERNAL_TRIGGER') issues.push(...(await checkExternalTrigger(node.data, em, accountId)));
   return issues;
 };
+
+/** AUTOMATION_FAILED (an extension): `triggeredByWorkflowIds`, workflows of this account whose failed runs fire it. */
+async function checkAutomationFailed(data: Record<string, unknown>, em: EntityManager, accountId: number): Promise<Issue[]> {
+  const ids = data.triggeredByWorkflowIds;
+  if (!Array.isArray(ids) || !ids.length || !ids.every((id) => Number.isInteger(id))) {
+    return [missing('triggeredByWorkflowIds', 'is required for AUTOMATION_FAILED: the ids of the workflows whose failed runs start this one')];
+  }
+  const found = new Set((await em.find(Automation, { id: { $in: ids as number[] }, account: accountId }, { fields: ['id'] })).map((a) => a.id));
+  const unknown = (ids as number[]).filter((id) => !found.has(id));
+  return unknown.length ? [notFound('triggeredByWorkflowIds', `no workflow ${unknown.join(', ')} in this account`)] : [];
+}
 
 /**
  * The issue of a `validateTriggerConfig` message, at the config field it names. Its message is SPEC.md's exact
@@ -135,6 +148,7 @@ async function checkExternalTrigger(data: Record<string, unknown>, em: EntityMan
  */
 function matchesEvent(data: Record<string, unknown>, event: AutomationEvent): boolean {
   const { payload } = event;
+  if (event.type === AUTOMATION_FAILED_EVENT) return data.triggerType === event.type && includes(data.triggeredByWorkflowIds, payload.automationId);
   if (event.type === 'INCOMING_WEBHOOK') return data.triggerType === 'INCOMING_WEBHOOK' && includes(data.triggerByWebhookIds, payload.webhookId);
   if (data.triggerType !== event.type) return false;
   if (event.type.startsWith('TABLE_ROW_')) return data.triggeredByTableId === payload.tableId;
@@ -157,7 +171,11 @@ export const triggerNode: NodeModule = {
   data: {
     required: ['triggerType'],
     properties: {
-      triggerType: { type: 'string', description: `One of ${TRIGGER_KINDS.join(', ')}` },
+      triggerType: {
+        type: 'string',
+        description: `One of ${TRIGGER_KINDS.join(', ')}; or ${AUTOMATION_FAILED_EVENT} (an extension): a run of a workflow of triggeredByWorkflowIds failed`,
+      },
+      triggeredByWorkflowIds: idList('workflows whose failed runs fire it (AUTOMATION_FAILED)', { type: 'integer' }),
       triggeredBy: { type: ['string', 'null'], description: 'USER blocks the conversation triggers' },
       triggeredByTableId: { type: ['integer', 'null'], description: 'Table (TABLE_ROW_*) or Object (OBJECT_RECORD_*) whose rows fire it' },
       triggeredByRecordTypeId: { type: ['integer', 'null'], description: 'Record type of the Object (OBJECT_RECORD_*, CONTACT_*)' },

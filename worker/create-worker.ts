@@ -38,6 +38,8 @@ export interface WorkerDeps {
   queues?: readonly WorkerQueue[];
   /** Which addresses calls to users' URLs may reach (OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOW_HOSTS); absent: no private one. */
   outbound?: OutboundPolicy;
+  /** The Temporal UI's address (TEMPORAL_UI_URL), linked from AUTOMATION_FAILED events; absent: no link. */
+  temporalUiUrl?: string | null;
 }
 
 export type WorkerQueue = 'runs' | 'turns';
@@ -91,6 +93,7 @@ export async function createWorker({
   secrets,
   queues = ['runs', 'turns'],
   outbound,
+  temporalUiUrl,
 }: WorkerDeps): Promise<AgentryWorker> {
   const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
   const activities = createActivities({
@@ -105,6 +108,7 @@ export async function createWorker({
     conversationFallbackMessage,
     secrets,
     outbound,
+    temporalUi: temporalUiUrl ? { url: temporalUiUrl, namespace } : null,
   });
   // Both workers share one workflow bundle (built once) and the same activity functions.
   const workflowBundle = await workflowBundleOnce();

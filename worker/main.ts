@@ -50,6 +50,7 @@ const worker = await createWorker({
   queues: config.workerQueues,
   secrets: config.settingsKey ? SecretBox.fromKey(config.settingsKey) : null,
   outbound: config.outbound,
+  temporalUiUrl: config.temporal.uiUrl,
 });
 logger.info(
   { identity: worker.options.identity, taskQueues: worker.workers.map((w) => w.options.taskQueue) },

@@ -8,10 +8,11 @@ import type {
   RunAutomationInput,
   RunBegin,
   RunMemo,
+  RunFailureReport,
   RunResult,
 } from '../lib/runtime/contract.js';
 import { interpret, RunFailure } from './interpreter/interpreter.js';
-import { boundedResult } from './interpreter/bounded-result.js';
+import { boundedResult, utf8Length } from './interpreter/bounded-result.js';
 import { LocalBatch, NodeExecutionFailure, runNodeExecution } from './node-runner.js';
 import { awaitAdmission } from './await-admission.js';
 import { NoCreditsAtStart, RunLedgerSteps } from './run-ledger-steps.js';
@@ -52,14 +53,17 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
   const credits = { ranOut: false };
   if (!input.preventedLoop && !insufficientCredits) {
     try {
+      const { resume } = input;
       run = await interpret(
         input.graph,
-        input.entryNodeId,
+        resume?.fromNodeId ?? input.entryNodeId,
         (node, { interpolatedData, step, final }) =>
           runNode(input, chain, node, { data: interpolatedData, step, final: !!final }, { batch, ledger, credits }),
         {
           triggerPayload: input.triggerPayload,
           nodeFacts: input.nodeFacts,
+          // A retry from the failed node starts there, with what the retried run had before it.
+          ...(resume ? { variables: resume.variables, resumed: { nodeResults: resume.nodeResults, outputs: resume.outputs } } : {}),
           propagate: (error) => isCancellation(error) || error instanceof NoCreditsAtStart,
           now: () => Date.now(),
           onRecord: (result) => {
@@ -109,7 +113,12 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
     insufficientCredits: result.insufficientCredits,
     preventedLoop: result.preventedLoop,
   };
-  await end(ledger, memo, result.successful ? 'successful' : 'failed');
+  await end(
+    ledger,
+    memo,
+    result.successful ? 'successful' : 'failed',
+    result.successful || result.preventedLoop ? undefined : failureReport(input, result, chain),
+  );
   if (result.successful) return result;
   const type = result.preventedLoop ? 'PreventedLoop' : result.insufficientCredits ? 'InsufficientCredits' : 'RunFailed';
   throw ApplicationFailure.create({ message: memo.error ?? 'The run failed', type, nonRetryable: true, details: [result] });
@@ -184,7 +193,25 @@ function nodeExecution(
   );
 }
 
-async function end(ledger: RunLedgerSteps, memo: RunMemo, status: 'successful' | 'failed' | 'cancelled'): Promise<void> {
+async function end(ledger: RunLedgerSteps, memo: RunMemo, status: 'successful' | 'failed' | 'cancelled', failure?: RunFailureReport): Promise<void> {
   upsertMemo({ ...memo });
-  await ledger.finish(memo, status);
+  await ledger.finish(memo, status, failure);
+}
+
+/** Trigger payloads larger than this (as JSON) reach AUTOMATION_FAILED runs summarised. */
+const REPORTED_PAYLOAD_BYTES = 64 * 1024;
+
+/** How the run failed, for the automations that react to its failure. */
+function failureReport(input: RunAutomationInput, result: AutomationRunResult, chain: number[]): RunFailureReport {
+  const node = result.error ? input.graph.nodes.find((n) => n.nodeId === result.error!.nodeId) : undefined;
+  const json = JSON.stringify(input.triggerPayload ?? null);
+  const bytes = utf8Length(json);
+  return {
+    runId: workflowInfo().runId,
+    node: node ? { nodeId: node.nodeId, alias: node.alias, type: node.type } : null,
+    error: result.error?.message ?? 'The run failed',
+    triggerType: input.trigger?.type ?? 'MANUAL',
+    triggerPayload: bytes <= REPORTED_PAYLOAD_BYTES ? (input.triggerPayload ?? null) : { truncated: true, bytes, preview: json.slice(0, 200) },
+    chain,
+  };
 }

@@ -4,7 +4,7 @@
  */
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.js';
-import type { NodeFacts, NodeLedgerSteps, NodeOutcome, RunBegin, RunEnd, RunMemo } from '../lib/runtime/contract.js';
+import type { NodeFacts, NodeLedgerSteps, NodeOutcome, RunBegin, RunEnd, RunFailureReport, RunMemo } from '../lib/runtime/contract.js';
 import { untilTheDatabaseAnswers } from './until-the-database-answers.js';
 
 /** The run's ledger steps write only to agentry's database: they retry until it answers (`until-the-database-answers.ts`). */
@@ -105,9 +105,9 @@ export class RunLedgerSteps {
   }
 
   /** Records how the run ended, unless its last node already recorded this very end. */
-  async finish(memo: RunMemo, status: RunEnd['status']): Promise<void> {
+  async finish(memo: RunMemo, status: RunEnd['status'], failure?: RunFailureReport): Promise<void> {
     if (status === 'successful' && this.endedAs(memo)) return;
-    await ledgerSteps.finishRun(this.endOf(memo, status));
+    await ledgerSteps.finishRun({ ...this.endOf(memo, status), ...(failure ? { failure } : {}) });
   }
 
   private successfulEnd(step: number): RunEnd {

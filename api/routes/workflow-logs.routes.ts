@@ -1,9 +1,10 @@
 import type { Client } from '@temporalio/client';
 import { findAutomation } from '../../db/automations/automations.service.js';
-import type { RunLog } from '../temporal/run-history.js';
+import type { RunLog } from '../../integrations/temporal/run-history.js';
 import { analyticsOf } from '../temporal/run-analytics-query.js';
 import { cancelRunLog, getRunLog, listRunLogs, type LogListQuery } from '../temporal/run-logs.js';
 import type { RouteRegistry } from '../route-registry.js';
+import { runOperationRoutes } from './run-operations.routes.js';
 import {
   AnalyticsQuerySchema,
   AnalyticsSchema,
@@ -28,6 +29,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
       ? `${uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(log.temporal_workflow_id)}/${log.temporal_run_id}/history`
       : null,
   });
+  runOperationRoutes(api, temporal, linked);
   api.add<unknown, LogListQuery, Id>({
     method: 'get',
     operationId: 'listWorkflowLogs',
@@ -55,7 +57,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     responses: { 200: { description: 'RunLog with node_results', schema: RunLogDetailSchema }, 404: { description: 'Unknown workflow or log' } },
     handler: async ({ auth, em, params }) => {
       await findAutomation(em, auth.account.id, params.workflowId);
-      return linked(await getRunLog(temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId));
+      return linked(await getRunLog(em, temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId));
     },
   });
   api.add<unknown, unknown, LogId>({

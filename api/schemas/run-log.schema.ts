@@ -84,9 +84,22 @@ export const RunLogPageSchema: JsonSchema = {
     nextCursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page' },
   }),
 };
+const retryLink = object({
+  id: { type: 'string', description: 'The log id of the new run' },
+  from: { type: 'string', enum: ['failed-node', 'start'] },
+  graph: { type: 'string', enum: ['original', 'live'] },
+  job_id: { type: ['string', 'null'], description: 'The retry job that made it; null for a retry of this run alone' },
+  created_at: timestamp,
+});
+
 export const RunLogDetailSchema: JsonSchema = {
   $id: 'RunLogDetail',
-  ...object({ ...runLog, node_results: { type: 'array', items: nodeResult, description: 'One per executed node, in execution order' } }),
+  ...object({
+    ...runLog,
+    retry_of: { type: ['string', 'null'], description: 'The log this run retries (extension); null when it is not a retry' },
+    retries: { type: 'array', items: retryLink, description: 'Retries of this run, oldest first (extension)' },
+    node_results: { type: 'array', items: nodeResult, description: 'One per executed node, in execution order' },
+  }),
 };
 
 const count = { type: 'integer', minimum: 0 };

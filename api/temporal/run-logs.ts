@@ -5,28 +5,17 @@
  * after Temporal records it; the detail reads the execution itself and is always current.
  */
 import { createHash } from 'node:crypto';
-import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { ApplicationFailure } from '@temporalio/common';
-import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { finishRun } from '../../db/automations/run-ledger.js';
+import { retryLinksOf, type RetryLink } from '../../db/automations/run-retries.js';
+import { BadRequestError, ConflictError } from '../../lib/errors.js';
 import { isDateOrDateTime } from '../../lib/time/date-formats.js';
 import { parseDateTime } from '../../lib/time/zoned-time.js';
-import { automationRunWorkflowIdPrefix } from '../../lib/runtime/run-start.js';
-import type { AutomationRunResult } from '../../workflows/run-automation.workflow.js';
-import {
-  nodeResultsFromHistory,
-  nodeResultView,
-  runLog,
-  searchAttributes,
-  type LogNodeResult,
-  type RawExecutionInfo,
-  type RunLog,
-} from './run-history.js';
+import { ownedExecution, runResult, type LogScope } from '../../integrations/temporal/run-executions.js';
+import { nodeResultsFromHistory, nodeResultView, runLog, type LogNodeResult, type RunLog } from '../../integrations/temporal/run-history.js';
 
-/** Whose logs: the account of the key and one of its automations (already checked to exist). */
-export interface LogScope {
-  accountId: number;
-  automationId: number;
-}
+export type { LogScope } from '../../integrations/temporal/run-executions.js';
 
 export interface LogListQuery {
   limit: number;
@@ -118,43 +107,23 @@ export async function listRunLogs(temporal: Client, scope: LogScope, query: LogL
   return { agentry: items, nextCursor: next ? encodeCursor(next, request.query) : null };
 }
 
-/** The execution of a log, or 404 when it does not exist or is not a run of this account's automation. */
-async function ownedExecution(temporal: Client, scope: LogScope, logId: string): Promise<RawExecutionInfo> {
-  const notFound = new NotFoundError(`Log ${logId} not found for workflow ${scope.automationId}`);
-  if (!logId.startsWith(automationRunWorkflowIdPrefix(scope.automationId))) throw notFound;
-  let info: RawExecutionInfo | null | undefined;
-  try {
-    info = (await temporal.workflow.getHandle(logId).describe()).raw.workflowExecutionInfo;
-  } catch (error) {
-    if (error instanceof WorkflowNotFoundError) throw notFound;
-    throw error;
-  }
-  const attributes = info ? searchAttributes(info) : {};
-  if (!info || attributes.AgentryAccountId !== scope.accountId || attributes.AgentryAutomationId !== scope.automationId) throw notFound;
-  return info;
-}
+/** One log with its retry links (`retry_of`, `retries`) and `node_results`. */
+export type RunLogDetail = RunLog & { retry_of: string | null; retries: RetryLink[]; node_results: LogNodeResult[] };
 
 /** One log with `node_results`: from the run's result when it has one, else from its history. */
-export async function getRunLog(temporal: Client, scope: LogScope, logId: string): Promise<RunLog & { node_results: LogNodeResult[] }> {
+export async function getRunLog(em: EntityManager, temporal: Client, scope: LogScope, logId: string): Promise<RunLogDetail> {
   const info = await ownedExecution(temporal, scope, logId);
-  const log = runLog(info);
+  const links = await retryLinksOf(em, scope.accountId, logId);
+  const log = { ...runLog(info), retry_of: links.retryOf, retries: links.retries };
   const handle = temporal.workflow.getHandle(logId, log.temporal_run_id);
   const result = log.status === 'successful' || log.status === 'failed' ? await runResult(handle) : undefined;
   if (result) return { ...log, node_results: result.nodeResults.map(nodeResultView) };
   const history = await handle.fetchHistory();
-  return { ...log, node_results: nodeResultsFromHistory(history.events ?? [], log.status !== 'running', log.error ?? 'Cancelled') };
-}
-
-/** The result of an ended run: what it returned, or the details of its failure (none for a terminated run). */
-async function runResult(handle: ReturnType<Client['workflow']['getHandle']>): Promise<AutomationRunResult | undefined> {
-  try {
-    return (await handle.result()) as AutomationRunResult;
-  } catch (error) {
-    if (error instanceof WorkflowFailedError && error.cause instanceof ApplicationFailure)
-      return error.cause.details?.[0] as AutomationRunResult | undefined;
-    if (error instanceof WorkflowFailedError) return undefined;
-    throw error;
-  }
+  const events = history.events ?? [];
+  // A run terminated through the API (or the Temporal UI) says why: the reason its termination recorded.
+  const reason = events.at(-1)?.workflowExecutionTerminatedEventAttributes?.reason;
+  const error = reason ? `Terminated: ${reason}` : log.error;
+  return { ...log, error, node_results: nodeResultsFromHistory(events, log.status !== 'running', error ?? 'Cancelled') };
 }
 
 /** Requests cancellation of a running run; 409 when it has already ended. Answers the log as it is now. */
@@ -171,4 +140,32 @@ export async function cancelRunLog(temporal: Client, scope: LogScope, logId: str
     throw error;
   }
   return runLog(await ownedExecution(temporal, scope, logId));
+}
+
+/**
+ * Terminates a running run at once (no cleanup runs in it, unlike a cancellation), with `reason` recorded in its
+ * history, and closes its ledger row and admission slot; 409 when it has already ended. Answers the log as it is now.
+ */
+export async function terminateRunLog(em: EntityManager, temporal: Client, scope: LogScope, logId: string, reason: string): Promise<RunLog> {
+  const info = await ownedExecution(temporal, scope, logId);
+  const status = runLog(info).status;
+  const ended = () =>
+    new ConflictError(`Log ${logId} has already ended${status === 'running' ? '' : ` (${status})`}: only a running run can be terminated`);
+  if (status !== 'running') throw ended();
+  try {
+    await temporal.workflow.getHandle(logId, info.execution?.runId ?? undefined).terminate(reason);
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) throw ended();
+    throw error;
+  }
+  const now = runLog(await ownedExecution(temporal, scope, logId));
+  await finishRun(em, {
+    id: logId,
+    status: 'failed',
+    operations: 0,
+    aiCredits: 0,
+    error: `Terminated: ${reason}`,
+    completedAt: now.completed_at ?? new Date().toISOString(),
+  });
+  return { ...now, error: `Terminated: ${reason}` };
 }

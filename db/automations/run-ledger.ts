@@ -5,12 +5,16 @@
  * so a run whose next call would overdraw the balance is stopped before that call.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RunBegin, RunEnd } from '../../lib/runtime/contract.js';
+import type { RunBegin, RunEnd, RunFailureReport } from '../../lib/runtime/contract.js';
+import { AUTOMATION_FAILED_EVENT } from '../../lib/events/event-match.js';
 import { sqlOf } from '../tables/table-lookups.js';
 import { OUTBOX_CHANNEL } from './outbox-notifier.js';
 import { releaseAdmission } from './admission.js';
 
 export type { RunBegin, RunEnd } from '../../lib/runtime/contract.js';
+
+/** The address of a run in the Temporal UI (TEMPORAL_UI_URL), by its workflow id and run id. */
+export type RunUiLink = (runWorkflowId: string, runId: string) => string;
 
 /**
  * Records the start of a run (once) and answers whether the account has run out of credits, and whether this call
@@ -53,17 +57,20 @@ export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insu
  * release committed, so an event committed later is announced by its own writer and finds the slot free. Answers the
  * run's trigger type (null when it had already ended).
  */
-export async function finishRun(em: EntityManager, run: RunEnd): Promise<string | null> {
+export async function finishRun(em: EntityManager, run: RunEnd, uiLink?: RunUiLink): Promise<string | null> {
   const knex = sqlOf(em);
   const freed = await releaseAdmission(knex, run.id);
+  const failure = run.status === 'failed' && run.failure ? failureEventOf(run, run.failure, uiLink) : null;
   const updated = await knex.raw(
     `with ended as (
        update workflow_runs set status = ?, operations = ?, ai_credits = ?, error = ?, prevented_loop = ?, insufficient_credits = ?, completed_at = ?
-        where id = ? and status = 'running' returning workflow_id, trigger_type),
+        where id = ? and status = 'running' returning account_id, workflow_id, trigger_type),
      failed as (
        update workflows set runs_failed_count = runs_failed_count + 1 where id in (select workflow_id from ended) and ?::text = 'failed' returning id),
+     ${FAILURE_EVENT},
      woken as (
-       select pg_notify(?, '') where ? and exists (select 1 from outbox_events where dispatched_at is null and dead_lettered_at is null))
+       select pg_notify(?, '') where exists (select 1 from failure_event)
+          or (? and exists (select 1 from outbox_events where dispatched_at is null and dead_lettered_at is null)))
      select (select trigger_type from ended) as trigger_type, (select count(*) from failed) as failed, (select count(*) from woken) as woken`,
     [
       run.status,
@@ -75,6 +82,11 @@ export async function finishRun(em: EntityManager, run: RunEnd): Promise<string 
       run.completedAt,
       run.id,
       run.status,
+      AUTOMATION_FAILED_EVENT,
+      failure && JSON.stringify(failure.payload),
+      failure && JSON.stringify(failure.chain),
+      !!failure,
+      AUTOMATION_FAILED_EVENT,
       OUTBOX_CHANNEL,
       freed,
     ],
@@ -83,7 +95,39 @@ export async function finishRun(em: EntityManager, run: RunEnd): Promise<string 
 }
 
 /**
- * Takes `credits` from the account's balance for one AI call, before the call is made, unless that would take the
+ * The AUTOMATION_FAILED event of a run that ended failed (written once: only by the call that ended it), when an
+ * ACTIVE workflow of the account has a TRIGGER node listening to this workflow's failures (nodes/trigger.node.ts);
+ * nobody listening, nothing is written. Its payload gets the failed run's workflow id here; its chain is the failed
+ * run's, so a workflow failing from its own failure event is stopped as a loop.
+ */
+const FAILURE_EVENT = `failure_event as (
+       insert into outbox_events (account_id, type, payload, chain, created_at)
+       select e.account_id, ?, (?::jsonb || jsonb_build_object('automationId', e.workflow_id))::json, ?::json, now() from ended e
+        where ?::boolean and exists (
+          select 1 from workflows w
+            join graph_snapshots s on s.id = w.live_snapshot_id
+            cross join lateral jsonb_array_elements(s.nodes) as n(node)
+           where w.account_id = e.account_id and w.status = 'ACTIVE' and w.deleted_at is null
+             and n.node -> 'data' ->> 'triggerType' = ? and n.node -> 'data' -> 'triggeredByWorkflowIds' @> to_jsonb(e.workflow_id))
+       returning id)`;
+
+/** The payload (without `automationId`, which the statement adds) and chain of a failed run's AUTOMATION_FAILED event. */
+function failureEventOf(run: RunEnd, failure: RunFailureReport, uiLink?: RunUiLink): { payload: Record<string, unknown>; chain: number[] } {
+  const payload = {
+    logId: run.id,
+    temporalWorkflowId: run.id,
+    temporalRunId: failure.runId,
+    failedNode: failure.node,
+    error: failure.error,
+    triggerType: failure.triggerType,
+    triggerPayload: failure.triggerPayload,
+    failedAt: run.completedAt,
+    temporalUiUrl: uiLink?.(run.id, failure.runId) ?? null,
+  };
+  return { payload, chain: failure.chain };
+}
+
+/** Takes `credits` from the account's balance for one AI call, before the call is made, unless that would take the
  * balance below zero: answers false then, and nothing changes. One statement, so concurrent runs of the account
  * cannot overdraw it together. Accounts without a balance (unlimited) always pay.
  */

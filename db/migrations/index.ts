@@ -19,6 +19,7 @@ import { Migration20261125194450_knowledge } from './Migration20261125194450_kno
 import { Migration20261125194527_livechat_widget } from './Migration20261125194527_livechat_widget.js';
 import { Migration20261125223915_meta_channels } from './Migration20261125223915_meta_channels.js';
 import { Migration20261125230412_handoffs } from './Migration20261125230412_handoffs.js';
+import { Migration20261128001500_run_retries } from './Migration20261128001500_run_retries.js';
 import { Migration20261125235900_knowledge_reindex } from './Migration20261125235900_knowledge_reindex.js';
 
 export const migrationsList = [
@@ -43,4 +44,5 @@ export const migrationsList = [
   { name: 'Migration20261125223915_meta_channels', class: Migration20261125223915_meta_channels },
   { name: 'Migration20261125230412_handoffs', class: Migration20261125230412_handoffs },
   { name: 'Migration20261125235900_knowledge_reindex', class: Migration20261125235900_knowledge_reindex },
+  { name: 'Migration20261128001500_run_retries', class: Migration20261128001500_run_retries },
 ];

@@ -13,7 +13,12 @@ export const ROW_EVENTS = [
   'CONTACT_CREATED',
   'CONTACT_UPDATED',
 ];
-export const EVENT_TYPES = ['INCOMING_WEBHOOK', 'EXTERNAL_TRIGGER', ...ROW_EVENTS, ...CONVERSATION_EVENTS];
+/**
+ * A run of an automation failed (an extension beside SPEC.md's trigger kinds): written by the run's ledger end
+ * (db/automations/run-ledger.ts) for TRIGGER nodes listing the automation in `triggeredByWorkflowIds`.
+ */
+export const AUTOMATION_FAILED_EVENT = 'AUTOMATION_FAILED';
+export const EVENT_TYPES = ['INCOMING_WEBHOOK', 'EXTERNAL_TRIGGER', ...ROW_EVENTS, ...CONVERSATION_EVENTS, AUTOMATION_FAILED_EVENT];
 
 export interface AutomationEvent {
   type: string;

@@ -72,6 +72,21 @@ export interface RunAutomationInput {
    * input field rather than `patched()`, whose marker costs each run a search attribute update.
    */
   ledgerOnNodes?: boolean;
+  /** The run this one retries (`POST /workflows/{id}/logs/{logId}/retry`), so its history records the link. */
+  retryOf?: { runWorkflowId: string; runId: string };
+  /** A retry from the failed node: the walk starts at `fromNodeId` with what the retried run had before it. */
+  resume?: RunResume;
+}
+
+/**
+ * What a retried run keeps of the run it retries (`lib/runtime/run-resume.ts`): the results of the nodes before the
+ * failed one, their outputs (`{<nodeId>}`) and the declared variables as they were when the failed node started.
+ */
+export interface RunResume {
+  fromNodeId: string;
+  nodeResults: NodeResult[];
+  outputs: Record<string, unknown>;
+  variables: Record<string, unknown>;
 }
 
 /** The input of one `executeNode` activity: what that node needs, not the whole run. */
@@ -135,6 +150,22 @@ export interface RunEnd {
   preventedLoop?: boolean;
   insufficientCredits?: boolean;
   completedAt: string;
+  /** How a failed run failed, for the automations it triggers (AUTOMATION_FAILED); absent for a prevented loop. */
+  failure?: RunFailureReport;
+}
+
+/** What a failed run tells the automations that react to failures (the AUTOMATION_FAILED event, `db/automations/run-ledger.ts`). */
+export interface RunFailureReport {
+  /** Temporal's run id of the failed execution (with its workflow id, `RunEnd.id`, its address in the Temporal UI). */
+  runId: string;
+  /** The node that failed; null when the run failed before any node (no credits left). */
+  node: { nodeId: string; alias: string; type: string } | null;
+  error: string;
+  triggerType: string;
+  /** The failed run's trigger payload (summarised when larger than 64 KB as JSON). */
+  triggerPayload: unknown;
+  /** The automations whose runs led to the failed one, the failed one last: the event carries it (loop prevention). */
+  chain: number[];
 }
 
 /**
@@ -316,6 +347,6 @@ export interface AutomationRunResult extends RunResult {
 
 /**
  * The summary of a node's activity: the Temporal UI shows it on the activity (or on the local activity's marker),
- * and run logs read from it which node a local activity executed (api/temporal/run-history.ts).
+ * and run logs read from it which node a local activity executed (integrations/temporal/run-history.ts).
  */
 export const nodeSummary = (node: ExecuteNodeInput['node']) => `${node.type} ${node.nodeId}${node.alias ? ` (${node.alias})` : ''}`;

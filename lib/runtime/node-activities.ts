@@ -1,6 +1,6 @@
 /**
  * How one node execution runs as Temporal activities: the one description that the workflow follows
- * (`workflows/node-runner.ts`) and the run-log reader reads back from a run's history (`api/temporal/run-history.ts`).
+ * (`workflows/node-runner.ts`) and the run-log reader reads back from a run's history (`integrations/temporal/run-history.ts`).
  * Names and pure rules only, so both sides import it.
  *
  * - A node runs as `executeNode`; its outcome is the node's.

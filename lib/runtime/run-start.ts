@@ -48,3 +48,8 @@ export function runSearchAttributes(request: Pick<RunStartRequest, 'accountId' |
     ...(request.trigger.eventId ? [{ key: EVENT_ID, value: request.trigger.eventId }] : []),
   ];
 }
+
+/** The address of a run in the Temporal UI at `uiUrl`. */
+export function runUiUrl(uiUrl: string, namespace: string, runWorkflowId: string, runId: string): string {
+  return `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(runWorkflowId)}/${runId}/history`;
+}

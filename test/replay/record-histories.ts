@@ -236,3 +236,62 @@ describe('recording a TOOLS_AI run for the replay tests', function () {
     await recordToolsAiRun('tools-ai-steps-run');
   });
 });
+
+describe('recording a retried run for the replay tests', function () {
+  this.timeout(120_000);
+
+  it('records a failed run whose end reports its failure, and its retry from the failed node (resume)', async () => {
+    const { userKey: key } = await newAccount();
+    const tableId = await newTable(key, 'orders', ['Ref']);
+    let status = 404;
+    const api = createServer((_req, res) => {
+      res.statusCode = status;
+      res.setHeader('content-type', 'application/json');
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+    try {
+      const workflowId = (await call('POST', '/workflows', { key, body: { name: 'Retried' } })).body.id as number;
+      const create = await node(key, workflowId, { type: 'DYNAMIC_TABLES', data: { action: 'CREATE', tableId, rowData: { Ref: 'kept' } } });
+      const check = await node(key, workflowId, { type: 'API', data: { url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/check` } });
+      await edge(key, workflowId, create, 'default', check);
+      const failed = await manualRun(key, workflowId, null);
+      expect((await runResult(failed)).successful).to.equal(false);
+      await save('failure-reported-run', failed);
+      status = 200;
+      const retried = await call('POST', `/workflows/${workflowId}/logs/${encodeURIComponent(failed)}/retry`, { key, body: { from: 'failed-node' } });
+      expect(retried.status, retried.text).to.equal(202);
+      expect((await awaitRun(retried.body.id)).successful).to.equal(true);
+      await save('retried-from-failed-node-run', retried.body.id);
+    } finally {
+      api.closeAllConnections();
+      api.close();
+    }
+  });
+});
+
+describe('recording a retry job for the replay tests', function () {
+  this.timeout(120_000);
+
+  it('records a retry job (retryRuns) that retries one failed run', async () => {
+    const { userKey: key } = await newAccount();
+    const tableId = await newTable(key, 'orders', ['Ref']);
+    const workflowId = (await call('POST', '/workflows', { key, body: { name: 'Retried by a job' } })).body.id as number;
+    await node(key, workflowId, {
+      type: 'DYNAMIC_TABLES',
+      data: { action: 'UPDATE', tableId, rowId: '0123456789abcdef01234567', rowData: { Ref: 'x' } },
+    });
+    const failed = await manualRun(key, workflowId, null);
+    expect((await runResult(failed)).successful).to.equal(false);
+    const filter = { status: 'failed', from: new Date(Date.now() - 600_000).toISOString(), to: new Date(Date.now() + 600_000).toISOString() };
+    await eventually(
+      async () =>
+        (await call('POST', `/workflows/${workflowId}/retries`, { key, body: { filter, dryRun: true } })).body.count === 1 ? true : undefined,
+      'visibility to list the failed run',
+    );
+    const job = await call('POST', `/workflows/${workflowId}/retries`, { key, body: { filter, from: 'start' } });
+    expect(job.status, job.text).to.equal(202);
+    await harness().env.client.workflow.getHandle(job.body.temporalWorkflowId).result();
+    await save('retry-job', job.body.temporalWorkflowId);
+  });
+});

@@ -144,6 +144,7 @@ export async function startHarness(): Promise<Harness> {
     temporal: env.client,
     namespace: env.namespace ?? 'default',
     taskQueue,
+    temporalUiUrl: 'http://temporal-ui.test:8233',
   });
   workerRun = worker.run();
   const dispatcher = new OutboxDispatcher({

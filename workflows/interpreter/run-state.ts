@@ -45,6 +45,11 @@ export class RunState {
     this.maxSteps = options.maxSteps ?? 500;
     this.maxLoopItems = options.maxLoopItems ?? 50;
     this.variables = { ...options.variables };
+    if (options.resumed) {
+      this.results.push(...options.resumed.nodeResults);
+      Object.assign(this.outputs, options.resumed.outputs);
+      this.steps = options.resumed.nodeResults.length;
+    }
     for (const node of graph.nodes) {
       this.nodes.set(node.nodeId, node);
       if (node.alias && !Object.hasOwn(this.aliases, node.alias)) this.aliases[node.alias] = node.nodeId;

@@ -38,6 +38,11 @@ export interface InterpretOptions {
   propagate?: (error: unknown) => boolean;
   /** The clock of node results' `createdAt` (the workflow's deterministic time); omitted: no timestamps. */
   now?: () => number;
+  /**
+   * A retry from a failed node: the run starts with these results, outputs and step count already recorded, as the
+   * retried run had them (the walk starts at the failed node; `variables` gives the variables).
+   */
+  resumed?: { nodeResults: NodeResult[]; outputs: Record<string, unknown> };
   /** Called with each node result as it is recorded (the workflow counts the nodes of a run that is cancelled). */
   onRecord?: (result: NodeResult) => void;
 }
