@@ -78,6 +78,7 @@ export const OPERATION_VERBS = [
   'query',
   'handOff',
   'resume',
+  'restore',
 ] as const;
 
 /**

@@ -363,7 +363,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Promotes the draft to a new immutable live snapshot, which conversations are served from */
+    /** Promotes the draft to a new immutable live snapshot, which conversations are served from; each publish is the next numbered version (an optional message says what changed) */
     post: operations['publishFlow'];
     delete?: never;
     options?: never;
@@ -380,6 +380,74 @@ export interface paths {
     };
     /** Draft and live snapshots, newest first */
     get: operations['listFlowSnapshots'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/flows/{flowId}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Published versions, newest first (each publish is one) */
+    get: operations['listFlowVersions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/flows/{flowId}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One version with its graph */
+    get: operations['getFlowVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/flows/{flowId}/versions/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Makes the version's graph the draft again and publishes it as the next version (If-Match: the draft graph's ETag); the message defaults to "Restored version n" */
+    post: operations['restoreFlowVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/flows/{flowId}/versions/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What changed from version `from` to version `to`: nodes and edges added, removed and changed, with a line per node */
+    get: operations['getFlowVersionDiff'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2349,7 +2417,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph */
+    /** Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph; each publish is the next numbered version (an optional message says what changed) */
     post: operations['publishWorkflow'];
     delete?: never;
     options?: never;
@@ -2454,6 +2522,74 @@ export interface paths {
     };
     /** Whether a variable (declared or built-in) of that name exists */
     get: operations['checkWorkflowVariableName'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Published versions, newest first (each publish is one) */
+    get: operations['listWorkflowVersions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One version with its graph */
+    get: operations['getWorkflowVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/versions/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Makes the version's graph the draft again and publishes it as the next version (If-Match: the draft graph's ETag); the message defaults to "Restored version n" */
+    post: operations['restoreWorkflowVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/versions/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What changed from version `from` to version `to`: nodes and edges added, removed and changed, with a line per node */
+    get: operations['getWorkflowVersionDiff'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3801,6 +3937,15 @@ export interface components {
       instructions?: string;
       name?: string;
     };
+    /**
+     * @description Optional: a message the version keeps (what changed, why)
+     * @example {
+     *       "message": "Greets returning customers by name"
+     *     }
+     */
+    Publish: {
+      message?: string | null;
+    };
     /** @description Filter of rows: a condition `{ "field", "operator", "value" }`, or a group `{ "and": [...] }` / `{ "or": [...] }` of filters, nested at most 5 groups deep, with at most 100 conditions in all. `{}` matches every row. Example: `{ "and": [ { "field": "Status", "operator": "in", "value": ["Open", "Won"] }, { "or": [ { "field": "Amount", "operator": "gte", "value": 1000 }, { "field": "createdAt", "operator": "after", "value": "2024-01-01" } ] } ] }`. "Not" operators (neq, notIn, notContains, hasNone) also match empty cells. Formula fields cannot be filtered yet. Invalid filters are answered with 400 `bad_request` whose `details.issues[].path` points into the filter (`filter.and[1].or[0].operator`). */
     QueryFilter: {
       $defs: {
@@ -4188,6 +4333,8 @@ export interface components {
       temporal_workflow_id: string;
       /** @description MANUAL, SCHEDULED_TRIGGER or the event type that started the run */
       trigger_type: string | null;
+      /** @description The version of the workflow the run executed; null for a run of the draft, or until the run has recorded its start */
+      version: number | null;
     };
     RunLogDetail: {
       ai_credits: number;
@@ -4235,6 +4382,8 @@ export interface components {
       temporal_workflow_id: string;
       /** @description MANUAL, SCHEDULED_TRIGGER or the event type that started the run */
       trigger_type: string | null;
+      /** @description The version of the workflow the run executed; null for a run of the draft, or until the run has recorded its start */
+      version: number | null;
     };
     RunLogPage: {
       agentry: {
@@ -4267,6 +4416,8 @@ export interface components {
         temporal_workflow_id: string;
         /** @description MANUAL, SCHEDULED_TRIGGER or the event type that started the run */
         trigger_type: string | null;
+        /** @description The version of the workflow the run executed; null for a run of the draft, or until the run has recorded its start */
+        version: number | null;
       }[];
       /** @description Pass as `cursor` for the next page */
       nextCursor: string | null;
@@ -4707,6 +4858,128 @@ export interface components {
         toolkit: string;
       }[];
       /** @description Pass as `cursor` for the next page */
+      nextCursor: string | null;
+    };
+    Version: {
+      /** Format: date-time */
+      createdAt: string;
+      /** @description Runs and conversations execute this version now */
+      isLive: boolean;
+      /** @description Given at publish (a restore says which version it restored) */
+      message: string | null;
+      nodeCount: number;
+      /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+      publishedBy: {
+        email: string | null;
+        keyId: number;
+        userId: number | null;
+      } | null;
+      /** @description The live snapshot holding the graph */
+      snapshotId: string;
+      /** @description Numbered from 1 in the order of publishing */
+      version: number;
+    };
+    VersionDiff: {
+      edges: {
+        added: {
+          handle: string;
+          source: string;
+          targetEdge: string;
+        }[];
+        changed: {
+          handle: string;
+          new: string;
+          old: string;
+          source: string;
+        }[];
+        removed: {
+          handle: string;
+          source: string;
+          targetEdge: string;
+        }[];
+      };
+      from: number;
+      nodes: {
+        added: {
+          alias: string;
+          nodeId: string;
+          summary: string;
+          type: string;
+        }[];
+        changed: {
+          alias: string;
+          changes: {
+            new?: unknown;
+            old?: unknown;
+            path: string;
+          }[];
+          nodeId: string;
+          summary: string;
+          type: string;
+        }[];
+        removed: {
+          alias: string;
+          nodeId: string;
+          summary: string;
+          type: string;
+        }[];
+      };
+      /** @description One line a person can read per changed node, then per changed edge */
+      summary: string[];
+      to: number;
+    };
+    VersionGraph: {
+      /** Format: date-time */
+      createdAt: string;
+      edges: {
+        handle: string;
+        source: string;
+        targetEdge: string;
+      }[];
+      /** @description Runs and conversations execute this version now */
+      isLive: boolean;
+      /** @description Given at publish (a restore says which version it restored) */
+      message: string | null;
+      nodeCount: number;
+      nodes: {
+        alias: string;
+        data: Record<string, never>;
+        edges: unknown[];
+        nodeId: string;
+        position: Record<string, never>;
+        type: string;
+      }[];
+      /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+      publishedBy: {
+        email: string | null;
+        keyId: number;
+        userId: number | null;
+      } | null;
+      /** @description The live snapshot holding the graph */
+      snapshotId: string;
+      /** @description Numbered from 1 in the order of publishing */
+      version: number;
+    };
+    VersionPage: {
+      agentry: {
+        /** Format: date-time */
+        createdAt: string;
+        /** @description Runs and conversations execute this version now */
+        isLive: boolean;
+        /** @description Given at publish (a restore says which version it restored) */
+        message: string | null;
+        nodeCount: number;
+        /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+        publishedBy: {
+          email: string | null;
+          keyId: number;
+          userId: number | null;
+        } | null;
+        /** @description The live snapshot holding the graph */
+        snapshotId: string;
+        /** @description Numbered from 1 in the order of publishing */
+        version: number;
+      }[];
       nextCursor: string | null;
     };
     View: {
@@ -5671,6 +5944,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -5803,6 +6078,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -6181,6 +6458,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -6302,6 +6581,8 @@ export interface operations {
               status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
             };
             flowId: number | null;
+            /** @description The version of the flow whose node said it (null for other messages) */
+            flowVersion: number | null;
             id: string;
             /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
             metadata?: {
@@ -7279,7 +7560,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Publish'];
+      };
+    };
     responses: {
       /** @description Flow with its new liveSnapshotId */
       201: {
@@ -7351,6 +7636,259 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listFlowVersions: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+        flowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description { agentry: [version], nextCursor } */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionPage'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getFlowVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        flowId: number;
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The version with its nodes and edges */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionGraph'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  restoreFlowVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
+      path: {
+        agentId: string;
+        flowId: number;
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Publish'];
+      };
+    };
+    responses: {
+      /** @description The new version */
+      201: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Version'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getFlowVersionDiff: {
+    parameters: {
+      query: {
+        from: number;
+        to: number;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+        flowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The diff */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionDiff'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -16857,6 +17395,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -17120,6 +17660,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -17328,6 +17870,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -18370,7 +18914,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Publish'];
+      };
+    };
     responses: {
       /** @description Workflow with its new liveSnapshotId */
       201: {
@@ -18962,6 +19510,255 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWorkflowVersions: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description { agentry: [version], nextCursor } */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionPage'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWorkflowVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        version: number;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The version with its nodes and edges */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionGraph'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  restoreWorkflowVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
+      path: {
+        version: number;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Publish'];
+      };
+    };
+    responses: {
+      /** @description The new version */
+      201: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Version'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWorkflowVersionDiff: {
+    parameters: {
+      query: {
+        from: number;
+        to: number;
+      };
+      header?: never;
+      path: {
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The diff */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionDiff'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
         headers: {
           [name: string]: unknown;
         };
