@@ -34,6 +34,7 @@ import { dataRoutes } from './routes/data/index.js';
 import { catalogRoutes } from './routes/catalogs.routes.js';
 import { triggerResourceRoutes } from './routes/trigger-resources.routes.js';
 import { workflowRoutes } from './routes/workflows.routes.js';
+import { bundleRoutes } from './routes/bundles.routes.js';
 import { workflowRunRoutes } from './routes/workflow-runs.routes.js';
 import { workflowLogRoutes } from './routes/workflow-logs.routes.js';
 import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
@@ -112,6 +113,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   workflowVariableRoutes(api);
   workflowRoutes(api, deps.temporal, deps.config.taskQueue, deps.triggers, deliveries);
   workflowRunRoutes(api, deps.temporal);
+  bundleRoutes(api, deps.temporal, deps.config.taskQueue);
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
   agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue, deps.secrets ?? null, deps.config.temporalUiUrl);

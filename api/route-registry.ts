@@ -79,6 +79,7 @@ export const OPERATION_VERBS = [
   'handOff',
   'resume',
   'restore',
+  'import',
 ] as const;
 
 /**

@@ -247,6 +247,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/agents/{agentId}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The agent as a bundle: settings (no secret), variables, intents, every flow with its draft and live graphs, and the custom tools, playbooks and knowledge bases it references; documents=true adds the knowledge bases’ documents */
+    get: operations['exportAgent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/agents/{agentId}/flows': {
     parameters: {
       query?: never;
@@ -803,6 +820,23 @@ export interface paths {
     post?: never;
     /** Deletes a custom tool */
     delete: operations['deleteCustomTool'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/imports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Imports a bundle: dryRun answers the plan (what is created, the id mapping, references to connect, conflicts) and changes nothing; applied, everything is made in one transaction and the plan carries the new ids. The same bundle again changes nothing. Imported agents start offline, imported workflows DRAFT unless activate is true */
+    post: operations['importBundle'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -2305,6 +2339,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/workflows/{workflowId}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The workflow as a bundle: settings, variables, draft and live graphs, and the incoming webhooks it names (never their tokens) */
+    get: operations['exportWorkflow'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/workflows/{workflowId}/graph': {
     parameters: {
       query?: never;
@@ -3051,6 +3102,19 @@ export interface components {
        */
       type?: 'BREAK';
     };
+    /** @description One JSON file, keys sorted at every level; checksum: sha256 of the canonical JSON of everything else */
+    Bundle: {
+      checksum: string;
+      /** @constant */
+      format: 'agentry-bundle';
+      formatVersion: number;
+      /** @enum {unknown} */
+      kind: 'agent' | 'workflow' | 'table';
+      /** @description JSON Pointers of the secrets left out (set them again after import) */
+      secretsRemoved?: string[];
+      /** @description Where it was exported: the account namespace and the id there */
+      source?: Record<string, never>;
+    };
     Channels: {
       agentry: {
         numbers: {
@@ -3519,6 +3583,51 @@ export interface components {
         position: Record<string, never>;
         type: string;
       }[];
+    };
+    ImportPlan: {
+      /**
+       * @description unchanged: this bundle was imported before; nothing was done
+       * @enum {unknown}
+       */
+      action: 'create' | 'unchanged';
+      checksum: string;
+      /** @description false: the bundle was edited since its export */
+      checksumMatches: boolean;
+      conflicts: string[];
+      /** @description References to connect here: numbers, pages, connected accounts, other agents, webhooks’ new URLs */
+      connect: {
+        message: string;
+        reference: string;
+        where: string;
+      }[];
+      create: {
+        id: string | number | null;
+        kind: string;
+        name: string;
+        sourceId: string | number | null;
+      }[];
+      dryRun: boolean;
+      /** @description <kind>:<id there> → id here (null in a dry run) */
+      ids: {
+        [key: string]: string | number | null;
+      };
+      kind: string;
+      target: {
+        id: string | number | null;
+        kind: string;
+      };
+    };
+    ImportRequest: {
+      /** @description An imported workflow is set ACTIVE (it starts DRAFT otherwise) */
+      activate?: boolean;
+      /** @description A bundle as an export answered it (edited by hand or not) */
+      bundle: Record<string, never>;
+      /** @description Answer the plan, change nothing */
+      dryRun?: boolean;
+      /** @description References the bundle cannot carry, to ids here: {"connectedAccount:5": 7, "agent:<uuid>": "<uuid>"} */
+      mapping?: {
+        [key: string]: string | number;
+      };
     };
     IncomingWebhook: {
       /** @description Only in the answer that issues it (create, turning useAuthentication on, rotate-token); stored only as a hash */
@@ -6877,6 +6986,57 @@ export interface operations {
       };
     };
   };
+  exportAgent: {
+    parameters: {
+      query?: {
+        documents?: boolean;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bundle */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Bundle'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listFlows: {
     parameters: {
       query?: {
@@ -9922,6 +10082,75 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  importBundle: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ImportRequest'];
+      };
+    };
+    responses: {
+      /** @description The plan of a dry run, or of a bundle imported before (nothing changed) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportPlan'];
+        };
+      };
+      /** @description The plan, applied */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportPlan'];
+        };
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -18407,6 +18636,55 @@ export interface operations {
       };
       /** @description The If-Match tag is not the current version: nothing was written */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportWorkflow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bundle */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Bundle'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
         headers: {
           [name: string]: unknown;
         };

@@ -14,6 +14,7 @@ import { bootstrapAccount, createUser, creditBalance, userView } from '../db/acc
 import { issueGeneralKey, issueUserKey, listKeys, revokeKey } from '../db/accounts/api-keys.service.js';
 import { listParkedEvents, requeueParkedEvents } from '../db/automations/event-subscribers.js';
 import { CATALOG_OPTIONS, CATALOG_USAGE, catalogVerbs } from './admin-catalog-verbs.js';
+import { BUNDLE_OPTIONS, BUNDLE_USAGE, bundleVerbs } from './admin-bundle-verbs.js';
 
 const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
 
@@ -28,6 +29,7 @@ const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
   outbox      [--requeue ID|all]               list outbox events parked after failing to dispatch too often,
                                                or put one (or all) back in the queue
 ${CATALOG_USAGE}
+${BUNDLE_USAGE}
 
 Keys are shown once, when issued; only their SHA-256 hashes are stored.`;
 
@@ -116,6 +118,7 @@ const verbs: Record<string, Verb> = {
 /** Every verb, the catalog's sealing third-party secrets with the SETTINGS_ENCRYPTION_KEY of `env`. */
 const verbsFor = (env: NodeJS.ProcessEnv): Record<string, Verb> => ({
   ...verbs,
+  ...bundleVerbs({ required, id, usage: (message) => new UsageError(message), secrets: () => null }),
   ...catalogVerbs({
     required,
     id,
@@ -148,6 +151,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv, print: (text: string
       unlimited: { type: 'boolean', default: false },
       requeue: { type: 'string' },
       ...CATALOG_OPTIONS,
+      ...BUNDLE_OPTIONS,
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
