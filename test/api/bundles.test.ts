@@ -177,4 +177,14 @@ describe('bundles: agents and workflows between accounts and instances', functio
     expect((await ok('GET', `/workflows/${active.target.id}`, c.userKey)).status).to.equal('ACTIVE');
     expect((await call('POST', '/imports', { key: b.userKey, body: { bundle } })).body.action).to.equal('unchanged');
   });
+  it("exports a table's schema as a bundle: sorted keys, a checksum, the same bytes twice", async () => {
+    const a = await newAccount();
+    await ok('POST', '/tables', a.userKey, { name: 'leads', columns: [{ name: 'email', type: 'string' }] });
+    const bundle = await ok('GET', '/tables/leads/export', a.generalKey);
+    expect(bundle).to.include({ format: 'agentry-bundle', kind: 'table' });
+    expect(bundle.table).to.include({ kind: 'TABLE', name: 'leads' });
+    expect(JSON.stringify(bundle.table.schema)).to.contain('email');
+    expect(await ok('GET', '/tables/leads/export', a.userKey)).to.deep.equal(bundle);
+    await refused('GET', '/tables/leads/export', (await newAccount()).userKey, 404);
+  });
 });
