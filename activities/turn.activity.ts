@@ -75,7 +75,7 @@ async function withGraphs(em: EntityManager, flows: TurnRows['flows']): Promise<
   );
   return flows.flatMap((f) => {
     const graph = graphs.get(f.liveSnapshotId);
-    return graph ? [{ flowId: f.id, isDefault: f.isDefault, snapshotId: f.liveSnapshotId, graph }] : [];
+    return graph ? [{ flowId: f.id, isDefault: f.isDefault, snapshotId: f.liveSnapshotId, ...(f.version ? { version: f.version } : {}), graph }] : [];
   });
 }
 

@@ -36,6 +36,7 @@ import { dataRoutes } from './routes/data/index.js';
 import { catalogRoutes } from './routes/catalogs.routes.js';
 import { triggerResourceRoutes } from './routes/trigger-resources.routes.js';
 import { workflowRoutes } from './routes/workflows.routes.js';
+import { bundleRoutes } from './routes/bundles.routes.js';
 import { workflowRunRoutes } from './routes/workflow-runs.routes.js';
 import { workflowLogRoutes } from './routes/workflow-logs.routes.js';
 import { retryJobRoutes } from './routes/retry-jobs.routes.js';
@@ -117,6 +118,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   workflowVariableRoutes(api);
   workflowRoutes(api, deps.temporal, deps.config.taskQueue, deps.triggers, deliveries);
   workflowRunRoutes(api, deps.temporal);
+  bundleRoutes(api, deps.temporal, deps.config.taskQueue);
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   retryJobRoutes(api, deps.temporal, deps.config.taskQueue);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);

@@ -83,6 +83,8 @@ export const OPERATION_VERBS = [
   'terminate',
   'backfill',
   'trigger',
+  'restore',
+  'import',
 ] as const;
 
 /**

@@ -14,6 +14,7 @@ import { IncomingWebhookSchema } from './automations/incoming-webhook.entity.js'
 import { AutomationSchema } from './automations/automation.entity.js';
 import { AutomationRunSchema } from './automations/automation-run.entity.js';
 import { GraphSnapshotSchema } from './automations/graph-snapshot.entity.js';
+import { BundleImportSchema } from './bundles/bundle-import.entity.js';
 import { AutomationVariableSchema } from './automations/automation-variable.entity.js';
 import { AiModelSchema } from './catalogs/ai-model.entity.js';
 import { MessagingNumberSchema } from './channels/messaging-number.entity.js';
@@ -59,6 +60,7 @@ export const entities = [
   AutomationSchema,
   AutomationRunSchema,
   GraphSnapshotSchema,
+  BundleImportSchema,
   AutomationVariableSchema,
   AiModelSchema,
   MessagingNumberSchema,

@@ -16,6 +16,7 @@ import { listParkedEvents, requeueParkedEvents } from '../db/automations/event-s
 import { CATALOG_OPTIONS, CATALOG_USAGE, catalogVerbs } from './admin-catalog-verbs.js';
 import { rotateSettingsKey, SETTINGS_KEY_USAGE } from './admin-settings-key.js';
 import { withSettingsKeyFile } from '../launcher/settings-key.js';
+import { BUNDLE_OPTIONS, BUNDLE_USAGE, bundleVerbs } from './admin-bundle-verbs.js';
 
 const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
 
@@ -31,6 +32,7 @@ const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
                                                or put one (or all) back in the queue
 ${CATALOG_USAGE}
 ${SETTINGS_KEY_USAGE}
+${BUNDLE_USAGE}
 
 SETTINGS_ENCRYPTION_KEY seals stored secrets; when it is unset, the key file npm start keeps in the data folder
 (.data/settings.key) is used.
@@ -123,6 +125,7 @@ const verbs: Record<string, Verb> = {
 const verbsFor = (env: NodeJS.ProcessEnv, keyFile: string | null): Record<string, Verb> => ({
   ...verbs,
   'rotate-settings-key': (em, o) => rotateSettingsKey(em, o, { key: loadConfig(env).settingsKey, keyFile }, (message) => new UsageError(message)),
+  ...bundleVerbs({ required, id, usage: (message) => new UsageError(message), secrets: () => null }),
   ...catalogVerbs({
     required,
     id,
@@ -157,6 +160,7 @@ async function main(argv: string[], given: NodeJS.ProcessEnv, print: (text: stri
       requeue: { type: 'string' },
       'new-key': { type: 'string' },
       ...CATALOG_OPTIONS,
+      ...BUNDLE_OPTIONS,
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },

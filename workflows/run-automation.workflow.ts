@@ -41,6 +41,7 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
     triggerType: input.trigger?.type ?? 'MANUAL',
     eventId: input.trigger?.eventId ?? null,
     startedAt: info.startTime.toISOString(),
+    snapshotId: input.snapshotId,
   };
   // Runs started before `ledgerOnNodes` begin and end with ledger steps of their own, and replay so.
   const ledger = new RunLedgerSteps(begin, !!input.ledgerOnNodes && !input.preventedLoop);

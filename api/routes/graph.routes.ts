@@ -1,37 +1,25 @@
 /**
  * The routes of a draft graph, the same for each owner of graphs (`<owner>/graph`, `/nodes`, `/edges`, `/publish`,
- * `/snapshots`): a workflow's (workflows.routes.ts) and an agent's flow's (agents/flows.routes.ts). Every edit goes
- * through the graph service with the owner's `GraphOwner` and `GraphEditDeps`.
+ * `/snapshots`, and the versions of graph-versions.routes.ts): a workflow's (workflows.routes.ts) and an agent's
+ * flow's (agents/flows.routes.ts). Every edit goes through the graph service with the owner's `GraphOwner` and
+ * `GraphEditDeps`; every publish is a numbered version.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { addEdge, createNode, deleteNode, removeEdge, updateNode, type GraphEditDeps, type NodeInput } from '../../db/automations/graph.service.js';
 import type { GraphOwner } from '../../db/automations/graph-owner.js';
 import { draftGraph } from '../../db/automations/snapshots.js';
 import type { Graph, GraphEdge } from '../../lib/graph/graph.js';
-import type { RouteInput, RouteRegistry, RouteResponse } from '../route-registry.js';
+import type { RouteInput, RouteRegistry } from '../route-registry.js';
 import { GraphSchema, SnapshotListSchema } from '../schemas/flow.schema.js';
 import { EdgeDeleteSchema, EdgeSchema } from '../schemas/workflow.schema.js';
-import type { JsonSchema } from '../validation.js';
-import { ownerOf, type RouteOwner } from './route-owner.js';
+import { ownerOf } from './route-owner.js';
+import { graphVersionRoutes } from './graph-versions.routes.js';
+import { publisherOf, type GraphRoutesOwner } from './graph-routes-owner.js';
+import { PublishSchema } from '../schemas/versions.schema.js';
 
-/** An owner of a graph (a workflow, a flow) as its graph routes see it. */
-export interface GraphRoutesOwner<P, Doc extends { draftSnapshotId: string }> extends RouteOwner<P, Doc> {
-  /** Schema of the path parameters with `nodeId`. */
-  nodeParams: JsonSchema;
-  /** The graph owner and the dependencies of an edit of the owner's draft. */
-  editOf(doc: Doc): { owner: GraphOwner; deps: GraphEditDeps };
-  /** The body schema of a node. */
-  node: JsonSchema;
-  /** Promotes the draft to a new live snapshot; the owner as the publish route answers it. */
-  publish(em: EntityManager, doc: Doc): Promise<unknown>;
-  snapshots(em: EntityManager, doc: Doc): Promise<unknown[]>;
-  /** What the summaries say of this owner. */
-  summaries: { addNode: string; updateNode: string; deleteNode: string; publish: string };
-  /** The answers of the publish route. */
-  published: Record<number, RouteResponse>;
-}
-
-export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: RouteRegistry, owner: GraphRoutesOwner<P, Doc>): void {
+export function graphRoutes<P, Doc extends { draftSnapshotId: string; liveSnapshotId?: string | null }>(
+  api: RouteRegistry,
+  owner: GraphRoutesOwner<P, Doc>,
+): void {
   const { tag, noun, path, params, nodeParams, lock, summaries } = owner;
   api.resource(path, owner.find);
   type NodeId = P & { nodeId: string };
@@ -40,7 +28,7 @@ export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: Rou
   /** The draft graph as `GET .../graph` answers it (the ETag reader of every graph edit). */
   const readGraph = async (input: RouteInput<unknown, unknown, P>) => (await draftGraph(input.em, await find(input))).graph;
   const edit = async (input: RouteInput<unknown, unknown, P>, change: (owner: GraphOwner, deps: GraphEditDeps) => Promise<Graph>) => {
-    const { owner: graphOwner, deps } = owner.editOf(await find(input));
+    const { owner: graphOwner, deps } = owner.editOf(await find(input), { by: publisherOf(input.auth) });
     return change(graphOwner, deps);
   };
   api.add<unknown, unknown, P>({
@@ -126,18 +114,23 @@ export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: Rou
     etag: readGraph,
     handler: async (input) => edit(input, (o, deps) => removeEdge(input.em, o, input.body.source, input.body.handle, deps)),
   });
-  api.add<unknown, unknown, P>({
+  api.add<{ message?: string | null }, unknown, P>({
     method: 'post',
     operationId: `publish${noun}`,
     path: `${path}/publish`,
     scope: 'any',
     tag,
-    summary: summaries.publish,
+    summary: `${summaries.publish}; each publish is the next numbered version (an optional message says what changed)`,
     params,
+    body: PublishSchema,
     status: 201,
     responses: owner.published,
     lock,
-    handler: async (input) => owner.publish(input.em, await find(input)),
+    handler: async (input) => {
+      const doc = await find(input);
+      await owner.publish(input.em, doc, { message: input.body.message ?? null, by: publisherOf(input.auth) });
+      return owner.view(doc);
+    },
   });
   api.add<unknown, unknown, P>({
     method: 'get',
@@ -150,4 +143,5 @@ export function graphRoutes<P, Doc extends { draftSnapshotId: string }>(api: Rou
     responses: { 200: { description: '{ agentry: [snapshot] }', schema: SnapshotListSchema } },
     handler: async (input) => ({ agentry: await owner.snapshots(input.em, await find(input)), nextCursor: null }),
   });
+  graphVersionRoutes(api, owner, readGraph);
 }

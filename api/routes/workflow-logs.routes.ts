@@ -1,6 +1,8 @@
 import type { Client } from '@temporalio/client';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { findAutomation } from '../../db/automations/automations.service.js';
 import type { RunLog } from '../../integrations/temporal/run-history.js';
+import { versionsOfRuns } from '../../db/automations/versions.service.js';
 import { analyticsOf } from '../temporal/run-analytics-query.js';
 import { cancelRunLog, getRunLog, listRunLogs, type LogListQuery } from '../temporal/run-logs.js';
 import type { RouteRegistry } from '../route-registry.js';
@@ -30,6 +32,14 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
       : null,
   });
   runOperationRoutes(api, temporal, linked);
+  /** The logs with the version each run executed (from the run ledger). */
+  const versioned = async <T extends RunLog>(em: EntityManager, logs: T[]): Promise<(T & { version: number | null })[]> => {
+    const versions = await versionsOfRuns(
+      em,
+      logs.map((l) => l.id),
+    );
+    return logs.map((log) => ({ ...log, version: versions.get(log.id) ?? null }));
+  };
   api.add<unknown, LogListQuery, Id>({
     method: 'get',
     operationId: 'listWorkflowLogs',
@@ -43,7 +53,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     handler: async ({ auth, em, params, query }) => {
       await findAutomation(em, auth.account.id, params.workflowId);
       const page = await listRunLogs(temporal, { accountId: auth.account.id, automationId: params.workflowId }, query);
-      return { ...page, agentry: page.agentry.map(linked) };
+      return { ...page, agentry: await versioned(em, page.agentry.map(linked)) };
     },
   });
   api.add<unknown, unknown, LogId>({
@@ -57,7 +67,10 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     responses: { 200: { description: 'RunLog with node_results', schema: RunLogDetailSchema }, 404: { description: 'Unknown workflow or log' } },
     handler: async ({ auth, em, params }) => {
       await findAutomation(em, auth.account.id, params.workflowId);
-      return linked(await getRunLog(em, temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId));
+      const [log] = await versioned(em, [
+        linked(await getRunLog(em, temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId)),
+      ]);
+      return log;
     },
   });
   api.add<unknown, unknown, LogId>({
@@ -76,7 +89,10 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     },
     handler: async ({ auth, em, params }) => {
       await findAutomation(em, auth.account.id, params.workflowId);
-      return linked(await cancelRunLog(temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId));
+      const [log] = await versioned(em, [
+        linked(await cancelRunLog(temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId)),
+      ]);
+      return log;
     },
   });
   api.add<unknown, { startDate?: string; endDate?: string }, Id>({

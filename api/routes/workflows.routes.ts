@@ -35,6 +35,7 @@ import {
 import { registerSharedSchema } from '../validation.js';
 import { WorkflowPageSchema, WorkflowSchema } from '../schemas/workflow-responses.schema.js';
 import { graphRoutes } from './graph.routes.js';
+import { publisherOf } from './graph-routes-owner.js';
 
 const tag = 'Workflows';
 const idParams = { type: 'object', required: ['workflowId'], properties: { workflowId: { type: 'integer', minimum: 1 } } };
@@ -120,7 +121,10 @@ export function workflowRoutes(
     lock: workflowLock,
     handler: async ({ auth, em, params, body }) =>
       automationDetail(
-        await updateAutomation(em, await findAutomation(em, auth.account.id, params.workflowId), body, schedules, { publishDraft: true }),
+        await updateAutomation(em, await findAutomation(em, auth.account.id, params.workflowId), body, schedules, {
+          publishDraft: true,
+          publication: { by: publisherOf(auth), message: 'Published when the workflow was set ACTIVE' },
+        }),
       ),
   });
   api.add<unknown, unknown, Id>({
@@ -145,15 +149,14 @@ export function workflowRoutes(
     lock: workflowLock,
     find: (em, accountId, { workflowId }) => findAutomation(em, accountId, workflowId),
     // An ACTIVE workflow's edit is published with it (publishIfActive).
-    editOf: (automation) => ({
+    editOf: (automation, publication) => ({
       owner: automationGraphOwner(automation),
-      deps: { nodes: automationGraphRules, triggers, deliveries, afterSave: publishIfActive(automation, schedules) },
+      deps: { nodes: automationGraphRules, triggers, deliveries, afterSave: publishIfActive(automation, schedules, publication) },
     }),
+    versionsOf: (automation) => ({ type: 'WORKFLOW', id: String(automation.id) }),
     node: NodeSchema,
-    publish: async (em, automation) => {
-      await publishAutomation(em, automation, schedules);
-      return automationDetail(automation);
-    },
+    publish: (em, automation, publication) => publishAutomation(em, automation, schedules, publication),
+    view: (automation) => automationDetail(automation),
     snapshots: listAutomationSnapshots,
     summaries: {
       addNode: 'Adds a node (validated; nothing saved on failure); on an ACTIVE workflow the edit goes live at once; returns the graph',

@@ -60,6 +60,10 @@ const runLog = {
   insufficient_credits: { type: 'boolean', description: 'The run stopped before any node: the account had no credits' },
   prevented_loop: { type: 'boolean', description: 'The run stopped before any node: an event of its own run triggered it' },
   trigger_type: { type: ['string', 'null'], description: 'MANUAL, SCHEDULED_TRIGGER or the event type that started the run' },
+  version: {
+    type: ['integer', 'null'],
+    description: 'The version of the workflow the run executed; null for a run of the draft, or until the run has recorded its start',
+  },
   temporal_workflow_id: { type: 'string', description: 'Open the run in the Temporal UI with this id' },
   temporal_run_id: { type: 'string' },
   temporal_ui_url: { type: ['string', 'null'], description: 'The run in the Temporal UI (TEMPORAL_UI_URL); null when the API has no UI address' },

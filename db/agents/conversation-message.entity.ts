@@ -22,6 +22,8 @@ export class ConversationMessage {
   text!: string;
   turn!: number;
   flowId?: number | null;
+  /** The version of the flow whose node said it. */
+  flowVersion?: number | null;
   nodeId?: string | null;
   credits: Opt<number> = 0;
   /** The run of the conversation workflow that ran the turn (with `conversation:<id>`, its Temporal execution). */
@@ -63,6 +65,7 @@ export const ConversationMessageSchema = new EntitySchema<ConversationMessage>({
     text: { type: 'text' },
     turn: { type: 'integer' },
     flowId: { type: 'integer', nullable: true },
+    flowVersion: { type: 'integer', nullable: true },
     nodeId: { type: 'text', nullable: true },
     credits: { type: 'double', default: 0 },
     temporalRunId: { type: 'text', nullable: true },

@@ -25,6 +25,7 @@ export function messageView(m: ConversationMessage): TranscriptMessage {
     text: m.text,
     turn: m.turn,
     flowId: m.flowId ?? null,
+    flowVersion: m.flowVersion ?? null,
     nodeId: m.nodeId ?? null,
     credits: m.credits,
     temporalRunId: m.temporalRunId ?? null,
@@ -128,6 +129,7 @@ export interface MessageInput {
   text: string;
   turn: number;
   flowId?: number | null;
+  flowVersion?: number | null;
   nodeId?: string | null;
   credits?: number;
   temporalRunId?: string | null;
@@ -156,8 +158,8 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
   const knex = em.getKnex();
   const inserted = await knex.raw(
     `with added as (
-       insert into conversation_messages (account_id, conversation_id, key, author, text, turn, flow_id, node_id, credits, temporal_run_id, metadata, citations, created_at, delivery_status)
-       select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now(),
+       insert into conversation_messages (account_id, conversation_id, key, author, text, turn, flow_id, flow_version, node_id, credits, temporal_run_id, metadata, citations, created_at, delivery_status)
+       select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, now(),
          (select 'pending' from conversations c where c.id = ? and c.network_user_id is not null and ? <> 'user')
        on conflict (key) do nothing
        returning *
@@ -181,6 +183,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
       input.text,
       input.turn,
       input.flowId ?? null,
+      input.flowVersion ?? null,
       input.nodeId ?? null,
       input.credits ?? 0,
       input.temporalRunId ?? null,
@@ -199,6 +202,7 @@ export async function appendMessage(em: EntityManager, input: MessageInput): Pro
     text: row.text as string,
     turn: row.turn as number,
     flowId: (row.flow_id as number | null) ?? null,
+    flowVersion: (row.flow_version as number | null) ?? null,
     nodeId: (row.node_id as string | null) ?? null,
     credits: Number(row.credits),
     temporalRunId: (row.temporal_run_id as string | null) ?? null,

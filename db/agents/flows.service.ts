@@ -9,7 +9,7 @@ import type { Graph, GraphNode } from '../../lib/graph/graph.js';
 import { Flow, type FlowStatus } from './flow.entity.js';
 import { GraphSnapshot } from '../automations/graph-snapshot.entity.js';
 import type { Agent } from './agent.entity.js';
-import { listSnapshots, newDraft, promoteDraft } from '../automations/snapshots.js';
+import { listSnapshots, newDraft, promoteDraft, type Publication } from '../automations/snapshots.js';
 import { newObjectId } from '../tables/object-id.js';
 
 export interface FlowInput {
@@ -89,10 +89,10 @@ export async function deleteFlow(em: EntityManager, flow: Flow): Promise<void> {
 }
 
 /** Promotes the draft to a new immutable live snapshot, which conversations are served from. */
-export async function publishFlow(em: EntityManager, flow: Flow): Promise<Flow> {
-  await promoteDraft(em, flow, 'FLOW', String(flow.id));
+export async function publishFlow(em: EntityManager, flow: Flow, publication?: Publication): Promise<GraphSnapshot> {
+  const live = await promoteDraft(em, flow, 'FLOW', String(flow.id), publication);
   await em.flush();
-  return flow;
+  return live;
 }
 
 export async function listFlowSnapshots(em: EntityManager, flow: Flow) {

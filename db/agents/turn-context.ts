@@ -12,7 +12,7 @@ export interface TurnRows {
   agentName: string;
   contactName: string | null;
   contactEmail: string | null;
-  flows: { id: number; isDefault: boolean; liveSnapshotId: string }[];
+  flows: { id: number; isDefault: boolean; liveSnapshotId: string; version: number | null }[];
   /** The intents named by the TRIGGER_INTENT nodes of the live flows but the default one, by id (when asked for). */
   intents: IntentPhrases[];
   /** The theme's welcome message, trimmed (empty when not asked for, not set, or not a string). */
@@ -30,10 +30,11 @@ export async function readTurnRows(
 ): Promise<TurnRows> {
   const result = await knex.raw(
     `with live as (
-       select f.id, f.is_default, f.live_snapshot_id from conversations c join flows f on f.agent_id = c.agent_id
+       select f.id, f.is_default, f.live_snapshot_id, (select s.version from graph_snapshots s where s.id = f.live_snapshot_id) as version
+         from conversations c join flows f on f.agent_id = c.agent_id
         where c.id = ? and f.deleted_at is null and f.live_snapshot_id is not null and f.status not in ('PAUSED', 'ARCHIVED'))
      select a.name as agent_name, c.contact_name, c.contact_email,
-            (select coalesce(json_agg(json_build_object('id', l.id, 'isDefault', l.is_default, 'liveSnapshotId', l.live_snapshot_id) order by l.id), '[]')
+            (select coalesce(json_agg(json_build_object('id', l.id, 'isDefault', l.is_default, 'liveSnapshotId', l.live_snapshot_id, 'version', l.version) order by l.id), '[]')
                from live l) as flows,
             (select coalesce(json_agg(json_build_object('id', i.id, 'name', i.name, 'phrases', i.training_phrases) order by i.id), '[]')
                from intents i

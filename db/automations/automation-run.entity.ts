@@ -14,6 +14,8 @@ export class AutomationRun {
   automation!: Automation;
   triggerType!: string;
   eventId?: string | null;
+  /** The graph snapshot the run executes (its version, or the draft). */
+  snapshotId?: string | null;
   status: Opt<AutomationRunStatus> = 'running';
   preventedLoop: Opt<boolean> = false;
   insufficientCredits: Opt<boolean> = false;
@@ -37,6 +39,7 @@ export const AutomationRunSchema = new EntitySchema<AutomationRun>({
     automation: { kind: 'm:1', entity: () => Automation, fieldName: 'workflow_id', deleteRule: 'cascade' },
     triggerType: { type: 'text' },
     eventId: { type: 'text', nullable: true },
+    snapshotId: { type: 'text', nullable: true },
     status: { type: 'text', default: 'running' },
     preventedLoop: { type: 'boolean', default: false },
     insufficientCredits: { type: 'boolean', default: false },

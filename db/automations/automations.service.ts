@@ -12,7 +12,7 @@ import { newObjectId } from '../tables/object-id.js';
 import { subscriptionOf, unsubscribeAll, type TriggerProvider } from './external-triggers.js';
 import { unindexAutomation } from './trigger-subscriptions.js';
 import { changeWithSchedules, type AutomationSchedules } from './schedules.service.js';
-import { draftGraph, listSnapshots, newDraft, promoteDraft as promoteSnapshot } from './snapshots.js';
+import { draftGraph, listSnapshots, newDraft, promoteDraft as promoteSnapshot, type Publication } from './snapshots.js';
 
 export type AutomationListStatus = 'ACTIVE' | 'DELETED' | 'DRAFT';
 
@@ -95,6 +95,8 @@ export interface UpdateOptions {
    * does not.
    */
   publishDraft?: boolean;
+  /** Who publishes it, when it is published. */
+  publication?: Publication;
 }
 
 function applyPatch(automation: Automation, patch: AutomationPatch): void {
@@ -122,7 +124,7 @@ export async function updateAutomation(
   }
   return changeWithSchedules(em, automation, schedules, async (tx, locked) => {
     applyPatch(locked, patch);
-    if (patch.status === 'ACTIVE' && options.publishDraft && !(await draftIsLive(tx, locked))) await promoteDraft(tx, locked);
+    if (patch.status === 'ACTIVE' && options.publishDraft && !(await draftIsLive(tx, locked))) await promoteDraft(tx, locked, options.publication);
     return locked;
   });
 }
@@ -157,7 +159,8 @@ export async function deleteAutomation(
 export { draftGraph } from './snapshots.js';
 
 /** Copies the draft into a new immutable live snapshot and makes it the workflow's live one (not flushed). */
-const promoteDraft = (tx: EntityManager, automation: Automation) => promoteSnapshot(tx, automation, 'WORKFLOW', String(automation.id));
+const promoteDraft = (tx: EntityManager, automation: Automation, publication?: Publication) =>
+  promoteSnapshot(tx, automation, 'WORKFLOW', String(automation.id), publication);
 
 /** Whether the live snapshot holds exactly the draft's graph. */
 async function draftIsLive(tx: EntityManager, automation: Automation): Promise<boolean> {
@@ -175,10 +178,10 @@ export type AfterSave = (tx: EntityManager) => Promise<void>;
  * events and schedules right away, and nothing is saved (a new trigger subscription is removed again) when Temporal
  * cannot follow. DRAFT workflows publish explicitly.
  */
-export function publishIfActive(automation: Automation, schedules: AutomationSchedules): AfterSave | undefined {
+export function publishIfActive(automation: Automation, schedules: AutomationSchedules, publication?: Publication): AfterSave | undefined {
   if (automation.status !== 'ACTIVE') return undefined;
   return async (tx) => {
-    await publishAutomation(tx, automation, schedules);
+    await publishAutomation(tx, automation, schedules, publication);
   };
 }
 
@@ -187,8 +190,13 @@ export function publishIfActive(automation: Automation, schedules: AutomationSch
  * new live graph: removed scheduled nodes lose theirs; on an ACTIVE workflow added nodes get one and the others are
  * updated; an inactive workflow's existing schedules are updated and stay paused.
  */
-export async function publishAutomation(em: EntityManager, automation: Automation, schedules: AutomationSchedules): Promise<GraphSnapshot> {
-  return changeWithSchedules(em, automation, schedules, (tx, locked) => promoteDraft(tx, locked));
+export async function publishAutomation(
+  em: EntityManager,
+  automation: Automation,
+  schedules: AutomationSchedules,
+  publication?: Publication,
+): Promise<GraphSnapshot> {
+  return changeWithSchedules(em, automation, schedules, (tx, locked) => promoteDraft(tx, locked, publication));
 }
 
 export async function listAutomationSnapshots(em: EntityManager, automation: Automation) {

@@ -26,8 +26,8 @@ export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insu
   const result = await sqlOf(em).raw(
     `with account as (select credit_balance from accounts where id = ?),
           inserted as (
-            insert into workflow_runs (id, account_id, workflow_id, trigger_type, event_id, started_at)
-            select ?, ?, w.id, ?, ?, ? from workflows w where w.id = ? and w.account_id = ?
+            insert into workflow_runs (id, account_id, workflow_id, trigger_type, event_id, started_at, snapshot_id)
+            select ?, ?, w.id, ?, ?, ?, ? from workflows w where w.id = ? and w.account_id = ?
             on conflict (id) do nothing returning workflow_id),
           counted as (
             update workflows set runs_count = runs_count + 1, last_run_date = greatest(coalesce(last_run_date, ?::timestamptz), ?::timestamptz)
@@ -40,6 +40,7 @@ export async function beginRun(em: EntityManager, run: RunBegin): Promise<{ insu
       run.triggerType,
       run.eventId ?? null,
       run.startedAt,
+      run.snapshotId ?? null,
       run.automationId,
       run.accountId,
       run.startedAt,

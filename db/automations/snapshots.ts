@@ -4,9 +4,10 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Graph } from '../../lib/graph/graph.js';
-import { GraphSnapshot } from './graph-snapshot.entity.js';
+import { GraphSnapshot, type PublishedBy } from './graph-snapshot.entity.js';
 import type { Account } from '../accounts/account.entity.js';
 import { newObjectId } from '../tables/object-id.js';
+import { query, sqlOf } from '../tables/table-lookups.js';
 
 /** A workflow or a flow, as its snapshots know it. */
 export interface SnapshotOwner {
@@ -35,8 +36,33 @@ export function newDraft(
   return em.create(GraphSnapshot, { id, account, ownerType, ownerId, kind: 'DRAFT', ...(graph ? { nodes: graph.nodes, edges: graph.edges } : {}) });
 }
 
-/** Copies the draft into a new immutable live snapshot and makes it the owner's live one (not flushed). */
-export async function promoteDraft(tx: EntityManager, owner: SnapshotOwner, ownerType: SnapshotOwnerType, ownerId: string): Promise<GraphSnapshot> {
+/** Who publishes, and why (each publish is a version). */
+export interface Publication {
+  by?: PublishedBy | null;
+  message?: string | null;
+}
+
+/** The number the owner's next version takes: publishes of one owner hold its document lock, one after another. */
+async function nextVersion(tx: EntityManager, ownerType: SnapshotOwnerType, ownerId: string): Promise<number> {
+  const [row] = await query<{ last: number | null }>(
+    sqlOf(tx),
+    `select max(version) as last from graph_snapshots where owner_type = ? and owner_id = ?`,
+    [ownerType, ownerId],
+  );
+  return (row?.last ?? 0) + 1;
+}
+
+/**
+ * Copies the draft into a new immutable live snapshot, the owner's next version, and makes it the owner's live one
+ * (not flushed).
+ */
+export async function promoteDraft(
+  tx: EntityManager,
+  owner: SnapshotOwner,
+  ownerType: SnapshotOwnerType,
+  ownerId: string,
+  publication: Publication = {},
+): Promise<GraphSnapshot> {
   const { graph } = await draftGraph(tx, owner);
   const live = tx.create(GraphSnapshot, {
     id: newObjectId(),
@@ -46,6 +72,9 @@ export async function promoteDraft(tx: EntityManager, owner: SnapshotOwner, owne
     kind: 'LIVE',
     nodes: graph.nodes,
     edges: graph.edges,
+    version: await nextVersion(tx, ownerType, ownerId),
+    message: publication.message ?? null,
+    publishedBy: publication.by ?? null,
   });
   owner.liveSnapshotId = live.id;
   return live;

@@ -21,6 +21,8 @@ import { Migration20261125223915_meta_channels } from './Migration20261125223915
 import { Migration20261125230412_handoffs } from './Migration20261125230412_handoffs.js';
 import { Migration20261128001500_run_retries } from './Migration20261128001500_run_retries.js';
 import { Migration20261125235900_knowledge_reindex } from './Migration20261125235900_knowledge_reindex.js';
+import { Migration20261128000757_graph_versions } from './Migration20261128000757_graph_versions.js';
+import { Migration20261128005713_bundle_imports } from './Migration20261128005713_bundle_imports.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
@@ -44,5 +46,7 @@ export const migrationsList = [
   { name: 'Migration20261125223915_meta_channels', class: Migration20261125223915_meta_channels },
   { name: 'Migration20261125230412_handoffs', class: Migration20261125230412_handoffs },
   { name: 'Migration20261125235900_knowledge_reindex', class: Migration20261125235900_knowledge_reindex },
+  { name: 'Migration20261128000757_graph_versions', class: Migration20261128000757_graph_versions },
   { name: 'Migration20261128001500_run_retries', class: Migration20261128001500_run_retries },
+  { name: 'Migration20261128005713_bundle_imports', class: Migration20261128005713_bundle_imports },
 ];

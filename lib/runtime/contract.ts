@@ -138,6 +138,8 @@ export interface RunBegin {
   triggerType: string;
   eventId?: string | null;
   startedAt: string;
+  /** The graph snapshot the run executes (a version, or the draft); absent in runs started before it was recorded. */
+  snapshotId?: string;
 }
 
 /** The end of an automation run, as its ledger records it. */
@@ -195,6 +197,8 @@ export interface ConversationNodeContext {
   turn: number;
   /** The flow the node belongs to; null for the agent's own default reply. */
   flowId: number | null;
+  /** The version of that flow the turn runs. */
+  flowVersion?: number;
   /** The user's message of this turn (what RESPONSE_AI captures from); absent in the greeting. */
   message?: string;
   /** The run of the conversation workflow, which the transcript links to. */
@@ -209,6 +213,8 @@ export interface SentMessage {
   text: string;
   turn: number;
   flowId: number | null;
+  /** The version of the flow whose node said it (null: not said by a flow's node, or before versions). */
+  flowVersion: number | null;
   nodeId: string | null;
   credits: number;
   /** The run of the conversation workflow that wrote it (with `conversation:<id>`, the turn's Temporal execution). */

@@ -86,6 +86,8 @@ export interface LiveFlow {
   flowId: number;
   isDefault: boolean;
   snapshotId: string;
+  /** The flow's version the snapshot is (absent for a snapshot from before versions were numbered). */
+  version?: number;
   /** Absent when the workflow said it already holds this snapshot. */
   graph?: Graph;
 }

@@ -32,6 +32,7 @@ export async function say(
     text,
     turn: conversation.turn,
     flowId: conversation.flowId,
+    flowVersion: conversation.flowVersion ?? null,
     nodeId: conversation.flowId === null ? null : input.node.nodeId,
     credits,
     temporalRunId: conversation.temporalRunId,

@@ -108,7 +108,8 @@ export class TurnRunner {
           if (facts?.entry) return { output: start.entryOutput ?? null };
           if (facts?.awaitsAnswer && resumeAt !== node.nodeId) return { suspend: true };
           resumeAt = undefined;
-          const outcome = await this.node(node, interpolatedData, facts, { turn, step, flowId: start.flowId, message });
+          const flowVersion = context.flows.find((f) => f.snapshotId === start.snapshotId)?.version;
+          const outcome = await this.node(node, interpolatedData, facts, { turn, step, flowId: start.flowId, flowVersion, message });
           messages.push(...(outcome.messages ?? []));
           actions.push(...(outcome.conversationActions ?? []));
           return outcome;
@@ -193,7 +194,7 @@ export class TurnRunner {
     node: Pick<GraphNode, 'nodeId' | 'alias' | 'type'>,
     data: GraphNode['data'],
     facts: NodeFacts | undefined,
-    at: { turn: number; step: number; flowId: number | null; message?: UserMessage },
+    at: { turn: number; step: number; flowId: number | null; flowVersion?: number; message?: UserMessage },
   ): Promise<NodeOutcome> {
     const info = workflowInfo();
     const args: ExecuteNodeInput = {
@@ -207,6 +208,7 @@ export class TurnRunner {
         agentId: this.input.agentId,
         turn: at.turn,
         flowId: at.flowId,
+        ...(at.flowVersion ? { flowVersion: at.flowVersion } : {}),
         temporalRunId: info.runId,
         ...(at.message ? { message: at.message.text } : {}),
       },

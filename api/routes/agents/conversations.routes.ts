@@ -32,6 +32,7 @@ const messageProperties = {
   text: { type: 'string' },
   turn: { type: 'integer' },
   flowId: { type: ['integer', 'null'] },
+  flowVersion: { type: ['integer', 'null'], description: 'The version of the flow whose node said it (null for other messages)' },
   nodeId: { type: ['string', 'null'] },
   credits: { type: 'number' },
   temporalRunId: { type: ['string', 'null'], description: 'The run of the conversation workflow whose turn wrote it' },

@@ -123,8 +123,10 @@ export function flowRoutes(api: RouteRegistry): void {
     lock: agentLock,
     find: flowOf,
     editOf: (flow) => ({ owner: flowGraphOwner(flow), deps: { nodes: flowGraphRules } }),
+    versionsOf: (flow) => ({ type: 'FLOW', id: String(flow.id) }),
     node: FlowNodeSchema,
-    publish: async (em, flow) => flowView(await publishFlow(em, flow)),
+    publish: publishFlow,
+    view: (flow) => flowView(flow),
     snapshots: listFlowSnapshots,
     summaries: {
       addNode: 'Adds a node (validated with its references and the flow rules; nothing saved on failure); returns the graph',

@@ -1,4 +1,6 @@
 import { findTable } from '../../../db/tables/table-lookups.js';
+import { sealBundle } from '../../../lib/bundles/bundle-format.js';
+import { BundleSchema } from '../../schemas/bundles.schema.js';
 import type { FileStore } from '../../../db/tables/files/file-store.js';
 import { seedStandardObjects } from '../../../db/tables/standard-objects.js';
 import {
@@ -99,5 +101,23 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore
     params: nameParam,
     responses: { 200: { description: 'Schema', schema: TableSchemaSchema } },
     handler: async ({ auth, em, params }) => tableSchema(em, await findTable(em, auth.account.id, s.kind, params.name)),
+  });
+  api.add<unknown, unknown, { name: string }>({
+    method: 'get',
+    operationId: `export${s.noun}`,
+    path: `${s.base}/:name/export`,
+    scope: 'any',
+    tag: s.tag,
+    summary:
+      'Its schema (fields, types, formats) as a bundle file: sorted keys and a checksum, to keep in git or compare (docs/versions-and-bundles.md)',
+    params: nameParam,
+    responses: { 200: { description: 'The bundle', schema: BundleSchema } },
+    handler: async ({ auth, em, params }) => {
+      const schema = await tableSchema(em, await findTable(em, auth.account.id, s.kind, params.name));
+      return sealBundle('table', {
+        source: { namespace: auth.account.namespace, id: params.name },
+        table: { kind: s.kind, name: params.name, schema },
+      });
+    },
   });
 }

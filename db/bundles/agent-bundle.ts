@@ -1,0 +1,102 @@
+/**
+ * An agent as a bundle (lib/bundles/bundle-format.ts): the agent, its settings documents (agent setting, theme,
+ * channels) without any secret, its variables and intents, each flow's draft and live graphs, and the custom tools,
+ * playbooks and knowledge bases its settings and nodes reference (with `documents`, the knowledge bases' documents
+ * too). Ids stay those of the exporting account (`ref`); an import maps them. Nothing time-dependent is exported, so
+ * exporting an unchanged agent twice gives the same bytes.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sealBundle, withoutSecrets, type Bundle } from '../../lib/bundles/bundle-format.js';
+import type { Graph } from '../../lib/graph/graph.js';
+import { Account } from '../accounts/account.entity.js';
+import { AgentConfig } from '../agents/agent-config.entity.js';
+import { AgentResource } from '../agents/agent-resource.entity.js';
+import { findAgent } from '../agents/agents.service.js';
+import { agentVariables } from '../agents/agent-variables.js';
+import { listFlows } from '../agents/flows.service.js';
+import { listIntents } from '../agents/intents.service.js';
+import { GraphSnapshot } from '../automations/graph-snapshot.entity.js';
+import { listVariables } from '../automations/variables.service.js';
+import { KnowledgeDocument } from '../knowledge/knowledge-document.entity.js';
+
+const RESOURCE_FIELDS = ['customToolIds', 'playbookIds', 'knowledgeBaseIds'];
+
+/** Ids of account resources `data` names. */
+function resourceIdsOf(data: Record<string, unknown>): number[] {
+  return RESOURCE_FIELDS.flatMap((field) => (Array.isArray(data[field]) ? (data[field] as unknown[]) : []))
+    .map(Number)
+    .filter(Number.isInteger);
+}
+
+const graphOf = (s: GraphSnapshot | null | undefined): Graph | null => (s ? { nodes: s.nodes, edges: s.edges } : null);
+
+/** A graph as a bundle holds it: the edges once, in the global list (an import rebuilds the inline ones). */
+const bundled = (graph: Graph | null) => graph && { nodes: graph.nodes.map(({ edges: _inline, ...node }) => node), edges: graph.edges };
+
+export async function exportAgent(em: EntityManager, accountId: number, agentId: string, options: { documents?: boolean } = {}): Promise<Bundle> {
+  const agent = await findAgent(em, accountId, agentId);
+  const account = await em.findOneOrFail(Account, { id: accountId });
+  const [configs, variables, intents, flows] = await Promise.all([
+    em.find(AgentConfig, { agent }, { orderBy: { kind: 'asc' } }),
+    listVariables(em, agentVariables(agent)),
+    listIntents(em, agent),
+    listFlows(em, agent),
+  ]);
+  const snapshotIds = flows.flatMap((f) => [f.draftSnapshotId, f.liveSnapshotId ?? []].flat());
+  const snapshots = new Map((await em.find(GraphSnapshot, { id: { $in: snapshotIds } })).map((s) => [s.id, s]));
+  const removed: string[] = [];
+  const settings = Object.fromEntries(configs.map((c) => [c.kind, withoutSecrets(c.values, removed, `/settings/${c.kind}`)]));
+  const graphs = flows.flatMap((f) => [snapshots.get(f.draftSnapshotId), f.liveSnapshotId ? snapshots.get(f.liveSnapshotId) : undefined]);
+  const resourceIds = new Set([
+    ...resourceIdsOf(settings.SETTING ?? {}),
+    ...graphs.flatMap((s) => (s ? s.nodes.flatMap((n) => resourceIdsOf(n.data)) : [])),
+  ]);
+  const resources = resourceIds.size
+    ? await em.find(AgentResource, { account: accountId, id: { $in: [...resourceIds] } }, { orderBy: { id: 'asc' } })
+    : [];
+  const documents =
+    options.documents && resources.some((r) => r.kind === 'KNOWLEDGE_BASE')
+      ? await em.find(
+          KnowledgeDocument,
+          { knowledgeBase: { $in: resources.map((r) => r.id) } },
+          { orderBy: { title: 'asc', id: 'asc' }, populate: ['body'] },
+        )
+      : [];
+  return sealBundle('agent', {
+    source: { namespace: account.namespace, id: agent.id },
+    agent: {
+      name: agent.name,
+      description: agent.description ?? null,
+      settings,
+      variables: variables.map((v) => ({ name: v.name, description: v.description })),
+      intents: intents.map((i) => ({ ref: i.id, name: i.name, description: i.description, trainingPhrases: i.trainingPhrases })),
+      flows: flows.map((f) => ({
+        ref: f.id,
+        name: f.name,
+        description: f.description ?? null,
+        status: f.status,
+        isDefault: f.isDefault,
+        draft: bundled(graphOf(snapshots.get(f.draftSnapshotId))),
+        live: bundled(graphOf(f.liveSnapshotId ? snapshots.get(f.liveSnapshotId) : null)),
+      })),
+    },
+    resources: resources.map((r) => ({
+      ref: r.id,
+      kind: r.kind,
+      name: r.name,
+      values: withoutSecrets(r.values, removed, `/resources/${r.id}/values`),
+      ...(options.documents && r.kind === 'KNOWLEDGE_BASE'
+        ? {
+            documents: documents
+              .filter((d) => d.knowledgeBase.id === r.id)
+              .flatMap((d): Record<string, unknown>[] => {
+                if (d.source === 'URL') return [{ title: d.title, url: d.url }];
+                const content = d.source === 'TEXT' && d.body ? d.body.toString('utf8') : d.text;
+                return content ? [{ title: d.title, content }] : [];
+              }),
+          }
+        : {}),
+    })),
+    secretsRemoved: removed,
+  });
+}
