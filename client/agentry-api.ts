@@ -3626,6 +3626,13 @@ export interface components {
       contentHash?: string | null;
       contentType?: string | null;
       createdAt: string;
+      /**
+       * @description The chunks' embeddings, made after the text is searchable: READY, PENDING (retried while the provider is down), UNAVAILABLE (see embeddingsReason)
+       * @enum {unknown}
+       */
+      embeddings: 'READY' | 'PENDING' | 'UNAVAILABLE';
+      /** @description Why embeddings are UNAVAILABLE (no embedding model or provider, a provider without /embeddings, retries spent) */
+      embeddingsReason?: string | null;
       failureReason?: string | null;
       fileName?: string | null;
       /** Format: uuid */

@@ -20,6 +20,7 @@ import { Migration20261125194527_livechat_widget } from './Migration202611251945
 import { Migration20261125223915_meta_channels } from './Migration20261125223915_meta_channels.js';
 import { Migration20261125230412_handoffs } from './Migration20261125230412_handoffs.js';
 import { Migration20261125235900_knowledge_reindex } from './Migration20261125235900_knowledge_reindex.js';
+import { Migration20261128001500_knowledge_embeddings_apart } from './Migration20261128001500_knowledge_embeddings_apart.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
@@ -43,4 +44,5 @@ export const migrationsList = [
   { name: 'Migration20261125223915_meta_channels', class: Migration20261125223915_meta_channels },
   { name: 'Migration20261125230412_handoffs', class: Migration20261125230412_handoffs },
   { name: 'Migration20261125235900_knowledge_reindex', class: Migration20261125235900_knowledge_reindex },
+  { name: 'Migration20261128001500_knowledge_embeddings_apart', class: Migration20261128001500_knowledge_embeddings_apart },
 ];
