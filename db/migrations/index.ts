@@ -21,6 +21,7 @@ import { Migration20261125223915_meta_channels } from './Migration20261125223915
 import { Migration20261125230412_handoffs } from './Migration20261125230412_handoffs.js';
 import { Migration20261125235900_knowledge_reindex } from './Migration20261125235900_knowledge_reindex.js';
 import { Migration20261128001500_knowledge_embeddings_apart } from './Migration20261128001500_knowledge_embeddings_apart.js';
+import { Migration20261128003000_knowledge_bm25 } from './Migration20261128003000_knowledge_bm25.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
@@ -45,4 +46,5 @@ export const migrationsList = [
   { name: 'Migration20261125230412_handoffs', class: Migration20261125230412_handoffs },
   { name: 'Migration20261125235900_knowledge_reindex', class: Migration20261125235900_knowledge_reindex },
   { name: 'Migration20261128001500_knowledge_embeddings_apart', class: Migration20261128001500_knowledge_embeddings_apart },
+  { name: 'Migration20261128003000_knowledge_bm25', class: Migration20261128003000_knowledge_bm25 },
 ];
