@@ -8,7 +8,7 @@ import importCycles from './eslint-rules/import-cycles.js';
 const nodeBuiltins = builtinModules.flatMap((name) => [name, `node:${name}`, `${name}/*`, `node:${name}/*`]);
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.tools/**', '.data/**', 'db/migrations/**'] },
+  { ignores: ['node_modules/**', '.tools/**', '.data/**', '.eval/**', 'db/migrations/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,7 +1,8 @@
 /**
  * The activities of `indexKnowledgeDocument`: extract the text of one document revision (downloading a URL through
- * the outbound address policy), cut it into chunks, embed them when an embedding model and a provider are
- * configured, and mark the revision INDEXED or FAILED. Each is idempotent and a no-op once its revision is not
+ * the outbound address policy), cut it into chunks, mark the revision INDEXED (or FAILED), then embed its chunks when
+ * an embedding model and a provider are configured, with a state of their own (READY, or UNAVAILABLE with the
+ * reason: no provider, a provider remembered as lacking `/embeddings`, a permanent refusal, retries spent). Each is idempotent and a no-op once its revision is not
  * current (`db/knowledge/knowledge-index.ts`), so Temporal may run any of them again after a crash. Unreadable or
  * unsupported documents fail permanently (the workflow marks them FAILED with the reason); the network, the
  * provider and the database are retried.
@@ -23,6 +24,9 @@ import { downloadFile } from '../integrations/ai/download.js';
 import type { AiProvider } from '../integrations/ai/ai-provider.js';
 import { extractDocument, formatOf, READ_FORMATS } from '../integrations/knowledge/document-extraction.js';
 import { embeddingModel } from '../integrations/knowledge/retrieval.js';
+import { AiRequestRefusedError } from '../integrations/ai/openai-compatible-provider.js';
+import { embeddingGap, markEmbeddings, rememberEmbeddingGap } from '../db/knowledge/knowledge-embeddings.js';
+import type { KnowledgeEmbeddingsStatus } from '../db/knowledge/knowledge-document.entity.js';
 import { chunkText } from '../lib/knowledge/chunking.js';
 import type { IndexDocumentInput, IndexStep } from '../lib/knowledge/indexing-contract.js';
 import { NodeError } from '../lib/errors.js';
@@ -82,7 +86,53 @@ export function createKnowledgeActivities({ orm, provider, outbound, httpTimeout
       });
     },
 
-    /** Embeds the revision's chunks that have no vector yet (none when no model or provider is configured). */
+    /**
+     * Embeds the revision's chunks that have no vector yet and marks its embeddings READY; UNAVAILABLE without a
+     * provider or model, or when the provider refuses for good. A provider answering 404 or 405 on `/embeddings` is
+     * remembered as lacking them (under its endpoint and the model), so no other document calls it again until the
+     * AI settings change. A provider that is down throws: the workflow retries with backoff.
+     */
+    async embedKnowledgeDocument({ documentId, revision }: IndexDocumentInput): Promise<KnowledgeEmbeddingsStatus> {
+      return beating(async (signal) => {
+        const model = provider ? await embeddingModel(orm.em.fork()) : null;
+        const unavailable = async (reason: string) => (
+          await markEmbeddings(knex, documentId, revision, 'UNAVAILABLE', reason),
+          'UNAVAILABLE' as const
+        );
+        if (!provider || !model) return unavailable('No embedding model and AI provider are configured (AI_BASE_URL, the catalog)');
+        const gap = await embeddingGap(knex, provider.endpoint, model.externalId);
+        if (gap) return unavailable(gap);
+        for (;;) {
+          const batch = await chunksToEmbed(knex, documentId, revision, EMBED_BATCH);
+          if (!batch.length) break;
+          const input = batch.map((c) => [...c.headingPath, c.text].join('\n'));
+          let vectors: number[][];
+          try {
+            ({ vectors } = await provider.embed({ model: model.externalId, input, signal }));
+          } catch (error) {
+            if (!(error instanceof NodeError)) throw error;
+            if (error instanceof AiRequestRefusedError && (error.status === 404 || error.status === 405)) {
+              const reason = `The AI provider has no /embeddings (${error.status}): ${error.message}`;
+              await rememberEmbeddingGap(knex, provider.endpoint, model.externalId, reason);
+              return unavailable(reason);
+            }
+            return unavailable(error.message);
+          }
+          await saveEmbeddings(
+            knex,
+            batch.map((c, i) => ({ id: c.id, vector: vectors[i]! })),
+          );
+        }
+        await markEmbeddings(knex, documentId, revision, 'READY');
+        return 'READY';
+      });
+    },
+
+    async markKnowledgeEmbeddingsUnavailable({ documentId, revision }: IndexDocumentInput, reason: string): Promise<boolean> {
+      return markEmbeddings(knex, documentId, revision, 'UNAVAILABLE', reason);
+    },
+
+    /** Runs of before `knowledge-embeddings-apart`: embeds the revision's chunks that have no vector yet, before INDEXED. */
     async embedKnowledgeChunks({ documentId, revision }: IndexDocumentInput): Promise<IndexStep> {
       return beating(async (signal) => {
         const model = provider ? await embeddingModel(orm.em.fork()) : null;

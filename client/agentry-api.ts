@@ -247,23 +247,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/agents/{agentId}/export': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The agent as a bundle: settings (no secret), variables, intents, every flow with its draft and live graphs, and the custom tools, playbooks and knowledge bases it references; documents=true adds the knowledge bases’ documents */
-    get: operations['exportAgent'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/agents/{agentId}/flows': {
     parameters: {
       query?: never;
@@ -380,7 +363,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Promotes the draft to a new immutable live snapshot, which conversations are served from; each publish is the next numbered version (an optional message says what changed) */
+    /** Promotes the draft to a new immutable live snapshot, which conversations are served from */
     post: operations['publishFlow'];
     delete?: never;
     options?: never;
@@ -397,74 +380,6 @@ export interface paths {
     };
     /** Draft and live snapshots, newest first */
     get: operations['listFlowSnapshots'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/agents/{agentId}/flows/{flowId}/versions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Published versions, newest first (each publish is one) */
-    get: operations['listFlowVersions'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/agents/{agentId}/flows/{flowId}/versions/{version}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** One version with its graph */
-    get: operations['getFlowVersion'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/agents/{agentId}/flows/{flowId}/versions/{version}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Makes the version's graph the draft again and publishes it as the next version (If-Match: the draft graph's ETag); the message defaults to "Restored version n" */
-    post: operations['restoreFlowVersion'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/agents/{agentId}/flows/{flowId}/versions/diff': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** What changed from version `from` to version `to`: nodes and edges added, removed and changed, with a line per node */
-    get: operations['getFlowVersionDiff'];
     put?: never;
     post?: never;
     delete?: never;
@@ -825,23 +740,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/imports': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Imports a bundle: dryRun answers the plan (what is created, the id mapping, references to connect, conflicts) and changes nothing; applied, everything is made in one transaction and the plan carries the new ids. The same bundle again changes nothing. Imported agents start offline, imported workflows DRAFT unless activate is true */
-    post: operations['importBundle'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/incoming-webhooks': {
     parameters: {
       query?: never;
@@ -1125,23 +1023,6 @@ export interface paths {
     head?: never;
     /** Changes the content and/or the type of an activity */
     patch: operations['updateRecordActivity'];
-    trace?: never;
-  };
-  '/objects/{name}/export': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Its schema (fields, types, formats) as a bundle file: sorted keys and a checksum, to keep in git or compare (docs/versions-and-bundles.md) */
-    get: operations['exportObject'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
     trace?: never;
   };
   '/objects/{name}/export/csv': {
@@ -1815,23 +1696,6 @@ export interface paths {
     patch: operations['updateTable'];
     trace?: never;
   };
-  '/tables/{name}/export': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Its schema (fields, types, formats) as a bundle file: sorted keys and a checksum, to keep in git or compare (docs/versions-and-bundles.md) */
-    get: operations['exportTable'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/tables/{name}/export/csv': {
     parameters: {
       query?: never;
@@ -2373,23 +2237,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/workflows/{workflowId}/export': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The workflow as a bundle: settings, variables, draft and live graphs, and the incoming webhooks it names (never their tokens) */
-    get: operations['exportWorkflow'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/workflows/{workflowId}/graph': {
     parameters: {
       query?: never;
@@ -2502,7 +2349,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph; each publish is the next numbered version (an optional message says what changed) */
+    /** Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph */
     post: operations['publishWorkflow'];
     delete?: never;
     options?: never;
@@ -2607,74 +2454,6 @@ export interface paths {
     };
     /** Whether a variable (declared or built-in) of that name exists */
     get: operations['checkWorkflowVariableName'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/workflows/{workflowId}/versions': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Published versions, newest first (each publish is one) */
-    get: operations['listWorkflowVersions'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/workflows/{workflowId}/versions/{version}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** One version with its graph */
-    get: operations['getWorkflowVersion'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/workflows/{workflowId}/versions/{version}/restore': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Makes the version's graph the draft again and publishes it as the next version (If-Match: the draft graph's ETag); the message defaults to "Restored version n" */
-    post: operations['restoreWorkflowVersion'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/workflows/{workflowId}/versions/diff': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** What changed from version `from` to version `to`: nodes and edges added, removed and changed, with a line per node */
-    get: operations['getWorkflowVersionDiff'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3135,19 +2914,6 @@ export interface components {
        * @constant
        */
       type?: 'BREAK';
-    };
-    /** @description One JSON file, keys sorted at every level; checksum: sha256 of the canonical JSON of everything else */
-    Bundle: {
-      checksum: string;
-      /** @constant */
-      format: 'agentry-bundle';
-      formatVersion: number;
-      /** @enum {unknown} */
-      kind: 'agent' | 'workflow' | 'table';
-      /** @description JSON Pointers of the secrets left out (set them again after import) */
-      secretsRemoved?: string[];
-      /** @description Where it was exported: the account namespace and the id there */
-      source?: Record<string, never>;
     };
     Channels: {
       agentry: {
@@ -3618,51 +3384,6 @@ export interface components {
         type: string;
       }[];
     };
-    ImportPlan: {
-      /**
-       * @description unchanged: this bundle was imported before; nothing was done
-       * @enum {unknown}
-       */
-      action: 'create' | 'unchanged';
-      checksum: string;
-      /** @description false: the bundle was edited since its export */
-      checksumMatches: boolean;
-      conflicts: string[];
-      /** @description References to connect here: numbers, pages, connected accounts, other agents, webhooks’ new URLs */
-      connect: {
-        message: string;
-        reference: string;
-        where: string;
-      }[];
-      create: {
-        id: string | number | null;
-        kind: string;
-        name: string;
-        sourceId: string | number | null;
-      }[];
-      dryRun: boolean;
-      /** @description <kind>:<id there> → id here (null in a dry run) */
-      ids: {
-        [key: string]: string | number | null;
-      };
-      kind: string;
-      target: {
-        id: string | number | null;
-        kind: string;
-      };
-    };
-    ImportRequest: {
-      /** @description An imported workflow is set ACTIVE (it starts DRAFT otherwise) */
-      activate?: boolean;
-      /** @description A bundle as an export answered it (edited by hand or not) */
-      bundle: Record<string, never>;
-      /** @description Answer the plan, change nothing */
-      dryRun?: boolean;
-      /** @description References the bundle cannot carry, to ids here: {"connectedAccount:5": 7, "agent:<uuid>": "<uuid>"} */
-      mapping?: {
-        [key: string]: string | number;
-      };
-    };
     IncomingWebhook: {
       /** @description Only in the answer that issues it (create, turning useAuthentication on, rotate-token); stored only as a hash */
       accessToken?: string;
@@ -3905,6 +3626,13 @@ export interface components {
       contentHash?: string | null;
       contentType?: string | null;
       createdAt: string;
+      /**
+       * @description The chunks' embeddings, made after the text is searchable: READY, PENDING (retried while the provider is down), UNAVAILABLE (see embeddingsReason)
+       * @enum {unknown}
+       */
+      embeddings: 'READY' | 'PENDING' | 'UNAVAILABLE';
+      /** @description Why embeddings are UNAVAILABLE (no embedding model or provider, a provider without /embeddings, retries spent) */
+      embeddingsReason?: string | null;
       failureReason?: string | null;
       fileName?: string | null;
       /** Format: uuid */
@@ -4079,15 +3807,6 @@ export interface components {
     PlaybookUpdate: {
       instructions?: string;
       name?: string;
-    };
-    /**
-     * @description Optional: a message the version keeps (what changed, why)
-     * @example {
-     *       "message": "Greets returning customers by name"
-     *     }
-     */
-    Publish: {
-      message?: string | null;
     };
     /** @description Filter of rows: a condition `{ "field", "operator", "value" }`, or a group `{ "and": [...] }` / `{ "or": [...] }` of filters, nested at most 5 groups deep, with at most 100 conditions in all. `{}` matches every row. Example: `{ "and": [ { "field": "Status", "operator": "in", "value": ["Open", "Won"] }, { "or": [ { "field": "Amount", "operator": "gte", "value": 1000 }, { "field": "createdAt", "operator": "after", "value": "2024-01-01" } ] } ] }`. "Not" operators (neq, notIn, notContains, hasNone) also match empty cells. Formula fields cannot be filtered yet. Invalid filters are answered with 400 `bad_request` whose `details.issues[].path` points into the filter (`filter.and[1].or[0].operator`). */
     QueryFilter: {
@@ -4476,8 +4195,6 @@ export interface components {
       temporal_workflow_id: string;
       /** @description MANUAL, SCHEDULED_TRIGGER or the event type that started the run */
       trigger_type: string | null;
-      /** @description The version of the workflow the run executed; null for a run of the draft, or until the run has recorded its start */
-      version: number | null;
     };
     RunLogDetail: {
       ai_credits: number;
@@ -4525,8 +4242,6 @@ export interface components {
       temporal_workflow_id: string;
       /** @description MANUAL, SCHEDULED_TRIGGER or the event type that started the run */
       trigger_type: string | null;
-      /** @description The version of the workflow the run executed; null for a run of the draft, or until the run has recorded its start */
-      version: number | null;
     };
     RunLogPage: {
       agentry: {
@@ -4559,8 +4274,6 @@ export interface components {
         temporal_workflow_id: string;
         /** @description MANUAL, SCHEDULED_TRIGGER or the event type that started the run */
         trigger_type: string | null;
-        /** @description The version of the workflow the run executed; null for a run of the draft, or until the run has recorded its start */
-        version: number | null;
       }[];
       /** @description Pass as `cursor` for the next page */
       nextCursor: string | null;
@@ -5001,128 +4714,6 @@ export interface components {
         toolkit: string;
       }[];
       /** @description Pass as `cursor` for the next page */
-      nextCursor: string | null;
-    };
-    Version: {
-      /** Format: date-time */
-      createdAt: string;
-      /** @description Runs and conversations execute this version now */
-      isLive: boolean;
-      /** @description Given at publish (a restore says which version it restored) */
-      message: string | null;
-      nodeCount: number;
-      /** @description The API key that published it and its user (null for versions published before versions were numbered) */
-      publishedBy: {
-        email: string | null;
-        keyId: number;
-        userId: number | null;
-      } | null;
-      /** @description The live snapshot holding the graph */
-      snapshotId: string;
-      /** @description Numbered from 1 in the order of publishing */
-      version: number;
-    };
-    VersionDiff: {
-      edges: {
-        added: {
-          handle: string;
-          source: string;
-          targetEdge: string;
-        }[];
-        changed: {
-          handle: string;
-          new: string;
-          old: string;
-          source: string;
-        }[];
-        removed: {
-          handle: string;
-          source: string;
-          targetEdge: string;
-        }[];
-      };
-      from: number;
-      nodes: {
-        added: {
-          alias: string;
-          nodeId: string;
-          summary: string;
-          type: string;
-        }[];
-        changed: {
-          alias: string;
-          changes: {
-            new?: unknown;
-            old?: unknown;
-            path: string;
-          }[];
-          nodeId: string;
-          summary: string;
-          type: string;
-        }[];
-        removed: {
-          alias: string;
-          nodeId: string;
-          summary: string;
-          type: string;
-        }[];
-      };
-      /** @description One line a person can read per changed node, then per changed edge */
-      summary: string[];
-      to: number;
-    };
-    VersionGraph: {
-      /** Format: date-time */
-      createdAt: string;
-      edges: {
-        handle: string;
-        source: string;
-        targetEdge: string;
-      }[];
-      /** @description Runs and conversations execute this version now */
-      isLive: boolean;
-      /** @description Given at publish (a restore says which version it restored) */
-      message: string | null;
-      nodeCount: number;
-      nodes: {
-        alias: string;
-        data: Record<string, never>;
-        edges: unknown[];
-        nodeId: string;
-        position: Record<string, never>;
-        type: string;
-      }[];
-      /** @description The API key that published it and its user (null for versions published before versions were numbered) */
-      publishedBy: {
-        email: string | null;
-        keyId: number;
-        userId: number | null;
-      } | null;
-      /** @description The live snapshot holding the graph */
-      snapshotId: string;
-      /** @description Numbered from 1 in the order of publishing */
-      version: number;
-    };
-    VersionPage: {
-      agentry: {
-        /** Format: date-time */
-        createdAt: string;
-        /** @description Runs and conversations execute this version now */
-        isLive: boolean;
-        /** @description Given at publish (a restore says which version it restored) */
-        message: string | null;
-        nodeCount: number;
-        /** @description The API key that published it and its user (null for versions published before versions were numbered) */
-        publishedBy: {
-          email: string | null;
-          keyId: number;
-          userId: number | null;
-        } | null;
-        /** @description The live snapshot holding the graph */
-        snapshotId: string;
-        /** @description Numbered from 1 in the order of publishing */
-        version: number;
-      }[];
       nextCursor: string | null;
     };
     View: {
@@ -6087,8 +5678,6 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
-              /** @description The version of the flow whose node said it (null for other messages) */
-              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -6221,8 +5810,6 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
-              /** @description The version of the flow whose node said it (null for other messages) */
-              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -6601,8 +6188,6 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
-              /** @description The version of the flow whose node said it (null for other messages) */
-              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -6724,8 +6309,6 @@ export interface operations {
               status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
             };
             flowId: number | null;
-            /** @description The version of the flow whose node said it (null for other messages) */
-            flowVersion: number | null;
             id: string;
             /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
             metadata?: {
@@ -7002,57 +6585,6 @@ export interface operations {
       };
       /** @description The If-Match tag is not the current version: nothing was written */
       412: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  exportAgent: {
-    parameters: {
-      query?: {
-        documents?: boolean;
-      };
-      header?: never;
-      path: {
-        agentId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The bundle */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Bundle'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -7754,11 +7286,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['Publish'];
-      };
-    };
+    requestBody?: never;
     responses: {
       /** @description Flow with its new liveSnapshotId */
       201: {
@@ -7830,259 +7358,6 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  listFlowVersions: {
-    parameters: {
-      query?: {
-        cursor?: string;
-        limit?: number;
-      };
-      header?: never;
-      path: {
-        agentId: string;
-        flowId: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description { agentry: [version], nextCursor } */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['VersionPage'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getFlowVersion: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        agentId: string;
-        flowId: number;
-        version: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The version with its nodes and edges */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['VersionGraph'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown version */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  restoreFlowVersion: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
-        'If-Match'?: string;
-      };
-      path: {
-        agentId: string;
-        flowId: number;
-        version: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['Publish'];
-      };
-    };
-    responses: {
-      /** @description The new version */
-      201: {
-        headers: {
-          /** @description Version tag of the document: send it as If-Match to write only that version */
-          ETag?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Version'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown version */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The If-Match tag is not the current version: nothing was written */
-      412: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getFlowVersionDiff: {
-    parameters: {
-      query: {
-        from: number;
-        to: number;
-      };
-      header?: never;
-      path: {
-        agentId: string;
-        flowId: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The diff */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['VersionDiff'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown version */
-      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -10155,75 +9430,6 @@ export interface operations {
       };
     };
   };
-  importBundle: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ImportRequest'];
-      };
-    };
-    responses: {
-      /** @description The plan of a dry run, or of a bundle imported before (nothing changed) */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ImportPlan'];
-        };
-      };
-      /** @description The plan, applied */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ImportPlan'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
   listIncomingWebhooks: {
     parameters: {
       query?: {
@@ -11950,55 +11156,6 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  exportObject: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        name: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The bundle */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Bundle'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -15827,55 +14984,6 @@ export interface operations {
       };
     };
   };
-  exportTable: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        name: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The bundle */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Bundle'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
   exportTableRowsCsv: {
     parameters: {
       query?: never;
@@ -17756,8 +16864,6 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
-              /** @description The version of the flow whose node said it (null for other messages) */
-              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -18021,8 +17127,6 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
-              /** @description The version of the flow whose node said it (null for other messages) */
-              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -18231,8 +17335,6 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
-              /** @description The version of the flow whose node said it (null for other messages) */
-              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -18786,55 +17888,6 @@ export interface operations {
       };
     };
   };
-  exportWorkflow: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        workflowId: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The bundle */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Bundle'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
   getWorkflowGraph: {
     parameters: {
       query?: never;
@@ -19324,11 +18377,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['Publish'];
-      };
-    };
+    requestBody?: never;
     responses: {
       /** @description Workflow with its new liveSnapshotId */
       201: {
@@ -19920,255 +18969,6 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  listWorkflowVersions: {
-    parameters: {
-      query?: {
-        cursor?: string;
-        limit?: number;
-      };
-      header?: never;
-      path: {
-        workflowId: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description { agentry: [version], nextCursor } */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['VersionPage'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getWorkflowVersion: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        version: number;
-        workflowId: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The version with its nodes and edges */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['VersionGraph'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown version */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  restoreWorkflowVersion: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
-        'If-Match'?: string;
-      };
-      path: {
-        version: number;
-        workflowId: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['Publish'];
-      };
-    };
-    responses: {
-      /** @description The new version */
-      201: {
-        headers: {
-          /** @description Version tag of the document: send it as If-Match to write only that version */
-          ETag?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Version'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown version */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The If-Match tag is not the current version: nothing was written */
-      412: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Any other error: `{ code, message, details? }` */
-      default: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  getWorkflowVersionDiff: {
-    parameters: {
-      query: {
-        from: number;
-        to: number;
-      };
-      header?: never;
-      path: {
-        workflowId: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The diff */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['VersionDiff'];
-        };
-      };
-      /** @description Invalid input; `details.issues` lists each problem */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown or revoked API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unknown version */
-      404: {
         headers: {
           [name: string]: unknown;
         };

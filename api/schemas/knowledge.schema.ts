@@ -1,5 +1,9 @@
 /** Documents of a knowledge base and its query (extensions): request and response schemas. */
-import { KNOWLEDGE_DOCUMENT_SOURCES, KNOWLEDGE_DOCUMENT_STATUSES } from '../../db/knowledge/knowledge-document.entity.js';
+import {
+  KNOWLEDGE_DOCUMENT_SOURCES,
+  KNOWLEDGE_DOCUMENT_STATUSES,
+  KNOWLEDGE_EMBEDDINGS_STATUSES,
+} from '../../db/knowledge/knowledge-document.entity.js';
 import type { JsonSchema } from '../validation.js';
 import { page } from './agents.schema.js';
 
@@ -16,7 +20,7 @@ const nullableString = { type: ['string', 'null'] };
 export const KnowledgeDocumentSchema: JsonSchema = {
   $id: 'KnowledgeDocument',
   type: 'object',
-  required: ['id', 'knowledgeBaseId', 'title', 'source', 'status', 'revision', 'chunkCount', 'createdAt', 'updatedAt'],
+  required: ['id', 'knowledgeBaseId', 'title', 'source', 'status', 'embeddings', 'revision', 'chunkCount', 'createdAt', 'updatedAt'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     knowledgeBaseId: { type: 'integer' },
@@ -28,6 +32,15 @@ export const KnowledgeDocumentSchema: JsonSchema = {
     contentHash: { ...nullableString, description: 'SHA-256 of the bytes; the same bytes twice are one document' },
     status: { enum: [...KNOWLEDGE_DOCUMENT_STATUSES] },
     failureReason: nullableString,
+    embeddings: {
+      enum: [...KNOWLEDGE_EMBEDDINGS_STATUSES],
+      description:
+        "The chunks' embeddings, made after the text is searchable: READY, PENDING (retried while the provider is down), UNAVAILABLE (see embeddingsReason)",
+    },
+    embeddingsReason: {
+      ...nullableString,
+      description: 'Why embeddings are UNAVAILABLE (no embedding model or provider, a provider without /embeddings, retries spent)',
+    },
     revision: { type: 'integer', description: 'Grows with each change; each revision is indexed once' },
     chunkCount: { type: 'integer' },
     indexedAt: nullableString,

@@ -4,8 +4,20 @@ import { AgentResource } from '../agents/agent-resource.entity.js';
 
 export const KNOWLEDGE_DOCUMENT_STATUSES = ['PENDING', 'INDEXED', 'FAILED'] as const;
 
-/** PENDING until the indexing workflow has written the chunks of its current revision; FAILED with `failureReason`. */
+/**
+ * PENDING until the indexing workflow has written the chunks of its current revision (text searchable from then on,
+ * whatever its embeddings); FAILED with `failureReason`.
+ */
 export type KnowledgeDocumentStatus = (typeof KNOWLEDGE_DOCUMENT_STATUSES)[number];
+
+export const KNOWLEDGE_EMBEDDINGS_STATUSES = ['READY', 'PENDING', 'UNAVAILABLE'] as const;
+
+/**
+ * The embeddings of a document's chunks, an enrichment beside its text index: PENDING while they are made (retried with
+ * backoff while the provider is down), READY once every chunk has one, UNAVAILABLE with `embeddingsReason` (no
+ * provider or embedding model, a provider without `/embeddings`, or retries spent). Retrieval fuses what exists.
+ */
+export type KnowledgeEmbeddingsStatus = (typeof KNOWLEDGE_EMBEDDINGS_STATUSES)[number];
 
 export const KNOWLEDGE_DOCUMENT_SOURCES = ['INLINE', 'TEXT', 'FILE', 'URL'] as const;
 
@@ -34,6 +46,8 @@ export class KnowledgeDocument {
   text?: string | null;
   status: Opt<KnowledgeDocumentStatus> = 'PENDING';
   failureReason?: string | null;
+  embeddings: Opt<KnowledgeEmbeddingsStatus> = 'PENDING';
+  embeddingsReason?: string | null;
   revision: Opt<number> = 1;
   chunkCount: Opt<number> = 0;
   indexedAt?: Date | null;
@@ -46,6 +60,7 @@ export const KnowledgeDocumentSchema = new EntitySchema<KnowledgeDocument>({
   tableName: 'knowledge_documents',
   checks: [
     { name: 'knowledge_documents_status_check', expression: "status in ('PENDING', 'INDEXED', 'FAILED')" },
+    { name: 'knowledge_documents_embeddings_check', expression: "embeddings in ('READY', 'PENDING', 'UNAVAILABLE')" },
     { name: 'knowledge_documents_source_check', expression: "source in ('INLINE', 'TEXT', 'FILE', 'URL')" },
   ],
   indexes: [
@@ -70,6 +85,8 @@ export const KnowledgeDocumentSchema = new EntitySchema<KnowledgeDocument>({
     text: { type: 'text', nullable: true, lazy: true },
     status: { type: 'text', default: 'PENDING' },
     failureReason: { type: 'text', nullable: true },
+    embeddings: { type: 'text', default: 'PENDING' },
+    embeddingsReason: { type: 'text', nullable: true },
     revision: { type: 'integer', default: 1 },
     chunkCount: { type: 'integer', default: 0 },
     indexedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

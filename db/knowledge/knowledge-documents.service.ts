@@ -34,6 +34,8 @@ export function documentView(d: KnowledgeDocument) {
     contentHash: d.contentHash ?? null,
     status: d.status,
     failureReason: d.failureReason ?? null,
+    embeddings: d.embeddings,
+    embeddingsReason: d.embeddingsReason ?? null,
     revision: d.revision,
     chunkCount: d.chunkCount,
     indexedAt: d.indexedAt?.toISOString() ?? null,

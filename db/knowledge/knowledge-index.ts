@@ -178,13 +178,16 @@ export function unit(vector: number[]): number[] {
   return vector.map((x) => x / norm);
 }
 
-/** INDEXED with its chunk count, when the revision is still current. */
+/** INDEXED with its chunk count, when the revision is still current; its embeddings PENDING unless every chunk has one. */
 export async function markIndexed(knex: Knex, documentId: string, revision: number): Promise<boolean> {
   return whileCurrent(knex, documentId, revision, async (trx) => {
     await trx.raw(
       `update knowledge_documents set status = 'INDEXED', failure_reason = null, indexed_at = now(), updated_at = now(),
-         chunk_count = (select count(*) from knowledge_chunks where document_id = ? and revision = ?) where id = ?`,
-      [documentId, revision, documentId],
+         chunk_count = (select count(*) from knowledge_chunks where document_id = :id and revision = :revision),
+         embeddings = case when exists (select 1 from knowledge_chunks where document_id = :id and revision = :revision and embedding is null)
+           then 'PENDING' else 'READY' end, embeddings_reason = null
+       where id = :id`,
+      { id: documentId, revision },
     );
   });
 }

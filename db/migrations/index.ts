@@ -23,6 +23,8 @@ import { Migration20261128001500_run_retries } from './Migration20261128001500_r
 import { Migration20261125235900_knowledge_reindex } from './Migration20261125235900_knowledge_reindex.js';
 import { Migration20261128000757_graph_versions } from './Migration20261128000757_graph_versions.js';
 import { Migration20261128005713_bundle_imports } from './Migration20261128005713_bundle_imports.js';
+import { Migration20261128001500_knowledge_embeddings_apart } from './Migration20261128001500_knowledge_embeddings_apart.js';
+import { Migration20261128003000_knowledge_bm25 } from './Migration20261128003000_knowledge_bm25.js';
 
 export const migrationsList = [
   { name: 'Migration20261121155308_foundation', class: Migration20261121155308_foundation },
@@ -47,6 +49,8 @@ export const migrationsList = [
   { name: 'Migration20261125230412_handoffs', class: Migration20261125230412_handoffs },
   { name: 'Migration20261125235900_knowledge_reindex', class: Migration20261125235900_knowledge_reindex },
   { name: 'Migration20261128000757_graph_versions', class: Migration20261128000757_graph_versions },
+  { name: 'Migration20261128001500_knowledge_embeddings_apart', class: Migration20261128001500_knowledge_embeddings_apart },
   { name: 'Migration20261128001500_run_retries', class: Migration20261128001500_run_retries },
+  { name: 'Migration20261128003000_knowledge_bm25', class: Migration20261128003000_knowledge_bm25 },
   { name: 'Migration20261128005713_bundle_imports', class: Migration20261128005713_bundle_imports },
 ];

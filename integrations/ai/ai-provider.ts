@@ -64,6 +64,8 @@ export class AiProviderUnavailableError extends Error {
  * (the `aiCall` activity's retry policy tries again) and `NodeError` for a permanent one (another 4xx).
  */
 export interface AiProvider {
+  /** Where the provider is (its base URL): what a gap it showed (no `/embeddings`) is remembered under. */
+  readonly endpoint: string;
   chat(request: ChatRequest): Promise<ChatResponse>;
   transcribe(request: TranscriptionRequest): Promise<{ text: string }>;
   /** One vector per input text, in order (OpenAI-compatible `/embeddings`). */

@@ -47,8 +47,22 @@ interface WireChoice {
   message?: { content?: string | null; tool_calls?: { id?: string; function?: { name?: string; arguments?: string } }[] };
 }
 
+/** A 4xx answer other than 429: permanent, with its status (404 or 405: the provider has no such endpoint). */
+export class AiRequestRefusedError extends NodeError {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message, 'AiRequestRefused');
+  }
+}
+
 export class OpenAiCompatibleProvider implements AiProvider {
-  constructor(private readonly options: OpenAiCompatibleOptions) {}
+  readonly endpoint: string;
+
+  constructor(private readonly options: OpenAiCompatibleOptions) {
+    this.endpoint = options.baseUrl;
+  }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
     const body = {
@@ -135,7 +149,7 @@ export class OpenAiCompatibleProvider implements AiProvider {
     }
     const detail = providerMessage(text);
     if (response.status !== 429 && response.status < 500) {
-      throw new NodeError(`The AI provider refused the request (${response.status}): ${detail}`, 'AiRequestRefused');
+      throw new AiRequestRefusedError(`The AI provider refused the request (${response.status}): ${detail}`, response.status);
     }
     throw new AiProviderUnavailableError(`The AI provider answered ${response.status}: ${detail}`, retryAfterMs(response.headers.get('retry-after')));
   }

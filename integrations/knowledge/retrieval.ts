@@ -1,7 +1,8 @@
 /**
  * Finds the passages of an account's knowledge bases that answer a question: the full-text ranking, fused by
  * reciprocal rank fusion with the embedding ranking when the AI catalog has an embedding model, a provider is
- * configured and the knowledge bases' chunks have embeddings; otherwise the full-text ranking alone. Knowledge bases
+ * configured and the knowledge bases' chunks have embeddings (those that have them: documents whose embeddings are
+ * PENDING or UNAVAILABLE are found by their text); otherwise, or when the provider fails, the full-text ranking alone. Knowledge bases
  * of another account are never searched (they are not found, as if missing).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -9,6 +10,7 @@ import { AgentResource } from '../../db/agents/agent-resource.entity.js';
 import { AiModel } from '../../db/catalogs/ai-model.entity.js';
 import { knowledgeLanguage } from '../../db/knowledge/knowledge-index.js';
 import { hasEmbeddings, passagesOf, searchText, searchVectors, type Passage, type SearchScope } from '../../db/knowledge/knowledge-search.js';
+import { embeddingGap } from '../../db/knowledge/knowledge-embeddings.js';
 import { reciprocalRankFusion } from '../../lib/knowledge/fusion.js';
 import type { AiProvider } from '../ai/ai-provider.js';
 
@@ -46,22 +48,35 @@ export async function retrieve(em: EntityManager, provider: AiProvider | null, r
   const scope: SearchScope = { accountId: request.accountId, bases, documentIds: request.documentIds, limit: Math.max(CANDIDATES, request.topK) };
   const text = await searchText(knex, scope, request.query);
   const model = provider && bases.length ? await embeddingModel(em) : null;
-  let ranked: { id: string; score: number }[];
-  if (
-    model &&
-    provider &&
-    (await hasEmbeddings(
-      knex,
-      bases.map((b) => b.id),
-    ))
-  ) {
-    const [vector] = (await provider.embed({ model: model.externalId, input: [request.query], signal: request.signal })).vectors;
-    const near = await searchVectors(knex, scope, vector!);
-    ranked = reciprocalRankFusion([text.map((h) => h.chunkId), near.map((h) => h.chunkId)]);
-  } else ranked = text.map((h) => ({ id: h.chunkId, score: h.score }));
+  const vector = model && provider ? await questionVector(em, provider, model, bases, request) : null;
+  const ranked = vector
+    ? reciprocalRankFusion([text.map((h) => h.chunkId), (await searchVectors(knex, scope, vector)).map((h) => h.chunkId)])
+    : text.map((h) => ({ id: h.chunkId, score: h.score }));
   const scores = new Map(ranked.map((t) => [t.id, t.score]));
   const passages = await distinctPassages(ranked, request.topK, (ids) => passagesOf(knex, request.accountId, ids));
   return passages.map((p) => ({ ...p, score: scores.get(p.chunkId)! }));
+}
+
+/**
+ * The question's embedding, when some chunk of these knowledge bases has one and the provider is not remembered as
+ * lacking `/embeddings`; null (text only) when it fails: a provider that is down or refuses never fails a query.
+ */
+async function questionVector(em: EntityManager, provider: AiProvider, model: AiModel, bases: SearchScope['bases'], request: RetrievalRequest) {
+  const knex = em.getKnex();
+  if (
+    !(await hasEmbeddings(
+      knex,
+      bases.map((b) => b.id),
+    )) ||
+    (await embeddingGap(knex, provider.endpoint, model.externalId))
+  )
+    return null;
+  try {
+    return (await provider.embed({ model: model.externalId, input: [request.query], signal: request.signal })).vectors[0] ?? null;
+  } catch (error) {
+    if (request.signal?.aborted) throw error;
+    return null;
+  }
 }
 
 /**

@@ -45,6 +45,10 @@ export class FakeAiServer {
   readonly requests: ReceivedRequest[] = [];
   /** The vector `/embeddings` answers for one input text. */
   embed: (text: string) => number[] = hashedEmbedding;
+  /** When set, `/embeddings` answers this status instead of vectors (404: a server without them; 503: one that is down). */
+  embeddingsStatus: number | null = null;
+  /** Requests `/embeddings` received, answered or not. */
+  embeddingRequests = 0;
   /** Texts `/embeddings` received, in order. */
   readonly embedded: string[] = [];
   private replies: ScriptedReply[] = [];
@@ -75,6 +79,13 @@ export class FakeAiServer {
 
   private embeddings(body: Record<string, unknown>): { status: number; headers: Record<string, string>; body: string } {
     const input = Array.isArray(body.input) ? (body.input as string[]) : [String(body.input)];
+    this.embeddingRequests += 1;
+    if (this.embeddingsStatus)
+      return {
+        status: this.embeddingsStatus,
+        headers: {},
+        body: JSON.stringify({ error: { message: `unknown path /v1/embeddings (${this.embeddingsStatus})` } }),
+      };
     this.embedded.push(...input);
     const data = input.map((text, index) => ({ object: 'embedding', index, embedding: this.embed(text) }));
     return {

@@ -9,6 +9,7 @@ import { harness, listen } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { textPdf } from '../../setup/test-pdf.js';
 import { startFileServer } from '../../setup/file-server.js';
+import { waitUntil } from '../../setup/runs.js';
 import { issueAt, ok, refused, type Account } from '../agents/agent-calls.helpers.js';
 import { docx, DOCX_TYPE, indexed, newKnowledgeBase, query, storedChunks, upload } from './knowledge.helpers.js';
 
@@ -83,7 +84,11 @@ describe('knowledge bases: documents, indexing and retrieval', function () {
     try {
       const manuals = await newKnowledgeBase(a, 'Manuals');
       const [doc] = await upload(a, manuals, [{ name: 'kettle.md', type: 'text/markdown', bytes: Buffer.from(MANUAL) }]);
-      await indexed(a, manuals);
+      await waitUntil(
+        () => ok('GET', `/knowledge-bases/${manuals}/documents/${doc!.id}`, a.userKey),
+        (d) => d.embeddings === 'READY',
+        'the embeddings of kettle.md',
+      );
       const missing = await harness()
         .orm.em.getKnex()('knowledge_chunks')
         .where('knowledge_base_id', manuals)
