@@ -247,6 +247,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/agents/{agentId}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The agent as a bundle: settings (no secret), variables, intents, every flow with its draft and live graphs, and the custom tools, playbooks and knowledge bases it references; documents=true adds the knowledge bases’ documents */
+    get: operations['exportAgent'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/agents/{agentId}/flows': {
     parameters: {
       query?: never;
@@ -363,7 +380,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Promotes the draft to a new immutable live snapshot, which conversations are served from */
+    /** Promotes the draft to a new immutable live snapshot, which conversations are served from; each publish is the next numbered version (an optional message says what changed) */
     post: operations['publishFlow'];
     delete?: never;
     options?: never;
@@ -380,6 +397,74 @@ export interface paths {
     };
     /** Draft and live snapshots, newest first */
     get: operations['listFlowSnapshots'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/flows/{flowId}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Published versions, newest first (each publish is one) */
+    get: operations['listFlowVersions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/flows/{flowId}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One version with its graph */
+    get: operations['getFlowVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/flows/{flowId}/versions/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Makes the version's graph the draft again and publishes it as the next version (If-Match: the draft graph's ETag); the message defaults to "Restored version n" */
+    post: operations['restoreFlowVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/flows/{flowId}/versions/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What changed from version `from` to version `to`: nodes and edges added, removed and changed, with a line per node */
+    get: operations['getFlowVersionDiff'];
     put?: never;
     post?: never;
     delete?: never;
@@ -692,11 +777,29 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Meta's subscription handshake: answers hub.challenge (text/plain) when hub.mode is subscribe and hub.verify_token is the verify token of a connected number, page or Instagram account of the channel (npm run admin -- channel-settings) */
+    /** Meta's subscription handshake on the callback URL shared by every connection of the channel: answers hub.challenge (text/plain) when hub.mode is subscribe and hub.verify_token is the verify token of a connected number, page or Instagram account of the channel (npm run admin -- channel-settings) */
     get: operations['checkChannelWebhook'];
     put?: never;
-    /** Meta delivers messages and statuses of connected numbers, pages and Instagram accounts. Each message reaches its agent once (a redelivery is answered 200 and adds nothing); answered 200 once every event is stored */
+    /** Meta delivers messages and statuses on the callback URL shared by every connection of the channel. Each message reaches its agent once (a redelivery is answered 200 and adds nothing); answered 200 once every event is stored */
     post: operations['deliverChannelEvents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/channels/v1/{channel}/webhook/{connection}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Meta's subscription handshake on this number's or page's own callback URL: answers hub.challenge (text/plain) when hub.mode is subscribe and hub.verify_token is the verify token of this connection (npm run admin -- channel-settings) */
+    get: operations['checkConnectionWebhook'];
+    put?: never;
+    /** Meta delivers messages and statuses on this number's or page's own callback URL. Each message reaches its agent once (a redelivery is answered 200 and adds nothing); answered 200 once every event is stored */
+    post: operations['deliverConnectionEvents'];
     delete?: never;
     options?: never;
     head?: never;
@@ -735,6 +838,23 @@ export interface paths {
     post?: never;
     /** Deletes a custom tool */
     delete: operations['deleteCustomTool'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/imports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Imports a bundle: dryRun answers the plan (what is created, the id mapping, references to connect, conflicts) and changes nothing; applied, everything is made in one transaction and the plan carries the new ids. The same bundle again changes nothing. Imported agents start offline, imported workflows DRAFT unless activate is true */
+    post: operations['importBundle'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1023,6 +1143,23 @@ export interface paths {
     head?: never;
     /** Changes the content and/or the type of an activity */
     patch: operations['updateRecordActivity'];
+    trace?: never;
+  };
+  '/objects/{name}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Its schema (fields, types, formats) as a bundle file: sorted keys and a checksum, to keep in git or compare (docs/versions-and-bundles.md) */
+    get: operations['exportObject'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/objects/{name}/export/csv': {
@@ -1696,6 +1833,23 @@ export interface paths {
     patch: operations['updateTable'];
     trace?: never;
   };
+  '/tables/{name}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Its schema (fields, types, formats) as a bundle file: sorted keys and a checksum, to keep in git or compare (docs/versions-and-bundles.md) */
+    get: operations['exportTable'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/tables/{name}/export/csv': {
     parameters: {
       query?: never;
@@ -2237,6 +2391,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/workflows/{workflowId}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The workflow as a bundle: settings, variables, draft and live graphs, and the incoming webhooks it names (never their tokens) */
+    get: operations['exportWorkflow'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/workflows/{workflowId}/graph': {
     parameters: {
       query?: never;
@@ -2305,6 +2476,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/workflows/{workflowId}/logs/{logId}/retry': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Retries a failed run as a new run (extension): from its failed node, keeping the results of the nodes before it, or from the start; on its own graph or the live one */
+    post: operations['retryWorkflowRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/logs/{logId}/terminate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Terminates a running run at once (extension): nothing more runs in it; the reason is recorded in its history and its log */
+    post: operations['terminateWorkflowRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/workflows/{workflowId}/nodes': {
     parameters: {
       query?: never;
@@ -2349,9 +2554,44 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph */
+    /** Promotes the draft to a new immutable live snapshot; an ACTIVE workflow's schedules follow the new graph; each publish is the next numbered version (an optional message says what changed) */
     post: operations['publishWorkflow'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/retries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Retries the failed runs a filter finds, as a job (a Temporal workflow) at a bounded rate, each run at most once (extension) */
+    post: operations['startWorkflowRetryJob'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/retries/{jobId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A retry job with its counts: planned, started, succeeded, failed, running (extension) */
+    get: operations['getWorkflowRetryJob'];
+    put?: never;
+    post?: never;
+    /** Cancels a retry job between batches; retries already queued still run (extension) */
+    delete: operations['cancelWorkflowRetryJob'];
     options?: never;
     head?: never;
     patch?: never;
@@ -2454,6 +2694,74 @@ export interface paths {
     };
     /** Whether a variable (declared or built-in) of that name exists */
     get: operations['checkWorkflowVariableName'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Published versions, newest first (each publish is one) */
+    get: operations['listWorkflowVersions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/versions/{version}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One version with its graph */
+    get: operations['getWorkflowVersion'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/versions/{version}/restore': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Makes the version's graph the draft again and publishes it as the next version (If-Match: the draft graph's ETag); the message defaults to "Restored version n" */
+    post: operations['restoreWorkflowVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/versions/diff': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** What changed from version `from` to version `to`: nodes and edges added, removed and changed, with a line per node */
+    get: operations['getWorkflowVersionDiff'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2914,6 +3222,19 @@ export interface components {
        * @constant
        */
       type?: 'BREAK';
+    };
+    /** @description One JSON file, keys sorted at every level; checksum: sha256 of the canonical JSON of everything else */
+    Bundle: {
+      checksum: string;
+      /** @constant */
+      format: 'agentry-bundle';
+      formatVersion: number;
+      /** @enum {unknown} */
+      kind: 'agent' | 'workflow' | 'table';
+      /** @description JSON Pointers of the secrets left out (set them again after import) */
+      secretsRemoved?: string[];
+      /** @description Where it was exported: the account namespace and the id there */
+      source?: Record<string, never>;
     };
     Channels: {
       agentry: {
@@ -3384,6 +3705,51 @@ export interface components {
         type: string;
       }[];
     };
+    ImportPlan: {
+      /**
+       * @description unchanged: this bundle was imported before; nothing was done
+       * @enum {unknown}
+       */
+      action: 'create' | 'unchanged';
+      checksum: string;
+      /** @description false: the bundle was edited since its export */
+      checksumMatches: boolean;
+      conflicts: string[];
+      /** @description References to connect here: numbers, pages, connected accounts, other agents, webhooks’ new URLs */
+      connect: {
+        message: string;
+        reference: string;
+        where: string;
+      }[];
+      create: {
+        id: string | number | null;
+        kind: string;
+        name: string;
+        sourceId: string | number | null;
+      }[];
+      dryRun: boolean;
+      /** @description <kind>:<id there> → id here (null in a dry run) */
+      ids: {
+        [key: string]: string | number | null;
+      };
+      kind: string;
+      target: {
+        id: string | number | null;
+        kind: string;
+      };
+    };
+    ImportRequest: {
+      /** @description An imported workflow is set ACTIVE (it starts DRAFT otherwise) */
+      activate?: boolean;
+      /** @description A bundle as an export answered it (edited by hand or not) */
+      bundle: Record<string, never>;
+      /** @description Answer the plan, change nothing */
+      dryRun?: boolean;
+      /** @description References the bundle cannot carry, to ids here: {"connectedAccount:5": 7, "agent:<uuid>": "<uuid>"} */
+      mapping?: {
+        [key: string]: string | number;
+      };
+    };
     IncomingWebhook: {
       /** @description Only in the answer that issues it (create, turning useAuthentication on, rotate-token); stored only as a hash */
       accessToken?: string;
@@ -3808,6 +4174,15 @@ export interface components {
       instructions?: string;
       name?: string;
     };
+    /**
+     * @description Optional: a message the version keeps (what changed, why)
+     * @example {
+     *       "message": "Greets returning customers by name"
+     *     }
+     */
+    Publish: {
+      message?: string | null;
+    };
     /** @description Filter of rows: a condition `{ "field", "operator", "value" }`, or a group `{ "and": [...] }` / `{ "or": [...] }` of filters, nested at most 5 groups deep, with at most 100 conditions in all. `{}` matches every row. Example: `{ "and": [ { "field": "Status", "operator": "in", "value": ["Open", "Won"] }, { "or": [ { "field": "Amount", "operator": "gte", "value": 1000 }, { "field": "createdAt", "operator": "after", "value": "2024-01-01" } ] } ] }`. "Not" operators (neq, notIn, notContains, hasNone) also match empty cells. Formula fields cannot be filtered yet. Invalid filters are answered with 400 `bad_request` whose `details.issues[].path` points into the filter (`filter.and[1].or[0].operator`). */
     QueryFilter: {
       $defs: {
@@ -4092,6 +4467,100 @@ export interface components {
        */
       type?: 'RESPONSE_AI';
     };
+    RetryJob: {
+      /** Format: date-time */
+      createdAt: string;
+      /** @description Retries that failed (or were cancelled) again */
+      failed: number;
+      /** Format: date-time */
+      finishedAt: string | null;
+      id: string;
+      /** @description Failed runs the filter found (null while the job lists them) */
+      planned: number | null;
+      /** @description The filter, from and graph the job was started with */
+      request: Record<string, never>;
+      /** @description Retries waiting for admission or running */
+      running: number;
+      /** @description Retries queued */
+      started: number;
+      /** @enum {string} */
+      status: 'running' | 'completed' | 'cancelled';
+      succeeded: number;
+      /** @description The job in the Temporal UI (`retry-job:<id>`, workflow type retryRuns) */
+      temporalWorkflowId: string;
+      workflowId: number;
+    };
+    RetryJobDryRun: {
+      /** @description Failed runs the filter finds (before nodeId and errorContains narrow them) */
+      count: number;
+      /** @enum {boolean} */
+      dryRun: true;
+      /** @description Up to 10 of their log ids */
+      sample: string[];
+    };
+    RetryJobRequest: {
+      /**
+       * @description Answer the count and a sample of the runs, start nothing
+       * @default false
+       */
+      dryRun: boolean;
+      filter: {
+        /** @description Only runs whose error contains this (case-insensitive) */
+        errorContains?: string;
+        /**
+         * Format: date-time
+         * @description Runs started at or after (ISO date-time)
+         */
+        from: string;
+        /** @description Only runs that failed at this node */
+        nodeId?: string;
+        /** @enum {string} */
+        status: 'failed';
+        /**
+         * Format: date-time
+         * @description Runs started before (ISO date-time); at most 31 days after `from`
+         */
+        to: string;
+      };
+      /**
+       * @description `failed-node`: keep the results of the nodes before the failed one and run from it; `start`: run again from the entry node
+       * @default failed-node
+       * @enum {string}
+       */
+      from: 'failed-node' | 'start';
+      /**
+       * @description `original`: the failed run's own graph; `live`: the workflow's live graph now (409 when it no longer has the node to start from)
+       * @default original
+       * @enum {string}
+       */
+      graph: 'original' | 'live';
+    };
+    RetryQueued: {
+      /** @description The outbox event that starts it once admitted */
+      eventId: string;
+      /** @enum {string} */
+      from: 'failed-node' | 'start';
+      /** @enum {string} */
+      graph: 'original' | 'live';
+      /** @description The log id (Temporal workflow id) of the new run, `automation:<id>:retry-<uuid>` */
+      id: string;
+      /** @description The log it retries */
+      retryOf: string;
+    };
+    RetryRunRequest: {
+      /**
+       * @description `failed-node`: keep the results of the nodes before the failed one and run from it; `start`: run again from the entry node
+       * @default failed-node
+       * @enum {string}
+       */
+      from: 'failed-node' | 'start';
+      /**
+       * @description `original`: the failed run's own graph; `live`: the workflow's live graph now (409 when it no longer has the node to start from)
+       * @default original
+       * @enum {string}
+       */
+      graph: 'original' | 'live';
+    };
     /**
      * @example {
      *       "id": "c0a8012e5f3b4d6e8a9b0c1d2e3f4a5b",
@@ -4195,6 +4664,8 @@ export interface components {
       temporal_workflow_id: string;
       /** @description MANUAL, SCHEDULED_TRIGGER or the event type that started the run */
       trigger_type: string | null;
+      /** @description The version of the workflow the run executed; null for a run of the draft, or until the run has recorded its start */
+      version: number | null;
     };
     RunLogDetail: {
       ai_credits: number;
@@ -4230,6 +4701,21 @@ export interface components {
       operations: number;
       /** @description The run stopped before any node: an event of its own run triggered it */
       prevented_loop: boolean;
+      /** @description Retries of this run, oldest first (extension) */
+      retries: {
+        /** Format: date-time */
+        created_at: string;
+        /** @enum {string} */
+        from: 'failed-node' | 'start';
+        /** @enum {string} */
+        graph: 'original' | 'live';
+        /** @description The log id of the new run */
+        id: string;
+        /** @description The retry job that made it; null for a retry of this run alone */
+        job_id: string | null;
+      }[];
+      /** @description The log this run retries (extension); null when it is not a retry */
+      retry_of: string | null;
       /** Format: date-time */
       started_at: string;
       /** @enum {string} */
@@ -4242,6 +4728,8 @@ export interface components {
       temporal_workflow_id: string;
       /** @description MANUAL, SCHEDULED_TRIGGER or the event type that started the run */
       trigger_type: string | null;
+      /** @description The version of the workflow the run executed; null for a run of the draft, or until the run has recorded its start */
+      version: number | null;
     };
     RunLogPage: {
       agentry: {
@@ -4274,6 +4762,8 @@ export interface components {
         temporal_workflow_id: string;
         /** @description MANUAL, SCHEDULED_TRIGGER or the event type that started the run */
         trigger_type: string | null;
+        /** @description The version of the workflow the run executed; null for a run of the draft, or until the run has recorded its start */
+        version: number | null;
       }[];
       /** @description Pass as `cursor` for the next page */
       nextCursor: string | null;
@@ -4532,6 +5022,10 @@ export interface components {
       /** Format: date-time */
       updatedAt: string;
     };
+    TerminateRunRequest: {
+      /** @description Recorded in the run’s history and its log’s error */
+      reason: string;
+    };
     ToolsAiNode: {
       data?: components['schemas']['ToolsAiNodeData'];
       /**
@@ -4670,11 +5164,13 @@ export interface components {
       triggeredByRecordTypeId?: number | null;
       /** @description Table (TABLE_ROW_*) or Object (OBJECT_RECORD_*) whose rows fire it */
       triggeredByTableId?: number | null;
+      /** @description Ids of workflows whose failed runs fire it (AUTOMATION_FAILED) of the account */
+      triggeredByWorkflowIds?: number[] | null;
       /** @description EXTERNAL_TRIGGER: trigger slug (GET /integrations/trigger-types) */
       triggerSlug?: string | null;
       /** @description EXTERNAL_TRIGGER: toolkit owning the event, e.g. GMAIL */
       triggerToolkit?: string | null;
-      /** @description One of CONVERSATION_ENDED, CONVERSATION_IDLE, FEEDBACK_CAPTURED, CONTACT_CREATED, CONTACT_UPDATED, TABLE_ROW_CREATED, TABLE_ROW_UPDATED, OBJECT_RECORD_CREATED, OBJECT_RECORD_UPDATED, INCOMING_WEBHOOK, EXTERNAL_TRIGGER */
+      /** @description One of CONVERSATION_ENDED, CONVERSATION_IDLE, FEEDBACK_CAPTURED, CONTACT_CREATED, CONTACT_UPDATED, TABLE_ROW_CREATED, TABLE_ROW_UPDATED, OBJECT_RECORD_CREATED, OBJECT_RECORD_UPDATED, INCOMING_WEBHOOK, EXTERNAL_TRIGGER; or AUTOMATION_FAILED (an extension): a run of a workflow of triggeredByWorkflowIds failed */
       triggerType: string;
       /**
        * @description Repeats the node type
@@ -4714,6 +5210,128 @@ export interface components {
         toolkit: string;
       }[];
       /** @description Pass as `cursor` for the next page */
+      nextCursor: string | null;
+    };
+    Version: {
+      /** Format: date-time */
+      createdAt: string;
+      /** @description Runs and conversations execute this version now */
+      isLive: boolean;
+      /** @description Given at publish (a restore says which version it restored) */
+      message: string | null;
+      nodeCount: number;
+      /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+      publishedBy: {
+        email: string | null;
+        keyId: number;
+        userId: number | null;
+      } | null;
+      /** @description The live snapshot holding the graph */
+      snapshotId: string;
+      /** @description Numbered from 1 in the order of publishing */
+      version: number;
+    };
+    VersionDiff: {
+      edges: {
+        added: {
+          handle: string;
+          source: string;
+          targetEdge: string;
+        }[];
+        changed: {
+          handle: string;
+          new: string;
+          old: string;
+          source: string;
+        }[];
+        removed: {
+          handle: string;
+          source: string;
+          targetEdge: string;
+        }[];
+      };
+      from: number;
+      nodes: {
+        added: {
+          alias: string;
+          nodeId: string;
+          summary: string;
+          type: string;
+        }[];
+        changed: {
+          alias: string;
+          changes: {
+            new?: unknown;
+            old?: unknown;
+            path: string;
+          }[];
+          nodeId: string;
+          summary: string;
+          type: string;
+        }[];
+        removed: {
+          alias: string;
+          nodeId: string;
+          summary: string;
+          type: string;
+        }[];
+      };
+      /** @description One line a person can read per changed node, then per changed edge */
+      summary: string[];
+      to: number;
+    };
+    VersionGraph: {
+      /** Format: date-time */
+      createdAt: string;
+      edges: {
+        handle: string;
+        source: string;
+        targetEdge: string;
+      }[];
+      /** @description Runs and conversations execute this version now */
+      isLive: boolean;
+      /** @description Given at publish (a restore says which version it restored) */
+      message: string | null;
+      nodeCount: number;
+      nodes: {
+        alias: string;
+        data: Record<string, never>;
+        edges: unknown[];
+        nodeId: string;
+        position: Record<string, never>;
+        type: string;
+      }[];
+      /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+      publishedBy: {
+        email: string | null;
+        keyId: number;
+        userId: number | null;
+      } | null;
+      /** @description The live snapshot holding the graph */
+      snapshotId: string;
+      /** @description Numbered from 1 in the order of publishing */
+      version: number;
+    };
+    VersionPage: {
+      agentry: {
+        /** Format: date-time */
+        createdAt: string;
+        /** @description Runs and conversations execute this version now */
+        isLive: boolean;
+        /** @description Given at publish (a restore says which version it restored) */
+        message: string | null;
+        nodeCount: number;
+        /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+        publishedBy: {
+          email: string | null;
+          keyId: number;
+          userId: number | null;
+        } | null;
+        /** @description The live snapshot holding the graph */
+        snapshotId: string;
+        /** @description Numbered from 1 in the order of publishing */
+        version: number;
+      }[];
       nextCursor: string | null;
     };
     View: {
@@ -5678,6 +6296,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -5810,6 +6430,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -6188,6 +6810,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -6309,6 +6933,8 @@ export interface operations {
               status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
             };
             flowId: number | null;
+            /** @description The version of the flow whose node said it (null for other messages) */
+            flowVersion: number | null;
             id: string;
             /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
             metadata?: {
@@ -6585,6 +7211,57 @@ export interface operations {
       };
       /** @description The If-Match tag is not the current version: nothing was written */
       412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportAgent: {
+    parameters: {
+      query?: {
+        documents?: boolean;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bundle */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Bundle'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -7286,7 +7963,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Publish'];
+      };
+    };
     responses: {
       /** @description Flow with its new liveSnapshotId */
       201: {
@@ -7358,6 +8039,259 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listFlowVersions: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+        flowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description { agentry: [version], nextCursor } */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionPage'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getFlowVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        flowId: number;
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The version with its nodes and edges */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionGraph'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  restoreFlowVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
+      path: {
+        agentId: string;
+        flowId: number;
+        version: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Publish'];
+      };
+    };
+    responses: {
+      /** @description The new version */
+      201: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Version'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getFlowVersionDiff: {
+    parameters: {
+      query: {
+        from: number;
+        to: number;
+      };
+      header?: never;
+      path: {
+        agentId: string;
+        flowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The diff */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionDiff'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -9026,7 +9960,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Not a subscribe handshake, or a verify token no connected account of the channel has */
+      /** @description Not a subscribe handshake, or not the verify token of a connection this URL serves */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9075,7 +10009,7 @@ export interface operations {
           };
         };
       };
-      /** @description Unknown channel, or a body that is not JSON */
+      /** @description Unknown channel, or a signed body that is not JSON */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9084,7 +10018,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing signature, or not the signature of this body by the app of a connected account */
+      /** @description Missing signature, or not the signature of this body by the app of the connection it claims */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9102,7 +10036,138 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Too many deliveries on this channel; retry after Retry-After */
+      /** @description Too many refused deliveries from this address, or too many deliveries for the account; retry after Retry-After */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  checkConnectionWebhook: {
+    parameters: {
+      query?: {
+        'hub.challenge'?: string;
+        'hub.mode'?: string;
+        'hub.verify_token'?: string;
+      };
+      header?: never;
+      path: {
+        channel: 'messaging' | 'instagram' | 'facebook';
+        connection: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description hub.challenge, as sent */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Unknown channel */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Not a subscribe handshake, or not the verify token of a connection this URL serves */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deliverConnectionEvents: {
+    parameters: {
+      query?: never;
+      header?: {
+        'X-Hub-Signature-256'?: string;
+      };
+      path: {
+        channel: 'messaging' | 'instagram' | 'facebook';
+        connection: number;
+      };
+      cookie?: never;
+    };
+    /** @description Meta's webhook payload: entry[].changes[].value (WhatsApp: messages, statuses, metadata.phone_number_id) or entry[].messaging[] (Messenger, Instagram: sender, recipient, message, delivery, read). Signed with the app secret of the connected account */
+    requestBody: {
+      content: {
+        'application/json': Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Stored: the messages will reach their agents */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            events: number;
+          };
+        };
+      };
+      /** @description Unknown channel, or a signed body that is not JSON */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing signature, or not the signature of this body by the app of the connection it claims */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Body over the size limit */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many refused deliveries from this address, or too many deliveries for the account; retry after Retry-After */
       429: {
         headers: {
           [name: string]: unknown;
@@ -9391,6 +10456,75 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  importBundle: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ImportRequest'];
+      };
+    };
+    responses: {
+      /** @description The plan of a dry run, or of a bundle imported before (nothing changed) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportPlan'];
+        };
+      };
+      /** @description The plan, applied */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImportPlan'];
+        };
       };
       /** @description Invalid input; `details.issues` lists each problem */
       400: {
@@ -11156,6 +12290,55 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  exportObject: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bundle */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Bundle'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -14984,6 +16167,55 @@ export interface operations {
       };
     };
   };
+  exportTable: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bundle */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Bundle'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   exportTableRowsCsv: {
     parameters: {
       query?: never;
@@ -16864,6 +18096,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -17127,6 +18361,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -17335,6 +18571,8 @@ export interface operations {
                 status: 'pending' | 'sent' | 'delivered' | 'read' | 'failed' | null;
               };
               flowId: number | null;
+              /** @description The version of the flow whose node said it (null for other messages) */
+              flowVersion: number | null;
               id: string;
               /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
               metadata?: {
@@ -17888,6 +19126,55 @@ export interface operations {
       };
     };
   };
+  exportWorkflow: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The bundle */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Bundle'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getWorkflowGraph: {
     parameters: {
       query?: never;
@@ -18169,6 +19456,170 @@ export interface operations {
       };
     };
   };
+  retryWorkflowRun: {
+    parameters: {
+      query?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        logId: string;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RetryRunRequest'];
+      };
+    };
+    responses: {
+      /** @description The new run is queued (it waits for admission like every run); its log links `retry_of` */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetryQueued'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow or log */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The run did not fail, has no failed node to start from, failed inside a loop, or the live graph no longer has the node (named); or the The Idempotency-Key was already used with another body (within 24 hours) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  terminateWorkflowRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        logId: string;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TerminateRunRequest'];
+      };
+    };
+    responses: {
+      /** @description The log, failed, its error `Terminated: <reason>` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RunLog'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow or log */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The run has already ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   createWorkflowNode: {
     parameters: {
       query?: never;
@@ -18377,7 +19828,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Publish'];
+      };
+    };
     responses: {
       /** @description Workflow with its new liveSnapshotId */
       201: {
@@ -18408,6 +19863,213 @@ export interface operations {
       };
       /** @description Temporal did not answer while the schedules had to change; nothing was changed */
       503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  startWorkflowRetryJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RetryJobRequest'];
+      };
+    };
+    responses: {
+      /** @description The job (or, with dryRun, the count and a sample) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetryJob'] | components['schemas']['RetryJobDryRun'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWorkflowRetryJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        jobId: string;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetryJob'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow or job */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  cancelWorkflowRetryJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        jobId: string;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The job as it is now */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RetryJob'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow or job */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -18969,6 +20631,255 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWorkflowVersions: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description { agentry: [version], nextCursor } */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionPage'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWorkflowVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        version: number;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The version with its nodes and edges */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionGraph'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  restoreWorkflowVersion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Optional optimistic concurrency: the ETag of the document as you last read it (or `*`). When the document has changed since, the write is refused with 412 `precondition_failed` and nothing changes. */
+        'If-Match'?: string;
+      };
+      path: {
+        version: number;
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['Publish'];
+      };
+    };
+    responses: {
+      /** @description The new version */
+      201: {
+        headers: {
+          /** @description Version tag of the document: send it as If-Match to write only that version */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Version'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The If-Match tag is not the current version: nothing was written */
+      412: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWorkflowVersionDiff: {
+    parameters: {
+      query: {
+        from: number;
+        to: number;
+      };
+      header?: never;
+      path: {
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The diff */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['VersionDiff'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown version */
+      404: {
         headers: {
           [name: string]: unknown;
         };
