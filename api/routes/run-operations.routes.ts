@@ -2,6 +2,7 @@
  * Operations on one run of a workflow, beside SPEC's run logs (extensions): retry a failed run, terminate a running
  * one (cancellation is `cancelWorkflowRun`, with the logs).
  */
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
 import { findAutomation } from '../../db/automations/automations.service.js';
 import { IDEMPOTENCY_HEADER_SCHEMA } from '../../lib/idempotency.js';
@@ -17,8 +18,12 @@ import { RetryQueuedSchema, RetryRunSchema, TerminateRunSchema } from '../schema
 const tag = 'Workflow runs';
 type LogId = { workflowId: number; logId: string };
 
-/** `link`: a log with its Temporal UI address (as the logs' routes answer it). */
-export function runOperationRoutes(api: RouteRegistry, temporal: Client, link: <T extends RunLog>(log: T) => T): void {
+/** `present`: a log as the logs' routes answer it (its Temporal UI address, the version it ran). */
+export function runOperationRoutes(
+  api: RouteRegistry,
+  temporal: Client,
+  present: (em: EntityManager, log: RunLog) => Promise<RunLog & { version: number | null }>,
+): void {
   api.add<RetryChoice, unknown, LogId>({
     method: 'post',
     operationId: 'retryWorkflowRun',
@@ -62,7 +67,10 @@ export function runOperationRoutes(api: RouteRegistry, temporal: Client, link: <
     },
     handler: async ({ auth, em, params, body }) => {
       await findAutomation(em, auth.account.id, params.workflowId);
-      return link(await terminateRunLog(em, temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId, body.reason));
+      return present(
+        em,
+        await terminateRunLog(em, temporal, { accountId: auth.account.id, automationId: params.workflowId }, params.logId, body.reason),
+      );
     },
   });
 }

@@ -31,7 +31,6 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
       ? `${uiUrl}/namespaces/${namespace}/workflows/${encodeURIComponent(log.temporal_workflow_id)}/${log.temporal_run_id}/history`
       : null,
   });
-  runOperationRoutes(api, temporal, linked);
   /** The logs with the version each run executed (from the run ledger). */
   const versioned = async <T extends RunLog>(em: EntityManager, logs: T[]): Promise<(T & { version: number | null })[]> => {
     const versions = await versionsOfRuns(
@@ -40,6 +39,7 @@ export function workflowLogRoutes(api: RouteRegistry, temporal: Client, uiUrl?: 
     );
     return logs.map((log) => ({ ...log, version: versions.get(log.id) ?? null }));
   };
+  runOperationRoutes(api, temporal, async (em, log) => (await versioned(em, [linked(log)]))[0]!);
   api.add<unknown, LogListQuery, Id>({
     method: 'get',
     operationId: 'listWorkflowLogs',

@@ -60,12 +60,16 @@ export function agentryEnv(topology: ClusterTopology): Record<string, string> {
     FILES_DIR: '/var/lib/agentry/files',
     // Calls to users' URLs never reach the cluster's own network (PostgreSQL, Temporal) unless an operator says so.
     OUTBOUND_ALLOW_PRIVATE: 'false',
+    // Taken from the shell that runs compose, the same in every container; unset, the API and workers say at start
+    // that messaging channels and identified widget visitors are off (compose never makes one).
+    SETTINGS_ENCRYPTION_KEY: '${SETTINGS_ENCRYPTION_KEY:-}',
   };
 }
 
 /** agentry's configuration in its containers, and the PostgreSQL its Temporal databases go on (as start.ts has it). */
 function settings(topology: ClusterTopology) {
-  const config = loadConfig(agentryEnv(topology));
+  const { SETTINGS_ENCRYPTION_KEY: _fromTheShell, ...env } = agentryEnv(topology);
+  const config = loadConfig(env);
   return { config, pg: postgresEndpoint(config.databaseUrl) };
 }
 

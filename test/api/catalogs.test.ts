@@ -10,9 +10,9 @@ import {
 import { connectAccount, findConnectedAccount } from '../../db/catalogs/integrations.service.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
+import { newAgent } from './agents/agent-calls.helpers.js';
 
 const em = () => harness().orm.em.fork();
-const AGENT = '8f14e45f-ceea-467f-a0e6-2b3c4d5e6f70';
 
 describe('catalogs: AI models', () => {
   it('lists the catalog with every SPEC.md field, deprecated models flagged, bodies matching the documented schema', async () => {
@@ -109,10 +109,11 @@ describe('catalogs: channels', () => {
   it('lists the numbers (canSendMessages, assistantId) and social accounts of the caller only', async () => {
     const a = await newAccount();
     const b = await newAccount();
+    const agentId = (await newAgent(a)).id;
     await connectMessagingNumber(em(), a.account.id, {
       phoneNumber: '+14155550123',
       phoneNumberId: '1090001',
-      assistantId: AGENT,
+      assistantId: agentId,
       displayName: 'Support',
     });
     await connectMessagingNumber(em(), a.account.id, { phoneNumber: '+34 612 345 678', phoneNumberId: '1090002', canSendMessages: false });
@@ -127,7 +128,7 @@ describe('catalogs: channels', () => {
     expect(numbers[0]).to.include({
       phoneNumber: '+14155550123',
       phoneNumberId: '1090001',
-      assistantId: AGENT,
+      assistantId: agentId,
       canSendMessages: true,
       displayName: 'Support',
     });
@@ -140,7 +141,7 @@ describe('catalogs: channels', () => {
     expect(other.body.agentry.numbers.map((n: { phoneNumberId: string }) => n.phoneNumberId)).to.deep.equal(['2090001']);
     expect(other.body.agentry.socialAccounts).to.deep.equal([]);
 
-    expect((await findMessagingNumber(em(), a.account.id, '1090001'))?.assistantId).to.equal(AGENT);
+    expect((await findMessagingNumber(em(), a.account.id, '1090001'))?.assistantId).to.equal(agentId);
     expect(await findMessagingNumber(em(), b.account.id, '1090001')).to.equal(null);
   });
 

@@ -8,6 +8,8 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { Server } from 'node:net';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { dropDatabase } from '../../db/database.js';
@@ -117,8 +119,18 @@ describe('beside a running npm start (its default ports taken)', function () {
       const ports = await ownPorts();
       const port = ports.PORT;
       const metrics = Number(ports.WORKER_METRICS_PORT);
-      const env = { ...ports, DATABASE_URL: databaseUrl, TEMPORAL_ADDRESS: harness().env.address, TEMPORAL_TASK_QUEUE: `start-${port}` };
+      // A data folder of its own: the settings key npm start makes goes there, not into the checkout's .data.
+      const dataDir = mkdtempSync(join(tmpdir(), 'agentry-start-'));
+      const env = {
+        ...ports,
+        DATABASE_URL: databaseUrl,
+        TEMPORAL_ADDRESS: harness().env.address,
+        TEMPORAL_TASK_QUEUE: `start-${port}`,
+        AGENTRY_DATA_DIR: dataDir,
+        SETTINGS_ENCRYPTION_KEY: '',
+      };
       const base = `http://127.0.0.1:${port}/public/v1`;
+      const keyFile = join(dataDir, 'settings.key');
       let userKey: string | undefined;
       const first = await npmStart(env);
       try {
@@ -142,16 +154,26 @@ describe('beside a running npm start (its default ports taken)', function () {
         for (const metricsPort of [metrics, metrics + 1, metrics + 2]) {
           expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status, `metrics on ${metricsPort}`).to.equal(200);
         }
+        // Sealed secrets work from the first start: npm start made the settings key and gave it to the API.
+        expect(out).to.include('npm start created the settings key');
+        expect(out).to.match(/Settings key {3}\S*settings\.key \(seals stored secrets: back it up/);
+        expect(statSync(keyFile).mode & 0o777).to.equal(0o600);
+        const agent = await call('POST', '/agents', { key: userKey, baseUrl: base, body: { name: 'Greeter' } });
+        const rotated = await call('POST', `/agents/${agent.body.id}/identity-secret/rotate`, { key: userKey, baseUrl: base });
+        expect(rotated.status, JSON.stringify(rotated.body)).to.equal(200);
         expect(first.output()).to.not.match(/EADDRINUSE|exited unexpectedly/);
       } finally {
         await first.stop();
       }
+      const key = readFileSync(keyFile, 'utf8');
       expect(first.output()).to.include('stopping...');
 
       const second = await npmStart(env);
       try {
         expect(second.output()).to.include('database schema is up to date');
         expect(second.output()).to.not.include('USER key');
+        expect(second.output()).to.not.include('created the settings key');
+        expect(readFileSync(keyFile, 'utf8'), 'the same key').to.equal(key);
         expect((await call('GET', '/me', { key: userKey, baseUrl: base })).status).to.equal(200);
       } finally {
         await second.stop();

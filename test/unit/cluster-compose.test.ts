@@ -61,8 +61,10 @@ describe('temporal-docker-compose.yml (generated from launcher/cluster/cluster.j
     ]);
     expect(services['temporal-ui']!.ports).to.deep.equal([`${topology.ui.port}:${topology.ui.port}`]);
     expect(files[COMPOSE_FILE]).to.include(yaml(env, '  '));
+    // The settings key comes from the shell that runs compose (compose interpolates it); compose never makes one.
+    expect(env.SETTINGS_ENCRYPTION_KEY).to.equal('${SETTINGS_ENCRYPTION_KEY:-}');
     // Calls to users' URLs cannot reach the cluster's own network (PostgreSQL, Temporal) by default.
-    expect(loadConfig(env).outbound).to.deep.equal(REFUSE_PRIVATE);
+    expect(loadConfig({ ...env, SETTINGS_ENCRYPTION_KEY: '' }).outbound).to.deep.equal(REFUSE_PRIVATE);
     // api, worker and turns-worker start once the namespace and its search attributes are in place.
     expect(files[COMPOSE_FILE]!.match(/ {6}temporal-namespace:\n {8}condition: service_completed_successfully/g)).to.have.length(3);
     const registration = services['temporal-namespace']!.command![0]!;

@@ -4,6 +4,7 @@ import { harness } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { executeNodeAttempt } from '../../setup/node-executions.js';
 import { draftWorkflow } from './node-runs.helpers.js';
+import { newAgent } from '../agents/agent-calls.helpers.js';
 
 describe('SEND_MESSAGING_MESSAGE nodes through the Cloud API adapter (a local Cloud API)', function () {
   this.timeout(60_000);
@@ -11,11 +12,7 @@ describe('SEND_MESSAGING_MESSAGE nodes through the Cloud API adapter (a local Cl
   async function account() {
     const a = await newAccount();
     const em = harness().orm.em.fork();
-    await connectMessagingNumber(em, a.account.id, {
-      phoneNumber: '+14155550100',
-      phoneNumberId: 'pn-7',
-      assistantId: '3b241101-e2bb-4255-8caf-4136c566a962',
-    });
+    await connectMessagingNumber(em, a.account.id, { phoneNumber: '+14155550100', phoneNumberId: 'pn-7', assistantId: (await newAgent(a)).id });
     await addMessagingTemplate(em, a.account.id, { name: 'order_update', language: 'pt_BR', bodyParams: 2 });
     return a;
   }
