@@ -176,6 +176,18 @@ export async function startHarness(): Promise<Harness> {
   return current;
 }
 
+/**
+ * One step of stopping the harness, given `seconds` at most: the suite is over, so a step that hangs (an activity a
+ * test left running that ignores cancellation) is named on stderr and left behind instead of failing the run.
+ */
+async function stopStep(name: string, step: Promise<unknown>, seconds = 15): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), seconds * 1000)));
+  const outcome = await Promise.race([step.then(() => 'done' as const), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') console.error(`[harness] stopping: ${name} still runs after ${seconds} s; moving on`);
+}
+
 export async function stopHarness(): Promise<void> {
   const h = current;
   if (!h) return;
@@ -184,10 +196,10 @@ export async function stopHarness(): Promise<void> {
   // waited for; with the API's 65-second keep-alive they could hold the close that long.
   const closed = new Promise((resolve) => h.server.close(resolve));
   h.server.closeAllConnections();
-  await closed;
-  await h.dispatcher.stop();
+  await stopStep('the API server', closed);
+  await stopStep('the outbox dispatcher', h.dispatcher.stop());
   h.worker.shutdown();
-  await workerRun;
+  await stopStep('the worker', workerRun ?? Promise.resolve());
   await h.env.teardown();
   await cluster?.stop();
   await h.orm.close();

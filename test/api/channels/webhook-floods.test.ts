@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import { expect } from 'chai';
 import { harness, listen } from '../../setup/harness.js';
 import { FakeMetaServer, messagingDelivery, messagingText, sign } from '../../setup/fake-meta-server.js';
+import { quiet, undispatchedEvents } from '../../setup/quiet.js';
 import { connectedAgent, messageId, person, type ConnectedAgent } from './channels.helpers.js';
 
 /** A counter of the API's /metrics (summed over its labels that match `labels`). */
@@ -47,6 +48,11 @@ describe("Meta's webhook under a flood", function () {
     });
   });
   after(async () => {
+    // The accepted messages are answered: their replies reach the Send API before it stops.
+    await quiet(async () => meta.sent.length, {
+      busy: [undispatchedEvents(a.a.account.id), undispatchedEvents(b.a.account.id)],
+      what: "the agents' replies",
+    });
     api.server.close();
     api.server.closeAllConnections();
     await meta.stop();
