@@ -19,6 +19,25 @@ import { newAgent } from '../api/agents/agent-calls.helpers.js';
 
 const freshDataDir = () => mkdtempSync(join(tmpdir(), 'agentry-data-'));
 const secretsOf = (dir: string) => ({ SETTINGS_ENCRYPTION_KEY: '', AGENTRY_DATA_DIR: dir });
+/** `channel-settings`: the connection receives messages, with this app secret and access token. */
+const receive = (env: NodeJS.ProcessEnv, account: string, channel: string, id: string, appSecret: string, accessToken: string) =>
+  adminWith(
+    env,
+    'channel-settings',
+    '--account',
+    account,
+    '--channel',
+    channel,
+    '--id',
+    id,
+    '--verify-token',
+    'v',
+    '--app-secret',
+    appSecret,
+    '--access-token',
+    accessToken,
+    '--json',
+  );
 const json = (result: { code: number; stdout: string; stderr: string }) => {
   expect(result.code, result.stderr).to.equal(0);
   return JSON.parse(result.stdout);
@@ -167,48 +186,12 @@ describe('admin command line: the settings key', function () {
       const env = { ...secretsOf(dir), DATABASE_URL: databaseUrl };
       const account = String(json(await adminWith(env, 'bootstrap', '--account', 'Rotation', '--email', 'rotate@example.test', '--json')).account.id);
       json(await adminWith(env, 'connect-number', '--account', account, '--phone', '+14155550131', '--phone-number-id', '774001', '--json'));
-      json(
-        await adminWith(
-          env,
-          'channel-settings',
-          '--account',
-          account,
-          '--channel',
-          'messaging',
-          '--id',
-          '774001',
-          '--verify-token',
-          'v',
-          '--app-secret',
-          'number-secret',
-          '--access-token',
-          'number-token',
-          '--json',
-        ),
-      );
+      json(await receive(env, account, 'messaging', '774001', 'number-secret', 'number-token'));
       const social = json(
         await adminWith(env, 'add-social', '--account', account, '--platform', 'facebook', '--name', 'Page', '--external-id', '774100', '--json'),
       );
       expect(social.socialAccount.externalId).to.equal('774100');
-      json(
-        await adminWith(
-          env,
-          'channel-settings',
-          '--account',
-          account,
-          '--channel',
-          'facebook',
-          '--id',
-          '774100',
-          '--verify-token',
-          'v',
-          '--app-secret',
-          'page-secret',
-          '--access-token',
-          'page-token',
-          '--json',
-        ),
-      );
+      json(await receive(env, account, 'facebook', '774100', 'page-secret', 'page-token'));
 
       const rotated = json(await adminWith(env, 'rotate-settings-key', '--json'));
       expect(rotated.resealed.map((c: { count: number }) => c.count)).to.deep.equal([0, 1, 1, 1, 1]);
