@@ -12,6 +12,7 @@ import type { MessagingConfig } from '../integrations/messaging/cloud-api-messag
 import type { SecretBox } from '../lib/secret-box.js';
 import type { OutboundPolicy } from '../lib/outbound/address-policy.js';
 import { waitOutDatabaseOutages } from './database-outage.js';
+import { cachedBundle, sourceDigest } from './workflow-bundle-cache.js';
 
 export interface WorkerDeps {
   orm: Orm;
@@ -124,9 +125,13 @@ const quietBundler = { trace() {}, debug() {}, info() {}, warn: console.warn, er
 
 let bundled: ReturnType<typeof bundleWorkflowCode> | undefined;
 
-/** The workflow code does not change while a process runs: a process making several workers (tests) bundles it once. */
+/**
+ * The workflow code does not change while a process runs: a process making several workers (tests) bundles it once,
+ * and processes of the same code share the bundle on disk (worker/workflow-bundle-cache.ts).
+ */
 function workflowBundleOnce(): ReturnType<typeof bundleWorkflowCode> {
-  bundled ??= bundleWorkflowCode({ workflowsPath, logger: quietBundler });
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  bundled ??= cachedBundle(root, sourceDigest(root), () => bundleWorkflowCode({ workflowsPath, logger: quietBundler }));
   bundled.catch(() => (bundled = undefined));
   return bundled;
 }
