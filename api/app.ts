@@ -20,7 +20,7 @@ import { corsFor, securityHeaders } from './browser-headers.js';
 import { errorHandler, type ErrorLogger } from './error-handler.js';
 import type { Config } from '../lib/config.js';
 import { buildOpenApi } from './openapi.js';
-import { rateLimited } from './rate-limit.js';
+import { rateLimited, SharedBuckets } from './rate-limit.js';
 import { requestOrigins } from './request-origin.js';
 import type { TrustProxy } from '../lib/http/trusted-proxies.js';
 import { httpDuration, httpLabels, readOutboxStateWith, registry } from '../lib/metrics.js';
@@ -47,6 +47,7 @@ import { widgetAssetRoutes } from './widget/widget-assets.js';
 import { widgetBundle } from './widget/widget-bundle.js';
 import { widgetCors } from './widget/widget-cors.js';
 import { WidgetSessions, type WidgetLimits } from './widget/widget-sessions.js';
+import { ConversationFeed } from './conversation-feed.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { knowledgeRoutes } from './routes/knowledge/knowledge.routes.js';
 import { CHANNEL_WEBHOOK_PATH, channelWebhookRoutes } from './routes/channel-webhooks.routes.js';
@@ -105,10 +106,17 @@ export interface AppDeps {
   secrets?: SecretBox | null;
   /** Extra route declarations under `/public/v1` (used by tests to exercise the shared route machinery). */
   extraRoutes?: (api: RouteRegistry) => void;
+  /**
+   * What wakes this process's conversation streams (one LISTEN connection, made with the first open stream); one on
+   * the ORM's database by default. Whoever passes one closes it.
+   */
+  feed?: ConversationFeed;
 }
 
 /** Every `/public/v1` route declaration; the OpenAPI document is built from this list. */
-export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal' | 'files' | 'ai' | 'secrets'>): RouteRegistry {
+export function publicRoutes(
+  deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal' | 'files' | 'ai' | 'secrets'> & { feed: ConversationFeed },
+): RouteRegistry {
   const api = new RouteRegistry();
   const deliveries = triggerDeliveriesOf(deps.config);
   meRoutes(api);
@@ -122,7 +130,7 @@ export function publicRoutes(deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'tri
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   retryJobRoutes(api, deps.temporal, deps.config.taskQueue);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
-  agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.config.taskQueue, deps.secrets ?? null, deps.config.temporalUiUrl);
+  agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.feed, deps.config.taskQueue, deps.secrets ?? null, deps.config.temporalUiUrl);
   knowledgeRoutes(api, deps.ai ?? null);
   deps.extraRoutes?.(api);
   return api;
@@ -134,7 +142,11 @@ function triggerDeliveriesOf(config: AppDeps['config']): TriggerDeliveries | und
 }
 
 /** The routes outside /public/v1: webhook calls, trigger deliveries, Meta's webhook and the livechat widget's API. */
-function inboundRoutes(registry: RouteRegistry, deps: AppDeps, sessions: WidgetSessions): RouteRegistry {
+function inboundRoutes(
+  registry: RouteRegistry,
+  deps: AppDeps,
+  shared: { sessions: WidgetSessions; feed: ConversationFeed; buckets: SharedBuckets },
+): RouteRegistry {
   inboundWebhookRoutes(registry);
   inboundTriggerRoutes(registry, triggerDeliveriesOf(deps.config), deps.config.bodyLimitBytes);
   channelWebhookRoutes(
@@ -142,9 +154,9 @@ function inboundRoutes(registry: RouteRegistry, deps: AppDeps, sessions: WidgetS
     deps.secrets ?? null,
     deps.config.bodyLimitBytes,
     { orm: deps.orm, temporal: deps.temporal, taskQueue: deps.config.taskQueue },
-    { perAccount: deps.config.rateLimits?.perWebhook ?? null },
+    { buckets: shared.buckets, perAccount: deps.config.rateLimits?.perWebhook ?? null },
   );
-  widgetRoutes(registry, sessions, deps.temporal);
+  widgetRoutes(registry, shared.sessions, deps.temporal, shared.feed);
   return registry;
 }
 
@@ -160,23 +172,27 @@ export function createApp(deps: AppDeps): Koa {
     if (!CLIENT_GONE.includes(error.code ?? '')) logError('response failed', error);
   });
 
-  const api = publicRoutes(deps);
+  const feed = deps.feed ?? new ConversationFeed(String(orm.config.get('clientUrl')), { log: (message) => logger.warn(message) });
+  const api = publicRoutes({ ...deps, feed });
+  // Every limit's buckets are shared by all API processes, in PostgreSQL.
+  const buckets = new SharedBuckets(orm.em.getKnex(), (message, error) => logger.warn({ err: error }, message));
   const sessions = new WidgetSessions(
     temporal,
     config.taskQueue,
     deps.secrets ?? null,
+    buckets,
     config.widgetRateLimits ?? { perAddress: null, perSession: null },
   );
   // The inbound calls live outside /public/v1 but are part of the public interface, so they are documented too.
-  const inbound = inboundRoutes(new RouteRegistry(), deps, sessions);
+  const inbound = inboundRoutes(new RouteRegistry(), deps, { sessions, feed, buckets });
   const openApi = buildOpenApi(api, `${config.publicBaseUrl}${API_PREFIX}`, { registry: inbound, serverUrl: config.publicBaseUrl });
 
   const root = new RouteRegistry();
   healthRoutes(root, { getEm, temporal, taskQueue: config.taskQueue, timeoutMs: 3000, ai: deps.ai ?? null });
-  inboundRoutes(root, deps, sessions);
+  inboundRoutes(root, deps, { sessions, feed, buckets });
 
   const publicRouter = new Router({ prefix: API_PREFIX });
-  const perKey = rateLimited(config.rateLimits?.perKey, (ctx) => String(ctx.state.auth.keyId), 'this API key');
+  const perKey = rateLimited(buckets, 'key', config.rateLimits?.perKey, (ctx) => String(ctx.state.auth.keyId), 'this API key');
   api.mount(publicRouter, getEm, perKey);
   publicRouter.get('/openapi.json', (ctx) => {
     ctx.body = openApi;
@@ -185,11 +201,11 @@ export function createApp(deps: AppDeps): Koa {
   // Layers of one path run in the order they are added: the webhook's limit comes before its route.
   rootRouter.post(
     '/webhooks/:webhookId',
-    rateLimited(config.rateLimits?.perWebhook, (ctx) => ctx.params.webhookId, 'this webhook'),
+    rateLimited(buckets, 'webhook', config.rateLimits?.perWebhook, (ctx) => ctx.params.webhookId, 'this webhook'),
   );
   rootRouter.post(
     '/trigger-deliveries/:subscriptionId',
-    rateLimited(config.rateLimits?.perWebhook, (ctx) => ctx.params.subscriptionId, 'this trigger subscription'),
+    rateLimited(buckets, 'trigger-subscription', config.rateLimits?.perWebhook, (ctx) => ctx.params.subscriptionId, 'this trigger subscription'),
   );
   // Meta's deliveries are limited by the route itself: refused ones per client address, accepted ones per account.
   root.mount(rootRouter, getEm);

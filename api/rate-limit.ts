@@ -1,12 +1,17 @@
 /**
- * Request rate limits: a token bucket per API key (every `/public/v1` route) and per incoming webhook (the inbound
- * call). Buckets live in the memory of each API process: no database round trip is added to every request, at the
- * price that N API replicas behind a load balancer allow about N times the configured rate (divide the settings by
- * the replica count). A refused request is a 429 `rate_limited` with `Retry-After`.
+ * Request rate limits: a token bucket per API key (every `/public/v1` route), per incoming webhook and trigger
+ * subscription, per widget address and session, per Meta account and refusing address. The buckets are PostgreSQL's
+ * (db/rate-limit-buckets.ts), so every limit holds for the platform as a whole however many API processes serve it,
+ * at one round trip per limited request. A bucket is named by its limit too: a changed setting starts afresh. When
+ * PostgreSQL cannot answer, the request is let through (and counted): a limit never turns an outage into refusals.
+ * A refused request is a 429 `rate_limited` with `Retry-After`.
  */
 import type { Middleware } from 'koa';
+import type { Knex } from '@mikro-orm/postgresql';
 import type { RateLimitSetting as RateLimit } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
+import { rateLimitStoreFailures } from '../lib/metrics.js';
+import { sweepFullBuckets, takeToken } from '../db/rate-limit-buckets.js';
 
 /** Too many requests for one key or webhook; `retryAfterSeconds` is when one more would be accepted. */
 export class RateLimitedError extends AppError {
@@ -18,43 +23,60 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** Buckets are forgotten when this many exist (the least recently used first), so memory stays bounded. */
-const MAX_BUCKETS = 100_000;
+const SWEEP_EVERY_MS = 60_000;
 
-export class TokenBuckets {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+/** The buckets of one process's limits, on the platform's database. */
+export class SharedBuckets {
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
+    private readonly knex: Knex,
+    private readonly log?: (message: string, error: unknown) => void,
+  ) {}
+
+  /** Buckets named `name` (one per key) under `limit`. */
+  of(name: string, limit: RateLimit): TokenBuckets {
+    this.sweeper ??= setInterval(() => void sweepFullBuckets(this.knex).catch(() => {}), SWEEP_EVERY_MS).unref();
+    return new TokenBuckets(this, `${name}:${limit.perSecond}/${limit.burst}`, limit);
+  }
+
+  async take(key: string, limit: RateLimit): Promise<number> {
+    try {
+      return await takeToken(this.knex, key, limit.perSecond, limit.burst);
+    } catch (error) {
+      rateLimitStoreFailures.inc();
+      this.log?.('rate limit buckets unavailable; request let through', error);
+      return 0;
+    }
+  }
+}
+
+export class TokenBuckets {
+  constructor(
+    private readonly shared: SharedBuckets,
+    private readonly name: string,
     private readonly limit: RateLimit,
-    private readonly now: () => number = () => Date.now(),
   ) {}
 
   /** Takes one token for `key`: 0 when granted, else the seconds until one is available. */
-  take(key: string): number {
-    const now = this.now();
-    const bucket = this.buckets.get(key) ?? { tokens: this.limit.burst, at: now };
-    this.buckets.delete(key); // re-inserted below: the map's order is the order of last use
-    bucket.tokens = Math.min(this.limit.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.limit.perSecond);
-    bucket.at = now;
-    const granted = bucket.tokens >= 1;
-    if (granted) bucket.tokens -= 1;
-    this.buckets.set(key, bucket);
-    if (this.buckets.size > MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!);
-    return granted ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / this.limit.perSecond));
+  take(key: string): Promise<number> {
+    return this.shared.take(`${this.name}:${key}`, this.limit);
   }
 }
 
 /** A middleware charging each request to the bucket `keyOf` names (none: not limited). */
 export function rateLimited(
+  buckets: SharedBuckets,
+  name: string,
   limit: RateLimit | null | undefined,
   keyOf: (ctx: Parameters<Middleware>[0]) => string | undefined,
   what: string,
 ): Middleware {
   if (!limit) return (_ctx, next) => next();
-  const buckets = new TokenBuckets(limit);
+  const bucket = buckets.of(name, limit);
   return async (ctx, next) => {
     const key = keyOf(ctx);
-    const wait = key === undefined ? 0 : buckets.take(key);
+    const wait = key === undefined ? 0 : await bucket.take(key);
     if (wait) throw new RateLimitedError(wait, what);
     await next();
   };

@@ -7,6 +7,7 @@ import { initORM } from '../db/orm.js';
 import { LocalFileStore } from '../integrations/files/local-file-store.js';
 import { startOrphanSweeps } from '../db/tables/files/orphan-sweep.js';
 import { createApp } from './app.js';
+import { ConversationFeed } from './conversation-feed.js';
 import { listenApi } from './http-server.js';
 import { SecretBox } from '../lib/secret-box.js';
 import { aiProviderFrom } from '../integrations/ai/openai-compatible-provider.js';
@@ -17,9 +18,12 @@ if (!config.settingsKey) logger.warn(NO_SETTINGS_KEY_WARNING);
 const orm = await initORM({ databaseUrl: config.databaseUrl });
 const temporal = await connectTemporal(config.temporal);
 const files = new LocalFileStore(config.filesDir);
+// One LISTEN connection wakes this process's open conversation streams.
+const feed = new ConversationFeed(config.databaseUrl, { log: (message) => logger.warn(message) });
 const app = createApp({
   orm,
   temporal,
+  feed,
   config: {
     publicBaseUrl: config.publicBaseUrl,
     trustProxy: config.trustProxy,
@@ -56,6 +60,7 @@ const stopSweeps = startOrphanSweeps(orm.em, files, {
 async function shutdown(): Promise<void> {
   stopSweeps();
   server.close();
+  await feed.close();
   await temporal.connection.close();
   await orm.close();
   process.exit(0);

@@ -64,6 +64,18 @@ export const dispatchLag = new Histogram({
   registers: [registry],
 });
 
+export const conversationStreamsOpen = new Gauge({
+  name: 'agentry_conversation_streams_open',
+  help: "Conversation event streams (the API's and the widget's) open on this API process",
+  registers: [registry],
+});
+
+export const rateLimitStoreFailures = new Counter({
+  name: 'agentry_rate_limit_store_failures_total',
+  help: 'Limited requests let through because the shared buckets in PostgreSQL could not be read',
+  registers: [registry],
+});
+
 export const admissionSlots = new Gauge({
   name: 'agentry_admission_slots_per_worker',
   help: "Runs in flight allowed per live worker process by this process's dispatcher (tuned from the completion rate)",

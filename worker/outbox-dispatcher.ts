@@ -20,7 +20,7 @@
  * Events of `DIRECT_STARTS` (knowledge-base indexing, the messaging networks' messages, statuses and deliveries)
  * start (or signal) a workflow of their own instead of runs: they match no entry node and take no admission slot.
  */
-import pg from 'pg';
+import { PgListener } from '../db/pg-listener.js';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/common';
 import type { Orm } from '../db/orm.js';
@@ -97,7 +97,7 @@ export class OutboxDispatcher {
   private stopped = true;
   private woken = false;
   private wake?: () => void;
-  private listener?: pg.Client;
+  private listener?: PgListener;
   private loop?: Promise<void>;
   /** Live snapshots are immutable, so their graphs are cached by snapshot id. */
   private readonly graphs = new Map<string, Graph>();
@@ -111,7 +111,17 @@ export class OutboxDispatcher {
     if (!this.stopped) return;
     this.stopped = false;
     this.bound.start();
-    void this.listen();
+    // A NOTIFY wakes the loop; while no connection listens, it polls.
+    this.listener = new PgListener({
+      databaseUrl: this.deps.databaseUrl,
+      channel: OUTBOX_CHANNEL,
+      onNotification: () => {
+        this.woken = true;
+        this.wake?.();
+      },
+      log: (message) => this.deps.log?.(`outbox dispatcher: ${message}; polling meanwhile`),
+    });
+    this.listener.start();
     this.loop = this.run();
   }
 
@@ -120,7 +130,7 @@ export class OutboxDispatcher {
     this.wake?.();
     await this.loop;
     await this.bound.stop();
-    await this.listener?.end().catch(() => {});
+    await this.listener?.stop();
   }
 
   /**
@@ -319,30 +329,5 @@ export class OutboxDispatcher {
       }
       this.wake = done;
     });
-  }
-
-  private async listen(): Promise<void> {
-    while (!this.stopped) {
-      const client = new pg.Client({ connectionString: this.deps.databaseUrl });
-      try {
-        const closed = new Promise<void>((resolve) => {
-          client.on('error', () => resolve());
-          client.on('end', () => resolve());
-        });
-        client.on('notification', () => {
-          this.woken = true;
-          this.wake?.();
-        });
-        await client.connect();
-        this.listener = client;
-        await client.query(`listen ${OUTBOX_CHANNEL}`);
-        if (this.stopped) break;
-        await closed;
-      } catch (error) {
-        this.deps.log?.(`outbox dispatcher: LISTEN failed (${error instanceof Error ? error.message : String(error)}); polling meanwhile`);
-      }
-      await client.end().catch(() => {});
-      if (!this.stopped) await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
   }
 }

@@ -16,7 +16,7 @@ import { UnauthorizedError } from '../../lib/errors.js';
 import { channelWebhookRefused } from '../../lib/metrics.js';
 import { META_CHANNELS, SIGNATURE_HEADER, type MetaChannel } from '../../lib/channels/meta-protocol.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { RateLimitedError, TokenBuckets } from '../rate-limit.js';
+import { RateLimitedError, type SharedBuckets } from '../rate-limit.js';
 import { Reply, type RouteInput, type RouteRegistry } from '../route-registry.js';
 import { readRawBody } from '../raw-body.js';
 
@@ -41,6 +41,7 @@ export type ChannelStarts = Pick<RoutingDeps, 'orm' | 'temporal' | 'taskQueue'>;
 
 /** Deliveries accepted per connected account, at the incoming webhooks' rate (WEBHOOK_RATE_LIMIT_*). */
 export interface ChannelWebhookLimits {
+  buckets: SharedBuckets;
   perAccount: RateLimitSetting | null;
 }
 
@@ -51,18 +52,18 @@ export function channelWebhookRoutes(
   secrets: SecretBox | null,
   bodyLimitBytes: number,
   starts?: ChannelStarts,
-  limits: ChannelWebhookLimits = { perAccount: null },
+  limits?: ChannelWebhookLimits,
 ): void {
   const routing = starts && { ...starts, outbox: new OutboxNotifier(starts.orm.em.getKnex()) };
-  const perAccount = limits.perAccount && new TokenBuckets(limits.perAccount);
+  const limit = limits?.perAccount;
+  const perAccount = limit && limits.buckets.of('meta-account', limit);
   // Refused deliveries (unsigned, badly signed) per client address: a tenth of that rate, at least 1 a second.
   const refusals =
-    limits.perAccount &&
-    new TokenBuckets({ perSecond: Math.max(1, limits.perAccount.perSecond / 10), burst: Math.max(10, Math.ceil(limits.perAccount.burst / 10)) });
+    limit && limits.buckets.of('meta-refusals', { perSecond: Math.max(1, limit.perSecond / 10), burst: Math.max(10, Math.ceil(limit.burst / 10)) });
 
-  const admit = (accountIds: number[]) => {
+  const admit = async (accountIds: number[]) => {
     for (const accountId of accountIds) {
-      const wait = perAccount?.take(String(accountId)) ?? 0;
+      const wait = (await perAccount?.take(String(accountId))) ?? 0;
       if (wait) throw new RateLimitedError(wait, "this account's deliveries");
     }
   };
@@ -83,7 +84,7 @@ export function channelWebhookRoutes(
         admit,
       );
     } catch (error) {
-      const wait = error instanceof UnauthorizedError ? (refusals?.take(clientAddress) ?? 0) : 0;
+      const wait = error instanceof UnauthorizedError ? ((await refusals?.take(clientAddress)) ?? 0) : 0;
       if (!wait) throw error;
       channelWebhookRefused.inc({ channel: params.channel, reason: 'rate_limited' });
       throw new RateLimitedError(wait, 'refused deliveries from this address');

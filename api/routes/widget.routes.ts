@@ -12,7 +12,8 @@ import { strictObject } from '../schemas/common.schema.js';
 import { forVisitor, type Caller, type SessionRequest, type WidgetSessions } from '../widget/widget-sessions.js';
 import { agentParams, type AgentId } from './agents/agent-params.js';
 import { ConversationSchema, FeedbackBodySchema, MessageSchema, TurnSchema, userMessageBody } from './agents/conversations.routes.js';
-import { messageStream } from './agents/conversation-stream.js';
+import { messageStream, resumeFrom } from './agents/conversation-stream.js';
+import type { ConversationFeed } from '../conversation-feed.js';
 
 export const WIDGET_PREFIX = '/widget/v1';
 const tag = 'Livechat widget';
@@ -43,7 +44,7 @@ const SessionSchema = strictObject({
 });
 const OfflineSchema = strictObject({ status: { const: 'offline' }, theme: themeSchema, message: { type: 'string' } });
 
-export function widgetRoutes(api: RouteRegistry, sessions: WidgetSessions, temporal: Client): void {
+export function widgetRoutes(api: RouteRegistry, sessions: WidgetSessions, temporal: Client, feed: ConversationFeed): void {
   const authorize = ({ em, params, headers }: RouteInput<unknown, unknown, ConversationParams>) =>
     sessions.authorize(em, params.agentId, params.conversationId, headers.authorization);
   api.add<unknown, unknown, AgentId>({
@@ -138,7 +139,7 @@ export function widgetRoutes(api: RouteRegistry, sessions: WidgetSessions, tempo
     },
     handler: async (input) => {
       const { conversation } = await authorize(input);
-      sessions.charge(caller(input), conversation.id);
+      await sessions.charge(caller(input), conversation.id);
       const userAgent = input.headers['user-agent']?.slice(0, 500);
       const metadata = { ...(input.body.pageUrl ? { pageUrl: input.body.pageUrl } : {}), ...(userAgent ? { userAgent } : {}) };
       return sendUserMessage(temporal, conversation, { text: input.body.text, messageId: input.body.messageId, metadata });
@@ -156,11 +157,15 @@ export function widgetRoutes(api: RouteRegistry, sessions: WidgetSessions, tempo
     responses: { 200: { description: 'An event stream', contentTypes: ['text/event-stream'] }, 401: auth401 },
     handler: async (input) => {
       const { conversation } = await authorize(input);
-      return new Reply(200, messageStream(input.em, conversation.id, input.query.after, forVisitor), {
-        'Content-Type': 'text/event-stream',
-        'Cache-Control': 'no-store',
-        'X-Accel-Buffering': 'no',
-      });
+      return new Reply(
+        200,
+        messageStream(feed, input.em, conversation.id, resumeFrom(input.query.after, input.headers['last-event-id']), forVisitor),
+        {
+          'Content-Type': 'text/event-stream',
+          'Cache-Control': 'no-store',
+          'X-Accel-Buffering': 'no',
+        },
+      );
     },
   });
   api.add<{ rating?: number | null; comment?: string | null }, unknown, ConversationParams>({

@@ -14,7 +14,7 @@ import type { RateLimitSetting } from '../../lib/config.js';
 import { BadRequestError, ForbiddenError, UnauthorizedError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { readSessionToken, signSessionToken, verifiesIdentity, type SessionClaims } from '../../lib/widget/session-token.js';
-import { RateLimitedError, TokenBuckets } from '../rate-limit.js';
+import { RateLimitedError, type SharedBuckets, type TokenBuckets } from '../rate-limit.js';
 import { startConversation } from '../temporal/conversation-runtime.js';
 import type { MessageMetadata } from '../../lib/runtime/contract.js';
 
@@ -52,15 +52,20 @@ export class WidgetSessions {
     private readonly temporal: Client,
     private readonly taskQueue: string,
     private readonly secrets: SecretBox | null,
+    buckets: SharedBuckets,
     limits: WidgetLimits,
   ) {
-    this.perAddress = limits.perAddress && new TokenBuckets(limits.perAddress);
-    this.perSession = limits.perSession && new TokenBuckets(limits.perSession);
+    this.perAddress = limits.perAddress && buckets.of('widget-address', limits.perAddress);
+    this.perSession = limits.perSession && buckets.of('widget-session', limits.perSession);
   }
 
   /** 429 when the address (and the session, for messages) is over its limit. */
-  charge(caller: Caller, conversationId?: string): void {
-    const wait = Math.max(this.perAddress?.take(caller.address) ?? 0, conversationId ? (this.perSession?.take(conversationId) ?? 0) : 0);
+  async charge(caller: Caller, conversationId?: string): Promise<void> {
+    const [address, session] = await Promise.all([
+      this.perAddress?.take(caller.address) ?? 0,
+      conversationId ? (this.perSession?.take(conversationId) ?? 0) : 0,
+    ]);
+    const wait = Math.max(address, session);
     if (wait) throw new RateLimitedError(wait, conversationId ? 'this chat' : 'this address');
   }
 
@@ -88,7 +93,7 @@ export class WidgetSessions {
         `This agent's widget does not serve pages of ${caller.origin ?? 'an unnamed origin'}: see allowedOrigins in its livechat settings`,
       );
     }
-    this.charge(caller);
+    await this.charge(caller);
     if (agent.isOffline || !view.enabled) return { status: 'offline' as const, theme: view.theme, message: String(view.theme.offlineMessage ?? '') };
     const visitor = this.identify(agent, request);
     const resumed = await this.resumable(em, agent, request.resume, visitor);

@@ -75,7 +75,7 @@ export interface NetworkDelivery {
 
 export interface DeliveryChecks {
   /** Called once the signature is verified, with the accounts the delivery's events are for; throws to refuse it (429). */
-  admit?: (accountIds: number[]) => void;
+  admit?: (accountIds: number[]) => Promise<void>;
   /** Hold people's messages back from the outbox: the API routes them itself at once (`ROUTED_AT_ONCE_HOLD_SECONDS`). */
   routeAtOnce?: boolean;
 }
@@ -130,7 +130,7 @@ export async function acceptNetworkDelivery(
   const ids = networkIdsOf(parsed);
   const connections = ids.length ? await connectionsOf(em, channel, ids) : [];
   const mine = new Map(connections.filter((c) => openSecret(box, c.appSecretSealed) === secret).map((c) => [c.networkId, c]));
-  checks.admit?.([...new Set([...mine.values()].map((c) => c.accountId))]);
+  await checks.admit?.([...new Set([...mine.values()].map((c) => c.accountId))]);
   const routeAtOnce = checks.routeAtOnce ?? false;
   const rows: { key: string; accountId: number; type: string; payload: string }[] = [];
   for (const message of parsed.messages) {

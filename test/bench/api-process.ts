@@ -18,7 +18,15 @@ const taskQueue = process.env.TEMPORAL_TASK_QUEUE ?? 'bench';
 // SETTINGS_ENCRYPTION_KEY opens stored secrets (the messaging networks' app secrets) as the API's own process does.
 const secrets = process.env.SETTINGS_ENCRYPTION_KEY ? SecretBox.fromKey(process.env.SETTINGS_ENCRYPTION_KEY) : null;
 if (process.env.BENCH_EXPORT_TIMING) onExportTiming((timing) => console.log(`export-timing ${JSON.stringify(timing)}`));
-const app = createApp({ orm, temporal, secrets, config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024 * 1024, taskQueue } });
+// BENCH_RATE_LIMIT_PER_KEY=<per second>/<burst>: the per-key limit of every /public/v1 request.
+const [perSecond, burst] = (process.env.BENCH_RATE_LIMIT_PER_KEY ?? '').split('/').map(Number);
+const rateLimits = perSecond && burst ? { perKey: { perSecond, burst }, perWebhook: null } : undefined;
+const app = createApp({
+  orm,
+  temporal,
+  secrets,
+  config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024 * 1024, taskQueue, rateLimits },
+});
 const server = app.listen(0, '127.0.0.1', () => console.log(`port ${(server.address() as AddressInfo).port} pid ${process.pid}`));
 process.once('SIGTERM', async () => {
   server.close();

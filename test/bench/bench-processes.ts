@@ -8,18 +8,20 @@ const children: ChildProcess[] = [];
  * Starts `node --import tsx <script>` (and the worker's preload: launcher/node-args.ts) with `env` and resolves with
  * the first output line matching `ready` (and the child's pid). BENCH_CPU_PROF=<folder> writes a CPU profile of every
  * child process there when it exits; `env.BENCH_QUERY_COUNTS=<folder>` counts the child's PostgreSQL statements
- * (test/bench/query-counter.mjs).
+ * (test/bench/query-counter.mjs). `cwd`: another checkout of the project (a baseline measured in the same sitting).
  */
 export function startProcess(
   script: string,
   env: Record<string, string>,
   ready: RegExp,
   onLine?: (line: string) => void,
+  cwd?: string,
 ): Promise<RegExpExecArray & { pid: number }> {
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const counter = env.BENCH_QUERY_COUNTS ? ['--import', './test/bench/query-counter.mjs'] : [];
   const [importFlag, tsx, ...rest] = nodeArgs(script);
   const child = spawn(process.execPath, [...profile, importFlag, tsx, ...counter, ...rest], {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

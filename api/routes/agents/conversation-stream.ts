@@ -1,20 +1,24 @@
 /**
- * The server-sent event stream of a conversation's messages: every message after `after` (a message id), then each
- * new one as it is written (turns, SEND_MESSAGE nodes of automations), read every `POLL_MS` by id from the
- * transcript; a comment line keeps idle connections open; `end` once the conversation has ended. A reconnecting
- * client passes the last id it saw (or `Last-Event-ID` semantics through `after`) and misses nothing.
+ * The server-sent event stream of a conversation's messages: every message after `after` (a message id, or the
+ * `Last-Event-ID` a reconnecting EventSource sends), then each new one as it is written, read by id from the
+ * transcript only when the process's conversation feed says this conversation has news (api/conversation-feed.ts);
+ * `end` once the conversation has ended. An idle stream reads nothing; a comment line keeps its connection open.
  */
 import { PassThrough, type Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { listMessages } from '../../../db/agents/conversations.service.js';
 import { Conversation } from '../../../db/agents/conversation.entity.js';
 import type { TranscriptMessage } from '../../../lib/runtime/conversation-contract.js';
+import type { ConversationFeed } from '../../conversation-feed.js';
 
-const POLL_MS = 250;
-const KEEP_ALIVE_MS = 15_000;
+/** `after`, else a well-formed `Last-Event-ID` (message ids are decimal). */
+export function resumeFrom(after: string | undefined, lastEventId: string | string[] | undefined): string | undefined {
+  return after ?? (typeof lastEventId === 'string' && /^\d{1,19}$/.test(lastEventId) ? lastEventId : undefined);
+}
 
 /** `view`: what a reader sees of each message (the widget's visitor sees less than the account's keys). */
 export function messageStream(
+  feed: ConversationFeed,
   em: EntityManager,
   conversationId: string,
   after?: string,
@@ -23,34 +27,55 @@ export function messageStream(
   const out = new PassThrough();
   let last = after;
   let closed = false;
-  let quiet = 0;
-  out.on('close', () => (closed = true));
-  const tick = async () => {
-    if (closed) return;
-    try {
-      const fresh = em.fork();
-      const messages = await listMessages(fresh, conversationId, last);
-      for (const message of messages) {
-        out.write(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify(view(message))}\n\n`);
-        last = message.id;
-      }
-      quiet = messages.length ? 0 : quiet + POLL_MS;
-      if (quiet >= KEEP_ALIVE_MS) {
-        out.write(': keep-alive\n\n');
-        quiet = 0;
-      }
-      const conversation = messages.length ? null : await fresh.findOne(Conversation, { id: conversationId }, { fields: ['status'] });
-      if (conversation?.status === 'ENDED') {
-        out.end('event: end\ndata: {}\n\n');
-        return;
-      }
-    } catch (error) {
-      out.destroy(error as Error);
+  let reading = false;
+  let again = false;
+  // The status is read at the start, after an `end` notice and after a resync, not after each message.
+  let checkEnd = true;
+  const finish = (chunk?: string) => {
+    closed = true;
+    unsubscribe();
+    if (chunk) out.end(chunk);
+  };
+  const read = async (): Promise<void> => {
+    if (reading) {
+      again = true;
       return;
     }
-    setTimeout(() => void tick(), POLL_MS).unref();
+    reading = true;
+    try {
+      do {
+        again = false;
+        const fresh = em.fork();
+        for (const message of await listMessages(fresh, conversationId, last)) {
+          if (closed) return;
+          out.write(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify(view(message))}\n\n`);
+          last = message.id;
+        }
+        if (checkEnd && !closed) {
+          checkEnd = false;
+          const conversation = await fresh.findOne(Conversation, { id: conversationId }, { fields: ['status'] });
+          if (conversation?.status === 'ENDED') return finish('event: end\ndata: {}\n\n');
+        }
+      } while (again && !closed);
+    } catch (error) {
+      // The client reconnects from the last id it saw.
+      finish();
+      out.destroy(error as Error);
+    } finally {
+      reading = false;
+    }
   };
+  const unsubscribe = feed.subscribe(conversationId, {
+    wake: (notice) => {
+      if (notice !== 'message') checkEnd = true;
+      void read();
+    },
+    keepAlive: () => {
+      if (!closed) out.write(': keep-alive\n\n');
+    },
+  });
+  out.on('close', () => finish());
   out.write(': connected\n\n');
-  void tick();
+  void read();
   return out;
 }

@@ -20,7 +20,8 @@ import type { JsonSchema } from '../../validation.js';
 import { Reply } from '../../route-registry.js';
 import { dateBoundQuery, pageSchema, strictObject } from '../../schemas/common.schema.js';
 import { agentParams, type AgentId } from './agent-params.js';
-import { messageStream } from './conversation-stream.js';
+import { messageStream, resumeFrom } from './conversation-stream.js';
+import type { ConversationFeed } from '../../conversation-feed.js';
 
 const tag = 'Agent conversations';
 type ConversationParams = AgentId & { conversationId: string };
@@ -139,7 +140,7 @@ export function userMessageBody(maxText: number, extra: Record<string, JsonSchem
 }
 
 /** `uiUrl`: the Temporal UI address (TEMPORAL_UI_URL); a transcript links to its conversation workflow there. */
-export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQueue: string, uiUrl?: string): void {
+export function conversationRoutes(api: RouteRegistry, temporal: Client, feed: ConversationFeed, taskQueue: string, uiUrl?: string): void {
   api.resource<{ agentId: string; conversationId: string }>('/agents/:agentId/conversations/:conversationId', (em, accountId, p) =>
     findAgentConversation(em, accountId, p.agentId, p.conversationId),
   );
@@ -188,9 +189,9 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, taskQue
     params: conversationParams,
     query: { type: 'object', additionalProperties: false, properties: { after: { type: 'string', pattern: '^\\d{1,19}$' } } },
     responses: { 200: { description: 'An event stream', contentTypes: ['text/event-stream'] } },
-    handler: async ({ auth, em, params, query }) => {
+    handler: async ({ auth, em, params, query, headers }) => {
       const conversation = await findConversation(em, await findAgent(em, auth.account.id, params.agentId), params.conversationId);
-      return new Reply(200, messageStream(em, conversation.id, query.after), {
+      return new Reply(200, messageStream(feed, em, conversation.id, resumeFrom(query.after, headers['last-event-id'])), {
         'Content-Type': 'text/event-stream',
         'Cache-Control': 'no-store',
         'X-Accel-Buffering': 'no',

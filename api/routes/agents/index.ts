@@ -12,12 +12,14 @@ import { flowRoutes } from './flows.routes.js';
 import { intentRoutes } from './intents.routes.js';
 import { identitySecretRoutes } from './identity-secret.routes.js';
 import type { SecretBox } from '../../../lib/secret-box.js';
+import type { ConversationFeed } from '../../conversation-feed.js';
 
 /** `temporal` and `taskQueue`: where conversations run (their workflows use the turns queue derived from it). */
 export function agentFeatureRoutes(
   api: RouteRegistry,
   ai: AiProvider | null,
   temporal: Client,
+  feed: ConversationFeed,
   taskQueue: string,
   secrets: SecretBox | null,
   temporalUiUrl?: string,
@@ -28,7 +30,7 @@ export function agentFeatureRoutes(
   intentRoutes(api, ai);
   flowRoutes(api);
   agentAnalyticsRoutes(api);
-  conversationRoutes(api, temporal, taskQueue, temporalUiUrl);
+  conversationRoutes(api, temporal, feed, taskQueue, temporalUiUrl);
   handoffRoutes(api, temporal);
   agentResourceRoutes(api);
 }

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { harness, listen } from '../../setup/harness.js';
 import { FakeMetaServer, messagingDelivery, messagingText, sign } from '../../setup/fake-meta-server.js';
 import { quiet, undispatchedEvents } from '../../setup/quiet.js';
-import { connectedAgent, messageId, person, type ConnectedAgent } from './channels.helpers.js';
+import { connectedAgent, HOURS_QUESTION, messageId, person, type ConnectedAgent } from './channels.helpers.js';
 
 /** A counter of the API's /metrics (summed over its labels that match `labels`). */
 async function counter(origin: string, name: string, labels: string): Promise<number> {
@@ -58,7 +58,8 @@ describe("Meta's webhook under a flood", function () {
     await meta.stop();
   });
 
-  const message = (c: ConnectedAgent) => JSON.stringify(messagingDelivery('page', c.networkId, [messagingText(person(), messageId('m'), 'hello')]));
+  const message = (c: ConnectedAgent) =>
+    JSON.stringify(messagingDelivery('page', c.networkId, [messagingText(person(), messageId('m'), HOURS_QUESTION)]));
   const ownPath = async (c: ConnectedAgent) => {
     const [row] = await harness().orm.em.getKnex()('social_accounts').where({ messaging_id: c.networkId }).select('id');
     return `/channels/v1/facebook/webhook/${row.id}`;

@@ -75,7 +75,13 @@ describe('client addresses behind proxies (TRUST_PROXY)', function () {
     const site = 'https://shop.example';
     const strict = await shopAgent(a);
     await ok('PUT', `${strict.base}/settings/livechat`, a.userKey, { allowedOrigins: [site] }, 200);
-    const self = { origin: 'https://chat.example.com', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'chat.example.com' };
+    // Limits are the platform's, not a process's: this client (203.0.113.50) has not started sessions before.
+    const self = {
+      origin: 'https://chat.example.com',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'chat.example.com',
+      'x-forwarded-for': '203.0.113.50',
+    };
     const startAs = (api: string) => widgetCall('POST', sessionsPath(strict.id), { api, origin: self.origin, body: {}, headers: self });
     const direct = await apiBehind(parseTrustProxy(undefined));
     const proxied = await apiBehind(parseTrustProxy('1'));

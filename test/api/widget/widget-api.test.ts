@@ -142,7 +142,7 @@ describe('livechat widget API', function () {
 
   it('limits session starts per address and messages per session with 429 and Retry-After, bounds messages, never answers 500', async () => {
     const agent = await shopAgent(a);
-    const limited = await limitedApi({ perAddress: { perSecond: 1, burst: 4 }, perSession: { perSecond: 1, burst: 2 } });
+    const limited = await limitedApi({ perAddress: { perSecond: 0.01, burst: 4 }, perSession: { perSecond: 0.01, burst: 2 } });
     try {
       const api = limited.origin;
       const { token, conversationId } = (await widgetCall('POST', sessionsPath(agent.id), { api, body: {} })).body;
