@@ -40,6 +40,7 @@ import { bundleRoutes } from './routes/bundles.routes.js';
 import { workflowRunRoutes } from './routes/workflow-runs.routes.js';
 import { workflowLogRoutes } from './routes/workflow-logs.routes.js';
 import { retryJobRoutes } from './routes/retry-jobs.routes.js';
+import { scheduleRoutes } from './routes/schedules.routes.js';
 import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
 import { agentFeatureRoutes } from './routes/agents/index.js';
 import { widgetRoutes } from './routes/widget.routes.js';
@@ -129,6 +130,7 @@ export function publicRoutes(
   bundleRoutes(api, deps.temporal, deps.config.taskQueue);
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   retryJobRoutes(api, deps.temporal, deps.config.taskQueue);
+  scheduleRoutes(api, deps.temporal);
   incomingWebhookRoutes(api, deps.config.publicBaseUrl);
   agentFeatureRoutes(api, deps.ai ?? null, deps.temporal, deps.feed, deps.config.taskQueue, deps.secrets ?? null, deps.config.temporalUiUrl);
   knowledgeRoutes(api, deps.ai ?? null);

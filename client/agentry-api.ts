@@ -2344,7 +2344,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A workflow; includeNodes=true adds the draft nodes; staleReferences lists the ids of deleted agents its nodes still name */
+    /** A workflow; includeNodes=true adds the draft nodes; staleReferences lists the ids of deleted agents its nodes still name; schedules (extension) the next times of its SCHEDULED_TRIGGER nodes */
     get: operations['getWorkflow'];
     /** Updates name, description or status. Status ACTIVE publishes the draft first when it differs from the live graph, and runs each SCHEDULED_TRIGGER node of the live graph on a Temporal Schedule; DRAFT, PAUSED or ARCHIVED pause those schedules */
     put: operations['updateWorkflow'];
@@ -2608,6 +2608,40 @@ export interface paths {
     put?: never;
     /** Starts a manual run with a payload ({trigger_payload}) on the live snapshot, or the draft with ?snapshot=draft */
     post: operations['startWorkflowRun'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/schedule/backfill': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Runs the occurrences a SCHEDULED_TRIGGER node's schedule had in a past window, through Temporal's schedule backfill (extension): each a scheduled run with its time in trigger_payload.scheduledTime */
+    post: operations['backfillWorkflowSchedule'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/workflows/{workflowId}/schedule/trigger': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Runs a SCHEDULED_TRIGGER node's schedule now, through Temporal (extension): one scheduled run, its scheduled time now */
+    post: operations['triggerWorkflowSchedule'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4804,6 +4838,42 @@ export interface components {
        */
       type?: 'SAY_AI';
     };
+    ScheduleBackfill: {
+      /** @description Occurrences in the window: runs Temporal starts */
+      count: number;
+      /** Format: date-time */
+      from: string;
+      nodeId: string;
+      /** @enum {string} */
+      overlap: 'skip' | 'buffer-one' | 'buffer-all' | 'cancel-other' | 'terminate-other' | 'allow-all';
+      /** @description Each occurrence's time, which its run gets as `trigger_payload.scheduledTime` */
+      scheduledTimes: string[];
+      /** @description The Temporal Schedule, as the Temporal UI shows it */
+      scheduleId: string;
+      /** Format: date-time */
+      to: string;
+      workflowId: number;
+    };
+    ScheduleBackfillRequest: {
+      /**
+       * Format: date-time
+       * @description Occurrences at or after this time (ISO date-time)
+       */
+      from: string;
+      /** @description The SCHEDULED_TRIGGER node whose schedule to use; needed only when the live graph has more than one */
+      nodeId?: string;
+      /**
+       * @description Temporal's overlap policy for the occurrences: `allow-all` (default) starts each as a run at once (they still queue for admission); `buffer-all` runs them one after the other; `skip` drops an occurrence while the previous run runs
+       * @default allow-all
+       * @enum {string}
+       */
+      overlap: 'skip' | 'buffer-one' | 'buffer-all' | 'cancel-other' | 'terminate-other' | 'allow-all';
+      /**
+       * Format: date-time
+       * @description Occurrences up to this time: not in the future, at most 31 days after `from`, 1,000 occurrences at most
+       */
+      to: string;
+    };
     ScheduledTriggerNode: {
       data?: components['schemas']['ScheduledTriggerNodeData'];
       /**
@@ -4845,6 +4915,26 @@ export interface components {
        * @constant
        */
       type?: 'SCHEDULED_TRIGGER';
+    };
+    ScheduleTriggered: {
+      nodeId: string;
+      /** @enum {string} */
+      overlap: 'skip' | 'buffer-one' | 'buffer-all' | 'cancel-other' | 'terminate-other' | 'allow-all';
+      /** @description The Temporal Schedule, as the Temporal UI shows it */
+      scheduleId: string;
+      /** Format: date-time */
+      triggeredAt: string;
+      workflowId: number;
+    };
+    ScheduleTriggerRequest: {
+      /** @description The SCHEDULED_TRIGGER node whose schedule to use; needed only when the live graph has more than one */
+      nodeId?: string;
+      /**
+       * @description `allow-all` (default) runs now even while a scheduled run runs; `skip` does not then
+       * @default allow-all
+       * @enum {string}
+       */
+      overlap: 'skip' | 'buffer-one' | 'buffer-all' | 'cancel-other' | 'terminate-other' | 'allow-all';
     };
     SendMessageNode: {
       data?: components['schemas']['SendMessageNodeData'];
@@ -5406,6 +5496,15 @@ export interface components {
       nodes?: Record<string, never>[];
       runsCount: number;
       runsFailedCount: number;
+      /** @description GET only (extension): the Temporal Schedule of each SCHEDULED_TRIGGER node of the live graph that has one, with its next times */
+      schedules?: {
+        /** @description The next (up to 10) times it fires; null when Temporal did not answer */
+        nextTimes: string[] | null;
+        nodeId: string;
+        /** @description null when Temporal did not answer */
+        paused: boolean | null;
+        scheduleId: string;
+      }[];
       /** @description GET only: ids of deleted agents that nodes still name */
       staleReferences?: {
         id: string;
@@ -20125,6 +20224,184 @@ export interface operations {
       };
       /** @description Missing, malformed, unknown or revoked API key */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  backfillWorkflowSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ScheduleBackfillRequest'];
+      };
+    };
+    responses: {
+      /** @description The occurrences Temporal starts as runs */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScheduleBackfill'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The workflow is not ACTIVE, or its live graph has no SCHEDULED_TRIGGER node */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Temporal did not answer; nothing was started */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  triggerWorkflowSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        workflowId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ScheduleTriggerRequest'];
+      };
+    };
+    responses: {
+      /** @description Temporal takes the action */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScheduleTriggered'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unknown workflow */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The workflow is not ACTIVE, or its live graph has no SCHEDULED_TRIGGER node */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Temporal did not answer; nothing was started */
+      503: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,4 +1,4 @@
-import { ApplicationFailure, CancellationScope, isCancellation, upsertMemo, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, patched, upsertMemo, workflowInfo } from '@temporalio/workflow';
 import type { GraphNode } from '../lib/graph/graph.js';
 import type {
   AutomationRunResult,
@@ -16,6 +16,7 @@ import { boundedResult, utf8Length } from './interpreter/bounded-result.js';
 import { LocalBatch, NodeExecutionFailure, runNodeExecution } from './node-runner.js';
 import { awaitAdmission } from './await-admission.js';
 import { NoCreditsAtStart, RunLedgerSteps } from './run-ledger-steps.js';
+import { withScheduledTime } from '../lib/schedules/scheduled-time.js';
 
 export type { AutomationRunResult, RunAutomationInput, RunMemo, RunTrigger } from '../lib/runtime/contract.js';
 
@@ -30,9 +31,10 @@ export const HISTORY_LIMITS = { bytes: 40 * 1024 * 1024, events: 40_000 };
  * node types that may work for long) and every AI call of a node as an activity of its own (`node-runner.ts`). A run that does not succeed fails the Temporal execution (type RunFailed, PreventedLoop or
  * InsufficientCredits) with its result as the failure's details, so the Temporal UI shows it as failed.
  */
-export async function runAutomation(input: RunAutomationInput): Promise<AutomationRunResult> {
+export async function runAutomation(started: RunAutomationInput): Promise<AutomationRunResult> {
   const info = workflowInfo();
   const runWorkflowId = info.workflowId; // the Temporal workflow id names the run in the ledger
+  const input = scheduledTimeIn(started, runWorkflowId);
   if (input.awaitAdmission) await awaitAdmission({ runWorkflowId, accountId: input.accountId, automationId: input.automationId });
   const begin: RunBegin = {
     id: runWorkflowId,
@@ -123,6 +125,19 @@ export async function runAutomation(input: RunAutomationInput): Promise<Automati
   if (result.successful) return result;
   const type = result.preventedLoop ? 'PreventedLoop' : result.insufficientCredits ? 'InsufficientCredits' : 'RunFailed';
   throw ApplicationFailure.create({ message: memo.error ?? 'The run failed', type, nonRetryable: true, details: [result] });
+}
+
+/** Scheduled runs started with the patch have their scheduled time in the trigger payload (`scheduledTime`). */
+export const SCHEDULED_TIME_PATCH = 'scheduled-time-in-payload';
+
+/**
+ * A schedule's run (a fire, a backfilled occurrence, a trigger) gets its scheduled time, read from its workflow id,
+ * in `{trigger_payload.scheduledTime}`; scheduled runs started before the patch replay with the payload they had.
+ */
+function scheduledTimeIn(input: RunAutomationInput, runWorkflowId: string): RunAutomationInput {
+  if (input.trigger?.type !== 'SCHEDULED_TRIGGER') return input;
+  const triggerPayload = withScheduledTime(input.triggerPayload, runWorkflowId);
+  return triggerPayload !== input.triggerPayload && patched(SCHEDULED_TIME_PATCH) ? { ...input, triggerPayload } : input;
 }
 
 /** Where a node runs in its run: its interpolated data, its step, and whether the run ends when it succeeds. */

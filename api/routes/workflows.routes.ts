@@ -34,6 +34,7 @@ import {
 } from '../schemas/workflow.schema.js';
 import { registerSharedSchema } from '../validation.js';
 import { WorkflowPageSchema, WorkflowSchema } from '../schemas/workflow-responses.schema.js';
+import { workflowSchedules } from '../temporal/schedules.js';
 import { graphRoutes } from './graph.routes.js';
 import { publisherOf } from './graph-routes-owner.js';
 
@@ -93,7 +94,9 @@ export function workflowRoutes(
     path: '/workflows/:workflowId',
     scope: 'any',
     tag,
-    summary: 'A workflow; includeNodes=true adds the draft nodes; staleReferences lists the ids of deleted agents its nodes still name',
+    summary:
+      'A workflow; includeNodes=true adds the draft nodes; staleReferences lists the ids of deleted agents its nodes still name; ' +
+      'schedules (extension) the next times of its SCHEDULED_TRIGGER nodes',
     params: idParams,
     query: { type: 'object', additionalProperties: false, properties: { includeNodes: { type: 'boolean' } } },
     responses: { 200: { description: 'Workflow', schema: WorkflowSchema } },
@@ -103,6 +106,7 @@ export function workflowRoutes(
       return {
         ...automationDetail(automation, query.includeNodes ? graph : undefined),
         staleReferences: await staleAgentReferences(em, auth.account.id, graph),
+        schedules: await workflowSchedules(em, temporal, automation),
       };
     },
   });

@@ -5,6 +5,7 @@
  */
 import type { JsonSchema } from '../validation.js';
 import { pageSchema, strictObject } from './common.schema.js';
+import { WorkflowScheduleSchema } from './schedules.schema.js';
 
 const dateTime = { type: 'string', format: 'date-time' };
 
@@ -51,6 +52,11 @@ export const WorkflowSchema: JsonSchema = {
     draftSnapshotId: { type: 'string' },
     concurrencyLimit: { type: ['integer', 'null'], description: 'Runs of this workflow in flight at once (null: no limit of its own)' },
     nodes: { type: 'array', items: { type: 'object' }, description: 'With includeNodes=true: the draft nodes' },
+    schedules: {
+      type: 'array',
+      description: 'GET only (extension): the Temporal Schedule of each SCHEDULED_TRIGGER node of the live graph that has one, with its next times',
+      items: WorkflowScheduleSchema,
+    },
     staleReferences: {
       type: 'array',
       description: 'GET only: ids of deleted agents that nodes still name',

@@ -16,7 +16,7 @@ import { retryJobQuery, retryJobWorkflowId } from '../../lib/runtime/retry-jobs.
 /** Longest window a job may cover. */
 const MAX_WINDOW_MS = 31 * 86_400_000;
 /** The job's rate: retries queued per batch, and the pause between batches (50 runs/s at most). */
-const BATCH = { batchSize: 50, pauseMs: 1_000 };
+export const RETRY_JOB_BATCH = { batchSize: 50, pauseMs: 1_000 };
 
 export type RetryJobBody = RetryJobRequest & { dryRun?: boolean };
 
@@ -43,7 +43,7 @@ export async function startRetryJob(em: EntityManager, temporal: Client, taskQue
   await temporal.workflow.start('retryRuns', {
     taskQueue,
     workflowId: retryJobWorkflowId(job.id),
-    args: [{ jobId: job.id, ...BATCH }],
+    args: [{ jobId: job.id, ...RETRY_JOB_BATCH }],
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
   });
   return getRetryJob(em, automation, job.id);

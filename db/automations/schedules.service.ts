@@ -42,7 +42,8 @@ export async function scheduleSource(em: EntityManager, automation: Automation):
   };
 }
 
-function scheduledNodes(source: ScheduleSource): GraphNode[] {
+/** The SCHEDULED_TRIGGER nodes of the live graph, each of which has a Temporal Schedule. */
+export function scheduledNodes(source: ScheduleSource): GraphNode[] {
   if (source.deleted || !source.live) return [];
   return source.live.graph.nodes.filter((n) => n.type === 'SCHEDULED_TRIGGER');
 }

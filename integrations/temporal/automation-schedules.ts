@@ -29,7 +29,7 @@ import { scheduleSpecOf, type ScheduledTriggerData } from '../../lib/schedules/s
 
 const policies = { overlap: ScheduleOverlapPolicy.SKIP };
 
-/** What a scheduled run receives as `{trigger_payload}`. */
+/** What a scheduled run receives as `{trigger_payload}`; the run adds `scheduledTime` (workflows/run-automation.workflow.ts). */
 export interface ScheduledTriggerPayload {
   scheduleId: string;
   nodeId: string;

@@ -22,6 +22,7 @@ import type { NodeFactsByType, RunResume } from '../../lib/runtime/contract.js';
 import type { ManualRunEventPayload } from '../../lib/runtime/queued-runs.js';
 import { resumeFromFailure } from '../../lib/runtime/run-resume.js';
 import { automationRunWorkflowId, runInput, type RunStartRequest } from '../../lib/runtime/run-start.js';
+import { withScheduledTime } from '../../lib/schedules/scheduled-time.js';
 import { ownedExecution, runResult, startInput } from './run-executions.js';
 import { runLog } from './run-history.js';
 
@@ -91,7 +92,8 @@ export async function prepareRetry(
     graph,
     nodeFacts,
     entryNodeId: input.entryNodeId,
-    triggerPayload: input.triggerPayload,
+    // A scheduled run's time is in its workflow id, which the retry's does not carry: it gets it in its payload.
+    triggerPayload: input.trigger?.type === 'SCHEDULED_TRIGGER' ? withScheduledTime(input.triggerPayload, logId) : input.triggerPayload,
     trigger: { type: input.trigger?.type ?? 'MANUAL' },
     chain: input.chain ?? [],
     retryOf: { runWorkflowId: logId, runId },

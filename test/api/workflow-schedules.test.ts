@@ -101,7 +101,9 @@ describe('SCHEDULED_TRIGGER nodes as Temporal Schedules', function () {
     const run = await runResult(runId);
     expect(run.successful, JSON.stringify(run)).to.equal(true);
     expect(run.nodeResults.map((r) => r.type)).to.deep.equal(['SCHEDULED_TRIGGER', 'DYNAMIC_TABLES']);
-    expect(run.nodeResults[0]!.output).to.deep.equal({ scheduleId: `automation-${id}-${tick}`, nodeId: tick });
+    // The run reads its scheduled time from the workflow id Temporal gave it.
+    const scheduledTime = new Date(runId.slice(`automation:${id}:schedule-${tick}-`.length)).toISOString();
+    expect(run.nodeResults[0]!.output).to.deep.equal({ scheduleId: `automation-${id}-${tick}`, nodeId: tick, scheduledTime });
     expect((await call('POST', '/tables/ticks/rows/list', { key, body: {} })).body.agentry.map((r: any) => r.data.Name)).to.deep.equal(['tick']);
     expect((await call('GET', `/workflows/${id}`, { key })).body).to.include({ runsCount: 1, runsFailedCount: 0 });
 

@@ -44,6 +44,15 @@ export function stopProcesses(): void {
   for (const child of children) child.kill('SIGTERM');
 }
 
+/** Runs a benchmark's `main`; a failure is printed, the child processes stopped and the process exits with 1. */
+export function runBench(main: () => Promise<void>): void {
+  main().catch((error) => {
+    console.error(error);
+    stopProcesses();
+    process.exit(1);
+  });
+}
+
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

@@ -295,3 +295,55 @@ describe('recording a retry job for the replay tests', function () {
     await save('retry-job', job.body.temporalWorkflowId);
   });
 });
+
+describe('recording scheduled runs for the replay tests', function () {
+  this.timeout(120_000);
+
+  /** An ACTIVE workflow SCHEDULED_TRIGGER (daily, twelve hours from now) → DYNAMIC_TABLES writing the payload's time. */
+  async function scheduledWorkflow(key: string): Promise<{ workflowId: number; tick: string }> {
+    const tableId = await newTable(key, 'ticks', ['At']);
+    const workflowId = (await call('POST', '/workflows', { key, body: { name: 'Scheduled' } })).body.id as number;
+    const hour = (new Date().getUTCHours() + 12) % 24;
+    const tick = await node(key, workflowId, {
+      type: 'SCHEDULED_TRIGGER',
+      data: { cronExpression: `0 ${hour} * * *`, timezone: 'UTC', startTime: null, endTime: null },
+    });
+    const write = await node(key, workflowId, {
+      type: 'DYNAMIC_TABLES',
+      data: { action: 'CREATE', tableId, rowData: { At: '{trigger_payload.scheduledTime}' } },
+    });
+    await edge(key, workflowId, tick, 'default', write);
+    expect((await call('PUT', `/workflows/${workflowId}`, { key, body: { status: 'ACTIVE' } })).status).to.equal(200);
+    return { workflowId, tick };
+  }
+
+  /** The run the schedule started last. */
+  const lastScheduledRun = (workflowId: number, tick: string) =>
+    eventually(
+      async () =>
+        (await harness().env.client.schedule.getHandle(`automation-${workflowId}-${tick}`).describe()).info.recentActions.at(-1)?.action.workflow
+          .workflowId,
+      'the run the schedule started',
+    );
+
+  it('records a run its schedule started (scheduled-run.json predates the scheduled-time-in-payload patch)', async () => {
+    const { userKey: key } = await newAccount();
+    const { workflowId, tick } = await scheduledWorkflow(key);
+    await harness().env.client.schedule.getHandle(`automation-${workflowId}-${tick}`).trigger();
+    const run = await lastScheduledRun(workflowId, tick);
+    expect((await awaitRun(run)).successful).to.equal(true);
+    await save('scheduled-run', run);
+  });
+
+  it('records an occurrence a backfill ran, its scheduled time in its payload (the scheduled-time-in-payload patch)', async () => {
+    const { userKey: key } = await newAccount();
+    const { workflowId, tick } = await scheduledWorkflow(key);
+    const window = { from: new Date(Date.now() - 86_400_000).toISOString(), to: new Date().toISOString() };
+    const backfill = await call('POST', `/workflows/${workflowId}/schedule/backfill`, { key, body: window });
+    expect([backfill.status, backfill.body.count], backfill.text).to.deep.equal([202, 1]);
+    const run = await lastScheduledRun(workflowId, tick);
+    const result = await awaitRun(run);
+    expect(result.nodeResults[0]!.output).to.deep.include({ scheduledTime: backfill.body.scheduledTimes[0] });
+    await save('scheduled-time-run', run);
+  });
+});

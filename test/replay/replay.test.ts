@@ -23,7 +23,7 @@ describe('replaying recorded run histories with the current workflow code', func
     bundle = await bundleWorkflowCode({ workflowsPath, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
   });
 
-  it('has the recorded histories: a webhook run, a loop with BREAK, a failed run, a cancelled run, a retried run, a retry job, conversations, AI nodes and TOOLS_AI before and in steps', () => {
+  it('has the recorded histories: a webhook run, a loop with BREAK, a failed run, a cancelled run, a retried run, a retry job, scheduled runs before and with their time, conversations, AI nodes and TOOLS_AI before and in steps', () => {
     // conversation.json predates AI nodes in steps (each AI node executed again after its call): it proves that runs
     // in flight keep that path; the ai-steps-* histories, recorded with the ai-nodes-prepare-finish patch, prove theirs.
     // The runs without ledger-on-nodes-* in their names predate `ledgerOnNodes` (ledger steps as local activities
@@ -33,6 +33,8 @@ describe('replaying recorded run histories with the current workflow code', func
     // run's input says which node types have steps; tools-ai-steps-run.json was recorded with TOOLS_AI in steps.
     // failure-reported-run.json ends reporting its failure to the ledger (AUTOMATION_FAILED); its retry,
     // retried-from-failed-node-run.json, starts at the failed node with the kept results in its input (`resume`).
+    // scheduled-run.json, a run its schedule started, predates the scheduled-time-in-payload patch;
+    // scheduled-time-run.json, an occurrence a backfill ran, has its scheduled time in its trigger payload.
     expect(fixtures).to.deep.equal([
       'ai-steps-conversation.json',
       'ai-steps-run.json',
@@ -46,6 +48,8 @@ describe('replaying recorded run histories with the current workflow code', func
       'one-timer-conversation.json',
       'retried-from-failed-node-run.json',
       'retry-job.json',
+      'scheduled-run.json',
+      'scheduled-time-run.json',
       'tools-ai-run.json',
       'tools-ai-steps-run.json',
       'webhook-run.json',
