@@ -6,7 +6,7 @@ import { KnowledgeDocument } from './knowledge-document.entity.js';
 /**
  * A passage of a document, as retrieval finds it: its heading path and position in the document, its text, the
  * full-text vector (`tsv`: headings weighted A, text B, in the knowledge base's language; written by SQL, never by the
- * ORM: the column and its GIN index are the migration's, outside the entity) and, when an embedding model is configured, its unit-length embedding as a portable `real[]` (pgvector scores
+ * ORM: the column is the migration's, outside the entity; the BM25F statistics its triggers keep are read instead of an index on it) and, when an embedding model is configured, its unit-length embedding as a portable `real[]` (pgvector scores
  * it when installed: `embedding::vector`). Rows belong to one revision of the document; a new revision replaces them.
  */
 export class KnowledgeChunk {

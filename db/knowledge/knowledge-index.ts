@@ -95,18 +95,27 @@ export async function savedText(knex: Knex, documentId: string, revision: number
   return row ? { text: row.text ?? '', title: row.title, language: knowledgeLanguage(row.values) } : null;
 }
 
+/** Chunks per insert statement (each statement's chunks update the statistics once, in the chunk triggers). */
+const CHUNKS_PER_STATEMENT = 500;
+
 /**
  * Writes the revision's chunks, with their full-text vectors (headings weighted A, the document title C, split at
  * `/ . _ @ -` so a file name's words count, the text B; code identifiers followed by their words, `searchableText`),
- * and removes those of other revisions. Answers the count, or null when the revision is not current.
+ * and removes those of other revisions, in one transaction holding the document row: its lock and the document's
+ * knowledge base and language are one statement, the title's vector is made once, the chunks go in batches of
+ * `CHUNKS_PER_STATEMENT` (the triggers keep the BM25F statistics per statement). Answers the count, or null when the
+ * revision is not current.
  */
 export async function writeChunks(knex: Knex, documentId: string, revision: number, chunks: Chunk[]): Promise<number | null> {
-  let count: number | null = null;
-  const current = await whileCurrent(knex, documentId, revision, async (trx) => {
-    const doc = await trx('knowledge_documents as d')
-      .join('agent_resources as kb', 'kb.id', 'd.knowledge_base_id')
-      .where('d.id', documentId)
-      .first('d.account_id', 'd.knowledge_base_id', 'd.title', 'kb.values');
+  return knex.transaction(async (trx) => {
+    const doc = (
+      await trx.raw(
+        `select d.account_id, d.knowledge_base_id, d.title, kb.values from knowledge_documents d
+         join agent_resources kb on kb.id = d.knowledge_base_id where d.id = ? and d.revision = ? for update of d`,
+        [documentId, revision],
+      )
+    ).rows[0] as { account_id: number; knowledge_base_id: number; title: string; values: Record<string, unknown> | null } | undefined;
+    if (!doc) return null;
     const language = knowledgeLanguage(doc.values);
     await trx('knowledge_chunks').where('document_id', documentId).whereNot('revision', revision).delete();
     const rows = chunks.map((c) => ({
@@ -116,34 +125,27 @@ export async function writeChunks(knex: Knex, documentId: string, revision: numb
       heading_words: searchableText(c.headingPath.join(' \n ')),
       words: searchableText(c.text),
     }));
-    for (let i = 0; i < rows.length; i += 500) {
+    for (let i = 0; i < rows.length; i += CHUNKS_PER_STATEMENT) {
       await trx.raw(
-        `insert into knowledge_chunks (account_id, knowledge_base_id, document_id, revision, position, heading_path, text, tsv)
-         select ?, ?, ?, ?, c.position, c.heading_path, c.text,
-           setweight(to_tsvector(?::regconfig, c.heading_words), 'A')
-             || setweight(to_tsvector(?::regconfig, c.words), 'B')
-             || setweight(to_tsvector(?::regconfig, regexp_replace(?, '[/._@-]+', ' ', 'g')), 'C')
-         from json_to_recordset(?::json) as c(position int, heading_path text[], text text, heading_words text, words text)
+        `with t as (select setweight(to_tsvector(:language::regconfig, regexp_replace(:title, '[/._@-]+', ' ', 'g')), 'C') as title)
+         insert into knowledge_chunks (account_id, knowledge_base_id, document_id, revision, position, heading_path, text, tsv)
+         select :accountId, :baseId, :documentId, :revision, c.position, c.heading_path, c.text,
+           setweight(to_tsvector(:language::regconfig, c.heading_words), 'A') || setweight(to_tsvector(:language::regconfig, c.words), 'B') || t.title
+         from t, json_to_recordset(:rows::json) as c(position int, heading_path text[], text text, heading_words text, words text)
          on conflict do nothing`,
-        [
-          doc.account_id,
-          doc.knowledge_base_id,
+        {
+          accountId: doc.account_id,
+          baseId: doc.knowledge_base_id,
           documentId,
           revision,
           language,
-          language,
-          language,
-          searchableText(doc.title),
-          JSON.stringify(rows.slice(i, i + 500)),
-        ],
+          title: searchableText(doc.title),
+          rows: JSON.stringify(rows.slice(i, i + CHUNKS_PER_STATEMENT)),
+        },
       );
     }
-    count = rows.length;
+    return rows.length;
   });
-  // New chunks enter the GIN index's pending list, which every search reads entry by entry (and which makes the
-  // planner price the index above a sequential scan) until autovacuum merges it: merge it now, once per document.
-  if (current && count) await knex.raw(`select gin_clean_pending_list('knowledge_chunks_tsv_index'::regclass)`);
-  return current ? count : null;
 }
 
 /** Chunks of the revision still without an embedding, at most `limit`. */

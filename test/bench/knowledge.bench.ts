@@ -78,7 +78,7 @@ try {
     await env.run(activities.markKnowledgeIndexed, input);
   }
   const indexingMs = performance.now() - started;
-  // Statistics only: the GIN index's pending list is merged by the indexer itself (writeChunks), not by a vacuum.
+  // Planner statistics only: the BM25F statistics are kept by the chunk triggers as chunks are written.
   await orm.em.getKnex().raw('analyze knowledge_chunks');
 
   const ask = (question: string) => retrieve(orm.em.fork(), null, { accountId: account.id, knowledgeBaseIds: [kb.id], query: question, topK: 5 });

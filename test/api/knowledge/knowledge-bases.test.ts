@@ -11,7 +11,7 @@ import { textPdf } from '../../setup/test-pdf.js';
 import { startFileServer } from '../../setup/file-server.js';
 import { waitUntil } from '../../setup/runs.js';
 import { issueAt, ok, refused, type Account } from '../agents/agent-calls.helpers.js';
-import { docx, DOCX_TYPE, indexed, newKnowledgeBase, query, storedChunks, upload } from './knowledge.helpers.js';
+import { docx, DOCX_TYPE, indexed, newKnowledgeBase, query, statisticsDrift, storedChunks, upload } from './knowledge.helpers.js';
 
 const MANUAL = `# Kettle manual
 
@@ -237,5 +237,12 @@ describe('knowledge bases: documents, indexing and retrieval', function () {
     expect((await ok('GET', `/knowledge-bases/${inline}`, a.userKey)).documents).to.deep.equal([
       { title: 'Parking', content: 'Free parking behind the shop.' },
     ]);
+  });
+
+  it('keeps the BM25F statistics equal to a count made afresh from the chunks, through uploads, changes and deletions', async () => {
+    await indexed(a, kb);
+    const drift = await statisticsDrift(a.account.id);
+    expect(drift.counted).to.be.greaterThan(50);
+    expect(drift).to.deep.equal({ postings: 0, terms: 0, stats: 0, counted: drift.counted });
   });
 });

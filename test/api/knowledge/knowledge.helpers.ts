@@ -77,3 +77,28 @@ export async function storedChunks(documentId: string): Promise<number> {
 }
 
 export const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+/**
+ * The BM25F statistics of the account's knowledge bases that differ from a count made afresh from their chunks'
+ * tsvectors (postings, terms with chunks, stats rows: each in one and not the other), and the postings counted.
+ */
+export async function statisticsDrift(accountId: number): Promise<{ postings: number; terms: number; stats: number; counted: number }> {
+  const sql = `with bases as (select id from agent_resources where account_id = :accountId and kind = 'KNOWLEDGE_BASE'),
+    o as (select c.id, c.knowledge_base_id, x.lexeme,
+        coalesce(cardinality(array_positions(x.weights, 'A')), 0) as ta, coalesce(cardinality(array_positions(x.weights, 'B')), 0) as tb,
+        coalesce(cardinality(array_positions(x.weights, 'C')), 0) as tc
+      from knowledge_chunks c cross join lateral unnest(c.tsv) x where c.knowledge_base_id in (select id from bases)),
+    l as (select id, knowledge_base_id, sum(ta) as la, sum(tb) as lb, sum(tc) as lc from o group by 1, 2),
+    p as (select o.knowledge_base_id, o.lexeme, o.id as chunk_id, o.ta, o.tb, o.tc, l.la, l.lb, l.lc from o join l using (id)),
+    sp as (select knowledge_base_id, lexeme, chunk_id, ta, tb, tc, la, lb, lc from knowledge_postings where knowledge_base_id in (select id from bases)),
+    t as (select knowledge_base_id, lexeme, count(*) as df from o group by 1, 2),
+    st as (select knowledge_base_id, lexeme, df from knowledge_terms where knowledge_base_id in (select id from bases) and df <> 0),
+    s as (select knowledge_base_id, count(*) as chunks, sum(la) as a, sum(lb) as b, sum(lc) as c from l group by 1),
+    ss as (select knowledge_base_id, chunks, len_a as a, len_b as b, len_c as c from knowledge_base_stats
+      where knowledge_base_id in (select id from bases) and chunks <> 0)
+    select (select count(*) from ((select * from p except select * from sp) union all (select * from sp except select * from p)) x)::int as postings,
+      (select count(*) from ((select * from t except select * from st) union all (select * from st except select * from t)) x)::int as terms,
+      (select count(*) from ((select * from s except select * from ss) union all (select * from ss except select * from s)) x)::int as stats,
+      (select count(*) from p)::int as counted`;
+  return (await harness().orm.em.getKnex().raw(sql, { accountId })).rows[0];
+}
