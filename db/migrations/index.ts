@@ -23,6 +23,7 @@ import { Migration20261128001500_run_retries } from './Migration20261128001500_r
 import { Migration20261125235900_knowledge_reindex } from './Migration20261125235900_knowledge_reindex.js';
 import { Migration20261128000757_graph_versions } from './Migration20261128000757_graph_versions.js';
 import { Migration20261128005713_bundle_imports } from './Migration20261128005713_bundle_imports.js';
+import { Migration20261128032746_bundle_import_ids } from './Migration20261128032746_bundle_import_ids.js';
 import { Migration20261128001500_knowledge_embeddings_apart } from './Migration20261128001500_knowledge_embeddings_apart.js';
 import { Migration20261128003000_knowledge_bm25 } from './Migration20261128003000_knowledge_bm25.js';
 
@@ -53,4 +54,5 @@ export const migrationsList = [
   { name: 'Migration20261128001500_run_retries', class: Migration20261128001500_run_retries },
   { name: 'Migration20261128003000_knowledge_bm25', class: Migration20261128003000_knowledge_bm25 },
   { name: 'Migration20261128005713_bundle_imports', class: Migration20261128005713_bundle_imports },
+  { name: 'Migration20261128032746_bundle_import_ids', class: Migration20261128032746_bundle_import_ids },
 ];
