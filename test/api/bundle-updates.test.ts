@@ -141,6 +141,19 @@ describe('bundles: imported again, tables, references to connect', function () {
     const graph = await ok('GET', `/workflows/${plan.target.id}/graph`, b.userKey);
     expect(graph.nodes.map((n: Json) => n.data.tableId ?? n.data.triggerByWebhookIds)).to.deep.equal([[newHook], orders.id]);
 
+    // Active in B, then changed in A: the update keeps B's live graph and puts the change in its draft, to publish.
+    await ok('PUT', `/workflows/${plan.target.id}`, b.userKey, { status: 'ACTIVE' }, 200);
+    const writer = written.nodes.at(-1).nodeId;
+    await ok('PUT', `/workflows/${id}/nodes/${writer}`, a.userKey, { ...write, data: { ...write.data, rowData: { Item: 'x' } } }, 200);
+    await ok('POST', `/workflows/${id}/publish`, a.userKey, {});
+    const changed = await imported(b.userKey, await ok('GET', `/workflows/${id}/export?tables=true`, a.userKey));
+    expect(changed.body, changed.text).to.deep.include({ action: 'update', create: [], connect: [] });
+    expect(changed.body.conflicts).to.deep.equal([
+      `workflow ${plan.target.id} is ACTIVE here: its live graph is left as it is and its draft holds the bundle's live graph ` +
+        `(changed DYNAMIC_TABLES ${writer} ("dynamic_tables"): data.rowData.Item "{trigger_payload.item}" → "x"): publish it (POST /workflows/${plan.target.id}/publish) so its schedules follow`,
+    ]);
+    expect((await ok('GET', `/workflows/${plan.target.id}/versions`, b.userKey)).agentry).to.have.length(1);
+
     // C has no "orders" and the bundle only names it: the dry run lists it to connect; applying refuses, naming the node.
     const named = await ok('GET', `/workflows/${id}/export`, a.userKey);
     expect(named.tables).to.deep.equal([{ ...withTables.tables[0], fields: undefined }].map((t) => JSON.parse(JSON.stringify(t))));
