@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { connectMessagingNumber } from '../../db/channels/numbers-and-pages.service.js';
+import { addSocialAccount, connectMessagingNumber } from '../../db/channels/numbers-and-pages.service.js';
 import { admin } from '../setup/admin-cli.js';
 import { harness } from '../setup/harness.js';
 import { call, newAccount } from '../setup/http.js';
@@ -42,11 +42,22 @@ describe('bundles: imported again, tables, references to connect', function () {
       assistantId: agent.id,
       displayName: 'Shop',
     });
+    const page = `${a.account.id}077`;
+    const pages = em();
+    Object.assign(await addSocialAccount(pages, a.account.id, { platform: 'FACEBOOK', name: 'Shop page', externalId: page }), {
+      messagingId: page,
+      assistantId: agent.id,
+    });
+    await pages.flush();
     const first = await ok('GET', `${agent.base}/export`, a.userKey);
-    expect(first.agent.channels).to.deep.equal([{ channel: 'messaging', id: '1090001', name: 'Shop (+14155550123)' }]);
+    expect(first.agent.channels).to.deep.equal([
+      { channel: 'messaging', id: '1090001', name: 'Shop (+14155550123)' },
+      { channel: 'facebook', id: page, name: 'Shop page' },
+    ]);
     const made = await ok('POST', '/imports', b.userKey, { bundle: first });
-    expect(made.connect.map((c: Json) => c.reference)).to.deep.equal(['messagingNumber:1090001']);
+    expect(made.connect.map((c: Json) => c.reference)).to.deep.equal(['messagingNumber:1090001', `page:${page}`]);
     expect(made.connect[0].message).to.contain(`--channel messaging --id 1090001 --assistant ${made.target.id}`);
+    expect(made.connect[1].message).to.match(/^Messenger page "Shop page" answered this agent there: .* --channel facebook /);
 
     // In account A: a new greeting published, the intent's phrases, a variable and the description changed.
     const say = first.agent.flows[0].live.nodes.find((n: Json) => n.type === 'SAY_AI');
