@@ -127,7 +127,7 @@ export function publicRoutes(
   workflowVariableRoutes(api);
   workflowRoutes(api, deps.temporal, deps.config.taskQueue, deps.triggers, deliveries);
   workflowRunRoutes(api, deps.temporal);
-  bundleRoutes(api, deps.temporal, deps.config.taskQueue);
+  bundleRoutes(api, deps.temporal, deps.config);
   workflowLogRoutes(api, deps.temporal, deps.config.temporalUiUrl);
   retryJobRoutes(api, deps.temporal, deps.config.taskQueue);
   scheduleRoutes(api, deps.temporal);

@@ -852,7 +852,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Imports a bundle: dryRun answers the plan (what is created, the id mapping, references to connect, conflicts) and changes nothing; applied, everything is made in one transaction and the plan carries the new ids. The same bundle again changes nothing. Imported agents start offline, imported workflows DRAFT unless activate is true */
+    /** Imports a bundle (an agent, a workflow, a Table or Object schema): dryRun answers the plan (what is created, updated or kept, the id mapping, references to connect, conflicts) and changes nothing; applied, everything is done in one transaction and the plan carries the new ids. A changed bundle imported again updates what the earlier import made, in place; the same bundle again changes nothing. Imported agents start offline, imported workflows DRAFT unless activate is true */
     post: operations['importBundle'];
     delete?: never;
     options?: never;
@@ -1152,7 +1152,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Its schema (fields, types, formats) as a bundle file: sorted keys and a checksum, to keep in git or compare (docs/versions-and-bundles.md) */
+    /** Its schema (fields, types, formats, options, record types) as a bundle file: sorted keys and a checksum, to keep in git, compare or import elsewhere (POST /imports; docs/versions-and-bundles.md) */
     get: operations['exportObject'];
     put?: never;
     post?: never;
@@ -1840,7 +1840,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Its schema (fields, types, formats) as a bundle file: sorted keys and a checksum, to keep in git or compare (docs/versions-and-bundles.md) */
+    /** Its schema (fields, types, formats, options, record types) as a bundle file: sorted keys and a checksum, to keep in git, compare or import elsewhere (POST /imports; docs/versions-and-bundles.md) */
     get: operations['exportTable'];
     put?: never;
     post?: never;
@@ -2398,7 +2398,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The workflow as a bundle: settings, variables, draft and live graphs, and the incoming webhooks it names (never their tokens) */
+    /** The workflow as a bundle: settings, variables, draft and live graphs, the incoming webhooks it names (never their tokens) and the Tables and Objects its nodes name; tables=true adds their schemas, so an import creates the missing ones */
     get: operations['exportWorkflow'];
     put?: never;
     post?: never;
@@ -3741,15 +3741,15 @@ export interface components {
     };
     ImportPlan: {
       /**
-       * @description unchanged: this bundle was imported before; nothing was done
+       * @description update: a changed bundle of something imported before, updated in place (same ids); unchanged: this bundle was imported before
        * @enum {unknown}
        */
-      action: 'create' | 'unchanged';
+      action: 'create' | 'update' | 'unchanged';
       checksum: string;
       /** @description false: the bundle was edited since its export */
       checksumMatches: boolean;
       conflicts: string[];
-      /** @description References to connect here: numbers, pages, connected accounts, other agents, webhooks’ new URLs */
+      /** @description References to connect here: numbers, pages, missing tables, connected accounts, other agents, webhooks’ new URLs */
       connect: {
         message: string;
         reference: string;
@@ -3762,15 +3762,30 @@ export interface components {
         sourceId: string | number | null;
       }[];
       dryRun: boolean;
-      /** @description <kind>:<id there> → id here (null in a dry run) */
+      /** @description <kind>:<id there> → id here (null in a dry run for what is created) */
       ids: {
         [key: string]: string | number | null;
       };
+      /** @description What an update finds as the bundle has it */
+      keep: {
+        id: string | number | null;
+        kind: string;
+        name: string;
+        sourceId: string | number | null;
+      }[];
       kind: string;
       target: {
         id: string | number | null;
         kind: string;
       };
+      /** @description What changes in place, a line each */
+      update: {
+        changes: string[];
+        id: string | number | null;
+        kind: string;
+        name: string;
+        sourceId: string | number | null;
+      }[];
     };
     ImportRequest: {
       /** @description An imported workflow is set ACTIVE (it starts DRAFT otherwise) */
@@ -10607,7 +10622,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The plan of a dry run, or of a bundle imported before (nothing changed) */
+      /** @description The plan of a dry run, of an update, or of a bundle imported before (nothing changed) */
       200: {
         headers: {
           [name: string]: unknown;
@@ -19227,7 +19242,9 @@ export interface operations {
   };
   exportWorkflow: {
     parameters: {
-      query?: never;
+      query?: {
+        tables?: boolean;
+      };
       header?: never;
       path: {
         workflowId: number;

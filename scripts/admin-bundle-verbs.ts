@@ -1,6 +1,6 @@
 /**
- * Admin verbs that move agents and workflows between accounts and instances as files: `export` writes a bundle
- * (what `GET /agents/{id}/export` and `GET /workflows/{id}/export` answer), `import` imports one as `POST /imports`
+ * Admin verbs that move agents, workflows and table schemas between accounts and instances as files: `export` writes
+ * a bundle (what `GET /agents/{id}/export`, `GET /workflows/{id}/export` and `GET /tables/{name}/export` answer), `import` imports one as `POST /imports`
  * does (a dry run with --dry-run). Run them against each instance's DATABASE_URL.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -9,14 +9,15 @@ import { bundleText } from '../lib/bundles/bundle-format.js';
 import { exportAgent } from '../db/bundles/agent-bundle.js';
 import { importBundle } from '../db/bundles/imports.service.js';
 import { exportWorkflow } from '../db/bundles/workflow-bundle.js';
+import { exportTable } from '../db/bundles/table-bundle.js';
 import { importRules } from '../api/schemas/node-shapes.js';
 import type { ArgReaders } from './admin-catalog-verbs.js';
 
 type Options = Record<string, string | boolean | undefined>;
 type Verb = (em: EntityManager, options: Options) => Promise<{ json: unknown; text: string }>;
 
-export const BUNDLE_USAGE = `  export      --account ID (--agent UUID [--documents] | --workflow ID) [--file PATH]
-                                               an agent or a workflow as a bundle file (stdout without --file)
+export const BUNDLE_USAGE = `  export      --account ID (--agent UUID [--documents] | --workflow ID [--tables] | --table NAME | --object NAME) [--file PATH]
+                                               an agent, a workflow or a schema as a bundle file (stdout without --file)
   import      --account ID --file PATH [--dry-run] [--mapping JSON]
                                                import a bundle: the plan (what is created, ids, what to connect)`;
 
@@ -24,6 +25,9 @@ export const BUNDLE_OPTIONS = {
   agent: { type: 'string' },
   workflow: { type: 'string' },
   documents: { type: 'boolean', default: false },
+  tables: { type: 'boolean', default: false },
+  table: { type: 'string' },
+  object: { type: 'string' },
   file: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
   mapping: { type: 'string' },
@@ -33,10 +37,14 @@ export function bundleVerbs({ required, id, usage }: ArgReaders): Record<string,
   return {
     async export(em, o) {
       const accountId = id(o, 'account');
-      if (!o.agent === !o.workflow) throw usage('give one of --agent UUID or --workflow ID');
-      const bundle = o.agent
-        ? await exportAgent(em, accountId, required(o, 'agent'), { documents: !!o.documents })
-        : await exportWorkflow(em, accountId, id(o, 'workflow'));
+      const what = (['agent', 'workflow', 'table', 'object'] as const).filter((k) => o[k]);
+      if (what.length !== 1) throw usage('give one of --agent UUID, --workflow ID, --table NAME or --object NAME');
+      const bundle =
+        what[0] === 'agent'
+          ? await exportAgent(em, accountId, required(o, 'agent'), { documents: !!o.documents })
+          : what[0] === 'workflow'
+            ? await exportWorkflow(em, accountId, id(o, 'workflow'), { tables: !!o.tables })
+            : await exportTable(em, accountId, what[0] === 'table' ? 'TABLE' : 'OBJECT', required(o, what[0]));
       const text = bundleText(bundle);
       if (typeof o.file === 'string' && o.file) {
         await writeFile(o.file, text);
@@ -59,9 +67,18 @@ export function bundleVerbs({ required, id, usage }: ArgReaders): Record<string,
         throw usage(`cannot read the bundle or the mapping: ${(error as Error).message}`);
       }
       const plan = await importBundle(em, accountId, { bundle, dryRun: !!o['dry-run'], mapping }, importRules());
+      const line = (verb: string, c: { kind: string; name: string; sourceId: unknown; id: unknown }) =>
+        `  ${verb.padEnd(6)} ${c.kind.padEnd(16)} ${JSON.stringify(c.name)}  ${String(c.sourceId)} → ${String(c.id ?? '(new)')}`;
+      const head = {
+        unchanged: `unchanged: imported before as ${plan.kind} ${plan.target.id}`,
+        update: `${plan.kind} ${plan.target.id} (update)`,
+        create: `${plan.kind} ${plan.target.id ?? '(new)'}`,
+      }[plan.action];
       const lines = [
-        `${plan.dryRun ? 'dry run: ' : ''}${plan.action === 'unchanged' ? `unchanged: imported before as ${plan.kind} ${plan.target.id}` : `${plan.kind} ${plan.target.id ?? '(new)'}`}`,
-        ...plan.create.map((c) => `  create ${c.kind.padEnd(16)} ${JSON.stringify(c.name)}  ${String(c.sourceId)} → ${c.id ?? '(new)'}`),
+        `${plan.dryRun ? 'dry run: ' : ''}${head}`,
+        ...plan.create.map((c) => line('create', c)),
+        ...plan.update.flatMap((c) => [line('update', c), ...c.changes.map((change) => `           ${change}`)]),
+        ...plan.keep.map((c) => line('keep', c)),
         ...plan.connect.map((c) => `  connect ${c.reference}: ${c.message}`),
         ...plan.conflicts.map((c) => `  conflict: ${c}`),
         ...(plan.checksumMatches ? [] : ['  note: the bundle was edited since its export (its checksum differs)']),

@@ -18,9 +18,9 @@ import { agentParams, type AgentId } from './agents/agent-params.js';
 const tag = 'Bundles';
 const workflowParams = { type: 'object', required: ['workflowId'], properties: { workflowId: { type: 'integer', minimum: 1 } } };
 
-export function bundleRoutes(api: RouteRegistry, temporal: Client, taskQueue: string): void {
-  const schedules = new TemporalAutomationSchedules(temporal, taskQueue, nodeFactsOf);
-  const rules = importRules();
+export function bundleRoutes(api: RouteRegistry, temporal: Client, config: { taskQueue: string; publicBaseUrl: string }): void {
+  const schedules = new TemporalAutomationSchedules(temporal, config.taskQueue, nodeFactsOf);
+  const rules = { ...importRules(), publicBaseUrl: config.publicBaseUrl };
   api.add<unknown, { documents?: boolean }, AgentId>({
     method: 'get',
     operationId: 'exportAgent',
@@ -35,16 +35,19 @@ export function bundleRoutes(api: RouteRegistry, temporal: Client, taskQueue: st
     responses: { 200: { description: 'The bundle', schema: BundleSchema } },
     handler: ({ auth, em, params, query }) => exportAgent(em, auth.account.id, params.agentId, { documents: !!query.documents }),
   });
-  api.add<unknown, unknown, { workflowId: number }>({
+  api.add<unknown, { tables?: boolean }, { workflowId: number }>({
     method: 'get',
     operationId: 'exportWorkflow',
     path: '/workflows/:workflowId/export',
     scope: 'any',
     tag,
-    summary: 'The workflow as a bundle: settings, variables, draft and live graphs, and the incoming webhooks it names (never their tokens)',
+    summary:
+      'The workflow as a bundle: settings, variables, draft and live graphs, the incoming webhooks it names (never their tokens) and ' +
+      'the Tables and Objects its nodes name; tables=true adds their schemas, so an import creates the missing ones',
     params: workflowParams,
+    query: { type: 'object', additionalProperties: false, properties: { tables: { type: 'boolean' } } },
     responses: { 200: { description: 'The bundle', schema: BundleSchema } },
-    handler: ({ auth, em, params }) => exportWorkflow(em, auth.account.id, params.workflowId),
+    handler: ({ auth, em, params, query }) => exportWorkflow(em, auth.account.id, params.workflowId, { tables: !!query.tables }),
   });
   api.add<ImportRequest>({
     method: 'post',
@@ -53,15 +56,16 @@ export function bundleRoutes(api: RouteRegistry, temporal: Client, taskQueue: st
     scope: 'U',
     tag,
     summary:
-      'Imports a bundle: dryRun answers the plan (what is created, the id mapping, references to connect, conflicts) and changes nothing; ' +
-      'applied, everything is made in one transaction and the plan carries the new ids. The same bundle again changes nothing. ' +
+      'Imports a bundle (an agent, a workflow, a Table or Object schema): dryRun answers the plan (what is created, updated or kept, the id ' +
+      'mapping, references to connect, conflicts) and changes nothing; applied, everything is done in one transaction and the plan carries ' +
+      'the new ids. A changed bundle imported again updates what the earlier import made, in place; the same bundle again changes nothing. ' +
       'Imported agents start offline, imported workflows DRAFT unless activate is true',
     body: ImportRequestSchema,
     largeBody: true,
     status: 201,
     responses: {
       201: { description: 'The plan, applied', schema: ImportPlanSchema },
-      200: { description: 'The plan of a dry run, or of a bundle imported before (nothing changed)', schema: ImportPlanSchema },
+      200: { description: 'The plan of a dry run, of an update, or of a bundle imported before (nothing changed)', schema: ImportPlanSchema },
     },
     lock: () => 'bundle-imports',
     handler: async ({ auth, em, body }) => {

@@ -35,6 +35,8 @@ export const ImportRequestSchema: JsonSchema = {
 };
 
 const id = { type: ['string', 'integer', 'null'] };
+const itemProperties = { kind: { type: 'string' }, name: { type: 'string' }, sourceId: id, id };
+const item = strictObject(itemProperties);
 
 export const ImportPlanSchema: JsonSchema = {
   $id: 'ImportPlan',
@@ -43,14 +45,23 @@ export const ImportPlanSchema: JsonSchema = {
     kind: { type: 'string' },
     checksum: { type: 'string' },
     checksumMatches: { type: 'boolean', description: 'false: the bundle was edited since its export' },
-    action: { enum: ['create', 'unchanged'], description: 'unchanged: this bundle was imported before; nothing was done' },
+    action: {
+      enum: ['create', 'update', 'unchanged'],
+      description: 'update: a changed bundle of something imported before, updated in place (same ids); unchanged: this bundle was imported before',
+    },
     target: strictObject({ kind: { type: 'string' }, id }),
-    create: { type: 'array', items: strictObject({ kind: { type: 'string' }, name: { type: 'string' }, sourceId: id, id }) },
-    ids: { type: 'object', additionalProperties: id, description: '<kind>:<id there> → id here (null in a dry run)' },
+    create: { type: 'array', items: item },
+    update: {
+      type: 'array',
+      items: strictObject({ ...itemProperties, changes: { type: 'array', items: { type: 'string' } } }),
+      description: 'What changes in place, a line each',
+    },
+    keep: { type: 'array', items: item, description: 'What an update finds as the bundle has it' },
+    ids: { type: 'object', additionalProperties: id, description: '<kind>:<id there> → id here (null in a dry run for what is created)' },
     connect: {
       type: 'array',
       items: strictObject({ reference: { type: 'string' }, where: { type: 'string' }, message: { type: 'string' } }),
-      description: 'References to connect here: numbers, pages, connected accounts, other agents, webhooks’ new URLs',
+      description: 'References to connect here: numbers, pages, missing tables, connected accounts, other agents, webhooks’ new URLs',
     },
     conflicts: { type: 'array', items: { type: 'string' } },
   }),

@@ -1,13 +1,12 @@
 /**
  * An agent as a bundle (lib/bundles/bundle-format.ts): the agent, its settings documents (agent setting, theme,
- * channels) without any secret, its variables and intents, each flow's draft and live graphs, and the custom tools,
+ * channels) without any secret, the numbers and pages that answer it (to connect where it is imported), its variables and intents, each flow's draft and live graphs, and the custom tools,
  * playbooks and knowledge bases its settings and nodes reference (with `documents`, the knowledge bases' documents
  * too). Ids stay those of the exporting account (`ref`); an import maps them. Nothing time-dependent is exported, so
  * exporting an unchanged agent twice gives the same bytes.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sealBundle, withoutSecrets, type Bundle } from '../../lib/bundles/bundle-format.js';
-import type { Graph } from '../../lib/graph/graph.js';
 import { Account } from '../accounts/account.entity.js';
 import { AgentConfig } from '../agents/agent-config.entity.js';
 import { AgentResource } from '../agents/agent-resource.entity.js';
@@ -18,6 +17,8 @@ import { listIntents } from '../agents/intents.service.js';
 import { GraphSnapshot } from '../automations/graph-snapshot.entity.js';
 import { listVariables } from '../automations/variables.service.js';
 import { KnowledgeDocument } from '../knowledge/knowledge-document.entity.js';
+import { bundledGraph } from './bundle-graphs.js';
+import { agentChannels } from './channel-references.js';
 
 const RESOURCE_FIELDS = ['customToolIds', 'playbookIds', 'knowledgeBaseIds'];
 
@@ -28,19 +29,15 @@ function resourceIdsOf(data: Record<string, unknown>): number[] {
     .filter(Number.isInteger);
 }
 
-const graphOf = (s: GraphSnapshot | null | undefined): Graph | null => (s ? { nodes: s.nodes, edges: s.edges } : null);
-
-/** A graph as a bundle holds it: the edges once, in the global list (an import rebuilds the inline ones). */
-const bundled = (graph: Graph | null) => graph && { nodes: graph.nodes.map(({ edges: _inline, ...node }) => node), edges: graph.edges };
-
 export async function exportAgent(em: EntityManager, accountId: number, agentId: string, options: { documents?: boolean } = {}): Promise<Bundle> {
   const agent = await findAgent(em, accountId, agentId);
   const account = await em.findOneOrFail(Account, { id: accountId });
-  const [configs, variables, intents, flows] = await Promise.all([
+  const [configs, variables, intents, flows, channels] = await Promise.all([
     em.find(AgentConfig, { agent }, { orderBy: { kind: 'asc' } }),
     listVariables(em, agentVariables(agent)),
     listIntents(em, agent),
     listFlows(em, agent),
+    agentChannels(em, accountId, agent.id),
   ]);
   const snapshotIds = flows.flatMap((f) => [f.draftSnapshotId, f.liveSnapshotId ?? []].flat());
   const snapshots = new Map((await em.find(GraphSnapshot, { id: { $in: snapshotIds } })).map((s) => [s.id, s]));
@@ -68,6 +65,7 @@ export async function exportAgent(em: EntityManager, accountId: number, agentId:
       name: agent.name,
       description: agent.description ?? null,
       settings,
+      channels,
       variables: variables.map((v) => ({ name: v.name, description: v.description })),
       intents: intents.map((i) => ({ ref: i.id, name: i.name, description: i.description, trainingPhrases: i.trainingPhrases })),
       flows: flows.map((f) => ({
@@ -76,8 +74,8 @@ export async function exportAgent(em: EntityManager, accountId: number, agentId:
         description: f.description ?? null,
         status: f.status,
         isDefault: f.isDefault,
-        draft: bundled(graphOf(snapshots.get(f.draftSnapshotId))),
-        live: bundled(graphOf(f.liveSnapshotId ? snapshots.get(f.liveSnapshotId) : null)),
+        draft: bundledGraph(snapshots.get(f.draftSnapshotId)),
+        live: bundledGraph(f.liveSnapshotId ? snapshots.get(f.liveSnapshotId) : null),
       })),
     },
     resources: resources.map((r) => ({

@@ -1,34 +1,31 @@
 /**
  * Imports an agent bundle (agent-bundle.ts) into an account, in the caller's transaction: the custom tools, playbooks
  * and knowledge bases it carries (with their documents when it has them), the agent (offline), its settings with
- * their references mapped, variables, intents, and its flows, each live graph published as version 1 and the draft
- * kept beside it. Every graph passes the save-time checks first (a bad one refuses the import naming the node). An
- * agent this account imported from the same bundle before is left as it is.
+ * their references mapped, variables, intents, and its flows, each live graph published as a version and the draft
+ * kept beside it; the numbers and pages that answered it there are listed to connect. Every graph passes the
+ * save-time checks first (a bad one refuses the import naming the node). A changed bundle of an agent this account
+ * imported before updates that agent in place (the same ids); the same bundle again changes nothing.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { withSecretsKept } from '../../lib/bundles/bundle-format.js';
 import { BadRequestError } from '../../lib/errors.js';
-import type { Graph } from '../../lib/graph/graph.js';
-import { normalize } from '../../lib/graph/graph.js';
 import { Account } from '../accounts/account.entity.js';
+import { Agent } from '../agents/agent.entity.js';
 import { AgentConfig } from '../agents/agent-config.entity.js';
 import { AgentResource } from '../agents/agent-resource.entity.js';
 import { createAgent } from '../agents/agents.service.js';
 import { agentVariables } from '../agents/agent-variables.js';
 import { flowGraphOwner } from '../agents/flow-graph-owner.js';
-import type { Flow } from '../agents/flow.entity.js';
-import { createFlow, listFlows, publishFlow } from '../agents/flows.service.js';
+import { Flow } from '../agents/flow.entity.js';
+import { createFlow, listFlows } from '../agents/flows.service.js';
 import { Intent } from '../agents/intent.entity.js';
 import type { GraphRules } from '../automations/graph-rules.js';
-import { draftGraph } from '../automations/snapshots.js';
-import { createVariable } from '../automations/variables.service.js';
+import { MessagingNumber } from '../channels/messaging-number.entity.js';
 import { addDocument } from '../knowledge/knowledge-documents.service.js';
-import { BundleImport } from './bundle-import.entity.js';
-import { checkImportedGraph, mapGraph, mapReferences, type ImportMapping, type ImportPlan, type ReferenceMaps } from './bundle-plan.js';
-
-interface BundledGraph {
-  nodes: (Omit<Graph['nodes'][number], 'edges'> & { edges?: unknown })[];
-  edges: Graph['edges'];
-}
+import { putGraphs, type BundledGraph } from './bundle-graphs.js';
+import { mapReferences, noteChange, planItem, referenceMaps, type ImportMapping, type ImportPlan, type ReferenceMaps } from './bundle-plan.js';
+import { finishImport, priorImport, putVariables } from './bundle-targets.js';
+import { connectChannels, type BundledChannel } from './channel-references.js';
 
 export interface AgentBundleContent {
   source: { namespace: string; id: string };
@@ -47,6 +44,7 @@ export interface AgentBundleContent {
       draft: BundledGraph;
       live: BundledGraph | null;
     }[];
+    channels?: BundledChannel[];
   };
   resources: {
     ref: number;
@@ -57,13 +55,55 @@ export interface AgentBundleContent {
   }[];
 }
 
-const asGraph = (g: BundledGraph): Graph => normalize({ nodes: g.nodes.map((n) => ({ ...n, edges: [] })) as Graph['nodes'], edges: g.edges ?? [] });
+type Ids = Record<string, string | number>;
 
-async function setDraft(em: EntityManager, flow: Flow, graph: Graph): Promise<void> {
-  const { snapshot } = await draftGraph(em, flow);
-  snapshot.nodes = graph.nodes;
-  snapshot.edges = graph.edges;
-  await em.flush();
+/** The custom tools, playbooks and knowledge bases: the ones an earlier import made updated, the others created. */
+async function putResources(tx: EntityManager, accountId: number, content: AgentBundleContent, plan: ImportPlan, maps: ReferenceMaps, ids: Ids) {
+  for (const r of content.resources ?? []) {
+    const key = `resource:${r.ref}`;
+    const found = key in ids ? await tx.findOne(AgentResource, { id: Number(ids[key]), account: accountId }) : null;
+    const resource =
+      found ?? tx.create(AgentResource, { account: tx.getReference(Account, accountId), kind: r.kind, name: r.name, values: r.values ?? {} });
+    const changes: string[] = [];
+    if (found) {
+      if (noteChange(changes, 'name', found.name, r.name)) found.name = r.name;
+      if (noteChange(changes, 'values', found.values, r.values ?? {})) found.values = withSecretsKept(r.values ?? {}, found.values);
+    }
+    await tx.flush();
+    for (const doc of r.documents ?? []) {
+      const { created } = await addDocument(
+        tx,
+        resource,
+        'url' in doc ? { title: doc.title, url: doc.url } : { title: doc.title, content: doc.content },
+      );
+      if (created && found) changes.push(`document "${doc.title}" added`);
+    }
+    maps.resources.set(r.ref, resource.id);
+    planItem(plan, key, { kind: r.kind, name: r.name, sourceId: r.ref, id: resource.id }, found ? changes : undefined);
+  }
+}
+
+async function putIntents(
+  tx: EntityManager,
+  agent: Agent,
+  intents: AgentBundleContent['agent']['intents'],
+  plan: ImportPlan,
+  maps: ReferenceMaps,
+  ids: Ids,
+) {
+  for (const i of intents ?? []) {
+    const key = `intent:${i.ref}`;
+    const found = key in ids ? await tx.findOne(Intent, { id: Number(ids[key]), agent }) : null;
+    const fields = { name: i.name, description: i.description ?? '', trainingPhrases: i.trainingPhrases ?? [] };
+    const intent = found ?? tx.create(Intent, { agent, ...fields });
+    const changes: string[] = [];
+    if (found)
+      for (const [field, value] of Object.entries(fields))
+        if (noteChange(changes, field, found[field as keyof typeof fields], value)) Object.assign(found, { [field]: value });
+    await tx.flush();
+    maps.intents.set(i.ref, intent.id);
+    planItem(plan, key, { kind: 'intent', name: i.name, sourceId: i.ref, id: intent.id }, found ? changes : undefined);
+  }
 }
 
 export async function importAgent(
@@ -76,61 +116,45 @@ export async function importAgent(
   const { source, agent: bundled } = content;
   if (!source?.id || !bundled?.name || !Array.isArray(bundled.flows))
     throw new BadRequestError('Not an agent bundle: source, agent and agent.flows are required', 'bundle');
-  const sourceKey = `${source.namespace}/${source.id}`;
-  const before = await tx.findOne(BundleImport, { account: accountId, kind: 'agent', sourceKey });
-  if (before?.checksum === plan.checksum) return { ...plan, action: 'unchanged', target: { kind: 'agent', id: before.targetId } };
-  const maps: ReferenceMaps = { intents: new Map(), resources: new Map(), webhooks: new Map(), mapping: deps.mapping, connect: plan.connect };
-  const account = tx.getReference(Account, accountId);
-  for (const r of content.resources ?? []) {
-    const resource = tx.create(AgentResource, { account, kind: r.kind, name: r.name, values: r.values ?? {} });
-    await tx.flush();
-    maps.resources.set(r.ref, resource.id);
-    plan.create.push({ kind: r.kind, name: r.name, sourceId: r.ref, id: resource.id });
-    plan.ids[`resource:${r.ref}`] = resource.id;
-    for (const doc of r.documents ?? [])
-      await addDocument(tx, resource, 'url' in doc ? { title: doc.title, url: doc.url } : { title: doc.title, content: doc.content });
-  }
-  const agent = await createAgent(tx, accountId, { name: bundled.name, description: bundled.description });
+  const prior = await priorImport(tx, accountId, 'agent', source);
+  if (prior.before?.checksum === plan.checksum) return { ...plan, action: 'unchanged', target: { kind: 'agent', id: prior.before.targetId } };
+  const previous = prior.before && (await tx.findOne(Agent, { id: prior.before.targetId, account: accountId, deletedAt: null }));
+  if (prior.before && !previous)
+    plan.conflicts.push(`agent ${source.id} was imported before as ${prior.before.targetId}, which is no longer here: imported anew`);
+  const ids = previous ? prior.ids : {};
+  const maps = referenceMaps(deps.mapping, plan.connect);
+  for (const n of await tx.find(MessagingNumber, { account: accountId }, { fields: ['phoneNumberId'] })) maps.numbers.add(n.phoneNumberId);
+  const agent = previous ?? (await createAgent(tx, accountId, { name: bundled.name, description: bundled.description }));
   maps.agent = { from: source.id, to: agent.id };
-  plan.create.unshift({ kind: 'agent', name: agent.name, sourceId: source.id, id: agent.id });
-  plan.ids[`agent:${source.id}`] = agent.id;
+  const agentChanges: string[] = [];
+  if (previous) {
+    if (noteChange(agentChanges, 'name', agent.name, bundled.name)) agent.name = bundled.name;
+    if (noteChange(agentChanges, 'description', agent.description ?? null, bundled.description ?? null)) agent.description = bundled.description;
+  }
+  await putResources(tx, accountId, content, plan, maps, ids);
   for (const [kind, values] of Object.entries(bundled.settings ?? {})) {
     const config = await tx.findOne(AgentConfig, { agent, kind });
-    if (config) config.values = kind === 'SETTING' ? mapReferences(values, maps, `settings.${kind}`) : values;
+    const next = kind === 'SETTING' ? mapReferences(values, maps, `settings.${kind}`) : values;
+    if (config && noteChange(agentChanges, `settings ${kind}`, config.values, next)) config.values = withSecretsKept(next, config.values);
   }
-  for (const v of bundled.variables ?? []) await createVariable(tx, agentVariables(agent), v);
-  for (const i of bundled.intents ?? []) {
-    const intent = tx.create(Intent, { agent, name: i.name, description: i.description ?? '', trainingPhrases: i.trainingPhrases ?? [] });
-    await tx.flush();
-    maps.intents.set(i.ref, intent.id);
-    plan.create.push({ kind: 'intent', name: i.name, sourceId: i.ref, id: intent.id });
-    plan.ids[`intent:${i.ref}`] = intent.id;
-  }
-  const [defaultFlow] = await listFlows(tx, agent);
+  agentChanges.push(...(await putVariables(tx, agentVariables(agent), bundled.variables)));
+  await putIntents(tx, agent, bundled.intents, plan, maps, ids);
+  const flowsHere = await listFlows(tx, agent);
   for (const [index, f] of bundled.flows.entries()) {
-    const flow = f.isDefault ? defaultFlow! : await createFlow(tx, agent, { name: f.name });
-    Object.assign(flow, { name: f.name, description: f.description ?? null, status: f.status ?? 'DRAFT' });
-    const owner = flowGraphOwner(flow);
-    const label = `flow "${f.name}"`;
-    const draft = mapGraph(asGraph(f.draft), maps, `${label} (draft)`);
-    if (f.live) {
-      const live = mapGraph(asGraph(f.live), maps, `${label} (live)`);
-      await checkImportedGraph(tx, owner, deps.flowRules, live, `bundle.agent.flows[${index}].live`, `${label} (live)`);
-      await setDraft(tx, flow, live);
-      await publishFlow(tx, flow, { message: `Imported from ${source.namespace}` });
-    }
-    await checkImportedGraph(tx, owner, deps.flowRules, draft, `bundle.agent.flows[${index}].draft`, `${label} (draft)`);
-    await setDraft(tx, flow, draft);
-    plan.create.push({ kind: 'flow', name: f.name, sourceId: f.ref, id: flow.id });
-    plan.ids[`flow:${f.ref}`] = flow.id;
+    const key = `flow:${f.ref}`;
+    const found = key in ids ? (flowsHere.find((flow) => flow.id === Number(ids[key])) ?? null) : null;
+    const flow = found ?? (f.isDefault && !previous ? flowsHere.find((flow) => flow.isDefault)! : await createFlow(tx, agent, { name: f.name }));
+    const changes: string[] = [];
+    for (const [field, value] of Object.entries({ name: f.name, description: f.description ?? null, status: f.status ?? 'DRAFT' }))
+      if (noteChange(changes, field, (flow as unknown as Record<string, unknown>)[field] ?? null, value)) Object.assign(flow, { [field]: value });
+    const target = { owner: flowGraphOwner(flow), snapshots: flow, ownerType: 'FLOW' as const, ownerId: String(flow.id), rules: deps.flowRules };
+    const at = { path: `bundle.agent.flows[${index}]`, label: `flow "${f.name}"` };
+    const options = { dryRun: plan.dryRun, publish: true, message: `Imported from ${source.namespace}` };
+    changes.push(...(await putGraphs(tx, { ...target, ...at }, f, maps, options)).changes);
+    planItem(plan, key, { kind: 'flow', name: f.name, sourceId: f.ref, id: flow.id }, found ? changes : undefined);
   }
-  if (before) {
-    plan.conflicts.push(
-      `agent ${source.id} was imported before (as ${before.targetId}) from another version of this bundle: imported again as a new agent`,
-    );
-    before.targetId = agent.id;
-    before.checksum = plan.checksum;
-  } else tx.create(BundleImport, { account, kind: 'agent', sourceKey, targetId: agent.id, checksum: plan.checksum });
   await tx.flush();
-  return { ...plan, target: { kind: 'agent', id: agent.id } };
+  await connectChannels(tx, accountId, bundled.channels ?? [], agent.id, plan);
+  const item = { kind: 'agent' as const, name: agent.name, sourceId: source.id, id: agent.id };
+  return finishImport(tx, accountId, prior, plan, item, previous ? agentChanges : undefined);
 }

@@ -7,7 +7,8 @@ import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, checksumOf } from '../../lib/bund
 import { BadRequestError } from '../../lib/errors.js';
 import type { GraphRules } from '../automations/graph-rules.js';
 import { importAgent, type AgentBundleContent } from './agent-import.js';
-import { inTransaction, type ImportMapping, type ImportPlan } from './bundle-plan.js';
+import { inTransaction, referenceMaps, type ImportMapping, type ImportPlan } from './bundle-plan.js';
+import { importTable, type BundledTable } from './table-bundle.js';
 import { importWorkflow, type WorkflowBundleContent } from './workflow-import.js';
 
 export interface ImportRequest {
@@ -21,6 +22,24 @@ export interface ImportRequest {
 export interface ImportRules {
   flowRules: GraphRules;
   automationRules: GraphRules;
+  /** The origin of webhook URLs here, to name the new ones in the plan. */
+  publicBaseUrl?: string;
+}
+
+/** A Table's or Object's bundle: the table created, or what it lacks added; conflicts named. */
+async function importTableBundle(tx: EntityManager, accountId: number, bundle: Record<string, unknown>, plan: ImportPlan): Promise<ImportPlan> {
+  const table = bundle.table as BundledTable | undefined;
+  if (!table?.name || !['TABLE', 'OBJECT'].includes(table.kind) || !Array.isArray(table.fields))
+    throw new BadRequestError('Not a table bundle: table.kind (TABLE or OBJECT), table.name and table.fields are required', 'bundle.table');
+  const here = await importTable(
+    tx,
+    accountId,
+    { ...table, ref: table.ref ?? 0, recordTypes: table.recordTypes ?? [] },
+    plan,
+    referenceMaps({}, plan.connect),
+  );
+  const action = plan.create.length ? 'create' : plan.update.length ? 'update' : 'unchanged';
+  return { ...plan, kind: 'table', action, target: { kind: table.kind, id: here!.id } };
 }
 
 export async function importBundle(em: EntityManager, accountId: number, request: ImportRequest, rules: ImportRules): Promise<ImportPlan> {
@@ -42,6 +61,8 @@ export async function importBundle(em: EntityManager, accountId: number, request
     action: 'create',
     target: { kind, id: null },
     create: [],
+    update: [],
+    keep: [],
     ids: {},
     connect: [],
     conflicts: [],
@@ -56,12 +77,12 @@ export async function importBundle(em: EntityManager, accountId: number, request
         importWorkflow(tx, accountId, bundle as unknown as WorkflowBundleContent, plan('workflow'), {
           rules: rules.automationRules,
           mapping,
+          publicBaseUrl: rules.publicBaseUrl,
         }),
       );
+    case 'table':
+      return inTransaction(em, dryRun, (tx) => importTableBundle(tx, accountId, bundle, plan('table')));
     default:
-      throw new BadRequestError(
-        `Bundles of kind "${String(bundle.kind)}" are exported only (GET /tables/{name}/export); import agents and workflows`,
-        'bundle.kind',
-      );
+      throw new BadRequestError(`Bundles of kind "${String(bundle.kind)}" cannot be imported: agent, workflow or table`, 'bundle.kind');
   }
 }

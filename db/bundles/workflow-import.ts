@@ -1,25 +1,25 @@
 /**
- * Imports a workflow bundle (workflow-bundle.ts) in the caller's transaction: its incoming webhooks anew (new ids and
- * URLs, new tokens: listed to connect), the workflow (DRAFT: inactive; the caller activates it when asked), its variables,
- * and its graphs with their references mapped, the live one published as version 1, each through the save-time
- * checks. A workflow imported from the same bundle before is left as it is.
+ * Imports a workflow bundle (workflow-bundle.ts) in the caller's transaction: the Tables and Objects its nodes name
+ * (found here by name; missing ones created from their schema when the bundle carries it, listed to connect when
+ * not), its incoming webhooks anew (new ids, URLs and tokens: listed to connect), the workflow (DRAFT: inactive; the
+ * caller activates it when asked), its variables, and its graphs with their references mapped, the live one
+ * published as a version, each through the save-time checks. A changed bundle of a workflow imported before updates it
+ * in place (a workflow that is not DRAFT here keeps its live graph: its draft takes the bundle's, to publish); the
+ * same bundle again changes nothing.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError } from '../../lib/errors.js';
-import { normalize, type Graph } from '../../lib/graph/graph.js';
-import { triggerTypeOf } from '../../lib/graph/workflow-nodes.js';
-import { Account } from '../accounts/account.entity.js';
 import { automationGraphOwner } from '../automations/automation-graph-owner.js';
-import type { Automation } from '../automations/automation.entity.js';
+import { Automation } from '../automations/automation.entity.js';
 import { createAutomation } from '../automations/automations.service.js';
 import type { GraphRules } from '../automations/graph-rules.js';
-import { createIncomingWebhook } from '../automations/incoming-webhooks.service.js';
-import { draftGraph, promoteDraft } from '../automations/snapshots.js';
-import { automationVariables, createVariable } from '../automations/variables.service.js';
-import { BundleImport } from './bundle-import.entity.js';
-import { checkImportedGraph, mapGraph, type ImportMapping, type ImportPlan, type ReferenceMaps } from './bundle-plan.js';
-
-type BundledGraph = { nodes: Omit<Graph['nodes'][number], 'edges'>[]; edges: Graph['edges'] };
+import { createIncomingWebhook, findWebhookOfAccount, webhookUrl } from '../automations/incoming-webhooks.service.js';
+import { automationVariables } from '../automations/variables.service.js';
+import { MessagingNumber } from '../channels/messaging-number.entity.js';
+import { putGraphs, type BundledGraph } from './bundle-graphs.js';
+import { noteChange, planItem, referenceMaps, type ImportMapping, type ImportPlan, type ReferenceMaps } from './bundle-plan.js';
+import { finishImport, priorImport, putVariables } from './bundle-targets.js';
+import { importTable, type BundledTable } from './table-bundle.js';
 
 export interface WorkflowBundleContent {
   source: { namespace: string; id: string };
@@ -32,16 +32,49 @@ export interface WorkflowBundleContent {
     live: BundledGraph | null;
   };
   webhooks: { ref: string; name: string; description: string | null; useAuthentication: boolean }[];
+  tables?: BundledTable[];
 }
 
-const asGraph = (g: BundledGraph): Graph => normalize({ nodes: g.nodes.map((n) => ({ ...n, edges: [] })) as Graph['nodes'], edges: g.edges ?? [] });
+export interface WorkflowImportDeps {
+  rules: GraphRules;
+  mapping: ImportMapping;
+  /** The origin webhook URLs start with, to name the new ones (absent: the plan points at GET /incoming-webhooks/{id}). */
+  publicBaseUrl?: string;
+}
 
-async function setDraft(em: EntityManager, automation: Automation, graph: Graph): Promise<void> {
-  const { snapshot } = await draftGraph(em, automation);
-  snapshot.nodes = graph.nodes;
-  snapshot.edges = graph.edges;
-  automation.triggerType = triggerTypeOf(graph);
-  await em.flush();
+/** The incoming webhooks: the ones an earlier import made updated, the others created anew and listed to connect. */
+async function putWebhooks(
+  tx: EntityManager,
+  accountId: number,
+  content: WorkflowBundleContent,
+  plan: ImportPlan,
+  maps: ReferenceMaps,
+  ids: Record<string, string | number>,
+  deps: WorkflowImportDeps,
+) {
+  for (const w of content.webhooks ?? []) {
+    const key = `webhook:${w.ref}`;
+    const found = key in ids ? await findWebhookOfAccount(tx, accountId, String(ids[key])) : null;
+    const webhook =
+      found ??
+      (await createIncomingWebhook(tx, accountId, { name: w.name, description: w.description, useAuthentication: w.useAuthentication })).webhook;
+    const changes: string[] = [];
+    if (found)
+      for (const [field, value] of Object.entries({ name: w.name, description: w.description ?? null, useAuthentication: w.useAuthentication }))
+        if (noteChange(changes, field, (found as unknown as Record<string, unknown>)[field] ?? null, value)) Object.assign(found, { [field]: value });
+    maps.webhooks.set(w.ref, webhook.id);
+    planItem(plan, key, { kind: 'incomingWebhook', name: w.name, sourceId: w.ref, id: webhook.id }, found ? changes : undefined);
+    if (found) continue;
+    const url = plan.dryRun
+      ? 'a new URL here'
+      : `a new URL here: ${deps.publicBaseUrl ? webhookUrl(deps.publicBaseUrl, webhook.id) : `GET /incoming-webhooks/${webhook.id}`}`;
+    plan.connect.push({
+      reference: key,
+      where: 'webhooks',
+      message: `incoming webhook "${w.name}" has ${url}${w.useAuthentication ? ' and a new token (rotate it to read it)' : ''}: point its senders at it`,
+    });
+  }
+  await tx.flush();
 }
 
 export async function importWorkflow(
@@ -49,56 +82,48 @@ export async function importWorkflow(
   accountId: number,
   content: WorkflowBundleContent,
   plan: ImportPlan,
-  deps: { rules: GraphRules; mapping: ImportMapping },
+  deps: WorkflowImportDeps,
 ): Promise<ImportPlan> {
   const { source, workflow } = content;
   if (!source?.id || !workflow?.name || !workflow.draft)
     throw new BadRequestError('Not a workflow bundle: source, workflow and workflow.draft are required', 'bundle');
-  const sourceKey = `${source.namespace}/${source.id}`;
-  const before = await tx.findOne(BundleImport, { account: accountId, kind: 'workflow', sourceKey });
-  if (before?.checksum === plan.checksum) return { ...plan, action: 'unchanged', target: { kind: 'workflow', id: Number(before.targetId) } };
-  const maps: ReferenceMaps = { intents: new Map(), resources: new Map(), webhooks: new Map(), mapping: deps.mapping, connect: plan.connect };
-  for (const w of content.webhooks ?? []) {
-    const { webhook } = await createIncomingWebhook(tx, accountId, {
-      name: w.name,
-      description: w.description,
-      useAuthentication: w.useAuthentication,
-    });
-    maps.webhooks.set(w.ref, webhook.id);
-    plan.create.push({ kind: 'incomingWebhook', name: w.name, sourceId: w.ref, id: webhook.id });
-    plan.ids[`webhook:${w.ref}`] = webhook.id;
-    plan.connect.push({
-      reference: `webhook:${w.ref}`,
-      where: 'webhooks',
-      message: `incoming webhook "${w.name}" has a new URL here (GET /incoming-webhooks/{id})${w.useAuthentication ? ' and a new token (rotate it to read it)' : ''}: point its senders at it`,
-    });
-  }
-  const automation = await createAutomation(tx, accountId, {
-    name: workflow.name,
-    description: workflow.description,
-    concurrencyLimit: workflow.concurrencyLimit,
-  });
-  plan.create.unshift({ kind: 'workflow', name: automation.name, sourceId: source.id, id: automation.id });
-  plan.ids[`workflow:${source.id}`] = automation.id;
-  for (const v of workflow.variables ?? []) await createVariable(tx, automationVariables(automation), v);
-  const owner = automationGraphOwner(automation);
-  const draft = mapGraph(asGraph(workflow.draft), maps, 'draft');
-  if (workflow.live) {
-    const live = mapGraph(asGraph(workflow.live), maps, 'live');
-    await checkImportedGraph(tx, owner, deps.rules, live, 'bundle.workflow.live', `workflow "${workflow.name}" (live)`);
-    await setDraft(tx, automation, live);
-    await promoteDraft(tx, automation, 'WORKFLOW', String(automation.id), { message: `Imported from ${source.namespace}` });
-  }
-  await checkImportedGraph(tx, owner, deps.rules, draft, 'bundle.workflow.draft', `workflow "${workflow.name}" (draft)`);
-  await setDraft(tx, automation, draft);
-  const account = tx.getReference(Account, accountId);
-  if (before) {
+  const prior = await priorImport(tx, accountId, 'workflow', source);
+  if (prior.before?.checksum === plan.checksum)
+    return { ...plan, action: 'unchanged', target: { kind: 'workflow', id: Number(prior.before.targetId) } };
+  const previous = prior.before && (await tx.findOne(Automation, { id: Number(prior.before.targetId), account: accountId, deletedAt: null }));
+  if (prior.before && !previous)
+    plan.conflicts.push(`workflow ${source.id} was imported before as ${prior.before.targetId}, which is no longer here: imported anew`);
+  const ids = previous ? prior.ids : {};
+  const maps = referenceMaps(deps.mapping, plan.connect);
+  for (const n of await tx.find(MessagingNumber, { account: accountId }, { fields: ['phoneNumberId'] })) maps.numbers.add(n.phoneNumberId);
+  for (const t of content.tables ?? []) await importTable(tx, accountId, t, plan, maps);
+  await putWebhooks(tx, accountId, content, plan, maps, ids, deps);
+  const settings = { name: workflow.name, description: workflow.description ?? null, concurrencyLimit: workflow.concurrencyLimit ?? null };
+  const automation = previous ?? (await createAutomation(tx, accountId, settings));
+  const changes: string[] = [];
+  if (previous)
+    for (const [field, value] of Object.entries(settings))
+      if (noteChange(changes, field, (previous as unknown as Record<string, unknown>)[field] ?? null, value))
+        Object.assign(previous, { [field]: value });
+  changes.push(...(await putVariables(tx, automationVariables(automation), workflow.variables)));
+  const target = {
+    ...{
+      owner: automationGraphOwner(automation),
+      snapshots: automation,
+      ownerType: 'WORKFLOW' as const,
+      ownerId: String(automation.id),
+      rules: deps.rules,
+    },
+    ...{ path: 'bundle.workflow', label: `workflow "${workflow.name}"` },
+  };
+  const publish = automation.status === 'DRAFT';
+  const graphs = await putGraphs(tx, target, workflow, maps, { dryRun: plan.dryRun, publish, message: `Imported from ${source.namespace}` });
+  changes.push(...graphs.changes);
+  if (graphs.held)
     plan.conflicts.push(
-      `workflow ${source.id} was imported before (as ${before.targetId}) from another version of this bundle: imported again as a new workflow`,
+      `workflow ${automation.id} is ${automation.status} here: its live graph is left as it is and its draft holds the bundle's live graph ` +
+        `(${graphs.held.join('; ')}): publish it (POST /workflows/${automation.id}/publish) so its schedules follow`,
     );
-    before.targetId = String(automation.id);
-    before.checksum = plan.checksum;
-  } else tx.create(BundleImport, { account, kind: 'workflow', sourceKey, targetId: String(automation.id), checksum: plan.checksum });
-  await tx.flush();
-  return { ...plan, target: { kind: 'workflow', id: automation.id } };
+  const item = { kind: 'workflow' as const, name: workflow.name, sourceId: source.id, id: automation.id };
+  return finishImport(tx, accountId, prior, plan, item, previous ? changes : undefined);
 }

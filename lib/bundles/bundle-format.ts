@@ -71,3 +71,19 @@ export function withoutSecrets<T>(value: T, removed: string[] = [], at = ''): T 
     }),
   ) as T;
 }
+
+/**
+ * Bundled `values` put over `here` (what an earlier import made): a secret the bundle left out (null where `here` has
+ * one, under a key that names a secret) keeps the value set here since, so updating from a bundle never clears one.
+ */
+export function withSecretsKept<T>(values: T, here: unknown): T {
+  if (Array.isArray(values)) return values.map((item, i) => withSecretsKept(item, Array.isArray(here) ? here[i] : undefined)) as T;
+  if (!isObject(values) || !isObject(here)) return values;
+  const headerLike = typeof values.name === 'string' && 'value' in values && SECRET_KEY.test(values.name);
+  return Object.fromEntries(
+    Object.entries(values).map(([key, item]) => {
+      const secret = SECRET_KEY.test(key) || (headerLike && key === 'value');
+      return [key, secret && item === null && here[key] != null ? here[key] : withSecretsKept(item, here[key])];
+    }),
+  ) as T;
+}

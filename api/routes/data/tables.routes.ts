@@ -1,5 +1,5 @@
 import { findTable } from '../../../db/tables/table-lookups.js';
-import { sealBundle } from '../../../lib/bundles/bundle-format.js';
+import { exportTable } from '../../../db/bundles/table-bundle.js';
 import { BundleSchema } from '../../schemas/bundles.schema.js';
 import type { FileStore } from '../../../db/tables/files/file-store.js';
 import { seedStandardObjects } from '../../../db/tables/standard-objects.js';
@@ -109,15 +109,10 @@ export function tableRoutes(api: RouteRegistry, s: DataSurface, files: FileStore
     scope: 'any',
     tag: s.tag,
     summary:
-      'Its schema (fields, types, formats) as a bundle file: sorted keys and a checksum, to keep in git or compare (docs/versions-and-bundles.md)',
+      'Its schema (fields, types, formats, options, record types) as a bundle file: sorted keys and a checksum, to keep in git, compare ' +
+      'or import elsewhere (POST /imports; docs/versions-and-bundles.md)',
     params: nameParam,
     responses: { 200: { description: 'The bundle', schema: BundleSchema } },
-    handler: async ({ auth, em, params }) => {
-      const schema = await tableSchema(em, await findTable(em, auth.account.id, s.kind, params.name));
-      return sealBundle('table', {
-        source: { namespace: auth.account.namespace, id: params.name },
-        table: { kind: s.kind, name: params.name, schema },
-      });
-    },
+    handler: async ({ auth, em, params }) => exportTable(em, auth.account.id, s.kind, params.name),
   });
 }
