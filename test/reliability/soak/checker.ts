@@ -9,6 +9,7 @@ import { HOURS_REPLY } from '../../bench/bench-agent.js';
 import { FakeMetaServer } from '../../setup/fake-meta-server.js';
 import { quiet, undispatchedEvents } from '../../setup/quiet.js';
 import type { SoakClient } from './client.js';
+import type { Fault } from './faults.js';
 import type { SoakPlatform } from './platform.js';
 import { HOOK_TABLE, ROW_TABLE, type Workload } from './workload.js';
 
@@ -52,11 +53,17 @@ async function observe(platform: SoakPlatform, client: SoakClient, workload: Wor
     transcripts[id] = res.body.messages;
   }
   const widget = await Promise.all(workload.ledger.widget.map(async (v) => ({ transcript: await v.transcript(), received: [...v.received] })));
-  const replies = platform.meta.sent.filter((call) => FakeMetaServer.textOf(call) === HOURS_REPLY).map((call) => call.body.to as string);
+  const replies = platform.meta.sent
+    .filter((call) => FakeMetaServer.textOf(call) === HOURS_REPLY)
+    .map((call) => ({ to: call.body.to as string, at: Math.round(performance.timeOrigin + call.at) }));
   return { hookRows, rowKeys, documents: documents.map((d) => ({ id: d.id as string, status: d.status as string })), transcripts, widget, replies };
 }
 
-export async function check(platform: SoakPlatform, client: SoakClient, workload: Workload): Promise<Check[]> {
+/** How soon after a reply Meta took a crash explains its second send. */
+const CRASH_WINDOW_MS = 10_000;
+
+/** `faults`: what the fault loop did (a reply sent twice is told apart by whether a crash came right after it); `began`: when the run started. */
+export async function check(platform: SoakPlatform, client: SoakClient, workload: Workload, faults: Fault[], began: number): Promise<Check[]> {
   const { ledger } = workload;
   const undispatched = undispatchedEvents(platform.account.account.id, platform.orm.em.getKnex());
   const pending = (seen: Awaited<ReturnType<typeof observe>>) =>
@@ -90,14 +97,32 @@ export async function check(platform: SoakPlatform, client: SoakClient, workload
     `${accepted.length} accepted of ${ledger.webhooks.size}; ${lost.length} lost ${JSON.stringify(lost.slice(0, 3))}, ${twice.length} ran twice ${JSON.stringify(twice.slice(0, 3))}`,
   );
 
-  const replies = tally(seen.replies);
+  const replies = tally(seen.replies.map((r) => r.to));
   const delivered = [...ledger.meta.values()].filter((m) => m.status === 200);
   const unanswered = delivered.filter((m) => !replies.has(m.person));
-  const repeated = [...ledger.meta.values()].filter((m) => (replies.get(m.person) ?? 0) > 1);
+  // A reply Meta took whose record the sender never wrote (its worker killed, its database connection cut) is sent
+  // again: the Send API takes no idempotency key (docs/agents.md, Replies). Such a second send is explained by a
+  // crash within seconds after the first; any other is a reply sent twice.
+  const crashes = faults.filter((f) => /SIGKILL (runs|turns)|pg_terminate_backend/.test(f.what)).map((f) => f.at);
+  const repeated = [...ledger.meta.values()]
+    .filter((m) => (replies.get(m.person) ?? 0) > 1)
+    .map((m) => {
+      const [first, second] = seen.replies.filter((r) => r.to === m.person).map((r) => r.at);
+      const crash = crashes.find((at) => at >= first! - 1_000 && at <= Math.min(second!, first! + CRASH_WINDOW_MS));
+      return { person: m.person, first: first! - began, second: second! - began, crash: crash === undefined ? undefined : crash - began };
+    });
+  const unexplained = repeated.filter((r) => r.crash === undefined);
+  const seconds = (ms: number) => `+${(ms / 1000).toFixed(1)} s`;
   add(
     'Meta messages got exactly one reply',
-    unanswered.length === 0 && repeated.length === 0,
-    `${delivered.length} accepted of ${ledger.meta.size}; ${unanswered.length} without a reply, ${repeated.length} answered more than once`,
+    unanswered.length === 0 && unexplained.length === 0,
+    `${delivered.length} accepted of ${ledger.meta.size}; ${unanswered.length} without a reply, ${repeated.length} answered twice` +
+      repeated
+        .map(
+          (r) =>
+            ` [sent ${seconds(r.first)} and ${seconds(r.second)}, ${r.crash === undefined ? 'no crash between' : `crash at ${seconds(r.crash)}`}]`,
+        )
+        .join(''),
   );
 
   const rowKeys = tally(seen.rowKeys);

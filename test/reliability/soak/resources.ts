@@ -1,9 +1,9 @@
 /**
  * Memory and descriptors of the soak's processes, read from /proc every few seconds: each process's resident set
  * (VmRSS) and open file descriptors, per process instance (a restarted process is a new instance). After the run,
- * `levelling` judges each instance that lived long enough: its values at the end against those in the middle of its
- * life after warm-up, which must not have grown by more than 10 % (descriptors: and by more than 3, since a few
- * sockets open and close with the load).
+ * `levelling` judges each instance that lived long enough: its values at the end of the run (the median of its last
+ * tenth) against the highest of the first half after warm-up, which they must not exceed by more than 10 %. A leak
+ * grows past every earlier high; a pool of connections or a heap between collections goes up and down within it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -17,9 +17,11 @@ export interface Levelling {
   process: string;
   pid: number;
   samples: number;
-  rss: { middleMiB: number; endMiB: number; growth: number };
-  fds: { middle: number; end: number; growth: number };
+  rss: { firstHighMiB: number; endMiB: number; growth: number };
+  fds: { firstHigh: number; end: number; growth: number };
   ok: boolean;
+  /** Descriptors and RSS (MiB) at ten moments from `from` to `to`, for the report of a process that grew. */
+  series: { fds: number[]; rssMiB: number[] };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -56,7 +58,7 @@ export class ResourceSampler {
     clearInterval(this.timer);
   }
 
-  /** Instances sampled from before `from` until `to`: their middle (after `from`) against their end. */
+  /** Instances sampled from before `from` until `to`: their end against the high of their first half after `from`. */
   levelling(from: number, to: number): Levelling[] {
     const judged: Levelling[] = [];
     for (const [key, all] of this.samples) {
@@ -64,15 +66,18 @@ export class ResourceSampler {
       if (all[0]!.at > from || samples.length < 10 || samples.at(-1)!.at < to - 10_000) continue;
       const [name, pid] = key.split('#') as [string, string];
       const n = samples.length;
-      const middle = samples.slice(Math.floor(n * 0.4), Math.ceil(n * 0.6));
+      const firstHalf = samples.slice(0, Math.floor(n / 2));
       const end = samples.slice(Math.floor(n * 0.9));
-      const of = (list: Sample[], field: 'rssKiB' | 'fds') => median(list.map((s) => s[field]));
-      const rss = { middleMiB: of(middle, 'rssKiB') / 1024, endMiB: of(end, 'rssKiB') / 1024, growth: 0 };
-      rss.growth = rss.endMiB / rss.middleMiB - 1;
-      const fds = { middle: of(middle, 'fds'), end: of(end, 'fds'), growth: 0 };
-      fds.growth = fds.end / fds.middle - 1;
-      const ok = rss.growth <= 0.1 && (fds.growth <= 0.1 || fds.end - fds.middle <= 3);
-      judged.push({ process: name, pid: Number(pid), samples: n, rss, fds, ok });
+      const highest = (list: Sample[], field: 'rssKiB' | 'fds') => Math.max(...list.map((s) => s[field]));
+      const last = (field: 'rssKiB' | 'fds') => median(end.map((s) => s[field]));
+      const rss = { firstHighMiB: highest(firstHalf, 'rssKiB') / 1024, endMiB: last('rssKiB') / 1024, growth: 0 };
+      rss.growth = rss.endMiB / rss.firstHighMiB - 1;
+      const fds = { firstHigh: highest(firstHalf, 'fds'), end: last('fds'), growth: 0 };
+      fds.growth = fds.end / fds.firstHigh - 1;
+      const ok = rss.growth <= 0.1 && fds.growth <= 0.1;
+      const moments = Array.from({ length: 10 }, (_, i) => samples[Math.floor((i * (n - 1)) / 9)]!);
+      const series = { fds: moments.map((s) => s.fds), rssMiB: moments.map((s) => Math.round(s.rssKiB / 1024)) };
+      judged.push({ process: name, pid: Number(pid), samples: n, rss, fds, ok, series });
     }
     return judged.sort((a, b) => a.process.localeCompare(b.process));
   }

@@ -72,8 +72,13 @@ export class WidgetVisitor {
       const headers: Record<string, string> = { origin: SITE, authorization: `Bearer ${this.token}`, accept: 'text/event-stream' };
       if (last) headers['last-event-id'] = last;
       const query = last && !this.resumeByHeader ? `?after=${last}` : '';
+      // Besides the kills, the visitor's network blips now and then (every 10 to 30 s), as a phone's does: the stream
+      // drops and resumes wherever the kills fell.
+      const blip = new AbortController();
+      const timer = setTimeout(() => blip.abort(), 10_000 + Math.random() * 20_000);
       try {
-        const res = await fetch(`${this.client.origin}${this.path}/stream${query}`, { headers, signal: this.abort.signal });
+        const signal = AbortSignal.any([this.abort.signal, blip.signal]);
+        const res = await fetch(`${this.client.origin}${this.path}/stream${query}`, { headers, signal });
         if (res.status !== 200 || !res.body) {
           this.drop(String(res.status));
           await res.body?.cancel();
@@ -83,7 +88,9 @@ export class WidgetVisitor {
         }
       } catch (error) {
         if (this.abort.signal.aborted) return;
-        this.drop((error as Error).name);
+        this.drop(blip.signal.aborted ? 'blip' : (error as Error).name);
+      } finally {
+        clearTimeout(timer);
       }
       // A pause before reconnecting, as EventSource makes.
       await new Promise((resolve) => setTimeout(resolve, 500));

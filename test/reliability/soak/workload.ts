@@ -93,7 +93,7 @@ function actor(periodMs: number, op: () => Promise<void>, stopped: () => boolean
 }
 
 export interface WorkloadOptions {
-  /** Multiplies every rate (1: about 8 requests per second in all). */
+  /** Multiplies every rate (1: about 7 requests per second in all). */
   rate: number;
   /** Widget streams resume with `Last-Event-ID` alone (true) or with `after` as well (today's API reads only `after`). */
   resumeByHeader: boolean;
