@@ -50,8 +50,11 @@ export async function dropDatabase(databaseUrl: string): Promise<void> {
   await withMaintenanceClient(databaseUrl, (client) => client.query(`drop database if exists ${quoteIdent(name)} with (force)`));
 }
 
-/** SQLSTATEs of a lost connection (class 08) or of a server shutting down, crashed or starting up (57P01-57P03). */
-const UNAVAILABLE_STATES = /^(08...|57P0[123])$/;
+/**
+ * SQLSTATEs of a lost connection (class 08), of a server shutting down, crashed or starting up (57P01-57P03), or of
+ * one whose connections are all taken (53300: every process of a scaled-out platform opening its pool at once).
+ */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
 /** Node's codes of a server that cannot be reached. */
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
 /** pg's and knex's messages (knex prefixes the query) when a connection is lost or none could be had in time. */
