@@ -28,7 +28,10 @@ export interface SoakOptions {
   spared: AgentryProcess[];
 }
 
-/** SOAK_MINUTES, SOAK_KILL_EVERY_SECONDS, SOAK_RATE, SOAK_SHARED_LIMITS=1, SOAK_RESUME=header, SOAK_SPARE (comma-separated). */
+/**
+ * SOAK_MINUTES, SOAK_KILL_EVERY_SECONDS, SOAK_RATE, SOAK_SPARE (comma-separated); SOAK_SHARED_LIMITS=0 and SOAK_RESUME=after
+ * for an API from before limits were shared and streams read `Last-Event-ID`.
+ */
 export function soakOptions(env: NodeJS.ProcessEnv = process.env, minutes = 2): SoakOptions {
   const spared = (env.SOAK_SPARE ?? 'api-2,runs-2,turns-2').split(',').filter(Boolean) as AgentryProcess[];
   for (const name of spared) if (!AGENTRY_PROCESSES.includes(name)) throw new Error(`SOAK_SPARE: no process named ${name}`);
@@ -36,8 +39,8 @@ export function soakOptions(env: NodeJS.ProcessEnv = process.env, minutes = 2): 
     minutes: Number(env.SOAK_MINUTES ?? minutes),
     killEverySeconds: Number(env.SOAK_KILL_EVERY_SECONDS ?? 6),
     rate: Number(env.SOAK_RATE ?? 1),
-    sharedLimits: env.SOAK_SHARED_LIMITS === '1',
-    resumeByHeader: env.SOAK_RESUME === 'header',
+    sharedLimits: env.SOAK_SHARED_LIMITS !== '0',
+    resumeByHeader: env.SOAK_RESUME !== 'after',
     spared,
   };
 }
@@ -92,7 +95,7 @@ export async function runSoak(options: SoakOptions, log: (line: string) => void 
     for (const visitor of workload.ledger.widget) await visitor.close();
     if (!options.resumeByHeader) {
       const streams = checks.find((c) => c.name.startsWith('widget streams'))!;
-      streams.detail += ' (resumed with ?after= and Last-Event-ID; SOAK_RESUME=header resumes with the header alone)';
+      streams.detail += ' (resumed with ?after= as well as Last-Event-ID: SOAK_RESUME=after)';
     }
     sampler.stop();
     checks.push({
@@ -101,7 +104,7 @@ export async function runSoak(options: SoakOptions, log: (line: string) => void 
       asserted: options.sharedLimits,
       detail:
         `${limit.accepted} of ${limit.sent} requests let through in ${limit.seconds.toFixed(1)} s where the limit allows ${limit.allowed.toFixed(0)} ` +
-        `(${(limit.excess * 100).toFixed(0)} %); ${limit.refused} refused, ${limit.other} other${options.sharedLimits ? '' : ' (not asserted: SOAK_SHARED_LIMITS=1 asserts it)'}`,
+        `(${(limit.excess * 100).toFixed(0)} %); ${limit.refused} refused, ${limit.other} other${options.sharedLimits ? '' : ' (not asserted: SOAK_SHARED_LIMITS=0)'}`,
     });
     const levels = sampler.levelling(began + warmUp, stoppedAt);
     // The Temporal server's history processes grew steadily through a 10-minute soak (about 5 MiB a minute each,
