@@ -87,6 +87,6 @@ ensureNodeModules();
 // cluster` builds the Temporal server itself (launcher/cluster/tools.ts).
 const lifecycle = process.env.npm_lifecycle_event;
 if ((lifecycle !== 'prestart' || !process.env.TEMPORAL_ADDRESS) && lifecycle !== 'preadmin' && lifecycle !== 'precluster') ensureTemporalCli();
-// The reliability suite (`npm run test:cluster`) runs a Temporal cluster: its binaries are built here, with the rest of
-// the install.
-if (lifecycle === 'pretest:cluster') ensureClusterTools();
+// The reliability suite (`npm run test:cluster`) and the soak (`npm run soak`) run a Temporal cluster: its binaries are
+// built here, with the rest of the install.
+if (lifecycle === 'pretest:cluster' || lifecycle === 'presoak') ensureClusterTools();
