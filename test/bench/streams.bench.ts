@@ -107,9 +107,9 @@ async function measure(label: string, dir: string, count: number): Promise<void>
     const opened = performance.now();
     const streams = await openStreams(api.port, ids);
     const openSeconds = (performance.now() - opened) / 1000;
-    // A stream answers its first line before its first read: the reads of the last streams opened run on for a while
-    // (PostgreSQL's counts also lag by up to a second). Idle is when a 5-second window counts under 5 a second
-    // (at most 30 s: polling never is).
+    // A stream answers its first line before its first read: the reads of the last streams opened run on for a while,
+    // and PostgreSQL reports a backend's counts up to 10 s after it went idle. Idle is when an 11-second window counts
+    // under 5 a second (at most 66 s: polling never is).
     const perSecondOver = async (seconds: number) => {
       const before = await transactions();
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
@@ -117,7 +117,7 @@ async function measure(label: string, dir: string, count: number): Promise<void>
       return ((await transactions()) - before - 1) / seconds;
     };
     let settleSeconds = 0;
-    while (settleSeconds < 30 && (await perSecondOver(5)) >= 5) settleSeconds += 5;
+    while (settleSeconds < 66 && (await perSecondOver(11)) >= 5) settleSeconds += 11;
     const idlePerSecond = await perSecondOver(IDLE_SECONDS);
     const figures = processFigures(api.pid);
     const latencies: number[] = [];
