@@ -17,14 +17,11 @@
  * the JSON without retrieval work).
  */
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client, Connection } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createKnowledgeActivities } from '../../activities/knowledge-indexing.activity.js';
-import { createApp } from '../../api/app.js';
 import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { createResource } from '../../db/agents/agent-resources.service.js';
 import { dropDatabase } from '../../db/database.js';
@@ -32,9 +29,9 @@ import { addDocument } from '../../db/knowledge/knowledge-documents.service.js';
 import { createOutboundFetch } from '../../integrations/outbound/outbound-fetch.js';
 import type { IndexStep } from '../../lib/knowledge/indexing-contract.js';
 import { REFUSE_PRIVATE } from '../../lib/outbound/address-policy.js';
-import { SecretBox } from '../../lib/secret-box.js';
 import { CORPORA, corpusPages, questionsOf } from '../eval/eval-corpora.js';
-import { migratedDatabase, projectRoot, TEST_SETTINGS_KEY } from '../setup/harness.js';
+import { projectRoot } from '../setup/harness.js';
+import { knowledgeApi } from '../eval/knowledge-api.js';
 import { percentile } from './bench-processes.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
@@ -45,16 +42,7 @@ const dir = join(projectRoot, '.eval', 'corpora');
 mkdirSync(dir, { recursive: true });
 const questions = CORPORA.flatMap((c) => questionsOf(join(projectRoot, 'test', 'eval', 'questions', `${c.package}.json`)).map((q) => q.question));
 
-const { databaseUrl, orm } = await migratedDatabase();
-const server = createApp({
-  orm,
-  temporal: new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) }),
-  config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024, taskQueue: 'bench' },
-  secrets: SecretBox.fromKey(TEST_SETTINGS_KEY),
-  logError: (error: unknown) => console.error(error),
-}).listen(0, '127.0.0.1');
-await new Promise<void>((resolve) => server.once('listening', resolve));
-const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/public/v1`;
+const { databaseUrl, orm, server, api } = await knowledgeApi('bench');
 const f = (n: number) => n.toFixed(1);
 const load = () =>
   loadavg()

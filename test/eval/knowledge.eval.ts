@@ -13,13 +13,10 @@
  * MISSES=1 lists the test misses... of dev only (test misses are never printed, so nothing is tuned on them).
  */
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Client, Connection } from '@temporalio/client';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createKnowledgeActivities } from '../../activities/knowledge-indexing.activity.js';
-import { createApp } from '../../api/app.js';
 import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { createResource } from '../../db/agents/agent-resources.service.js';
 import { dropDatabase } from '../../db/database.js';
@@ -29,9 +26,9 @@ import { renderedPassage } from '../../integrations/knowledge/grounding.js';
 import { createOutboundFetch } from '../../integrations/outbound/outbound-fetch.js';
 import type { IndexStep } from '../../lib/knowledge/indexing-contract.js';
 import { REFUSE_PRIVATE } from '../../lib/outbound/address-policy.js';
-import { SecretBox } from '../../lib/secret-box.js';
 import { percentile } from '../bench/bench-processes.js';
-import { migratedDatabase, projectRoot, TEST_SETTINGS_KEY } from '../setup/harness.js';
+import { projectRoot } from '../setup/harness.js';
+import { knowledgeApi } from './knowledge-api.js';
 import { CORPORA, corpusPages, questionsOf, type Question } from './eval-corpora.js';
 import { OkapiBm25 } from './okapi-bm25.js';
 
@@ -65,16 +62,7 @@ const mean = (xs: Scores[]): Scores => ({
   ndcg10: xs.reduce((s, x) => s + x.ndcg10, 0) / (xs.length || 1),
 });
 
-const { databaseUrl, orm } = await migratedDatabase();
-const server = createApp({
-  orm,
-  temporal: new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) }),
-  config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024, taskQueue: 'eval' },
-  secrets: SecretBox.fromKey(TEST_SETTINGS_KEY),
-  logError: (error: unknown) => console.error(error),
-}).listen(0, '127.0.0.1');
-await new Promise<void>((resolve) => server.once('listening', resolve));
-const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/public/v1`;
+const { databaseUrl, orm, server, api } = await knowledgeApi('eval');
 const rows: { corpus: string; split: string; kind: string; system: string; n: number; scores: Scores }[] = [];
 const latencies: number[] = [];
 const misses: string[] = [];
