@@ -71,6 +71,8 @@ export interface Config {
   workerQueues: ('runs' | 'turns')[];
   /** OS scheduling priority (nice) the worker process sets for itself: 0 unchanged, 1..19 yields the CPU to others. */
   workerNice: number;
+  /** Open runs or conversations a worker keeps in memory per queue (WORKER_WORKFLOW_CACHE). */
+  workerWorkflowCache: number;
   /** The SDK's stack trace of every promise a workflow makes (the Temporal UI's Stack Trace tab); see worker/workflow-threads.cjs. */
   workflowStackTraces: boolean;
   /** Admission control of automation runs: a fixed bound of runs in flight (null: derived), or the share per live worker. */
@@ -132,6 +134,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   MESSAGING_API_URL: "base URL of the messaging product's Cloud API (SEND_MESSAGING_MESSAGE); unset: those nodes fail saying so",
   WORKER_QUEUES: 'what a worker process serves: runs, turns, or runs,turns (default: both)',
   WORKER_NICE: 'nice value the worker process sets for itself, 0-19 (default 0): a runs worker at 10 leaves the CPU to turns first',
+  WORKER_WORKFLOW_CACHE:
+    "open runs or conversations a worker keeps in memory per queue, 2-100000 (default 500): the least recently used beyond it is evicted and replays its history when it next moves; each cached conversation holds a fraction of a MiB, so this bounds a turns worker's memory",
   WORKFLOW_STACK_TRACES:
     "true: a worker's workflow threads record the stack trace of every promise a workflow makes, which the Temporal UI's Stack Trace tab of an open run shows; false (default) saves about a quarter of a worker's CPU a run",
   RUN_CONCURRENCY:
@@ -147,13 +151,14 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   MESSAGING_API_TOKEN: 'token sent as Bearer to the messaging Cloud API; required when MESSAGING_API_URL is set (no default)',
   WORKER_METRICS_PORT: "port of the worker's Prometheus metrics at /metrics (default 0: off; npm start uses 9464)",
   TEMPORAL_SDK_METRICS_PORT: "port of the Temporal SDK's own Prometheus metrics in the worker (default 0: off; npm start uses 9465)",
-  RATE_LIMIT_PER_SECOND: 'requests per second one API key may make to one API process, sustained (default 50; 0: no limit)',
+  RATE_LIMIT_PER_SECOND:
+    'requests per second one API key may make, sustained, over all API processes together (the buckets are in PostgreSQL) (default 50; 0: no limit)',
   RATE_LIMIT_BURST: 'requests one API key may make at once (default 200)',
   WEBHOOK_RATE_LIMIT_PER_SECOND:
-    "calls per second one incoming webhook (or trigger subscription, or account on Meta's webhook) accepts per API process, sustained (default 1000; 0: no limit); Meta deliveries refused for their signature get a tenth of it per client address",
+    "calls per second one incoming webhook (or trigger subscription, or account on Meta's webhook) accepts, sustained (default 1000; 0: no limit); Meta deliveries refused for their signature get a tenth of it per client address",
   WEBHOOK_RATE_LIMIT_BURST: 'calls one incoming webhook accepts at once (default 2000)',
   WIDGET_RATE_LIMIT_PER_SECOND:
-    'livechat widget: session starts and messages per second one client address may make to one API process, sustained (default 2; 0: no limit)',
+    'livechat widget: session starts and messages per second one client address may make, sustained (default 2; 0: no limit)',
   WIDGET_RATE_LIMIT_BURST: 'livechat widget: session starts and messages one client address may make at once (default 30)',
   WIDGET_SESSION_RATE_LIMIT_PER_SECOND: 'livechat widget: messages per second one visitor session may send, sustained (default 1; 0: no limit)',
   WIDGET_SESSION_RATE_LIMIT_BURST: 'livechat widget: messages one visitor session may send at once (default 10)',
@@ -191,6 +196,9 @@ function rateLimitVar(env: NodeJS.ProcessEnv, prefix: string, perSecond: number,
 }
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/agentry';
+
+/** Workflows a worker caches per queue unless WORKER_WORKFLOW_CACHE says otherwise (docs/operations.md, "Worker memory"). */
+export const DEFAULT_WORKFLOW_CACHE = 500;
 
 function intVar(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -329,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversationFallbackMessage: env.CONVERSATION_FALLBACK_MESSAGE?.trim() || null,
     workerQueues: workerQueuesVar(env.WORKER_QUEUES),
     workerNice: intVar(env, 'WORKER_NICE', 0, 0, 19),
+    workerWorkflowCache: intVar(env, 'WORKER_WORKFLOW_CACHE', DEFAULT_WORKFLOW_CACHE, 2, 100_000),
     workflowStackTraces: booleanVar(env, 'WORKFLOW_STACK_TRACES', false),
     admission: {
       runConcurrency: env.RUN_CONCURRENCY ? intVar(env, 'RUN_CONCURRENCY', 0, 1, 100_000) : null,

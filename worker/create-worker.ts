@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { turnsTaskQueue } from '../lib/runtime/conversation-contract.js';
+import { DEFAULT_WORKFLOW_CACHE } from '../lib/config.js';
 import { createActivities } from '../activities/index.js';
 import type { Orm } from '../db/orm.js';
 import type { FileStore } from '../db/tables/files/file-store.js';
@@ -37,6 +38,12 @@ export interface WorkerDeps {
   secrets?: SecretBox | null;
   /** The queues this process polls: automation runs, conversation turns, or both (the default). */
   queues?: readonly WorkerQueue[];
+  /**
+   * Open workflows each queue's worker keeps in memory (WORKER_WORKFLOW_CACHE). The SDK's own default grows with the
+   * heap limit (over 2,000 on a 4 GiB heap), and a conversation stays open for a day: without a bound a turns worker
+   * keeps every conversation it served that day.
+   */
+  workflowCache?: number;
   /** Which addresses calls to users' URLs may reach (OUTBOUND_ALLOW_PRIVATE, OUTBOUND_ALLOW_HOSTS); absent: no private one. */
   outbound?: OutboundPolicy;
   /** The Temporal UI's address (TEMPORAL_UI_URL), linked from AUTOMATION_FAILED events; absent: no link. */
@@ -93,6 +100,7 @@ export async function createWorker({
   conversationFallbackMessage,
   secrets,
   queues = ['runs', 'turns'],
+  workflowCache = DEFAULT_WORKFLOW_CACHE,
   outbound,
   temporalUiUrl,
 }: WorkerDeps): Promise<AgentryWorker> {
@@ -115,7 +123,7 @@ export async function createWorker({
   const workflowBundle = await workflowBundleOnce();
   // An activity that finds PostgreSQL down waits for it before failing, so a database restart fails no run.
   const interceptors = { activity: [waitOutDatabaseOutages(orm.em.getKnex())] };
-  const options = { connection, namespace, identity: workerIdentity, workflowBundle, activities, interceptors };
+  const options = { connection, namespace, identity: workerIdentity, workflowBundle, activities, interceptors, maxCachedWorkflows: workflowCache };
   const queueNames: Record<WorkerQueue, string> = { runs: taskQueue, turns: turnsTaskQueue(taskQueue) };
   return new AgentryWorker(await Promise.all(queues.map((queue) => Worker.create({ ...options, taskQueue: queueNames[queue] }))));
 }

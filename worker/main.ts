@@ -48,6 +48,7 @@ const worker = await createWorker({
   webSearchUrl: config.webSearchUrl,
   conversationFallbackMessage: config.conversationFallbackMessage,
   queues: config.workerQueues,
+  workflowCache: config.workerWorkflowCache,
   secrets: config.settingsKey ? SecretBox.fromKey(config.settingsKey) : null,
   outbound: config.outbound,
   temporalUiUrl: config.temporal.uiUrl,

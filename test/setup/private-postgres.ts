@@ -33,8 +33,8 @@ export interface PrivatePostgres {
   destroy(): Promise<void>;
 }
 
-/** Creates the cluster and starts its server. */
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+/** Creates the cluster and starts its server (`maxConnections`: its max_connections, 100 unless given). */
+export async function startPrivatePostgres({ maxConnections = 100 }: { maxConnections?: number } = {}): Promise<PrivatePostgres> {
   const bin = binDir();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'agentry-pg-'));
@@ -55,7 +55,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     }
   };
   await run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  const options = `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c max_connections=100`;
+  const options = `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c max_connections=${maxConnections}`;
   let running = false;
   const server: PrivatePostgres = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

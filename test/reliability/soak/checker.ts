@@ -103,7 +103,7 @@ export async function check(platform: SoakPlatform, client: SoakClient, workload
   // A reply Meta took whose record the sender never wrote (its worker killed, its database connection cut) is sent
   // again: the Send API takes no idempotency key (docs/agents.md, Replies). Such a second send is explained by a
   // crash within seconds after the first; any other is a reply sent twice.
-  const crashes = faults.filter((f) => /SIGKILL (runs|turns)|pg_terminate_backend/.test(f.what)).map((f) => f.at);
+  const crashes = faults.filter((f) => /SIGKILL (runs|turns)|pg_terminate_backend|PostgreSQL crashed/.test(f.what)).map((f) => f.at);
   const repeated = [...ledger.meta.values()]
     .filter((m) => (replies.get(m.person) ?? 0) > 1)
     .map((m) => {

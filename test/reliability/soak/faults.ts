@@ -1,10 +1,9 @@
 /**
  * The soak's fault schedule: every `everyMs` a random API or worker process is killed with SIGKILL (its supervisor
- * starts it again); once, a Temporal server process is stopped and started again; once, every connection to the
- * soak's databases (agentry's and the Temporal cluster's) is cut with `pg_terminate_backend`. PostgreSQL itself is
- * not restarted: on the machines this runs on it is a server other work shares, and a restart would cut that work
- * too; cutting every connection of the soak is what a restart does to the soak's processes (the server answering
- * again at once is the difference).
+ * starts it again); once, a Temporal server process is stopped and started again; once, PostgreSQL is restarted:
+ * the soak's own server crashes (`pg_ctl stop -m immediate`, so the next start recovers from its WAL) and starts
+ * again after `postgresDownMs`. A soak on the tests' shared server (SOAK_POSTGRES=shared) cannot restart it without
+ * cutting other work: there every connection to the soak's databases is cut with `pg_terminate_backend` instead.
  */
 import pg from 'pg';
 import type { AgentryProcess, SoakPlatform } from './platform.js';
@@ -23,7 +22,9 @@ export interface FaultPlan {
   targets: AgentryProcess[];
   /** How long the Temporal server process stays stopped. */
   temporalDownMs: number;
-  /** Called when a phase of the run starts (`temporal stopped`, `connections cut`, `faults`). */
+  /** How long the soak's own PostgreSQL server stays down. */
+  postgresDownMs: number;
+  /** Called when a phase of the run starts (`temporal process stopped`, `postgres restarted`, `faults`). */
   phase: (name: string) => void;
 }
 
@@ -79,8 +80,18 @@ export async function runFaults(platform: SoakPlatform, plan: FaultPlan): Promis
     }
     if (!cutDone && Date.now() >= cutAt) {
       cutDone = true;
-      plan.phase('connections cut');
-      note(`pg_terminate_backend: ${await cutConnections(platform)} connections of the soak's databases cut`);
+      const server = platform.postgres;
+      if (server) {
+        plan.phase('postgres restarted');
+        await server.stop({ mode: 'immediate' });
+        note('PostgreSQL crashed (pg_ctl stop -m immediate)');
+        await sleep(plan.postgresDownMs);
+        await server.start();
+        note('PostgreSQL started again');
+      } else {
+        plan.phase('connections cut');
+        note(`pg_terminate_backend: ${await cutConnections(platform)} connections of the soak's databases cut`);
+      }
       await sleep(plan.everyMs);
       plan.phase('faults');
     }

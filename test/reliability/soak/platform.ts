@@ -3,7 +3,8 @@
  * server processes on PostgreSQL (`npm run cluster`'s topology), 2 API processes (`npm run api`'s entry point) behind
  * a load balancer (proxy.ts), 2 workers of automation runs and 2 of conversation turns (`npm run worker` with
  * WORKER_QUEUES), each under a supervisor that starts it again when it dies; a fresh migrated database, an account,
- * and a local server playing Meta's Send API.
+ * and a local server playing Meta's Send API. With `ownPostgres`, agentry's and the cluster's databases live on a
+ * PostgreSQL server of the soak's own (test/setup/private-postgres.ts), which the fault schedule may restart.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { Supervisor, waitFor } from '../../../launcher/supervisor.js';
 import { startTestCluster, type TestCluster } from '../../setup/cluster.js';
 import { FakeMetaServer } from '../../setup/fake-meta-server.js';
 import { freePorts } from '../../setup/free-port.js';
+import { startPrivatePostgres, type PrivatePostgres } from '../../setup/private-postgres.js';
 import { migratedDatabase, projectRoot, TEST_SETTINGS_KEY } from '../../setup/harness.js';
 import { startProxy, type Proxy } from './proxy.js';
 
@@ -29,6 +31,8 @@ export type AgentryProcess = (typeof AGENTRY_PROCESSES)[number];
 
 export interface SoakPlatform {
   databaseUrl: string;
+  /** The soak's own PostgreSQL server, when it has one (else the databases are on the tests' shared server). */
+  postgres?: PrivatePostgres;
   orm: Orm;
   cluster: TestCluster;
   /** Supervisor of the agentry processes (the cluster has its own). */
@@ -47,13 +51,18 @@ export interface SoakPlatform {
   close(): Promise<void>;
 }
 
-export async function startSoakPlatform(serverUrl?: string): Promise<SoakPlatform> {
+/** Connections the soak's own server accepts: 6 agentry processes' pools of 10, the Temporal cluster's, and slack. */
+const OWN_POSTGRES_CONNECTIONS = 300;
+
+export async function startSoakPlatform({ ownPostgres }: { ownPostgres: boolean }): Promise<SoakPlatform> {
   const cleanups: (() => Promise<unknown> | unknown)[] = [];
   const close = async () => {
     for (const undo of cleanups.reverse()) await Promise.resolve(undo()).catch((error) => console.error(`[soak] cleanup: ${error}`));
   };
   try {
-    const { databaseUrl, orm } = await migratedDatabase(serverUrl);
+    const postgres = ownPostgres ? await startPrivatePostgres({ maxConnections: OWN_POSTGRES_CONNECTIONS }) : undefined;
+    if (postgres) cleanups.push(() => postgres.destroy());
+    const { databaseUrl, orm } = await migratedDatabase(postgres?.url);
     cleanups.push(
       () => dropDatabase(databaseUrl),
       () => orm.close(),
@@ -97,6 +106,10 @@ export async function startSoakPlatform(serverUrl?: string): Promise<SoakPlatfor
       // Every widget visitor of the soak comes through the proxy from 127.0.0.1: one address for all of them.
       WIDGET_RATE_LIMIT_PER_SECOND: '50',
       WIDGET_RATE_LIMIT_BURST: '100',
+      // Every Meta delivery of the soak opens a conversation, and a conversation stays open for a day: a turns worker's
+      // workflow cache fills until its bound, by design. Bounded low, it fills during the warm-up, so that what the
+      // memory check sees afterwards is growth past the cache (docs/operations.md, "Worker memory").
+      WORKER_WORKFLOW_CACHE: process.env.SOAK_WORKFLOW_CACHE ?? '100',
     };
     const logOf = (name: string) => join(dir, `${name}.log`);
     const start = (name: AgentryProcess, entry: string, env: Record<string, string>) =>
@@ -135,6 +148,7 @@ export async function startSoakPlatform(serverUrl?: string): Promise<SoakPlatfor
     const temporalProcesses = cluster.topology.processes.map((p) => `temporal-${p.name}`);
     return {
       databaseUrl,
+      postgres,
       orm,
       cluster,
       agentry,

@@ -26,11 +26,14 @@ export interface SoakOptions {
   resumeByHeader: boolean;
   /** Processes never killed, so that some live through the whole run and their memory can be judged. */
   spared: AgentryProcess[];
+  /** The platform's databases are on a PostgreSQL server of the soak's own, which it restarts once (else: cut). */
+  ownPostgres: boolean;
 }
 
 /**
  * SOAK_MINUTES, SOAK_KILL_EVERY_SECONDS, SOAK_RATE, SOAK_SPARE (comma-separated); SOAK_SHARED_LIMITS=0 and SOAK_RESUME=after
- * for an API from before limits were shared and streams read `Last-Event-ID`.
+ * for an API from before limits were shared and streams read `Last-Event-ID`; SOAK_POSTGRES=shared for the tests'
+ * server instead of one of the soak's own (a machine without PostgreSQL's server binaries).
  */
 export function soakOptions(env: NodeJS.ProcessEnv = process.env, minutes = 2): SoakOptions {
   const spared = (env.SOAK_SPARE ?? 'api-2,runs-2,turns-2').split(',').filter(Boolean) as AgentryProcess[];
@@ -42,6 +45,7 @@ export function soakOptions(env: NodeJS.ProcessEnv = process.env, minutes = 2): 
     sharedLimits: env.SOAK_SHARED_LIMITS !== '0',
     resumeByHeader: env.SOAK_RESUME !== 'after',
     spared,
+    ownPostgres: env.SOAK_POSTGRES !== 'shared',
   };
 }
 
@@ -58,7 +62,7 @@ export async function runSoak(options: SoakOptions, log: (line: string) => void 
   const warmUp = Math.max(10_000, total * 0.1);
   const calm = Math.max(10_000, total * 0.1);
   log(`[soak] starting the platform (Temporal cluster, 2 APIs behind a proxy, 2 run and 2 turn workers)`);
-  const platform = await startSoakPlatform();
+  const platform = await startSoakPlatform({ ownPostgres: options.ownPostgres });
   // The supervised processes run in process groups of their own: Ctrl-C reaches only this one, which stops them.
   const interrupted = () => void platform.close().finally(() => process.exit(130));
   process.once('SIGINT', interrupted);
@@ -82,6 +86,7 @@ export async function runSoak(options: SoakOptions, log: (line: string) => void 
       durationMs: total - warmUp - calm,
       targets: AGENTRY_PROCESSES.filter((name) => !options.spared.includes(name)),
       temporalDownMs: 10_000,
+      postgresDownMs: 5_000,
       phase,
     });
     phase('calm');
