@@ -20,10 +20,11 @@ export interface AdmissionPass {
 
 /**
  * Takes the admission lock for the transaction `trx` and answers the runs in flight over every account and, when
- * they are fewer than `bound`, claims up to `limit` events to handle next (one round trip); null when another
- * dispatcher holds the lock (it is admitting). The pick runs after the lock is taken (the materialized CTEs), and
- * only when a slot is free; the claim's row locks recheck each picked event, so one another dispatcher handled
- * meanwhile is left out.
+ * they are fewer than `bound`, claims up to `limit` events to handle next; null when another dispatcher holds the
+ * lock (it is admitting). Two round trips: the lock, then the count and the claim. In one statement the count would
+ * read the snapshot taken when the statement began, before the lock was granted, and miss the runs a dispatcher
+ * that committed in between had just admitted: both would fill the same free slots (a bound of 2 ran 4). The claim's
+ * row locks recheck each picked event, so one another dispatcher handled meanwhile is left out.
  */
 export async function lockAdmission(
   trx: Knex,
@@ -32,18 +33,19 @@ export async function lockAdmission(
   entryTypes: readonly string[],
   ownRuns: readonly string[],
 ): Promise<AdmissionPass | null> {
+  const lock = await trx.raw(`select pg_try_advisory_xact_lock(?) as locked`, [ADMISSION_LOCK_KEY]);
+  if (lock.rows[0].locked !== true) return null;
   const claim = claimStatement(`(select ids from picked)::bigint[]`, entryTypes, ownRuns);
   const result = await trx.raw(
     `with pass as materialized (
-       select pg_try_advisory_xact_lock(?) as locked, (select count(*)::int from admitted_runs where finished_at is null) as in_flight),
+       select (select count(*)::int from admitted_runs where finished_at is null) as in_flight),
      picked as materialized (
-       select case when locked and in_flight < ? then array(${PICK_PENDING_EVENTS}) end as ids from pass),
+       select case when in_flight < ? then array(${PICK_PENDING_EVENTS}) end as ids from pass),
      ${claim.with}
-     select (select locked from pass) as locked, (select in_flight from pass) as in_flight, (select ids from picked) as picked, ${claim.columns}`,
-    [ADMISSION_LOCK_KEY, bound, limit, limit, ...claim.bindings],
+     select (select in_flight from pass) as in_flight, (select ids from picked) as picked, ${claim.columns}`,
+    [bound, limit, limit, ...claim.bindings],
   );
-  const row = result.rows[0] as { locked: boolean; in_flight: number; picked: string[] | null } & Parameters<typeof claimOf>[0];
-  if (row.locked !== true) return null;
+  const row = result.rows[0] as { in_flight: number; picked: string[] | null } & Parameters<typeof claimOf>[0];
   return { inFlight: row.in_flight, claim: claimOf(row, (row.picked ?? []).map(String)) };
 }
 
