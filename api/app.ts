@@ -250,12 +250,14 @@ export function createApp(deps: AppDeps): Koa {
       );
     }
   });
+  // Outside the headers and CORS, so that a failure of theirs (the widget's origins read while PostgreSQL restarts)
+  // is answered like any other (503 database_unavailable); the headers they set before a failure further in stay.
+  app.use(errorHandler(logError));
   app.use(securityHeaders);
   // The widget's routes answer the origins each agent allows; CORS_ORIGINS is for the key-authenticated API.
   const apiCors = corsFor(config.corsOrigins ?? []);
   app.use((ctx, next) => (ctx.path.startsWith('/widget/') ? next() : apiCors(ctx, next)));
   app.use(widgetCors(getEm));
-  app.use(errorHandler(logError));
   // Webhook calls and record changes commit outbox events: wake the dispatchers once the answer is ready (only after
   // a request that wrote events: a NOTIFY costs every dispatcher a pass).
   const outbox = deps.outbox ?? new OutboxNotifier(orm.em.getKnex(), (e) => logger.warn({ err: e }, 'outbox notify failed'));

@@ -6,6 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Middleware } from 'koa';
 import { livechatView } from '../../db/agents/widget.service.js';
+import { databaseUnavailable } from '../../db/database.js';
 import { UUID } from '../../db/agents/agents.service.js';
 import { WidgetSessions } from './widget-sessions.js';
 import { selfOriginOf } from '../request-origin.js';
@@ -26,7 +27,15 @@ export function widgetCors(getEm: () => EntityManager): Middleware {
   const originsOf = async (agentId: string): Promise<string[]> => {
     const hit = cache.get(agentId);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.origins;
-    const origins = (await livechatView(getEm(), agentId)).allowedOrigins;
+    let origins: string[];
+    try {
+      origins = (await livechatView(getEm(), agentId)).allowedOrigins;
+    } catch (error) {
+      // While PostgreSQL is away, the list last read still holds: the page's request then fails, or waits, further
+      // in with a status its script can read, rather than as a CORS error.
+      if (hit && databaseUnavailable(error)) return hit.origins;
+      throw error;
+    }
     cache.delete(agentId);
     cache.set(agentId, { origins, at: Date.now() });
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);

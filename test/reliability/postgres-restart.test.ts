@@ -1,11 +1,12 @@
 /**
  * PostgreSQL restarted under load (real processes): a PostgreSQL server of the test's own is crashed
  * (`pg_ctl stop -m immediate`) while callers post webhooks to the API (in this process) and a worker process runs
- * them. While it is down the API answers 503 naming the database, never 500 and never late; once it is back the API
+ * them. While it is down the API answers 503 naming the database (a widget request from a page too), never 500 and never late; once it is back the API
  * and the worker recover on their own, and every accepted webhook is run exactly once. PG_RESTART_BURST webhooks are
  * accepted around the outage (half before, half after; 60 by default), which lasts PG_RESTART_DOWN_MS (10 s by
  * default: longer than the 7 s of retries that the activities of a run had before they waited outages out).
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { INCOMING_WEBHOOK_EVENT } from '../../db/automations/incoming-webhooks.service.js';
 import { call } from '../setup/http.js';
@@ -45,6 +46,12 @@ describe('PostgreSQL restarted under load (a PostgreSQL server of its own, a rea
     await pg!.stop({ mode: 'immediate' });
     const stoppedAt = Date.now();
     const healthDown = await call('GET', '/healthz', { baseUrl: api.origin });
+    // A widget request from a page reads the agent's allowed origins first: that read fails like any other.
+    const widgetDown = await call('POST', `/widget/v1/agents/${randomUUID()}/sessions`, {
+      baseUrl: api.origin,
+      headers: { origin: 'https://shop.example.test' },
+      body: {},
+    });
     await new Promise((resolve) => setTimeout(resolve, DOWN_MS));
     const upAt = Date.now();
     await pg!.start();
@@ -66,6 +73,7 @@ describe('PostgreSQL restarted under load (a PostgreSQL server of its own, a rea
       expect(a.body).to.deep.equal(UNAVAILABLE);
       expect(a.retryAfter).to.equal('5');
     }
+    expect([widgetDown.status, widgetDown.body]).to.deep.equal([503, UNAVAILABLE]);
     expect(healthDown.status).to.equal(503);
     expect(healthDown.body.database.ok).to.equal(false);
     expect(healthUp.status).to.equal(200);
