@@ -3774,6 +3774,20 @@ export interface components {
         sourceId: string | number | null;
       }[];
       kind: string;
+      /** @description What an earlier import made and the bundle no longer has, removed (prune: true) */
+      remove: {
+        id: string | number | null;
+        kind: string;
+        name: string;
+        sourceId: string | number | null;
+      }[];
+      /** @description What an earlier import made and the bundle no longer has, left here: prune: true removes it (conflicts say why one cannot be) */
+      stale: {
+        id: string | number | null;
+        kind: string;
+        name: string;
+        sourceId: string | number | null;
+      }[];
       target: {
         id: string | number | null;
         kind: string;
@@ -3798,6 +3812,8 @@ export interface components {
       mapping?: {
         [key: string]: string | number;
       };
+      /** @description Remove what an earlier import of the same source made and this bundle no longer has: flows, intents, variables, custom tools, playbooks, knowledge bases and incoming webhooks nothing else here uses (never a Table or Object); without it they are left and listed under stale */
+      prune?: boolean;
     };
     IncomingWebhook: {
       /** @description Only in the answer that issues it (create, turning useAuthentication on, rotate-token); stored only as a hash */

@@ -1,7 +1,7 @@
 /**
  * Admin verbs that move agents, workflows and table schemas between accounts and instances as files: `export` writes
  * a bundle (what `GET /agents/{id}/export`, `GET /workflows/{id}/export` and `GET /tables/{name}/export` answer), `import` imports one as `POST /imports`
- * does (a dry run with --dry-run). Run them against each instance's DATABASE_URL.
+ * does (a dry run with --dry-run, removals with --prune). Run them against each instance's DATABASE_URL.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -18,8 +18,9 @@ type Verb = (em: EntityManager, options: Options) => Promise<{ json: unknown; te
 
 export const BUNDLE_USAGE = `  export      --account ID (--agent UUID [--documents] | --workflow ID [--tables] | --table NAME | --object NAME) [--file PATH]
                                                an agent, a workflow or a schema as a bundle file (stdout without --file)
-  import      --account ID --file PATH [--dry-run] [--mapping JSON]
-                                               import a bundle: the plan (what is created, ids, what to connect)`;
+  import      --account ID --file PATH [--dry-run] [--prune] [--mapping JSON]
+                                               import a bundle: the plan (what is created, ids, what to connect);
+                                               --prune removes what an earlier import made that it no longer has`;
 
 export const BUNDLE_OPTIONS = {
   agent: { type: 'string' },
@@ -30,6 +31,7 @@ export const BUNDLE_OPTIONS = {
   object: { type: 'string' },
   file: { type: 'string' },
   'dry-run': { type: 'boolean', default: false },
+  prune: { type: 'boolean', default: false },
   mapping: { type: 'string' },
 } as const;
 
@@ -66,7 +68,7 @@ export function bundleVerbs({ required, id, usage }: ArgReaders): Record<string,
       } catch (error) {
         throw usage(`cannot read the bundle or the mapping: ${(error as Error).message}`);
       }
-      const plan = await importBundle(em, accountId, { bundle, dryRun: !!o['dry-run'], mapping }, importRules());
+      const plan = await importBundle(em, accountId, { bundle, dryRun: !!o['dry-run'], prune: !!o.prune, mapping }, importRules());
       const line = (verb: string, c: { kind: string; name: string; sourceId: unknown; id: unknown }) =>
         `  ${verb.padEnd(6)} ${c.kind.padEnd(16)} ${JSON.stringify(c.name)}  ${String(c.sourceId)} → ${String(c.id ?? '(new)')}`;
       const head = {
@@ -79,6 +81,8 @@ export function bundleVerbs({ required, id, usage }: ArgReaders): Record<string,
         ...plan.create.map((c) => line('create', c)),
         ...plan.update.flatMap((c) => [line('update', c), ...c.changes.map((change) => `           ${change}`)]),
         ...plan.keep.map((c) => line('keep', c)),
+        ...plan.remove.map((c) => line('remove', c)),
+        ...plan.stale.map((c) => `${line('stale', c)}  (no longer in the bundle: left here; --prune removes it)`),
         ...plan.connect.map((c) => `  connect ${c.reference}: ${c.message}`),
         ...plan.conflicts.map((c) => `  conflict: ${c}`),
         ...(plan.checksumMatches ? [] : ['  note: the bundle was edited since its export (its checksum differs)']),

@@ -31,6 +31,12 @@ export const ImportRequestSchema: JsonSchema = {
       additionalProperties: { type: ['string', 'integer'] },
     },
     activate: { type: 'boolean', description: 'An imported workflow is set ACTIVE (it starts DRAFT otherwise)' },
+    prune: {
+      type: 'boolean',
+      description:
+        'Remove what an earlier import of the same source made and this bundle no longer has: flows, intents, variables, custom tools, ' +
+        'playbooks, knowledge bases and incoming webhooks nothing else here uses (never a Table or Object); without it they are left and listed under stale',
+    },
   },
 };
 
@@ -57,6 +63,12 @@ export const ImportPlanSchema: JsonSchema = {
       description: 'What changes in place, a line each',
     },
     keep: { type: 'array', items: item, description: 'What an update finds as the bundle has it' },
+    remove: { type: 'array', items: item, description: 'What an earlier import made and the bundle no longer has, removed (prune: true)' },
+    stale: {
+      type: 'array',
+      items: item,
+      description: 'What an earlier import made and the bundle no longer has, left here: prune: true removes it (conflicts say why one cannot be)',
+    },
     ids: { type: 'object', additionalProperties: id, description: '<kind>:<id there> → id here (null in a dry run for what is created)' },
     connect: {
       type: 'array',

@@ -1,6 +1,6 @@
 /**
  * An agent as a bundle (lib/bundles/bundle-format.ts): the agent, its settings documents (agent setting, theme,
- * channels) without any secret, the numbers and pages that answer it (to connect where it is imported), its variables and intents, each flow's draft and live graphs, and the custom tools,
+ * channels) and its flows' graphs without any secret, the numbers and pages that answer it (to connect where it is imported), its variables and intents, each flow's draft and live graphs, and the custom tools,
  * playbooks and knowledge bases its settings and nodes reference (with `documents`, the knowledge bases' documents
  * too). Ids stay those of the exporting account (`ref`); an import maps them. Nothing time-dependent is exported, so
  * exporting an unchanged agent twice gives the same bytes.
@@ -42,7 +42,7 @@ export async function exportAgent(em: EntityManager, accountId: number, agentId:
   const snapshotIds = flows.flatMap((f) => [f.draftSnapshotId, f.liveSnapshotId ?? []].flat());
   const snapshots = new Map((await em.find(GraphSnapshot, { id: { $in: snapshotIds } })).map((s) => [s.id, s]));
   const removed: string[] = [];
-  const settings = Object.fromEntries(configs.map((c) => [c.kind, withoutSecrets(c.values, removed, `/settings/${c.kind}`)]));
+  const settings = Object.fromEntries(configs.map((c) => [c.kind, withoutSecrets(c.values, removed, `/agent/settings/${c.kind}`)]));
   const graphs = flows.flatMap((f) => [snapshots.get(f.draftSnapshotId), f.liveSnapshotId ? snapshots.get(f.liveSnapshotId) : undefined]);
   const resourceIds = new Set([
     ...resourceIdsOf(settings.SETTING ?? {}),
@@ -68,21 +68,21 @@ export async function exportAgent(em: EntityManager, accountId: number, agentId:
       channels,
       variables: variables.map((v) => ({ name: v.name, description: v.description })),
       intents: intents.map((i) => ({ ref: i.id, name: i.name, description: i.description, trainingPhrases: i.trainingPhrases })),
-      flows: flows.map((f) => ({
+      flows: flows.map((f, i) => ({
         ref: f.id,
         name: f.name,
         description: f.description ?? null,
         status: f.status,
         isDefault: f.isDefault,
-        draft: bundledGraph(snapshots.get(f.draftSnapshotId)),
-        live: bundledGraph(f.liveSnapshotId ? snapshots.get(f.liveSnapshotId) : null),
+        draft: withoutSecrets(bundledGraph(snapshots.get(f.draftSnapshotId)), removed, `/agent/flows/${i}/draft`),
+        live: withoutSecrets(bundledGraph(f.liveSnapshotId ? snapshots.get(f.liveSnapshotId) : null), removed, `/agent/flows/${i}/live`),
       })),
     },
-    resources: resources.map((r) => ({
+    resources: resources.map((r, i) => ({
       ref: r.id,
       kind: r.kind,
       name: r.name,
-      values: withoutSecrets(r.values, removed, `/resources/${r.id}/values`),
+      values: withoutSecrets(r.values, removed, `/resources/${i}/values`),
       ...(options.documents && r.kind === 'KNOWLEDGE_BASE'
         ? {
             documents: documents

@@ -4,7 +4,8 @@
  * their references mapped, variables, intents, and its flows, each live graph published as a version and the draft
  * kept beside it; the numbers and pages that answered it there are listed to connect. Every graph passes the
  * save-time checks first (a bad one refuses the import naming the node). A changed bundle of an agent this account
- * imported before updates that agent in place (the same ids); the same bundle again changes nothing.
+ * imported before updates that agent in place (the same ids), and lists what the earlier one made that it lacks
+ * (removed with `prune`: bundle-prune.ts); the same bundle again changes nothing.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { withSecretsKept } from '../../lib/bundles/bundle-format.js';
@@ -24,6 +25,7 @@ import { MessagingNumber } from '../channels/messaging-number.entity.js';
 import { addDocument } from '../knowledge/knowledge-documents.service.js';
 import { putGraphs, type BundledGraph } from './bundle-graphs.js';
 import { mapReferences, noteChange, planItem, referenceMaps, type ImportMapping, type ImportPlan, type ReferenceMaps } from './bundle-plan.js';
+import { settleStale } from './bundle-prune.js';
 import { finishImport, priorImport, putVariables } from './bundle-targets.js';
 import { connectChannels, type BundledChannel } from './channel-references.js';
 
@@ -56,6 +58,17 @@ export interface AgentBundleContent {
 }
 
 type Ids = Record<string, string | number>;
+
+/** The keys the bundle's items take in the plan's ids (what is stale is what an earlier import made beyond them). */
+function bundleKeys(content: AgentBundleContent): Set<string> {
+  const { agent } = content;
+  return new Set([
+    ...(content.resources ?? []).map((r) => `resource:${r.ref}`),
+    ...(agent.intents ?? []).map((i) => `intent:${i.ref}`),
+    ...agent.flows.map((f) => `flow:${f.ref}`),
+    ...(agent.variables ?? []).map((v) => `variable:${v.name}`),
+  ]);
+}
 
 /** The custom tools, playbooks and knowledge bases: the ones an earlier import made updated, the others created. */
 async function putResources(tx: EntityManager, accountId: number, content: AgentBundleContent, plan: ImportPlan, maps: ReferenceMaps, ids: Ids) {
@@ -111,14 +124,19 @@ export async function importAgent(
   accountId: number,
   content: AgentBundleContent,
   plan: ImportPlan,
-  deps: { flowRules: GraphRules; mapping: ImportMapping },
+  deps: { flowRules: GraphRules; mapping: ImportMapping; prune?: boolean },
 ): Promise<ImportPlan> {
   const { source, agent: bundled } = content;
   if (!source?.id || !bundled?.name || !Array.isArray(bundled.flows))
     throw new BadRequestError('Not an agent bundle: source, agent and agent.flows are required', 'bundle');
   const prior = await priorImport(tx, accountId, 'agent', source);
-  if (prior.before?.checksum === plan.checksum) return { ...plan, action: 'unchanged', target: { kind: 'agent', id: prior.before.targetId } };
   const previous = prior.before && (await tx.findOne(Agent, { id: prior.before.targetId, account: accountId, deletedAt: null }));
+  const scopeOf = (agent: Agent) => ({ accountId, agent, variables: agentVariables(agent), variablesUsed: deps.flowRules.variablesUsed });
+  if (previous && prior.before?.checksum === plan.checksum) {
+    const same = { ...plan, action: 'unchanged' as const, target: { kind: 'agent', id: previous.id }, stale: [] };
+    await settleStale(tx, scopeOf(previous), same, prior.ids, bundleKeys(content), false);
+    if (!deps.prune || !same.stale.length) return same;
+  }
   if (prior.before && !previous)
     plan.conflicts.push(`agent ${source.id} was imported before as ${prior.before.targetId}, which is no longer here: imported anew`);
   const ids = previous ? prior.ids : {};
@@ -137,7 +155,7 @@ export async function importAgent(
     const next = kind === 'SETTING' ? mapReferences(values, maps, `settings.${kind}`) : values;
     if (config && noteChange(agentChanges, `settings ${kind}`, config.values, next)) config.values = withSecretsKept(next, config.values);
   }
-  agentChanges.push(...(await putVariables(tx, agentVariables(agent), bundled.variables)));
+  agentChanges.push(...(await putVariables(tx, agentVariables(agent), bundled.variables, plan)));
   await putIntents(tx, agent, bundled.intents, plan, maps, ids);
   const flowsHere = await listFlows(tx, agent);
   for (const [index, f] of bundled.flows.entries()) {
@@ -155,6 +173,7 @@ export async function importAgent(
   }
   await tx.flush();
   await connectChannels(tx, accountId, bundled.channels ?? [], agent.id, plan);
+  const kept = previous ? await settleStale(tx, scopeOf(agent), plan, ids, new Set(Object.keys(plan.ids)), !!deps.prune) : {};
   const item = { kind: 'agent' as const, name: agent.name, sourceId: source.id, id: agent.id };
-  return finishImport(tx, accountId, prior, plan, item, previous ? agentChanges : undefined);
+  return finishImport(tx, accountId, prior, plan, item, previous ? agentChanges : undefined, kept);
 }

@@ -1,10 +1,12 @@
 /**
  * Graphs in bundles: how a bundle holds one (its edges once, in the global list), and how an import puts a bundled
  * draft and live graph on a flow or a workflow, new or imported before: references mapped, the save-time checks
- * (node types, ids, data, references, the owner's graph rules) passed, the live graph published as the next version
+ * (node types, ids, data, references, the owner's graph rules) passed, the secrets the bundle left out kept from the
+ * same nodes here, the live graph published as the next version
  * when it differs from what is live, the draft set, and what changed said a line each (lib/graph/graph-diff.ts).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { withSecretsKept } from '../../lib/bundles/bundle-format.js';
 import { BadRequestError, type Issue } from '../../lib/errors.js';
 import { diffGraphs } from '../../lib/graph/graph-diff.js';
 import { normalize, type Graph } from '../../lib/graph/graph.js';
@@ -25,6 +27,18 @@ export const bundledGraph = (graph: Graph | null | undefined): BundledGraph | nu
   graph ? { nodes: graph.nodes.map(({ edges: _inline, ...node }) => node), edges: graph.edges } : null;
 
 const asGraph = (g: BundledGraph): Graph => normalize({ nodes: g.nodes.map((n) => ({ ...n, edges: [] })) as Graph['nodes'], edges: g.edges ?? [] });
+
+/**
+ * The bundled graph with the secrets it left out (null: a header's value, an `apiKey`) taken from the same node here
+ * (`here`, in order: the first graph holding the node), so a secret set here since an earlier import stays.
+ */
+function withSecretsOf(graph: Graph, here: (Graph | null)[]): Graph {
+  const nodes = graph.nodes.map((node) => {
+    const same = here.map((g) => g?.nodes.find((n) => n.nodeId === node.nodeId && n.type === node.type)).find(Boolean);
+    return same ? { ...node, data: withSecretsKept(node.data, same.data) } : node;
+  });
+  return { ...graph, nodes };
+}
 
 /** Sets the owner's draft graph (a workflow's trigger type follows it). */
 export async function setDraft(em: EntityManager, owner: GraphOwner, graph: Graph): Promise<void> {
@@ -117,14 +131,14 @@ export async function putGraphs(
 ): Promise<{ changes: string[]; held: string[] | null }> {
   const { owner, snapshots, rules, path, label } = target;
   const waived = options.dryRun ? maps.unresolved : undefined;
-  const live = graphs.live && mapGraph(asGraph(graphs.live), maps, `${label} (live)`);
-  let draft = mapGraph(asGraph(graphs.draft), maps, `${label} (draft)`);
+  const { graph: draftBefore } = await draftGraph(tx, snapshots);
+  const current = snapshots.liveSnapshotId ? await tx.findOneOrFail(GraphSnapshot, { id: snapshots.liveSnapshotId }) : null;
+  const live = graphs.live && withSecretsOf(mapGraph(asGraph(graphs.live), maps, `${label} (live)`), [current, draftBefore]);
+  let draft = withSecretsOf(mapGraph(asGraph(graphs.draft), maps, `${label} (draft)`), [draftBefore, current]);
   if (live) await checkImportedGraph(tx, owner, rules, live, { path: `${path}.live`, label: `${label} (live)`, waived });
   await checkImportedGraph(tx, owner, rules, draft, { path: `${path}.draft`, label: `${label} (draft)`, waived });
   const changes: string[] = [];
   let held: string[] | null = null;
-  const { graph: draftBefore } = await draftGraph(tx, snapshots);
-  const current = snapshots.liveSnapshotId ? await tx.findOneOrFail(GraphSnapshot, { id: snapshots.liveSnapshotId }) : null;
   const liveChanges = live && (current ? diffGraphs(current, live).summary : ['published']);
   if (live && liveChanges?.length) {
     if (options.publish) {

@@ -36,6 +36,10 @@ export interface ImportPlan {
   update: PlannedUpdate[];
   /** What an update finds as the bundle has it, left as it is. */
   keep: PlannedItem[];
+  /** What an earlier import of this source made and the bundle no longer has, removed here (only with `prune`). */
+  remove: PlannedItem[];
+  /** The same without `prune`: left here as it is (`prune: true` removes it). */
+  stale: PlannedItem[];
   /** `<kind>:<id there>` → id here (null in a dry run for what is created). */
   ids: Record<string, string | number | null>;
   /** References the import cannot carry: connect them here, then pass `mapping` (or set them by hand). */
@@ -71,6 +75,12 @@ export function noteChange(changes: string[], what: string, before: unknown, aft
   const composite = [before, after].some((v) => typeof v === 'object' && v !== null);
   changes.push(composite ? `${what} changed` : `${what} ${JSON.stringify(before ?? null)} → ${JSON.stringify(after ?? null)}`);
   return true;
+}
+
+/** Notes `key` → `id` in the plan's ids without listing an item (a variable); `created`: hidden in a dry run. */
+export function planId(plan: ImportPlan, key: string, id: string | number, created: boolean): void {
+  plan.ids[key] = id;
+  if (created) createdKeys.set(plan.ids, (createdKeys.get(plan.ids) ?? new Set()).add(key));
 }
 
 /** Thrown inside the import's transaction to roll a dry run back once its plan is made. */

@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account } from '../accounts/account.entity.js';
 import { createVariable, listVariables, updateVariable, type Variable, type VariableOwner } from '../automations/variables.service.js';
 import { BundleImport } from './bundle-import.entity.js';
-import { planItem, type ImportPlan } from './bundle-plan.js';
+import { planId, planItem, type ImportPlan } from './bundle-plan.js';
 
 export interface PriorImport {
   sourceKey: string;
@@ -25,7 +25,8 @@ export async function priorImport(tx: EntityManager, accountId: number, kind: Bu
 
 /**
  * Ends an import: notes the agent or workflow itself first in the plan (`changes` undefined: created), and records what
- * the import made (`plan.ids`) under the bundle's source, for the next import of it. Answers the plan.
+ * the import made (`plan.ids`, and `stale`: what an earlier one made that is left here) under the bundle's source, for
+ * the next import of it. Answers the plan.
  */
 export async function finishImport(
   tx: EntityManager,
@@ -34,11 +35,13 @@ export async function finishImport(
   draft: ImportPlan,
   target: { kind: BundleImport['kind']; name: string; sourceId: string; id: string | number },
   changes: string[] | undefined,
+  stale: Record<string, string | number> = {},
 ): Promise<ImportPlan> {
   const { kind, id } = target;
   planItem(draft, `${kind}:${target.sourceId}`, target, changes, true);
   const plan: ImportPlan = { ...draft, action: changes ? 'update' : 'create', target: { kind, id } };
-  const ids = Object.fromEntries(Object.entries(plan.ids).filter((entry): entry is [string, string | number] => entry[1] !== null));
+  const made = Object.entries(plan.ids).filter((entry): entry is [string, string | number] => entry[1] !== null);
+  const ids = { ...stale, ...Object.fromEntries(made) };
   const targetId = String(plan.target.id);
   if (prior.before) Object.assign(prior.before, { targetId, checksum: plan.checksum, ids });
   else
@@ -54,20 +57,28 @@ export async function finishImport(
   return plan;
 }
 
-/** The bundle's variables: missing ones declared, descriptions brought in step (others here are left); what changed. */
+/**
+ * The bundle's variables: missing ones declared, descriptions brought in step (others here are left), each noted in
+ * the plan's ids as `variable:<name>` (so a later import with `prune` can remove one the bundle drops); what changed.
+ */
 export async function putVariables<V extends Variable>(
   tx: EntityManager,
   owner: VariableOwner<V>,
   variables: { name: string; description: string }[] | undefined,
+  plan: ImportPlan,
 ): Promise<string[]> {
   const here = new Map((await listVariables(tx, owner)).map((v) => [v.name, v]));
   const changes: string[] = [];
   for (const v of variables ?? []) {
     const found = here.get(v.name);
     if (!found) {
-      await createVariable(tx, owner, v);
+      const made = await createVariable(tx, owner, v);
+      planId(plan, `variable:${v.name}`, made.id, true);
       changes.push(`variable ${v.name} added`);
-    } else if (found.description !== (v.description ?? '')) {
+      continue;
+    }
+    planId(plan, `variable:${v.name}`, found.id, false);
+    if (found.description !== (v.description ?? '')) {
       await updateVariable(tx, owner, found, { description: v.description ?? '' });
       changes.push(`variable ${v.name}: description changed`);
     }

@@ -17,6 +17,8 @@ export interface ImportRequest {
   mapping?: ImportMapping;
   /** Imported workflows start DRAFT (inactive) unless this is true. */
   activate?: boolean;
+  /** Remove what an earlier import of the bundle's source made and this bundle no longer has (listed as `stale` otherwise). */
+  prune?: boolean;
 }
 
 export interface ImportRules {
@@ -53,6 +55,7 @@ export async function importBundle(em: EntityManager, accountId: number, request
   const checksum = checksumOf(bundle);
   const dryRun = !!request.dryRun;
   const mapping = request.mapping ?? {};
+  const prune = !!request.prune;
   const plan = (kind: string): ImportPlan => ({
     dryRun,
     kind,
@@ -63,6 +66,8 @@ export async function importBundle(em: EntityManager, accountId: number, request
     create: [],
     update: [],
     keep: [],
+    remove: [],
+    stale: [],
     ids: {},
     connect: [],
     conflicts: [],
@@ -70,7 +75,7 @@ export async function importBundle(em: EntityManager, accountId: number, request
   switch (bundle.kind) {
     case 'agent':
       return inTransaction(em, dryRun, (tx) =>
-        importAgent(tx, accountId, bundle as unknown as AgentBundleContent, plan('agent'), { flowRules: rules.flowRules, mapping }),
+        importAgent(tx, accountId, bundle as unknown as AgentBundleContent, plan('agent'), { flowRules: rules.flowRules, mapping, prune }),
       );
     case 'workflow':
       return inTransaction(em, dryRun, (tx) =>
@@ -78,6 +83,7 @@ export async function importBundle(em: EntityManager, accountId: number, request
           rules: rules.automationRules,
           mapping,
           publicBaseUrl: rules.publicBaseUrl,
+          prune,
         }),
       );
     case 'table':

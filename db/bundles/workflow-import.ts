@@ -4,8 +4,9 @@
  * not), its incoming webhooks anew (new ids, URLs and tokens: listed to connect), the workflow (DRAFT: inactive; the
  * caller activates it when asked), its variables, and its graphs with their references mapped, the live one
  * published as a version, each through the save-time checks. A changed bundle of a workflow imported before updates it
- * in place (a workflow that is not DRAFT here keeps its live graph: its draft takes the bundle's, to publish); the
- * same bundle again changes nothing.
+ * in place (a workflow that is not DRAFT here keeps its live graph: its draft takes the bundle's, to publish) and lists
+ * the webhooks and variables the earlier one made that it lacks (removed with `prune`: bundle-prune.ts); the same
+ * bundle again changes nothing.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadRequestError } from '../../lib/errors.js';
@@ -18,6 +19,7 @@ import { automationVariables } from '../automations/variables.service.js';
 import { MessagingNumber } from '../channels/messaging-number.entity.js';
 import { putGraphs, type BundledGraph } from './bundle-graphs.js';
 import { noteChange, planItem, referenceMaps, type ImportMapping, type ImportPlan, type ReferenceMaps } from './bundle-plan.js';
+import { settleStale } from './bundle-prune.js';
 import { finishImport, priorImport, putVariables } from './bundle-targets.js';
 import { importTable, type BundledTable } from './table-bundle.js';
 
@@ -40,6 +42,16 @@ export interface WorkflowImportDeps {
   mapping: ImportMapping;
   /** The origin webhook URLs start with, to name the new ones (absent: the plan points at GET /incoming-webhooks/{id}). */
   publicBaseUrl?: string;
+  /** Remove what an earlier import of this source made and the bundle no longer has (bundle-prune.ts). */
+  prune?: boolean;
+}
+
+/** The keys of the bundle's webhooks and variables in the plan's ids (what an earlier import made beyond them is stale). */
+function bundleKeys(content: WorkflowBundleContent): Set<string> {
+  return new Set([
+    ...(content.webhooks ?? []).map((w) => `webhook:${w.ref}`),
+    ...(content.workflow.variables ?? []).map((v) => `variable:${v.name}`),
+  ]);
 }
 
 /** The incoming webhooks: the ones an earlier import made updated, the others created anew and listed to connect. */
@@ -88,9 +100,13 @@ export async function importWorkflow(
   if (!source?.id || !workflow?.name || !workflow.draft)
     throw new BadRequestError('Not a workflow bundle: source, workflow and workflow.draft are required', 'bundle');
   const prior = await priorImport(tx, accountId, 'workflow', source);
-  if (prior.before?.checksum === plan.checksum)
-    return { ...plan, action: 'unchanged', target: { kind: 'workflow', id: Number(prior.before.targetId) } };
   const previous = prior.before && (await tx.findOne(Automation, { id: Number(prior.before.targetId), account: accountId, deletedAt: null }));
+  const scopeOf = (automation: Automation) => ({ accountId, variables: automationVariables(automation), variablesUsed: deps.rules.variablesUsed });
+  if (previous && prior.before?.checksum === plan.checksum) {
+    const same = { ...plan, action: 'unchanged' as const, target: { kind: 'workflow', id: previous.id }, stale: [] };
+    await settleStale(tx, scopeOf(previous), same, prior.ids, bundleKeys(content), false);
+    if (!deps.prune || !same.stale.length) return same;
+  }
   if (prior.before && !previous)
     plan.conflicts.push(`workflow ${source.id} was imported before as ${prior.before.targetId}, which is no longer here: imported anew`);
   const ids = previous ? prior.ids : {};
@@ -105,7 +121,7 @@ export async function importWorkflow(
     for (const [field, value] of Object.entries(settings))
       if (noteChange(changes, field, (previous as unknown as Record<string, unknown>)[field] ?? null, value))
         Object.assign(previous, { [field]: value });
-  changes.push(...(await putVariables(tx, automationVariables(automation), workflow.variables)));
+  changes.push(...(await putVariables(tx, automationVariables(automation), workflow.variables, plan)));
   const target = {
     ...{
       owner: automationGraphOwner(automation),
@@ -124,6 +140,7 @@ export async function importWorkflow(
       `workflow ${automation.id} is ${automation.status} here: its live graph is left as it is and its draft holds the bundle's live graph ` +
         `(${graphs.held.join('; ')}): publish it (POST /workflows/${automation.id}/publish) so its schedules follow`,
     );
+  const kept = previous ? await settleStale(tx, scopeOf(automation), plan, ids, new Set(Object.keys(plan.ids)), !!deps.prune) : {};
   const item = { kind: 'workflow' as const, name: workflow.name, sourceId: source.id, id: automation.id };
-  return finishImport(tx, accountId, prior, plan, item, previous ? changes : undefined);
+  return finishImport(tx, accountId, prior, plan, item, previous ? changes : undefined, kept);
 }

@@ -52,15 +52,21 @@ export const bundleText = (bundle: Bundle): string => `${JSON.stringify(sortedKe
 /** Names that hold secrets: their values never leave in a bundle. */
 const SECRET_KEY = /(secret|password|passwd|api[-_]?key|authorization|credentials?|private[-_]?key|token)$/i;
 
+/** Whether `value` is a `{ key, value }` or `{ name, value }` pair (a header, a query parameter) whose name names a secret. */
+function secretPair(value: Record<string, unknown>): boolean {
+  const name = value.key ?? value.name;
+  return typeof name === 'string' && 'value' in value && SECRET_KEY.test(name);
+}
+
 /**
  * `value` with every secret removed: the value of a key that names one (`apiKey`, `clientSecret`), and of a
- * `{ name, value }` header whose name does (`Authorization`), replaced by null. `removed` collects where, as
- * JSON Pointers from `at`.
+ * `{ key, value }` or `{ name, value }` pair (a custom tool's or an API node's header or parameter) whose name does
+ * (`Authorization`, `X-Api-Key`), replaced by null. `removed` collects where, as JSON Pointers from `at`.
  */
 export function withoutSecrets<T>(value: T, removed: string[] = [], at = ''): T {
   if (Array.isArray(value)) return value.map((item, i) => withoutSecrets(item, removed, `${at}/${i}`)) as T;
   if (!isObject(value)) return value;
-  const headerLike = typeof value.name === 'string' && 'value' in value && SECRET_KEY.test(value.name);
+  const headerLike = secretPair(value);
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => {
       if ((SECRET_KEY.test(key) || (headerLike && key === 'value')) && item !== null && item !== '') {
@@ -79,7 +85,7 @@ export function withoutSecrets<T>(value: T, removed: string[] = [], at = ''): T 
 export function withSecretsKept<T>(values: T, here: unknown): T {
   if (Array.isArray(values)) return values.map((item, i) => withSecretsKept(item, Array.isArray(here) ? here[i] : undefined)) as T;
   if (!isObject(values) || !isObject(here)) return values;
-  const headerLike = typeof values.name === 'string' && 'value' in values && SECRET_KEY.test(values.name);
+  const headerLike = secretPair(values);
   return Object.fromEntries(
     Object.entries(values).map(([key, item]) => {
       const secret = SECRET_KEY.test(key) || (headerLike && key === 'value');
