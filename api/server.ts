@@ -15,7 +15,7 @@ import { aiProviderFrom } from '../integrations/ai/openai-compatible-provider.js
 const config = loadConfig();
 const logger = createLogger('api', { format: config.logFormat, level: config.logLevel.toLowerCase() });
 if (!config.settingsKey) logger.warn(NO_SETTINGS_KEY_WARNING);
-const orm = await initORM({ databaseUrl: config.databaseUrl });
+const orm = await initORM({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax });
 const temporal = await connectTemporal(config.temporal);
 const files = new LocalFileStore(config.filesDir);
 // One LISTEN connection wakes this process's open conversation streams.

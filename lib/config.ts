@@ -71,6 +71,8 @@ export interface Config {
   workerQueues: ('runs' | 'turns')[];
   /** OS scheduling priority (nice) the worker process sets for itself: 0 unchanged, 1..19 yields the CPU to others. */
   workerNice: number;
+  /** PostgreSQL connections one API or worker process may hold (DATABASE_POOL_MAX). */
+  databasePoolMax: number;
   /** Open runs or conversations a worker keeps in memory per queue (WORKER_WORKFLOW_CACHE). */
   workerWorkflowCache: number;
   /** The SDK's stack trace of every promise a workflow makes (the Temporal UI's Stack Trace tab); see worker/workflow-threads.cjs. */
@@ -134,6 +136,8 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   MESSAGING_API_URL: "base URL of the messaging product's Cloud API (SEND_MESSAGING_MESSAGE); unset: those nodes fail saying so",
   WORKER_QUEUES: 'what a worker process serves: runs, turns, or runs,turns (default: both)',
   WORKER_NICE: 'nice value the worker process sets for itself, 0-19 (default 0): a runs worker at 10 leaves the CPU to turns first',
+  DATABASE_POOL_MAX:
+    "PostgreSQL connections one API or worker process may hold at once, 1-1000 (default 10): size max_connections above it times the processes, plus Temporal's own",
   WORKER_WORKFLOW_CACHE:
     "open runs or conversations a worker keeps in memory per queue, 2-100000 (default 500): the least recently used beyond it is evicted and replays its history when it next moves; each cached conversation holds a fraction of a MiB, so this bounds a turns worker's memory",
   WORKFLOW_STACK_TRACES:
@@ -308,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: urlVar(env, 'PUBLIC_BASE_URL', `http://${host}:${port}`, ['http:', 'https:']),
     databaseUrl: urlVar(env, 'DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']),
     databaseIsDefault: !env.DATABASE_URL,
+    databasePoolMax: intVar(env, 'DATABASE_POOL_MAX', 10, 1, 1000),
     temporal: {
       address: temporalAddress,
       embedded: !env.TEMPORAL_ADDRESS,

@@ -31,7 +31,7 @@ Runtime.install({
     ? { telemetryOptions: { metrics: { prometheus: { bindAddress: `${config.host}:${config.temporalSdkMetricsPort}` } } } }
     : {}),
 });
-const orm = await initORM({ databaseUrl: config.databaseUrl });
+const orm = await initORM({ databaseUrl: config.databaseUrl, poolMax: config.databasePoolMax });
 const connection = await NativeConnection.connect({ address: config.temporal.address });
 // The process's client shares the workers' connection, so that the outbox dispatcher may start runs eagerly: the
 // server answers the start with the run's first workflow task for this process's worker (no trip through matching).
