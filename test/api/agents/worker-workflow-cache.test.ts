@@ -6,7 +6,6 @@
  */
 import { expect } from 'chai';
 import { bootstrapAccount } from '../../../db/accounts/accounts.service.js';
-import { loadConfig } from '../../../lib/config.js';
 import { createWorker, type AgentryWorker } from '../../../worker/create-worker.js';
 import { newPlant, type Plant } from '../../reliability/processes.js';
 import { harness, listen } from '../../setup/harness.js';
@@ -83,12 +82,5 @@ describe('the workflow cache of a turns worker (WORKER_WORKFLOW_CACHE)', functio
       const transcript = (await ask('GET', `${base}/conversations/${id}`)).messages as { author: string; text: string }[];
       expect(transcript.map((m) => m.text)).to.deep.equal(['Hello!', 'round 1', FALLBACK, 'round 2', FALLBACK]);
     }
-  });
-
-  it('is 500 by default and refuses a value it cannot use, naming the variable', () => {
-    expect(loadConfig({}).workerWorkflowCache).to.equal(500);
-    expect(loadConfig({ WORKER_WORKFLOW_CACHE: '50' }).workerWorkflowCache).to.equal(50);
-    expect(() => loadConfig({ WORKER_WORKFLOW_CACHE: '1' })).to.throw(/WORKER_WORKFLOW_CACHE/);
-    expect(() => loadConfig({ WORKER_WORKFLOW_CACHE: 'many' })).to.throw(/WORKER_WORKFLOW_CACHE/);
   });
 });
