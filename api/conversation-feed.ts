@@ -1,8 +1,9 @@
 /**
  * The open conversation streams of this API process and the one `LISTEN` connection that wakes them (DESIGN.md, Many
  * API processes). Writers of messages never call this: a trigger of `conversation_messages` and `conversations`
- * sends `m<conversation id>` or `e<conversation id>` on `agentry_conversations` from the writing transaction, so
- * every writer in every process (turns, SEND_MESSAGE, operator messages, handoff notices) wakes every API process's
+ * sends `m<conversation id>` (a message written), `s<conversation id>:<message id>` (its delivery status moved) or
+ * `e<conversation id>` (ended) on `agentry_conversations` from the writing transaction, so every writer in every
+ * process (turns, SEND_MESSAGE, operator messages, handoff notices, channel statuses) wakes every API process's
  * streams of that conversation at its commit. An idle stream costs no query; a keep-alive comment every 15 s keeps
  * its connection open through proxies. Each time the listener is (again) in place, every stream re-reads once, so
  * nothing written while no connection listened is missed. The connection is made with the first stream and closed a
@@ -13,11 +14,15 @@ import { conversationStreamsOpen } from '../lib/metrics.js';
 
 export const CONVERSATION_NOTICES = 'agentry_conversations';
 
-/** `message`: a message was written; `end`: the conversation ended; `resync`: anything may have happened. */
-export type FeedNotice = 'message' | 'end' | 'resync';
+/**
+ * `message`: a message was written; `status`: the delivery status of message `messageId` moved; `end`: the
+ * conversation ended; `resync`: anything may have happened.
+ */
+export type FeedNotice = 'message' | 'status' | 'end' | 'resync';
 
 export interface FeedSubscriber {
-  wake(notice: FeedNotice): void;
+  /** `messageId`: the message of a `status` notice. */
+  wake(notice: FeedNotice, messageId?: string): void;
   keepAlive(): void;
 }
 
@@ -98,10 +103,11 @@ export class ConversationFeed {
   }
 
   private notify(payload: string): void {
-    const subscribers = this.streams.get(payload.slice(1));
+    const [conversationId, messageId] = payload.slice(1).split(':');
+    const subscribers = this.streams.get(conversationId!);
     if (!subscribers) return;
-    const notice: FeedNotice = payload[0] === 'e' ? 'end' : 'message';
-    for (const subscriber of subscribers) subscriber.wake(notice);
+    const notice: FeedNotice = payload[0] === 'e' ? 'end' : payload[0] === 's' ? 'status' : 'message';
+    for (const subscriber of subscribers) subscriber.wake(notice, messageId);
   }
 
   private each(action: (subscriber: FeedSubscriber) => void): void {

@@ -220,7 +220,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The messages of the conversation as server-sent events (`message` events; `end` when it ends), after `after` (a message id) */
+    /** The messages of the conversation as server-sent events (`message` events, with the message id as event id; `status` with a message sent before whose delivery status moved; `end` when it ends), after `after` (a message id, or the `Last-Event-ID` header) */
     get: operations['streamConversation'];
     put?: never;
     post?: never;

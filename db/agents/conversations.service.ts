@@ -223,6 +223,12 @@ export async function listMessages(em: EntityManager, conversationId: string, af
   return found.map(messageView);
 }
 
+/** The messages among `ids` of the conversation (a stream's messages whose delivery status moved), in order. */
+export async function findMessages(em: EntityManager, conversationId: string, ids: string[]): Promise<TranscriptMessage[]> {
+  const found = await em.find(ConversationMessage, { conversation: conversationId, id: { $in: ids } }, { orderBy: { id: 'asc' } });
+  return found.map(messageView);
+}
+
 export interface ConversationFilter {
   limit: number;
   cursor?: string;

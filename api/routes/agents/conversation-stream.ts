@@ -2,11 +2,13 @@
  * The server-sent event stream of a conversation's messages: every message after `after` (a message id, or the
  * `Last-Event-ID` a reconnecting EventSource sends), then each new one as it is written, read by id from the
  * transcript only when the process's conversation feed says this conversation has news (api/conversation-feed.ts);
- * `end` once the conversation has ended. An idle stream reads nothing; a comment line keeps its connection open.
+ * `status` with a message already sent whose delivery status moved (no `id:` line, so a reconnect still resumes
+ * after the newest message); `end` once the conversation has ended. An idle stream reads nothing; a comment line
+ * keeps its connection open.
  */
 import { PassThrough, type Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { listMessages } from '../../../db/agents/conversations.service.js';
+import { findMessages, listMessages } from '../../../db/agents/conversations.service.js';
 import { Conversation } from '../../../db/agents/conversation.entity.js';
 import type { TranscriptMessage } from '../../../lib/runtime/conversation-contract.js';
 import type { ConversationFeed } from '../../conversation-feed.js';
@@ -31,6 +33,8 @@ export function messageStream(
   let again = false;
   // The status is read at the start, after an `end` notice and after a resync, not after each message.
   let checkEnd = true;
+  // Messages already sent whose delivery status moved since the last read.
+  const moved = new Set<string>();
   const finish = (chunk?: string) => {
     closed = true;
     unsubscribe();
@@ -51,6 +55,15 @@ export function messageStream(
           out.write(`id: ${message.id}\nevent: message\ndata: ${JSON.stringify(view(message))}\n\n`);
           last = message.id;
         }
+        // A moved message not sent yet went out above with its new status.
+        const ids = [...moved].filter((id) => last !== undefined && BigInt(id) <= BigInt(last));
+        moved.clear();
+        if (ids.length) {
+          for (const message of await findMessages(fresh, conversationId, ids)) {
+            if (closed) return;
+            out.write(`event: status\ndata: ${JSON.stringify(view(message))}\n\n`);
+          }
+        }
         if (checkEnd && !closed) {
           checkEnd = false;
           const conversation = await fresh.findOne(Conversation, { id: conversationId }, { fields: ['status'] });
@@ -66,8 +79,9 @@ export function messageStream(
     }
   };
   const unsubscribe = feed.subscribe(conversationId, {
-    wake: (notice) => {
-      if (notice !== 'message') checkEnd = true;
+    wake: (notice, messageId) => {
+      if (notice === 'status' && messageId) moved.add(messageId);
+      else if (notice !== 'message') checkEnd = true;
       void read();
     },
     keepAlive: () => {

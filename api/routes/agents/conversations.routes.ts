@@ -185,7 +185,8 @@ export function conversationRoutes(api: RouteRegistry, temporal: Client, feed: C
     path: '/agents/:agentId/conversations/:conversationId/stream',
     scope: 'any',
     tag,
-    summary: 'The messages of the conversation as server-sent events (`message` events; `end` when it ends), after `after` (a message id)',
+    summary:
+      'The messages of the conversation as server-sent events (`message` events, with the message id as event id; `status` with a message sent before whose delivery status moved; `end` when it ends), after `after` (a message id, or the `Last-Event-ID` header)',
     params: conversationParams,
     query: { type: 'object', additionalProperties: false, properties: { after: { type: 'string', pattern: '^\\d{1,19}$' } } },
     responses: { 200: { description: 'An event stream', contentTypes: ['text/event-stream'] } },

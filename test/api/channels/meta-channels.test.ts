@@ -89,6 +89,57 @@ describe('agents on Meta networks (WhatsApp, Messenger, Instagram)', function ()
     expect(settled.status).to.equal('read');
   });
 
+  it("an open stream of the conversation hears its reply's delivery status move, without moving its resume point", async () => {
+    const from = person();
+    const res = await deliver(
+      origin(),
+      'messaging',
+      whatsAppMessage(whatsApp.networkId, from, messageId(), { text: HOURS_QUESTION }),
+      whatsApp.appSecret,
+    );
+    expect(res.status).to.equal(200);
+    const [reply] = await meta.waitFor(from);
+    // The conversation whose reply the network took, once its send is recorded.
+    const conversation = await eventually(async () => {
+      for (const c of await conversationsOf(whatsApp)) {
+        const messages = (await transcriptOf(whatsApp, c.id)).messages as { delivery?: { externalId: string; status: string } }[];
+        if (messages.some((m) => m.delivery?.externalId === reply!.id && m.delivery.status === 'sent')) return c;
+      }
+      return undefined;
+    }, 'the reply recorded as sent');
+    const controller = new AbortController();
+    const response = await fetch(`${harness().baseUrl}${whatsApp.agent.base}/conversations/${conversation.id}/stream`, {
+      headers: { authorization: `Bearer ${whatsApp.a.generalKey}` },
+      signal: controller.signal,
+    });
+    const reader = response.body!.getReader();
+    let received = '';
+    const until = async (pattern: RegExp) => {
+      while (!pattern.test(received)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${pattern}: ${received}`);
+        received += new TextDecoder().decode(value);
+      }
+    };
+    try {
+      await until(/"status":"sent"/);
+      for (const status of ['delivered', 'read']) {
+        await deliver(origin(), 'messaging', whatsAppStatus(whatsApp.networkId, from, reply!.id, status), whatsApp.appSecret);
+        await until(new RegExp(`event: status\ndata: .*"status":"${status}"`));
+      }
+      const events = received.split('\n\n').filter((e) => /^(id|event):/m.test(e));
+      const statuses = events.filter((e) => e.startsWith('event: status')).map((e) => JSON.parse(e.split('data: ')[1]!));
+      expect(statuses.map((m) => [m.text, m.delivery.status, m.delivery.externalId])).to.deep.equal([
+        [HOURS_REPLY, 'delivered', reply!.id],
+        [HOURS_REPLY, 'read', reply!.id],
+      ]);
+      // Status events carry no id: a reconnecting EventSource still resumes after the newest message.
+      expect(events.filter((e) => e.startsWith('id:')).map((e) => /event: (\w+)/.exec(e)![1])).to.deep.equal(['message', 'message']);
+    } finally {
+      controller.abort();
+    }
+  });
+
   it('a redelivered webhook makes one turn and one reply, even when the deliveries arrive at once', async () => {
     const from = person();
     const payload = whatsAppMessage(whatsApp.networkId, from, messageId(), { text: 'when are you open' });
