@@ -36,6 +36,19 @@ describe('agents on Meta networks (WhatsApp, Messenger, Instagram)', function ()
   after(() => meta.stop());
 
   const origin = () => harness().origin;
+  /** A new person asks the WhatsApp agent for its hours; answers who asked and the reply the Send API got. */
+  const askHours = async () => {
+    const from = person();
+    const res = await deliver(
+      origin(),
+      'messaging',
+      whatsAppMessage(whatsApp.networkId, from, messageId(), { text: HOURS_QUESTION }),
+      whatsApp.appSecret,
+    );
+    expect(res.status, await res.clone().text()).to.equal(200);
+    const [reply] = await meta.waitFor(from);
+    return { from, reply };
+  };
   const outboxCount = async () => Number((await harness().orm.em.getKnex().raw('select count(*) as n from outbox_events')).rows[0].n);
 
   it("answers Meta's verification handshake with hub.challenge for a connected account's verify token, and 403 otherwise", async () => {
@@ -52,15 +65,7 @@ describe('agents on Meta networks (WhatsApp, Messenger, Instagram)', function ()
   });
 
   it('a WhatsApp message enters the intent flow and the reply reaches the person through the Cloud API, recorded as sent', async () => {
-    const from = person();
-    const res = await deliver(
-      origin(),
-      'messaging',
-      whatsAppMessage(whatsApp.networkId, from, messageId(), { text: HOURS_QUESTION }),
-      whatsApp.appSecret,
-    );
-    expect(res.status, await res.clone().text()).to.equal(200);
-    const [reply] = await meta.waitFor(from);
+    const { from, reply } = await askHours();
     expect(reply!.networkId).to.equal(whatsApp.networkId);
     expect(reply!.authorization).to.equal(`Bearer ${whatsApp.accessToken}`);
     expect(reply!.body).to.deep.include({ messaging_product: 'whatsapp', to: from, type: 'text' });
@@ -90,15 +95,7 @@ describe('agents on Meta networks (WhatsApp, Messenger, Instagram)', function ()
   });
 
   it("an open stream of the conversation hears its reply's delivery status move, without moving its resume point", async () => {
-    const from = person();
-    const res = await deliver(
-      origin(),
-      'messaging',
-      whatsAppMessage(whatsApp.networkId, from, messageId(), { text: HOURS_QUESTION }),
-      whatsApp.appSecret,
-    );
-    expect(res.status).to.equal(200);
-    const [reply] = await meta.waitFor(from);
+    const { from, reply } = await askHours();
     // The conversation whose reply the network took, once its send is recorded.
     const conversation = await eventually(async () => {
       for (const c of await conversationsOf(whatsApp)) {
