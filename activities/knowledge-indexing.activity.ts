@@ -81,7 +81,7 @@ export function createKnowledgeActivities({ orm, provider, outbound, httpTimeout
       return beating(async () => {
         const saved = await savedText(knex, documentId, revision);
         if (!saved) return { current: false };
-        const count = await writeChunks(knex, documentId, revision, chunkText(saved.text));
+        const count = await writeChunks(knex, documentId, revision, saved, chunkText(saved.text));
         return count === null ? { current: false } : { current: true, count };
       });
     },
