@@ -89,11 +89,13 @@ export async function savedText(knex: Knex, documentId: string, revision: number
 const CHUNKS_PER_STATEMENT = 500;
 
 /**
- * Writes the revision's chunks, with their full-text vectors (headings weighted A, the document title C, split at
- * `/ . _ @ -` so a file name's words count, the text B; code identifiers followed by their words, `searchableText`),
+ * Writes the revision's chunks, with their full-text vectors (headings weighted A, with the document's lead heading
+ * before them (`leadHeading`: a page's title, which its sections' headings may not repeat), the document title C,
+ * split at `/ . _ @ -` so a file name's words count, the text B; code identifiers followed by their words,
+ * `searchableText`),
  * removes those of other revisions and marks the revision INDEXED (text searchable; its embeddings PENDING unless
  * every chunk already has one), all while the revision is current. `source` is the revision's title and language
- * as `savedText` read them (neither changes within a revision). A document of up to `CHUNKS_PER_STATEMENT` chunks is
+ * as `savedText` read them (neither changes within a revision) and its lead heading. A document of up to `CHUNKS_PER_STATEMENT` chunks is
  * one statement (one round trip, one commit: the row lock, the removal, the insert and the status are its CTEs);
  * a longer one is a transaction of such statements. Answers the count, or null when the revision is not current.
  */
@@ -101,14 +103,14 @@ export async function writeChunks(
   knex: Knex,
   documentId: string,
   revision: number,
-  source: { title: string; language: string },
+  source: { title: string; language: string; lead?: string },
   chunks: Chunk[],
 ): Promise<number | null> {
   const rows = chunks.map((c) => ({
     position: c.position,
     heading_path: c.headingPath,
     text: c.text,
-    heading_words: searchableText(c.headingPath.join(' \n ')),
+    heading_words: searchableText((source.lead && c.headingPath[0] !== source.lead ? [source.lead, ...c.headingPath] : c.headingPath).join(' \n ')),
     words: searchableText(c.text),
   }));
   const batches: (typeof rows)[] = [];
