@@ -130,7 +130,7 @@ export async function writeChunks(
          ${
            last
              ? `update knowledge_documents d set status = 'INDEXED', failure_reason = null, indexed_at = now(), updated_at = now(), chunk_count = :count,
-                  embeddings = case when :count > 0 and :count = (select count(*) from knowledge_chunks e
+                  embeddings = case when :count = (select count(*) from knowledge_chunks e
                     where e.document_id = :documentId and e.revision = :revision and e.embedding is not null) then 'READY' else 'PENDING' end,
                   embeddings_reason = null
                 from doc where d.id = :documentId returning 1`
