@@ -27,7 +27,7 @@ import { embeddingModel } from '../integrations/knowledge/retrieval.js';
 import { AiRequestRefusedError } from '../integrations/ai/openai-compatible-provider.js';
 import { embeddingGap, markEmbeddings, rememberEmbeddingGap } from '../db/knowledge/knowledge-embeddings.js';
 import type { KnowledgeEmbeddingsStatus } from '../db/knowledge/knowledge-document.entity.js';
-import { chunkText } from '../lib/knowledge/chunking.js';
+import { chunkText, leadHeading } from '../lib/knowledge/chunking.js';
 import type { IndexDocumentInput, IndexStep } from '../lib/knowledge/indexing-contract.js';
 import { NodeError } from '../lib/errors.js';
 import type { OutboundFetch } from '../integrations/outbound/outbound-fetch.js';
@@ -81,7 +81,7 @@ export function createKnowledgeActivities({ orm, provider, outbound, httpTimeout
       return beating(async () => {
         const saved = await savedText(knex, documentId, revision);
         if (!saved) return { current: false };
-        const count = await writeChunks(knex, documentId, revision, chunkText(saved.text));
+        const count = await writeChunks(knex, documentId, revision, { ...saved, lead: leadHeading(saved.text) }, chunkText(saved.text));
         return count === null ? { current: false } : { current: true, count };
       });
     },

@@ -60,30 +60,20 @@ export async function sourceDocument(knex: Knex, documentId: string, revision: n
   };
 }
 
-/** Runs `write` with the document row locked when `revision` is current; false (nothing written) otherwise. */
-async function whileCurrent(knex: Knex, documentId: string, revision: number, write: (trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
-  return knex.transaction(async (trx) => {
-    const locked = await trx.raw('select 1 from knowledge_documents where id = ? and revision = ? for update', [documentId, revision]);
-    if (!locked.rows.length) return false;
-    await write(trx);
-    return true;
-  });
-}
-
 /**
  * Stores the extracted text and, for a URL, the fetched bytes' hash (left unset when another document of the
- * knowledge base holds the same bytes: both stay, the URL is what the user asked for).
+ * knowledge base holds the same bytes: both stay, the URL is what the user asked for). One statement: the update
+ * locks the row and writes only while `revision` is current (false otherwise).
  */
 export async function saveText(knex: Knex, documentId: string, revision: number, text: string, contentHash?: string): Promise<boolean> {
-  return whileCurrent(knex, documentId, revision, async (trx) => {
-    await trx.raw(
-      `update knowledge_documents d set text = ?, updated_at = now(),
-         content_hash = case when ?::text is null or exists (select 1 from knowledge_documents o
-           where o.knowledge_base_id = d.knowledge_base_id and o.content_hash = ? and o.id <> d.id) then d.content_hash else ? end
-       where id = ?`,
-      [text, contentHash ?? null, contentHash ?? null, contentHash ?? null, documentId],
-    );
-  });
+  const result = await knex.raw(
+    `update knowledge_documents d set text = :body, updated_at = now(),
+       content_hash = case when :hash::text is null or exists (select 1 from knowledge_documents o
+         where o.knowledge_base_id = d.knowledge_base_id and o.content_hash = :hash and o.id <> d.id) then d.content_hash else :hash end
+     where id = :id and revision = :revision`,
+    { body: text, hash: contentHash ?? null, id: documentId, revision },
+  );
+  return (result.rowCount ?? 0) > 0;
 }
 
 /** The extracted text of the revision (null when gone or outdated). */
@@ -99,51 +89,66 @@ export async function savedText(knex: Knex, documentId: string, revision: number
 const CHUNKS_PER_STATEMENT = 500;
 
 /**
- * Writes the revision's chunks, with their full-text vectors (headings weighted A, the document title C, split at
- * `/ . _ @ -` so a file name's words count, the text B; code identifiers followed by their words, `searchableText`),
- * and removes those of other revisions, in one transaction holding the document row: its lock and the document's
- * knowledge base and language are one statement, the title's vector is made once, the chunks go in batches of
- * `CHUNKS_PER_STATEMENT` (the triggers keep the BM25F statistics per statement). Answers the count, or null when the
- * revision is not current.
+ * Writes the revision's chunks, with their full-text vectors (headings weighted A, with the document's lead heading
+ * before them (`leadHeading`: a page's title, which its sections' headings may not repeat), the document title C,
+ * split at `/ . _ @ -` so a file name's words count, the text B; code identifiers followed by their words,
+ * `searchableText`),
+ * removes those of other revisions and marks the revision INDEXED (text searchable; its embeddings PENDING unless
+ * every chunk already has one), all while the revision is current. `source` is the revision's title and language
+ * as `savedText` read them (neither changes within a revision) and its lead heading. A document of up to `CHUNKS_PER_STATEMENT` chunks is
+ * one statement (one round trip, one commit: the row lock, the removal, the insert and the status are its CTEs);
+ * a longer one is a transaction of such statements. Answers the count, or null when the revision is not current.
  */
-export async function writeChunks(knex: Knex, documentId: string, revision: number, chunks: Chunk[]): Promise<number | null> {
-  return knex.transaction(async (trx) => {
-    const doc = (
-      await trx.raw(
-        `select d.account_id, d.knowledge_base_id, d.title, kb.values from knowledge_documents d
-         join agent_resources kb on kb.id = d.knowledge_base_id where d.id = ? and d.revision = ? for update of d`,
-        [documentId, revision],
-      )
-    ).rows[0] as { account_id: number; knowledge_base_id: number; title: string; values: Record<string, unknown> | null } | undefined;
-    if (!doc) return null;
-    const language = knowledgeLanguage(doc.values);
-    await trx('knowledge_chunks').where('document_id', documentId).whereNot('revision', revision).delete();
-    const rows = chunks.map((c) => ({
-      position: c.position,
-      heading_path: c.headingPath,
-      text: c.text,
-      heading_words: searchableText(c.headingPath.join(' \n ')),
-      words: searchableText(c.text),
-    }));
-    for (let i = 0; i < rows.length; i += CHUNKS_PER_STATEMENT) {
-      await trx.raw(
-        `with t as (select setweight(to_tsvector(:language::regconfig, regexp_replace(:title, '[/._@-]+', ' ', 'g')), 'C') as title)
-         insert into knowledge_chunks (account_id, knowledge_base_id, document_id, revision, position, heading_path, text, tsv)
-         select :accountId, :baseId, :documentId, :revision, c.position, c.heading_path, c.text,
-           setweight(to_tsvector(:language::regconfig, c.heading_words), 'A') || setweight(to_tsvector(:language::regconfig, c.words), 'B') || t.title
-         from t, json_to_recordset(:rows::json) as c(position int, heading_path text[], text text, heading_words text, words text)
-         on conflict do nothing`,
+export async function writeChunks(
+  knex: Knex,
+  documentId: string,
+  revision: number,
+  source: { title: string; language: string; lead?: string },
+  chunks: Chunk[],
+): Promise<number | null> {
+  const rows = chunks.map((c) => ({
+    position: c.position,
+    heading_path: c.headingPath,
+    text: c.text,
+    heading_words: searchableText((source.lead && c.headingPath[0] !== source.lead ? [source.lead, ...c.headingPath] : c.headingPath).join(' \n ')),
+    words: searchableText(c.text),
+  }));
+  const batches: (typeof rows)[] = [];
+  for (let i = 0; i < rows.length; i += CHUNKS_PER_STATEMENT) batches.push(rows.slice(i, i + CHUNKS_PER_STATEMENT));
+  if (!batches.length) batches.push([]);
+  const write = async (db: Knex, batch: typeof rows, first: boolean, last: boolean) =>
+    (
+      await db.raw(
+        `with doc as (select account_id, knowledge_base_id from knowledge_documents where id = :documentId and revision = :revision for update),
+         ${first ? `gone as (delete from knowledge_chunks where document_id = :documentId and revision <> :revision and exists (select 1 from doc)),` : ''}
+         t as (select setweight(to_tsvector(:language::regconfig, regexp_replace(:title, '[/._@-]+', ' ', 'g')), 'C') as title),
+         added as (insert into knowledge_chunks (account_id, knowledge_base_id, document_id, revision, position, heading_path, text, tsv)
+           select doc.account_id, doc.knowledge_base_id, :documentId, :revision, c.position, c.heading_path, c.text,
+             setweight(to_tsvector(:language::regconfig, c.heading_words), 'A') || setweight(to_tsvector(:language::regconfig, c.words), 'B') || t.title
+           from doc, t, json_to_recordset(:rows::json) as c(position int, heading_path text[], text text, heading_words text, words text)
+           on conflict do nothing)
+         ${
+           last
+             ? `update knowledge_documents d set status = 'INDEXED', failure_reason = null, indexed_at = now(), updated_at = now(), chunk_count = :count,
+                  embeddings = case when :count = (select count(*) from knowledge_chunks e
+                    where e.document_id = :documentId and e.revision = :revision and e.embedding is not null) then 'READY' else 'PENDING' end,
+                  embeddings_reason = null
+                from doc where d.id = :documentId returning 1`
+             : 'select 1 from doc'
+         }`,
         {
-          accountId: doc.account_id,
-          baseId: doc.knowledge_base_id,
           documentId,
           revision,
-          language,
-          title: searchableText(doc.title),
-          rows: JSON.stringify(rows.slice(i, i + CHUNKS_PER_STATEMENT)),
+          language: source.language,
+          title: searchableText(source.title),
+          rows: JSON.stringify(batch),
+          count: rows.length,
         },
-      );
-    }
+      )
+    ).rows.length > 0;
+  if (batches.length === 1) return (await write(knex, batches[0]!, true, true)) ? rows.length : null;
+  return knex.transaction(async (trx) => {
+    for (const [i, batch] of batches.entries()) if (!(await write(trx, batch, i === 0, i === batches.length - 1))) return null;
     return rows.length;
   });
 }
@@ -180,17 +185,30 @@ export function unit(vector: number[]): number[] {
   return vector.map((x) => x / norm);
 }
 
-/** INDEXED with its chunk count, when the revision is still current; its embeddings PENDING unless every chunk has one. */
+/**
+ * INDEXED with its chunk count, when the revision is still current and not marked so yet (`writeChunks` marks it
+ * with its chunks: then this writes nothing); its embeddings PENDING unless every chunk has one. One statement.
+ */
 export async function markIndexed(knex: Knex, documentId: string, revision: number): Promise<boolean> {
-  return whileCurrent(knex, documentId, revision, async (trx) => {
-    await trx.raw(
-      `update knowledge_documents set status = 'INDEXED', failure_reason = null, indexed_at = now(), updated_at = now(),
+  const result = await knex.raw(
+    `with u as (update knowledge_documents set status = 'INDEXED', failure_reason = null, indexed_at = now(), updated_at = now(),
          chunk_count = (select count(*) from knowledge_chunks where document_id = :id and revision = :revision),
          embeddings = case when exists (select 1 from knowledge_chunks where document_id = :id and revision = :revision and embedding is null)
            then 'PENDING' else 'READY' end, embeddings_reason = null
-       where id = :id`,
-      { id: documentId, revision },
-    );
+       where id = :id and revision = :revision and status <> 'INDEXED' returning 1)
+     select exists (select 1 from u) or exists (select 1 from knowledge_documents where id = :id and revision = :revision) as current`,
+    { id: documentId, revision },
+  );
+  return Boolean(result.rows[0]?.current);
+}
+
+/** Runs `write` with the document row locked when `revision` is current; false (nothing written) otherwise. */
+async function whileCurrent(knex: Knex, documentId: string, revision: number, write: (trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
+  return knex.transaction(async (trx) => {
+    const locked = await trx.raw('select 1 from knowledge_documents where id = ? and revision = ? for update', [documentId, revision]);
+    if (!locked.rows.length) return false;
+    await write(trx);
+    return true;
   });
 }
 

@@ -128,6 +128,20 @@ function sectionsOf(text: string): Section[] {
   return sections;
 }
 
+/**
+ * The document's first heading (outside fenced code), as words: its title as the page shows it (`VACUUM`, `json —
+ * JSON encoder and decoder`), which the headings of its sections may not repeat. Indexed with every chunk's headings.
+ */
+export function leadHeading(text: string): string | undefined {
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (FENCE.test(line)) fenced = !fenced;
+    const heading = fenced ? null : HEADING.exec(line);
+    if (heading) return headingText(heading[2]!) || undefined;
+  }
+  return undefined;
+}
+
 /** Cuts `text` into pieces of at most `max` characters, at sentence ends, else at spaces, else anywhere. */
 export function splitLong(text: string, max: number): string[] {
   if (text.length <= max) return [text];

@@ -5,9 +5,11 @@
  * database).
  *
  * Corpus: the pages of `npm run eval:knowledge`'s Debian manuals (PostgreSQL, Git, Python; fetched by it the first
- * time), one knowledge base, indexed page after page by the indexing workflow's activities (extract, chunk, mark
- * INDEXED; MockActivityEnvironment, no provider; LANES documents at a time, as a worker runs several activities)
- * until every page is in, about 25,000 chunks: chunks/s is that work, to the first 10,000 chunks and for the rest. Then copies of every document (`copy-<n>/<page>`, the same
+ * time), one knowledge base, every page uploaded first (`addDocument`, timed apart: the API's work), then indexed
+ * page after page by the indexing workflow's activities (extract, chunk, mark INDEXED; MockActivityEnvironment, no
+ * provider; LANES documents at a time, as a worker runs several activities) until every page is in, about 25,000
+ * chunks: chunks/s is that work, to the first 10,000 chunks and for the rest, with the CPU seconds it took in this
+ * process and in this database's PostgreSQL backends (the machine's load from elsewhere left out). Then copies of every document (`copy-<n>/<page>`, the same
  * chunks with their tsvectors, written by `insert … select` so the statistics' triggers run as for new chunks, a few
  * hundred documents per statement) until the base holds TARGET chunks: each term's postings grow as they would in a
  * base of four similar manuals. Queries: the evaluation's 120 questions, `POST /knowledge-bases/{id}/query` top 10
@@ -16,10 +18,11 @@
  * in the same run: the same questions to an empty knowledge base of the same account (the route, the key check and
  * the JSON without retrieval work).
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Knex } from '@mikro-orm/postgresql';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { createKnowledgeActivities } from '../../activities/knowledge-indexing.activity.js';
 import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
@@ -44,6 +47,31 @@ const questions = CORPORA.flatMap((c) => questionsOf(join(projectRoot, 'test', '
 
 const { databaseUrl, orm, server, api } = await knowledgeApi('bench');
 const f = (n: number) => n.toFixed(1);
+/**
+ * CPU seconds used from now on by this process and by the PostgreSQL backends of this database (other sessions' work
+ * on the same server left out), from /proc: what the indexing costs, whatever else loads the machine.
+ */
+async function cpuOf(knex: Knex) {
+  const backends = async () => {
+    const pids: number[] = (await knex.raw('select pid from pg_stat_activity where datname = current_database()')).rows.map(
+      (r: { pid: number }) => r.pid,
+    );
+    let ticks = 0;
+    for (const pid of pids)
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // The backend ended meanwhile.
+      }
+    return ticks / 100;
+  };
+  const [postgres, node] = [await backends(), process.cpuUsage()];
+  return async () => {
+    const used = process.cpuUsage(node);
+    return { postgres: (await backends()) - postgres, node: (used.user + used.system) / 1e6 };
+  };
+}
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(1))
@@ -92,19 +120,25 @@ try {
   const activities = createKnowledgeActivities({ orm, provider: null, outbound: createOutboundFetch(REFUSE_PRIVATE), httpTimeoutMs: 30_000 });
   const env = new MockActivityEnvironment();
   const pages = CORPORA.flatMap((c) => corpusPages(dir, c).map((p) => ({ ...p, path: `${c.package}/${p.path}` })));
+  // Upload first (the API's part: a document row and its outbox event each), timed apart from indexing.
+  const uploadStarted = performance.now();
+  const documents: { documentId: string; revision: number }[] = [];
+  for (const page of pages) {
+    const file = { fileName: page.path, contentType: 'text/html', bytes: page.bytes };
+    const { document, created } = await addDocument(orm.em.fork(), kb, { file, title: page.path });
+    if (created) documents.push({ documentId: document.id, revision: document.revision });
+  }
+  console.log(`  upload: ${documents.length} documents in ${f((performance.now() - uploadStarted) / 1000)} s (addDocument, before indexing)`);
   let chunks = 0;
-  /** Indexes pages from `next` on in LANES lanes (documents side by side, as the worker's activities run) until `until` chunks. */
+  /** Indexes documents from `next` on in LANES lanes (documents side by side, as the worker's activities run) until `until` chunks. */
   let next = 0;
   const indexPages = async (until: number) => {
     const started = performance.now();
+    const cpu = await cpuOf(knex);
     const before = chunks;
     const lane = async () => {
-      while (next < pages.length && chunks < until) {
-        const page = pages[next++]!;
-        const file = { fileName: page.path, contentType: 'text/html', bytes: page.bytes };
-        const { document, created } = await addDocument(orm.em.fork(), kb, { file, title: page.path });
-        if (!created) continue;
-        const input = { accountId: account.id, documentId: document.id, revision: document.revision };
+      while (next < documents.length && chunks < until) {
+        const input = { accountId: account.id, ...documents[next++]! };
         await env.run(activities.extractKnowledgeText, input);
         const cut = (await env.run(activities.chunkKnowledgeText, input)) as IndexStep;
         if (cut.current) chunks += cut.count;
@@ -113,9 +147,11 @@ try {
     };
     await Promise.all(Array.from({ length: LANES }, lane));
     const seconds = (performance.now() - started) / 1000;
+    const used = await cpu();
     console.log(
       `  indexing: ${chunks - before} chunks (${before} to ${chunks}) in ${f(seconds)} s, ${Math.round((chunks - before) / seconds)} chunks/s ` +
-        `(${LANES} document${LANES > 1 ? 's' : ''} at a time, no embeddings; load ${load()})`,
+        `(${LANES} document${LANES > 1 ? 's' : ''} at a time, extract + chunk + INDEXED, no embeddings; load ${load()}); ` +
+        `CPU: PostgreSQL ${f(used.postgres)} s, this process ${f(used.node)} s, ${Math.round((chunks - before) / (used.postgres + used.node))} chunks per CPU second`,
     );
   };
   await indexPages(SMALL);

@@ -2,7 +2,7 @@
  * Chunking of knowledge documents and the words their full-text vectors are built from (`lib/knowledge`).
  */
 import { expect } from 'chai';
-import { chunkText, headingText, readable } from '../../lib/knowledge/chunking.js';
+import { chunkText, headingText, leadHeading, readable } from '../../lib/knowledge/chunking.js';
 import { identifierWords, searchableText } from '../../lib/knowledge/search-text.js';
 
 describe('knowledge chunking', () => {
@@ -17,6 +17,12 @@ describe('knowledge chunking', () => {
       [['Lib', 'API', 'close()'], 'Closes it.'],
       [['Lib', 'FAQ'], 'None yet.'],
     ]);
+  });
+
+  it('reads the first heading outside code as the document’s lead heading', () => {
+    expect(leadHeading('Prev Up Home\n\n## VACUUM\n\nText.\n\n## Description')).to.equal('VACUUM');
+    expect(leadHeading('```\n# a comment\n```\n\n# [dotenv](https://x) ![badge](b.svg)\n\n# Other')).to.equal('dotenv');
+    expect(leadHeading('No heading at all.')).to.equal(undefined);
   });
 
   it('cuts a long section with overlap and packs no subsection into it', () => {

@@ -204,6 +204,30 @@ describe('knowledge bases: documents, indexing and retrieval', function () {
     }
   });
 
+  it('indexes a document of more than 500 chunks whole, its last passages found like its first', async () => {
+    const big = await newKnowledgeBase(a, 'Parts catalogue');
+    const parts = Array.from({ length: 620 }, (_, i) => `## Part ${i + 1}\n\nPart ${i + 1} fits the model ${i + 1} frame.`);
+    const doc = await ok('POST', `/knowledge-bases/${big}/documents`, a.userKey, {
+      title: 'Catalogue',
+      content: ['# Catalogue', ...parts, '## Spare lids', 'Replacement lids ship in amber glass.'].join('\n\n'),
+    });
+    const [done] = await indexed(a, big, 60_000);
+    expect(done).to.include({ id: doc.id, status: 'INDEXED', chunkCount: 621 });
+    expect((await query(a, big, 'amber glass lids'))[0]).to.deep.include({ documentId: doc.id, headingPath: ['Catalogue', 'Spare lids'] });
+    expect((await query(a, big, 'model 7 frame'))[0]).to.deep.include({ documentId: doc.id, headingPath: ['Catalogue', 'Part 7'] });
+  });
+
+  it("counts a document's first heading among the headings of every passage under sibling headings", async () => {
+    // The page's title heading is a sibling of its sections (as in many HTML manuals): no section's path holds it.
+    const doc = await ok('POST', `/knowledge-bases/${kb}/documents`, a.userKey, {
+      title: 'coffee-notes',
+      content: '## Espresso machine\n\nRead this first.\n\n## Cleaning\n\nRun a cycle with the descaling solution every month.',
+    });
+    await indexed(a, kb);
+    const [hit] = await query(a, kb, 'espresso descaling');
+    expect(hit).to.deep.include({ documentId: doc.id, headingPath: ['Cleaning'] });
+  });
+
   it('forgets a deleted document: no chunk left, never retrieved again', async () => {
     await indexed(a, kb);
     expect(await storedChunks(ids.pdf)).to.be.greaterThan(0);
