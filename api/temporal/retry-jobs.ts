@@ -15,8 +15,11 @@ import { retryJobQuery, retryJobWorkflowId } from '../../lib/runtime/retry-jobs.
 
 /** Longest window a job may cover. */
 const MAX_WINDOW_MS = 31 * 86_400_000;
-/** The job's rate: retries queued per batch, and the pause between batches (50 runs/s at most). */
-export const RETRY_JOB_BATCH = { batchSize: 50, pauseMs: 1_000 };
+/**
+ * The job's rate: retries queued per batch, and the pause between batches (50 runs/s at most); a batch waits, too,
+ * until fewer than a batch of the job's retries are unfinished, and admission runs them behind fresh runs.
+ */
+export const RETRY_JOB_BATCH = { batchSize: 10, pauseMs: 200 };
 
 export type RetryJobBody = RetryJobRequest & { dryRun?: boolean };
 

@@ -6,18 +6,21 @@
  * API on a local HTTP server (the third call's path can be made to answer 500). Each round, in one sitting:
  *  - fresh: RUNS webhooks from CALLERS callers as fast as they are answered; first post to last run's end → runs/s;
  *  - retry job: RUNS runs failing at the third node, the service fixed, one job retrying them from the failed node;
- *    the job's start to its last retry's end → runs/s (the job queues at most 50 runs a second, its bounded rate);
+ *    the job's start to its last retry's end → runs/s (its retries are background runs: admitted behind fresh runs,
+ *    in a share of the admission bound, and the job queues a batch only when its previous ones have run);
  *  - latency: a second account's webhook runs, one after the other (each waits for its run's end), post → run end:
  *    alone, during the fresh runs and while the round's job retries its RUNS runs (both throughputs are measured with
  *    these probe runs beside them).
  * It prints each round, the medians over rounds and their ratios (retry job against fresh; latency during a job
- * against alone).
+ * against alone: the median over rounds of each round's p50 and p99, and the percentiles of every round's samples).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { RETRY_JOB_BATCH } from '../../api/temporal/retry-jobs.js';
+import { backgroundSlots } from '../../db/automations/admission.js';
+import { DEFAULT_SLOTS_PER_WORKER } from '../../lib/config.js';
 import { benchPlatform } from './bench-platform.js';
 import { benchApi, percentile, runBench, startProcess, stopProcesses } from './bench-processes.js';
 
@@ -168,7 +171,8 @@ async function main(): Promise<void> {
   );
   console.log(
     `${platform.temporalKind}, API and 1 worker process, admission defaults; WEBHOOK → API → API → API on a local server; ` +
-      `${RUNS} runs a round, ${ROUNDS} rounds, ${CALLERS} callers; retry jobs queue ${RETRY_JOB_BATCH.batchSize} runs every ${RETRY_JOB_BATCH.pauseMs} ms at most`,
+      `${RUNS} runs a round, ${ROUNDS} rounds, ${CALLERS} callers; retry jobs queue ${RETRY_JOB_BATCH.batchSize} runs every ${RETRY_JOB_BATCH.pauseMs} ms at most, ` +
+      `as background runs (at most ${backgroundSlots(DEFAULT_SLOTS_PER_WORKER)} of the ${DEFAULT_SLOTS_PER_WORKER} slots at the starting bound)`,
   );
   for (const [i, r] of rounds.entries()) {
     const latency = (samples: number[]) => `p50 ${ms(percentile(samples, 50))} p99 ${ms(percentile(samples, 99))} (${samples.length} runs)`;
@@ -186,6 +190,12 @@ async function main(): Promise<void> {
   const ratios = (samples: number[], base: number[]) =>
     `p50 ${(percentile(samples, 50) / percentile(base, 50)).toFixed(2)}, p99 ${(percentile(samples, 99) / percentile(base, 99)).toFixed(2)}`;
   const both = (samples: number[]) => `p50 ${ms(percentile(samples, 50))} p99 ${ms(percentile(samples, 99))}`;
+  const roundMedian = (pick: (r: (typeof rounds)[number]) => number[], p: number) => ms(median(rounds.map((r) => percentile(pick(r), p))));
+  const perRound = (pick: (r: (typeof rounds)[number]) => number[]) => `p50 ${roundMedian(pick, 50)} p99 ${roundMedian(pick, 99)}`;
+  console.log(
+    `probe latency, median over rounds of each round's figure: alone ${perRound((r) => r.alone)}; during fresh runs ${perRound((r) => r.duringFresh)}; ` +
+      `during a job ${perRound((r) => r.during)}`,
+  );
   console.log(`probe latency over all rounds: alone ${both(alone)}; during fresh runs ${both(duringFresh)}; during a job ${both(during)}`);
   console.log(`  during a job against alone: ${ratios(during, alone)}; during a job against during fresh runs: ${ratios(during, duringFresh)}`);
 
