@@ -30,7 +30,7 @@ import { type Claim, loadGraphs, markFailed, type PendingEvent, type RetryPolicy
 import { EVENT_ENTRY_TYPES } from '../nodes/registry.js';
 import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
-import { runInput, runSearchAttributes } from '../lib/runtime/run-start.js';
+import { runInput, runSearchAttributes, runSummary } from '../lib/runtime/run-start.js';
 import { ADMITTED_SIGNAL, MANUAL_RUN_EVENT, SCHEDULED_RUN_EVENT } from '../lib/runtime/queued-runs.js';
 import { recordDispatched, lockAdmission, automationLimits, backgroundSlots } from '../db/automations/admission.js';
 import { planAdmission } from './admission-plan.js';
@@ -294,6 +294,7 @@ export class OutboxDispatcher {
       return;
     }
     const { runWorkflowId, request } = run;
+    const summary = runSummary(request);
     try {
       await this.deps.temporal.workflow.start('runAutomation', {
         taskQueue: this.deps.taskQueue,
@@ -301,6 +302,7 @@ export class OutboxDispatcher {
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         args: [runInput(request)],
         typedSearchAttributes: runSearchAttributes(request),
+        ...(summary ? { staticSummary: summary } : {}),
         ...(this.deps.eagerStart ? { requestEagerStart: true } : {}),
       });
     } catch (error) {
