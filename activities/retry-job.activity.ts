@@ -7,7 +7,7 @@
 import type { Client } from '@temporalio/client';
 import { Automation } from '../db/automations/automation.entity.js';
 import { RetryJob } from '../db/automations/retry-job.entity.js';
-import { queueRetry } from '../db/automations/run-retries.js';
+import { queueRetry, unfinishedRetries } from '../db/automations/run-retries.js';
 import { OUTBOX_CHANNEL } from '../db/automations/outbox-notifier.js';
 import type { Orm } from '../db/orm.js';
 import { prepareRetry } from '../integrations/temporal/run-retries.js';
@@ -17,6 +17,9 @@ import { nodeFactsOf } from '../nodes/registry.js';
 
 /** Most runs one job plans: a bigger outage is retried by more jobs, narrowed by time. */
 export const MAX_PLANNED_RUNS = 10_000;
+/** How long one `awaitUnfinishedRetries` waits at most, and how often it looks. */
+const UNFINISHED_WAIT_MS = 30_000;
+const UNFINISHED_POLL_MS = 200;
 
 export function createRetryJobActivities(orm: Orm, temporal: Client) {
   return {
@@ -64,6 +67,19 @@ export function createRetryJobActivities(orm: Orm, temporal: Client) {
       }
       if (queued) await em.getKnex().raw(`select pg_notify(?, '')`, [OUTBOX_CHANNEL]);
       return queued;
+    },
+    /**
+     * Waits (at most `UNFINISHED_WAIT_MS`) until fewer than `below` of the job's retries are unfinished (waiting for
+     * admission or running), and answers how many are; read-only, so safe to repeat.
+     */
+    awaitUnfinishedRetries: async (jobId: string, below: number): Promise<number> => {
+      const knex = orm.em.getKnex();
+      const until = Date.now() + UNFINISHED_WAIT_MS;
+      for (;;) {
+        const unfinished = await unfinishedRetries(knex, jobId);
+        if (unfinished < below || Date.now() >= until) return unfinished;
+        await new Promise((resolve) => setTimeout(resolve, UNFINISHED_POLL_MS));
+      }
     },
     /** Records how the job ended. */
     endRetryJob: async (jobId: string, status: 'completed' | 'cancelled'): Promise<void> => {

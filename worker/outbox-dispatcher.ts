@@ -11,7 +11,8 @@
  * than the bound are in flight, taking events round-robin by account and holding those of automations at their
  * concurrency limit; the rest wait in the outbox, in order. A run that ends frees its slot and wakes the dispatchers
  * with the same NOTIFY that new events send. Manual runs come through the outbox too (MANUAL_RUN events carrying
- * their whole input), so they obey the same bound.
+ * their whole input), so they obey the same bound. Background events (a retry job's retries) yield: they are taken
+ * after every other event and fill at most a share of the bound (`backgroundSlots`), so fresh runs keep their latency.
  *
  * An event whose dispatch fails (Temporal refuses its run, a bug in matching) fails alone: the rest of its batch is
  * dispatched, and it is retried with backoff, then parked after `retry.maxAttempts` (`npm run admin -- outbox`).
@@ -29,9 +30,9 @@ import { type Claim, loadGraphs, markFailed, type PendingEvent, type RetryPolicy
 import { EVENT_ENTRY_TYPES } from '../nodes/registry.js';
 import { dispatchLag } from '../lib/metrics.js';
 import type { Graph } from '../lib/graph/graph.js';
-import { runInput, runSearchAttributes } from '../lib/runtime/run-start.js';
+import { runInput, runSearchAttributes, runSummary } from '../lib/runtime/run-start.js';
 import { ADMITTED_SIGNAL, MANUAL_RUN_EVENT, SCHEDULED_RUN_EVENT } from '../lib/runtime/queued-runs.js';
-import { recordDispatched, lockAdmission, automationLimits } from '../db/automations/admission.js';
+import { recordDispatched, lockAdmission, automationLimits, backgroundSlots } from '../db/automations/admission.js';
 import { planAdmission } from './admission-plan.js';
 import { AdmissionBound, type AdmissionSettings } from './admission-bound.js';
 import { attempt, attemptAsync, messageOf, temporalUnreachable, type Outcome } from './dispatch-outcomes.js';
@@ -142,11 +143,12 @@ export class OutboxDispatcher {
     return this.deps.orm.em.getKnex().transaction(async (trx) => {
       const pass = await lockAdmission(trx, bound, this.deps.batchSize ?? 100, EVENT_ENTRY_TYPES, OWN_RUNS);
       if (pass === null) return 0;
-      const { inFlight, claim } = pass;
+      const { inFlight, backgroundInFlight, claim } = pass;
       const free = bound - inFlight;
       if (free <= 0) return 0;
       const { planned, unlimited } = await this.plan(trx, claim);
-      const admitted = await this.admit(trx, planned, { free, inFlight }, unlimited);
+      const backgroundFree = backgroundSlots(bound) - backgroundInFlight;
+      const admitted = await this.admit(trx, planned, { free, inFlight, backgroundFree }, unlimited);
       const started = await this.startRuns(admitted);
       await this.record(trx, started);
       return started.size;
@@ -192,11 +194,11 @@ export class OutboxDispatcher {
   private async admit(
     trx: Trx,
     planned: Map<string, Planned>,
-    state: { free: number; inFlight: number },
+    state: { free: number; inFlight: number; backgroundFree: number },
     unlimited: Set<number>,
   ): Promise<Map<string, Planned>> {
     const candidates = [...planned.values()].flatMap(({ event, plan }) =>
-      'runs' in plan ? [{ eventId: event.id, automationIds: plan.runs.map((r) => r.request.automationId) }] : [],
+      'runs' in plan ? [{ eventId: event.id, automationIds: plan.runs.map((r) => r.request.automationId), background: event.background }] : [],
     );
     const limits = await automationLimits(
       trx,
@@ -235,7 +237,14 @@ export class OutboxDispatcher {
     await recordDispatched(
       trx,
       dispatched.map((s) => s.event.id),
-      dispatched.flatMap(runsOf).map((r) => ({ id: r.runWorkflowId, accountId: r.request.accountId, automationId: r.request.automationId })),
+      dispatched.flatMap((s) =>
+        runsOf(s).map((r) => ({
+          id: r.runWorkflowId,
+          accountId: r.request.accountId,
+          automationId: r.request.automationId,
+          background: s.event.background,
+        })),
+      ),
     );
     for (const { event, error } of failures) this.deps.log?.(`outbox dispatcher: event ${event.id} (${event.type}) failed: ${messageOf(error)}`);
     await markFailed(
@@ -285,6 +294,7 @@ export class OutboxDispatcher {
       return;
     }
     const { runWorkflowId, request } = run;
+    const summary = runSummary(request);
     try {
       await this.deps.temporal.workflow.start('runAutomation', {
         taskQueue: this.deps.taskQueue,
@@ -292,6 +302,7 @@ export class OutboxDispatcher {
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
         args: [runInput(request)],
         typedSearchAttributes: runSearchAttributes(request),
+        ...(summary ? { staticSummary: summary } : {}),
         ...(this.deps.eagerStart ? { requestEagerStart: true } : {}),
       });
     } catch (error) {

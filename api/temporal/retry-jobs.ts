@@ -15,8 +15,11 @@ import { retryJobQuery, retryJobWorkflowId } from '../../lib/runtime/retry-jobs.
 
 /** Longest window a job may cover. */
 const MAX_WINDOW_MS = 31 * 86_400_000;
-/** The job's rate: retries queued per batch, and the pause between batches (50 runs/s at most). */
-export const RETRY_JOB_BATCH = { batchSize: 50, pauseMs: 1_000 };
+/**
+ * The job's rate: retries queued per batch, and the pause between batches (50 runs/s at most); a batch waits, too,
+ * until fewer than a batch of the job's retries are unfinished, and admission runs them behind fresh runs.
+ */
+export const RETRY_JOB_BATCH = { batchSize: 10, pauseMs: 200 };
 
 export type RetryJobBody = RetryJobRequest & { dryRun?: boolean };
 
@@ -45,8 +48,20 @@ export async function startRetryJob(em: EntityManager, temporal: Client, taskQue
     workflowId: retryJobWorkflowId(job.id),
     args: [{ jobId: job.id, ...RETRY_JOB_BATCH }],
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    // What the Temporal UI shows of the job: what it retries, and the whole request.
+    staticSummary: retryJobSummary(automation.id, request),
+    staticDetails: JSON.stringify(request),
   });
   return getRetryJob(em, automation, job.id);
+}
+
+/** The job's summary in the Temporal UI: a batch retry of which runs, how. */
+export function retryJobSummary(automationId: number, { filter, from, graph }: RetryJobRequest): string {
+  const narrowed = [
+    filter.nodeId ? ` at node ${filter.nodeId}` : '',
+    filter.errorContains ? ` with "${filter.errorContains}" in their error` : '',
+  ].join('');
+  return `Retry job: the runs of workflow ${automationId} that failed${narrowed} from ${filter.from} to ${filter.to}, retried from ${from} on the ${graph} graph`;
 }
 
 /** A job of the automation with its counts; 404 when it is another automation's (or account's). */

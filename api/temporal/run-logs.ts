@@ -4,9 +4,9 @@
  * Visibility is eventually consistent: a run appears in the list, and its final state shows there, a moment
  * after Temporal records it; the detail reads the execution itself and is always current.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, isGrpcServiceError, type Client } from '@temporalio/client';
 import { finishRun } from '../../db/automations/run-ledger.js';
 import { retryLinksOf, type RetryLink } from '../../db/automations/run-retries.js';
 import { BadRequestError, ConflictError } from '../../lib/errors.js';
@@ -126,6 +126,9 @@ export async function getRunLog(em: EntityManager, temporal: Client, scope: LogS
   return { ...log, error, node_results: nodeResultsFromHistory(events, log.status !== 'running', error ?? 'Cancelled') };
 }
 
+/** gRPC's NOT_FOUND: Temporal's answer for a run that no longer runs. */
+const GRPC_NOT_FOUND = 5;
+
 /** Requests cancellation of a running run; 409 when it has already ended. Answers the log as it is now. */
 export async function cancelRunLog(temporal: Client, scope: LogScope, logId: string): Promise<RunLog> {
   const info = await ownedExecution(temporal, scope, logId);
@@ -134,9 +137,17 @@ export async function cancelRunLog(temporal: Client, scope: LogScope, logId: str
     new ConflictError(`Log ${logId} has already ended${status === 'running' ? '' : ` (${status})`}: only a running run can be cancelled`);
   if (status !== 'running') throw ended();
   try {
-    await temporal.workflow.getHandle(logId, info.execution?.runId ?? undefined).cancel();
+    // The request's reason is in the run's history (WorkflowExecutionCancelRequested), as the Temporal UI shows it.
+    await temporal.workflowService.requestCancelWorkflowExecution({
+      namespace: temporal.options.namespace,
+      workflowExecution: { workflowId: logId, runId: info.execution?.runId ?? undefined },
+      identity: temporal.options.identity,
+      requestId: randomUUID(),
+      reason: `Cancelled through the API (POST /workflows/${scope.automationId}/logs/{logId}/cancel)`,
+    });
   } catch (error) {
-    if (error instanceof WorkflowNotFoundError) throw ended(); // it ended between the describe and the cancel
+    // It ended between the describe and the cancel.
+    if (error instanceof WorkflowNotFoundError || (isGrpcServiceError(error) && error.code === GRPC_NOT_FOUND)) throw ended();
     throw error;
   }
   return runLog(await ownedExecution(temporal, scope, logId));

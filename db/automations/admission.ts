@@ -11,9 +11,22 @@ import { type Claim, claimOf, claimStatement, PICK_PENDING_EVENTS } from './even
 /** The advisory lock (one key for the whole database) under which one dispatcher at a time admits runs. */
 const ADMISSION_LOCK_KEY = 1_414_001;
 
+/**
+ * The share of the bound that background runs (a retry job's retries) may fill, at least one slot: the rest stays
+ * free for fresh runs, which are also picked before any background event (PICK_PENDING_EVENTS).
+ */
+export const BACKGROUND_SHARE = 0.125;
+
+/** The slots of `bound` that background runs may fill. */
+export function backgroundSlots(bound: number): number {
+  return Math.max(1, Math.floor(bound * BACKGROUND_SHARE));
+}
+
 /** A dispatcher's pass under the admission lock: the runs in flight, and the events it claimed (when slots are free). */
 export interface AdmissionPass {
   inFlight: number;
+  /** The background runs among them. */
+  backgroundInFlight: number;
   /** The events claimed (`PICK_PENDING_EVENTS`, then `claimStatement`); none when no slot is free. */
   claim: Claim;
 }
@@ -38,15 +51,17 @@ export async function lockAdmission(
   const claim = claimStatement(`(select ids from picked)::bigint[]`, entryTypes, ownRuns);
   const result = await trx.raw(
     `with pass as materialized (
-       select (select count(*)::int from admitted_runs where finished_at is null) as in_flight),
+       select count(*)::int as in_flight, (count(*) filter (where background))::int as background_in_flight
+         from admitted_runs where finished_at is null),
      picked as materialized (
        select case when in_flight < ? then array(${PICK_PENDING_EVENTS}) end as ids from pass),
      ${claim.with}
-     select (select in_flight from pass) as in_flight, (select ids from picked) as picked, ${claim.columns}`,
+     select (select in_flight from pass) as in_flight, (select background_in_flight from pass) as background_in_flight,
+            (select ids from picked) as picked, ${claim.columns}`,
     [bound, limit, limit, ...claim.bindings],
   );
-  const row = result.rows[0] as { in_flight: number; picked: string[] | null } & Parameters<typeof claimOf>[0];
-  return { inFlight: row.in_flight, claim: claimOf(row, (row.picked ?? []).map(String)) };
+  const row = result.rows[0] as { in_flight: number; background_in_flight: number; picked: string[] | null } & Parameters<typeof claimOf>[0];
+  return { inFlight: row.in_flight, backgroundInFlight: row.background_in_flight, claim: claimOf(row, (row.picked ?? []).map(String)) };
 }
 
 export interface AutomationLimit {
@@ -72,6 +87,8 @@ export interface Admission {
   id: string;
   accountId: number;
   automationId: number;
+  /** Admitted from a background event. */
+  background: boolean;
 }
 
 /**
@@ -85,11 +102,12 @@ export async function recordDispatched(trx: Knex, eventIds: string[], runs: Admi
   if (!eventIds.length && !runs.length) return;
   await trx.raw(
     `with admitted as (
-       insert into admitted_runs (id, account_id, workflow_id, admitted_at)
-       select id, account_id, workflow_id, now() from unnest(?::text[], ?::int[], ?::int[]) as r(id, account_id, workflow_id)
+       insert into admitted_runs (id, account_id, workflow_id, background, admitted_at)
+       select id, account_id, workflow_id, background, now()
+         from unnest(?::text[], ?::int[], ?::int[], ?::boolean[]) as r(id, account_id, workflow_id, background)
        on conflict (id) do nothing)
      update outbox_events set dispatched_at = now() where id = any(?::bigint[])`,
-    [runs.map((r) => r.id), runs.map((r) => r.accountId), runs.map((r) => r.automationId), eventIds],
+    [runs.map((r) => r.id), runs.map((r) => r.accountId), runs.map((r) => r.automationId), runs.map((r) => r.background), eventIds],
   );
 }
 

@@ -19,6 +19,8 @@ export class AdmittedRun {
   workflowId?: number | null;
   admittedAt?: Date | null;
   finishedAt?: Date | null;
+  /** Admitted from a background event (a retry job's retry): such runs fill only a share of the bound. */
+  background?: boolean;
 }
 
 export const AdmittedRunSchema = new EntitySchema<AdmittedRun>({
@@ -37,5 +39,6 @@ export const AdmittedRunSchema = new EntitySchema<AdmittedRun>({
     workflowId: { type: 'integer', nullable: true },
     admittedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     finishedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    background: { type: 'boolean', default: false },
   },
 });

@@ -17,6 +17,8 @@ export interface PendingEvent extends AutomationEvent {
   attempts: number;
   /** When the event was written. */
   createdAt: Date;
+  /** A run that yields to every other (a retry job's retry; `OutboxEvent.background`). */
+  background: boolean;
 }
 
 export interface Subscriber {
@@ -35,17 +37,19 @@ const DUE = `dispatched_at is null and dead_lettered_at is null and (next_attemp
  * account's oldest first, then each account's second, …), counting the runs an account already has in flight as
  * turns it has had: when slots free up one at a time, the account with fewer runs in flight goes first, so one
  * account's burst never stands in front of another account's single event; within an account they keep their order.
+ * Background events (a retry job's retries) come after every other event, of any account, and among themselves in
+ * the same round-robin.
  */
 export const PICK_PENDING_EVENTS = `select e.id from (select distinct account_id from outbox_events where dispatched_at is null and dead_lettered_at is null) a
        cross join lateral (select count(*) as running from admitted_runs r where r.account_id = a.account_id and r.finished_at is null) f
        cross join lateral (
-         select id, row_number() over (order by id) as turn from (
-           select id from outbox_events o where o.account_id = a.account_id and ${DUE} order by id limit ?
+         select id, background, row_number() over (order by background, id) as turn from (
+           select id, background from outbox_events o where o.account_id = a.account_id and ${DUE} order by background, id limit ?
          ) first) e
-      order by e.turn + f.running, e.id limit ?`;
+      order by e.background, e.turn + f.running, e.id limit ?`;
 
 /** The columns of an outbox row that dispatching reads. */
-export const PENDING_EVENT_COLUMNS = 'id, account_id, type, payload, chain, attempts, created_at';
+export const PENDING_EVENT_COLUMNS = 'id, account_id, type, payload, chain, attempts, created_at, background';
 
 /** An outbox row as a pending event: from a row, or from its JSON (`claimOf`: the id a number, the time a string). */
 export function pendingEventOf(r: {
@@ -56,6 +60,7 @@ export function pendingEventOf(r: {
   chain: number[] | null;
   attempts: number;
   created_at: Date | string;
+  background?: boolean | null;
 }): PendingEvent {
   return {
     id: String(r.id),
@@ -65,6 +70,7 @@ export function pendingEventOf(r: {
     chain: r.chain,
     attempts: r.attempts,
     createdAt: new Date(r.created_at),
+    background: r.background === true,
   };
 }
 

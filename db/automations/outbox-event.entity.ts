@@ -22,6 +22,11 @@ export class OutboxEvent {
   lastError?: string | null;
   /** Set when the event failed too often and was parked; `npm run admin -- outbox --requeue` puts it back. */
   deadLetteredAt?: Date | null;
+  /**
+   * A run that yields to every other (a retry job's retry): admission takes it after every other pending event, and
+   * lets such runs fill only a share of the bound (db/automations/admission.ts), so fresh runs keep their latency.
+   */
+  background: Opt<boolean> = false;
 }
 
 export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
@@ -33,10 +38,10 @@ export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
       expression: 'create index "outbox_events_pending_index" on "outbox_events" ("id") where "dispatched_at" is null and "dead_lettered_at" is null',
     },
     {
-      // Admission picks pending events round-robin by account (db/automations/admission.ts).
+      // Admission picks pending events round-robin by account, background events last (db/automations/admission.ts).
       name: 'outbox_events_pending_account_index',
       expression:
-        'create index "outbox_events_pending_account_index" on "outbox_events" ("account_id", "id") where "dispatched_at" is null and "dead_lettered_at" is null',
+        'create index "outbox_events_pending_account_index" on "outbox_events" ("account_id", "background", "id") where "dispatched_at" is null and "dead_lettered_at" is null',
     },
     {
       name: 'outbox_events_dead_letter_index',
@@ -55,5 +60,6 @@ export const OutboxEventSchema = new EntitySchema<OutboxEvent>({
     nextAttemptAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     lastError: { type: 'text', nullable: true },
     deadLetteredAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    background: { type: 'boolean', default: false },
   },
 });

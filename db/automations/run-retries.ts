@@ -3,7 +3,7 @@
  * a MANUAL_RUN outbox event carrying the new run's whole input, so it waits for admission like every run; its
  * `run_retries` row, written by the same statement, links it to the run it retries (and to its retry job).
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { MANUAL_RUN_EVENT, storedRunPayload, type ManualRunEventPayload } from '../../lib/runtime/queued-runs.js';
 import { query, sqlOf } from '../tables/table-lookups.js';
 
@@ -21,7 +21,9 @@ export interface QueuedRetry {
 
 /**
  * Writes the retry's row and its run's MANUAL_RUN event in one statement; answers the event's id, or null when the
- * job (`jobId`) has already retried this run (nothing is written then). The caller wakes the dispatchers.
+ * job (`jobId`) has already retried this run (nothing is written then). The caller wakes the dispatchers. A job's
+ * retry is a background event: it yields to fresh runs at admission (db/automations/admission.ts); a single retry
+ * someone asked for is not.
  */
 export async function queueRetry(em: EntityManager, retry: QueuedRetry): Promise<string | null> {
   const { request } = retry.run;
@@ -32,8 +34,8 @@ export async function queueRetry(em: EntityManager, retry: QueuedRetry): Promise
        values (?, ?, ?, ?, ?, ?, ?, now())
        on conflict (job_id, original_id) where job_id is not null do nothing returning id),
      event as (
-       insert into outbox_events (account_id, type, payload, created_at)
-       select ?, ?, ?::json, now() where exists (select 1 from retry) returning id)
+       insert into outbox_events (account_id, type, payload, background, created_at)
+       select ?, ?, ?::json, ?, now() where exists (select 1 from retry) returning id)
      select (select id from event)::text as event_id`,
     [
       retry.run.runWorkflowId,
@@ -46,6 +48,7 @@ export async function queueRetry(em: EntityManager, retry: QueuedRetry): Promise
       request.accountId,
       MANUAL_RUN_EVENT,
       JSON.stringify(storedRunPayload(retry.run)),
+      retry.jobId !== undefined,
     ],
   );
   return row?.event_id ?? null;
@@ -78,4 +81,14 @@ export async function retryLinksOf(
       .filter((r) => r.original_id === runWorkflowId)
       .map((r) => ({ id: r.id, from: r.from, graph: r.graph, job_id: r.job_id, created_at: new Date(r.created_at).toISOString() })),
   };
+}
+
+/** How many of a retry job's retries have not ended: waiting for admission (no ledger row yet) or running. */
+export async function unfinishedRetries(knex: Knex, jobId: string): Promise<number> {
+  const result = await knex.raw(
+    `select count(*)::int as n from run_retries r left join workflow_runs w on w.id = r.id
+      where r.job_id = ? and (w.status is null or w.status = 'running')`,
+    [jobId],
+  );
+  return result.rows[0].n as number;
 }

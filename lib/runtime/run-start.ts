@@ -49,6 +49,17 @@ export function runSearchAttributes(request: Pick<RunStartRequest, 'accountId' |
   ];
 }
 
+/**
+ * What the Temporal UI shows as a run's summary (its user metadata), for the runs that have something to say: a
+ * retry is a new run rather than a reset of the failed one, so its summary names the run it retries and where it
+ * starts (`POST /workflows/{id}/logs/{logId}/retry`, retry jobs).
+ */
+export function runSummary(request: Pick<RunStartRequest, 'retryOf' | 'resume'>): string | undefined {
+  if (!request.retryOf) return undefined;
+  const where = request.resume ? `from its failed node ${request.resume.fromNodeId}` : 'from the start';
+  return `Retry of ${request.retryOf.runWorkflowId} (run ${request.retryOf.runId}) ${where}`;
+}
+
 /** The address of a run in the Temporal UI at `uiUrl`. */
 export function runUiUrl(uiUrl: string, namespace: string, runWorkflowId: string, runId: string): string {
   return `${uiUrl}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(runWorkflowId)}/${runId}/history`;

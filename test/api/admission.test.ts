@@ -8,12 +8,13 @@ import { waitUntil } from '../setup/runs.js';
 import { OutboxDispatcher } from '../../worker/outbox-dispatcher.js';
 
 /**
- * A local service for the runs' API node: each POST holds its answer `delayMs`, and the service records the bodies
- * in arrival order and the most requests it ever held at once (the runs in flight, seen from outside).
+ * A local service for the runs' API node: each POST holds its answer `delayMs` (then answers 500 while `failing`),
+ * and the service records the bodies in arrival order and the most requests it ever held at once (the runs in flight,
+ * seen from outside).
  */
 function slowService(delayMs: number) {
   const seen: { body: string; at: number }[] = [];
-  const state = { open: 0, maxOpen: 0, seen, origin: '', server: undefined as unknown as Server };
+  const state = { open: 0, maxOpen: 0, failing: false, seen, origin: '', server: undefined as unknown as Server };
   state.server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
@@ -23,6 +24,7 @@ function slowService(delayMs: number) {
       seen.push({ body, at: Date.now() });
       setTimeout(() => {
         state.open -= 1;
+        res.statusCode = state.failing ? 500 : 200;
         res.setHeader('content-type', 'application/json');
         res.end('{"ok":true}');
       }, delayMs);
@@ -212,6 +214,65 @@ describe('admission control of automation runs', function () {
       // The scheduled run called the service only once the webhook run had answered and freed the slot.
       expect(service.seen.map((s) => s.body)).to.deep.equal(['{"n":1}', '"scheduled"']);
       expect(service.maxOpen).to.equal(1);
+    } finally {
+      service.server.close();
+    }
+  });
+
+  it("runs a retry job's retries behind fresh runs, in the background runs' share of the bound", async () => {
+    await withBound(8); // one slot of eight for background runs
+    const service = await slowService(300);
+    try {
+      const { userKey: key } = await newAccount();
+      const failing = await hookedWorkflow(key, service.origin);
+      const since = new Date(Date.now() - 60_000).toISOString();
+      service.failing = true;
+      await Promise.all(Array.from({ length: 10 }, (_, n) => failing.send(n)));
+      await waitUntil(
+        () => endedRuns(failing.id),
+        (runs) => runs.length === 10 && runs.every((r) => r.status === 'failed'),
+        'the ten runs failed',
+        60_000,
+      );
+      service.failing = false;
+      const filter = { status: 'failed', from: since, to: new Date(Date.now() + 60_000).toISOString() };
+      await waitUntil(
+        () => call('POST', `/workflows/${failing.id}/retries`, { key, body: { filter, dryRun: true } }),
+        (res) => res.body.count === 10,
+        'visibility to list the failed runs',
+      );
+      const failedCalls = service.seen.length;
+      const job = await call('POST', `/workflows/${failing.id}/retries`, { key, body: { filter, from: 'start' } });
+      expect(job.status, job.text).to.equal(202);
+      const jobPath = `/workflows/${failing.id}/retries/${job.body.id}`;
+      await waitUntil(
+        () => call('GET', jobPath, { key }),
+        (res) => res.body.succeeded >= 1,
+        'a first retry to succeed',
+      );
+      // Another account's fresh runs, while the job has most of its retries to go: they are admitted at once and end
+      // long before the job, whose retries run one at a time (300 ms each).
+      const fresh = await hookedWorkflow((await newAccount()).userKey, service.origin);
+      await Promise.all([100, 101, 102].map((n) => fresh.send(n)));
+      await waitUntil(
+        () => endedRuns(fresh.id),
+        (runs) => runs.length === 3,
+        'the fresh runs ended',
+      );
+      expect((await call('GET', jobPath, { key })).body.succeeded).to.be.below(7);
+      const done = await waitUntil(
+        () => call('GET', jobPath, { key }),
+        (res) => res.body.status === 'completed' && res.body.running === 0,
+        'the job to end',
+        60_000,
+      );
+      expect(done.body).to.include({ planned: 10, started: 10, succeeded: 10, failed: 0 });
+      // The service saw the retries one after the other: each arrived once the one before had been answered.
+      const retried = service.seen.slice(failedCalls).filter((s) => JSON.parse(s.body).n < 100);
+      expect(retried.map((s) => JSON.parse(s.body).n).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 10 }, (_, n) => n));
+      const gaps = retried.slice(1).map((s, i) => s.at - retried[i]!.at);
+      expect(Math.min(...gaps)).to.be.at.least(290);
+      expect(await inFlight()).to.equal(0);
     } finally {
       service.server.close();
     }

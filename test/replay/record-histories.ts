@@ -294,6 +294,28 @@ describe('recording a retry job for the replay tests', function () {
     await harness().env.client.workflow.getHandle(job.body.temporalWorkflowId).result();
     await save('retry-job', job.body.temporalWorkflowId);
   });
+
+  it('records a retry job of more runs than a batch, which waits for its retries between batches', async () => {
+    const { userKey: key } = await newAccount();
+    const tableId = await newTable(key, 'orders', ['Ref']);
+    const workflowId = (await call('POST', '/workflows', { key, body: { name: 'Retried in batches' } })).body.id as number;
+    await node(key, workflowId, {
+      type: 'DYNAMIC_TABLES',
+      data: { action: 'UPDATE', tableId, rowId: '0123456789abcdef01234567', rowData: { Ref: 'x' } },
+    });
+    const runs = 12; // a batch is 10 (RETRY_JOB_BATCH)
+    for (let i = 0; i < runs; i += 1) expect((await runResult(await manualRun(key, workflowId, i))).successful).to.equal(false);
+    const filter = { status: 'failed', from: new Date(Date.now() - 600_000).toISOString(), to: new Date(Date.now() + 600_000).toISOString() };
+    await eventually(
+      async () =>
+        (await call('POST', `/workflows/${workflowId}/retries`, { key, body: { filter, dryRun: true } })).body.count === runs ? true : undefined,
+      'visibility to list the failed runs',
+    );
+    const job = await call('POST', `/workflows/${workflowId}/retries`, { key, body: { filter, from: 'start' } });
+    expect(job.status, job.text).to.equal(202);
+    expect(await harness().env.client.workflow.getHandle(job.body.temporalWorkflowId).result()).to.deep.equal({ planned: runs, queued: runs });
+    await save('retry-job-batches', job.body.temporalWorkflowId);
+  });
 });
 
 describe('recording scheduled runs for the replay tests', function () {

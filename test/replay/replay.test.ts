@@ -31,6 +31,8 @@ describe('replaying recorded run histories with the current workflow code', func
     // predate the conversation-one-deadline-timer patch (each message restarted the deadline timer). tools-ai-run.json
     // predates TOOLS_AI in steps (executed again after each AI call), though its DATA_TRANSFORMER ran in steps: the
     // run's input says which node types have steps; tools-ai-steps-run.json was recorded with TOOLS_AI in steps.
+    // retry-job.json (one batch) predates retry-job-waits-for-its-retries; retry-job-batches.json (12 runs, two
+    // batches) waited for its retries before its second batch.
     // failure-reported-run.json ends reporting its failure to the ledger (AUTOMATION_FAILED); its retry,
     // retried-from-failed-node-run.json, starts at the failed node with the kept results in its input (`resume`).
     // scheduled-run.json, a run its schedule started, predates the scheduled-time-in-payload patch;
@@ -47,6 +49,7 @@ describe('replaying recorded run histories with the current workflow code', func
       'loop-with-break.json',
       'one-timer-conversation.json',
       'retried-from-failed-node-run.json',
+      'retry-job-batches.json',
       'retry-job.json',
       'scheduled-run.json',
       'scheduled-time-run.json',

@@ -25,3 +25,20 @@ describe('admission plan', () => {
     expect(admitted(events([7, 8], [8], [9]), 10, 1, [[7, 1, 1]])).to.deep.equal(['e2']);
   });
 });
+
+describe('admission plan of background runs', () => {
+  const background = (...automations: number[][]): AdmissionCandidate[] =>
+    automations.map((automationIds, i) => ({ eventId: `b${i}`, automationIds, background: true }));
+  const plan = (candidates: AdmissionCandidate[], free: number, backgroundFree: number, inFlight = 0) => [
+    ...planAdmission(candidates, { free, inFlight, limits: new Map(), backgroundFree }),
+  ];
+
+  it("admits background events only within the background runs' share, after the others", () => {
+    // Ten slots free, two of them for background runs: both fresh events go, then two background ones.
+    expect(plan([...events([1], [2]), ...background([3], [3], [3])], 10, 2)).to.deep.equal(['e0', 'e1', 'b0', 'b1']);
+    // The share already filled by runs in flight: no background event goes, however many slots are free.
+    expect(plan(background([3], [3]), 10, 0, 2)).to.deep.equal([]);
+    // Fresh events take the last free slots: the background ones wait though their share is free.
+    expect(plan([...events([1], [2]), ...background([3])], 2, 2)).to.deep.equal(['e0', 'e1']);
+  });
+});

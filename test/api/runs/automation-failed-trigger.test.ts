@@ -27,6 +27,16 @@ describe('AUTOMATION_FAILED triggers', function () {
       body: { type: 'TRIGGER', data: { triggerType: 'AUTOMATION_FAILED', triggeredByWorkflowIds: [999999] } },
     });
     expect([badNode.status, badNode.body.details?.issues?.[0]?.path]).to.deep.equal([400, 'data.triggeredByWorkflowIds']);
+    // Another account's workflow is not one it can listen to: the same answer as a workflow that does not exist.
+    const strangers = await activeChain((await newAccount()).userKey, "Another account's", [
+      { type: 'WEBHOOK', data: { url: 'https://hooks.example.test/in' } },
+      { type: 'API', data: { url: `${service.origin}/down` } },
+    ]);
+    const foreign = await call('POST', `/workflows/${refused.body.id}/nodes`, {
+      key,
+      body: { type: 'TRIGGER', data: { triggerType: 'AUTOMATION_FAILED', triggeredByWorkflowIds: [strangers.id] } },
+    });
+    expect([foreign.status, foreign.body.details?.issues?.[0]?.path]).to.deep.equal([400, 'data.triggeredByWorkflowIds']);
     const recorder = await activeChain(key, 'Records failures', [
       { type: 'TRIGGER', data: { triggerType: 'AUTOMATION_FAILED', triggeredByWorkflowIds: [failing.id] } },
       {

@@ -37,11 +37,13 @@ describe('retry jobs', function () {
     expect(await ledgerRuns(wf.id)).to.have.length(RUNS); // a dry run starts nothing
 
     service.failing.delete('/j-3');
+    const stranger = await newAccount();
+    expect((await call('POST', `/workflows/${wf.id}/retries`, { key: stranger.userKey, body })).status).to.equal(404);
     const started = await call('POST', `/workflows/${wf.id}/retries`, { key, body });
     expect(started.status, started.text).to.equal(202);
     const jobPath = `/workflows/${wf.id}/retries/${started.body.id}`;
-    const stranger = await newAccount();
     expect((await call('GET', jobPath, { key: stranger.userKey })).status).to.equal(404);
+    expect((await call('DELETE', jobPath, { key: stranger.userKey })).status).to.equal(404);
     const done = await waitUntil(
       () => call('GET', jobPath, { key }),
       (res) => res.body.status === 'completed' && res.body.succeeded + res.body.failed === RUNS,
@@ -57,5 +59,10 @@ describe('retry jobs', function () {
     expect([cancelled.status, cancelled.body.status]).to.deep.equal([202, 'completed']);
     const described = await harness().env.client.workflow.getHandle(done.body.temporalWorkflowId).describe();
     expect([described.type, described.status.name]).to.deep.equal(['retryRuns', 'COMPLETED']);
+    // The Temporal UI shows the job as what it is: a batch retry, its summary saying of which runs, and how.
+    expect(await described.staticSummary()).to.equal(
+      `Retry job: the runs of workflow ${wf.id} that failed from ${body.filter.from} to ${body.filter.to}, retried from failed-node on the original graph`,
+    );
+    expect(JSON.parse((await described.staticDetails())!)).to.deep.equal(body);
   });
 });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { harness } from '../../setup/harness.js';
 import { ledgerRuns, waitUntil } from '../../setup/runs.js';
 import { call, newAccount } from '../../setup/http.js';
 import { startService, type Service } from './run-operations.helpers.js';
@@ -47,6 +48,13 @@ describe('cancelling and terminating a run', function () {
     );
     expect(log.body).to.include({ error: 'Cancelled', successful: false });
     expect((await call('POST', run.path('terminate'), { key, body: { reason: 'late' } })).status).to.equal(409);
+    expect((await call('POST', run.path('cancel'), { key })).status).to.equal(409);
+    // The Temporal UI shows where the cancellation came from: its reason is in the run's history.
+    const history = await harness().env.client.workflow.getHandle(run.logId).fetchHistory();
+    const requested = history.events?.find((e) => e.workflowExecutionCancelRequestedEventAttributes);
+    expect(requested?.workflowExecutionCancelRequestedEventAttributes?.cause).to.equal(
+      `Cancelled through the API (POST /workflows/${run.id}/logs/{logId}/cancel)`,
+    );
   });
 
   it('terminates a running run with a reason, recorded in its log and history; twice is 409', async () => {

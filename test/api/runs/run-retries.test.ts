@@ -54,6 +54,9 @@ describe('retrying a failed run', function () {
     // Temporal keeps the link in the new run's history: its input names the run it retries.
     const input = (await runInputOf(first.body.id)) as { retryOf?: { runWorkflowId: string } };
     expect(input.retryOf?.runWorkflowId).to.equal(failedId);
+    // The Temporal UI shows the retry as what it is: its summary names the run it retries and where it starts.
+    const described = await harness().env.client.workflow.getHandle(first.body.id).describe();
+    expect(await described.staticSummary()).to.match(new RegExp(`^Retry of ${failedId} \\(run [0-9a-f-]+\\) from its failed node ${wf.three}$`));
 
     const notFailed = await retry(key, wf.id, first.body.id, { from: 'failed-node' });
     expect([notFailed.status, notFailed.body.message]).to.deep.equal([

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { harness } from '../../setup/harness.js';
 import { ledgerRuns, waitUntil } from '../../setup/runs.js';
 import { call, newAccount } from '../../setup/http.js';
 
@@ -83,6 +84,9 @@ describe('schedule operations: backfill, trigger, next times', function () {
     );
     expect(runs.map((r) => [r.status, r.trigger_type])).to.deep.equal(times.map(() => ['successful', 'SCHEDULED_TRIGGER']));
     expect(runs.map((r) => r.id).sort()).to.deep.equal(times.map((t) => `automation:${id}:schedule-${tick}-${t.replace('.000Z', 'Z')}`));
+    // The Temporal UI shows them as the schedule's actions: its recent actions are the backfilled occurrences.
+    const described = await harness().env.client.schedule.getHandle(backfill.body.scheduleId).describe();
+    expect(described.info.recentActions.map((a) => a.action.workflow.workflowId).sort()).to.deep.equal(runs.map((r) => r.id).sort());
 
     // Run now: one more run, its scheduled time now.
     const before = Date.now() - 1000;
