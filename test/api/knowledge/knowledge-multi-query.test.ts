@@ -2,10 +2,13 @@
  * Multi-query retrieval (a knowledge base's `multiQuery`), through the HTTP API against the local OpenAI-compatible
  * server: a question asked in words no document uses finds its answer only through the rewordings the chat model
  * writes, with the call charged like any AI call; with the setting off nothing is asked and the answer is not found;
- * a provider that fails, or none at all, leaves the question alone (the same passages as with the setting off).
+ * a provider that fails, answers too late or is missing leaves the question alone (the same passages as with the
+ * setting off).
  */
 import { expect } from 'chai';
 import type { Server } from 'node:http';
+import { aiProviderFrom } from '../../../integrations/ai/openai-compatible-provider.js';
+import { REWRITE_TIMEOUT_MS } from '../../../integrations/knowledge/query-rewrite.js';
 import { harness, listen } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { ok, refused, type Account } from '../agents/agent-calls.helpers.js';
@@ -99,7 +102,7 @@ describe('knowledge bases: multi-query retrieval', function () {
     expect(await balanceOf(a.account.id)).to.equal(before - Number(text.credits_per_message));
   });
 
-  it('with multiQuery on and a provider that fails, or none, answers the question alone and says why', async () => {
+  it('with multiQuery on and a provider that fails, is too slow or is missing, answers the question alone and says why', async () => {
     const ai = harness().ai;
     const before = await balanceOf(a.account.id);
     ai.script({ status: 500 });
@@ -115,6 +118,19 @@ describe('knowledge bases: multi-query retrieval', function () {
     const empty = await ask(a, kb, withProvider);
     expect(empty.rewrites).to.deep.equal({ status: 'UNAVAILABLE', queries: [], reason: 'the AI model gave no rewording' });
     expect(empty.agentry).to.deep.equal(plain.agentry);
+
+    // A provider slower than the rewrite's bound (its own timeout is a minute, as shipped).
+    const slow = await listen({ ai: aiProviderFrom({ baseUrl: ai.baseUrl, apiKey: 'test-ai-key' }) });
+    try {
+      ai.script({ content: JSON.stringify({ queries: REWORDINGS }), delayMs: REWRITE_TIMEOUT_MS + 1_000 });
+      const started = Date.now();
+      const late = await ask(a, kb, `${slow.origin}/public/v1`);
+      expect(Date.now() - started).to.be.lessThan(REWRITE_TIMEOUT_MS + 1_000);
+      expect(late.rewrites).to.deep.equal({ status: 'UNAVAILABLE', queries: [], reason: 'no answer within 5 s' });
+      expect(late.agentry).to.deep.equal(plain.agentry);
+    } finally {
+      await new Promise((resolve) => slow.server.close(resolve));
+    }
 
     // The suite's API has no provider at all.
     ai.script();
