@@ -2,7 +2,7 @@
  * Multi-query retrieval (a knowledge base's `multiQuery`), through the HTTP API against the local OpenAI-compatible
  * server: a question asked in words no document uses finds its answer only through the rewordings the chat model
  * writes, with the call charged like any AI call; with the setting off nothing is asked and the answer is not found;
- * a provider that fails, answers too late or is missing leaves the question alone (the same passages as with the
+ * a provider that fails, answers too late, cannot be paid or is missing leaves the question alone (the same passages as with the
  * setting off).
  */
 import { expect } from 'chai';
@@ -102,7 +102,7 @@ describe('knowledge bases: multi-query retrieval', function () {
     expect(await balanceOf(a.account.id)).to.equal(before - Number(text.credits_per_message));
   });
 
-  it('with multiQuery on and a provider that fails, is too slow or is missing, answers the question alone and says why', async () => {
+  it('with multiQuery on and a provider that fails, is too slow, unpaid or missing, answers the question alone and says why', async () => {
     const ai = harness().ai;
     const before = await balanceOf(a.account.id);
     ai.script({ status: 500 });
@@ -112,6 +112,15 @@ describe('knowledge bases: multi-query retrieval', function () {
     expect(failed.rewrites.reason).to.match(/500/);
     expect(failed.agentry).to.deep.equal(plain.agentry);
     expect(await balanceOf(a.account.id), 'the failed call’s credits are given back').to.equal(before);
+
+    // A balance that cannot pay for the call: it is not made.
+    await harness().orm.em.getKnex()('accounts').where({ id: a.account.id }).update({ credit_balance: 0 });
+    ai.script({ content: JSON.stringify({ queries: REWORDINGS }) });
+    const unpaid = await ask(a, kb, withProvider);
+    expect(unpaid.rewrites.reason).to.match(/^Insufficient credits/);
+    expect(unpaid.agentry).to.deep.equal(plain.agentry);
+    expect(ai.chats).to.have.length(0);
+    await harness().orm.em.getKnex()('accounts').where({ id: a.account.id }).update({ credit_balance: 100 });
 
     // An answer with no usable rewording (only the question again) leaves the question alone too.
     ai.script({ content: JSON.stringify({ queries: [QUESTION, ' '] }) });
