@@ -1064,7 +1064,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** The passages an agent would retrieve for a question: full text, fused with embeddings when configured */
+    /** The passages an agent would retrieve for a question: full text, fused with embeddings when configured and with the question's rewordings when the knowledge base has multiQuery on */
     post: operations['queryKnowledgeBase'];
     delete?: never;
     options?: never;
@@ -3961,6 +3961,8 @@ export interface components {
         | 'tamil'
         | 'turkish'
         | 'yiddish';
+      /** @description Multi-query retrieval: each question is also searched in 3 rewordings the account's default TEXT model writes (one AI call per question, charged like any AI call); without an AI provider, or when the call fails, the question alone is searched */
+      multiQuery?: boolean;
       name: string;
       updatedAt: string;
     };
@@ -4007,6 +4009,11 @@ export interface components {
         | 'tamil'
         | 'turkish'
         | 'yiddish';
+      /**
+       * @description Multi-query retrieval: each question is also searched in 3 rewordings the account's default TEXT model writes (one AI call per question, charged like any AI call); without an AI provider, or when the call fails, the question alone is searched
+       * @default false
+       */
+      multiQuery: boolean;
       name: string;
     };
     KnowledgeBaseUpdate: {
@@ -4049,6 +4056,8 @@ export interface components {
         | 'tamil'
         | 'turkish'
         | 'yiddish';
+      /** @description Multi-query retrieval: each question is also searched in 3 rewordings the account's default TEXT model writes (one AI call per question, charged like any AI call); without an AI provider, or when the call fails, the question alone is searched */
+      multiQuery?: boolean;
       name?: string;
     };
     KnowledgeDocument: {
@@ -4100,7 +4109,7 @@ export interface components {
       documentId: string;
       headingPath: string[];
       position: number;
-      /** @description ts_rank_cd (text only) or the reciprocal rank fusion score (with embeddings) */
+      /** @description The BM25F score (text alone, the question alone) or the reciprocal rank fusion score (with embeddings or the question's rewordings) */
       score: number;
       text: string;
       title: string;
@@ -4112,6 +4121,18 @@ export interface components {
       query: string;
       /** @default 5 */
       topK: number;
+    };
+    /** @description What multi-query (the knowledge base's multiQuery) did for this question */
+    KnowledgeQueryRewrites: {
+      /** @description The rewordings searched besides the question */
+      queries: string[];
+      /** @description Why no rewording was used (no AI provider, its failure or timeout, no credits) */
+      reason: string | null;
+      /**
+       * @description OFF: multiQuery is off; USED: the rewordings in queries were searched too; UNAVAILABLE: the question alone was searched (see reason)
+       * @enum {unknown}
+       */
+      status: 'OFF' | 'USED' | 'UNAVAILABLE';
     };
     ManualRun: {
       entryNodeId?: string;
@@ -11876,7 +11897,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description { agentry: [KnowledgePassage] }, best first */
+      /** @description { agentry: [KnowledgePassage], rewrites: KnowledgeQueryRewrites }, best first */
       200: {
         headers: {
           [name: string]: unknown;
@@ -11884,6 +11905,7 @@ export interface operations {
         content: {
           'application/json': {
             agentry: components['schemas']['KnowledgePassage'][];
+            rewrites: components['schemas']['KnowledgeQueryRewrites'];
           };
         };
       };

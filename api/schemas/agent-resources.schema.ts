@@ -67,6 +67,12 @@ export const KnowledgeBaseSchemas = schemasOf(
       enum: [...KNOWLEDGE_LANGUAGES],
       description: 'Text search configuration of its full-text index (a change indexes every document again)',
     },
+    multiQuery: {
+      type: 'boolean',
+      description:
+        "Multi-query retrieval: each question is also searched in 3 rewordings the account's default TEXT model writes (one AI call per " +
+        'question, charged like any AI call); without an AI provider, or when the call fails, the question alone is searched',
+    },
     documents: {
       type: 'array',
       maxItems: 200,
@@ -79,5 +85,5 @@ export const KnowledgeBaseSchemas = schemasOf(
     },
   },
   [],
-  { description: '', language: 'english', documents: [] },
+  { description: '', language: 'english', multiQuery: false, documents: [] },
 );

@@ -112,7 +112,11 @@ export const KnowledgePassageSchema: JsonSchema = {
   required: ['chunkId', 'score', 'documentId', 'title', 'headingPath', 'position', 'text'],
   properties: {
     chunkId: { type: 'string' },
-    score: { type: 'number', description: 'ts_rank_cd (text only) or the reciprocal rank fusion score (with embeddings)' },
+    score: {
+      type: 'number',
+      description:
+        "The BM25F score (text alone, the question alone) or the reciprocal rank fusion score (with embeddings or the question's rewordings)",
+    },
     documentId: { type: 'string', format: 'uuid' },
     title: { type: 'string' },
     headingPath: { type: 'array', items: { type: 'string' } },
@@ -121,8 +125,24 @@ export const KnowledgePassageSchema: JsonSchema = {
   },
 };
 
+export const KnowledgeQueryRewritesSchema: JsonSchema = {
+  $id: 'KnowledgeQueryRewrites',
+  type: 'object',
+  required: ['status', 'queries', 'reason'],
+  description: "What multi-query (the knowledge base's multiQuery) did for this question",
+  properties: {
+    status: {
+      enum: ['OFF', 'USED', 'UNAVAILABLE'],
+      description:
+        'OFF: multiQuery is off; USED: the rewordings in queries were searched too; UNAVAILABLE: the question alone was searched (see reason)',
+    },
+    queries: { type: 'array', items: { type: 'string' }, description: 'The rewordings searched besides the question' },
+    reason: { ...nullableString, description: 'Why no rewording was used (no AI provider, its failure or timeout, no credits)' },
+  },
+};
+
 export const KnowledgeQueryResultSchema: JsonSchema = {
   type: 'object',
-  required: ['agentry'],
-  properties: { agentry: { type: 'array', items: KnowledgePassageSchema } },
+  required: ['agentry', 'rewrites'],
+  properties: { agentry: { type: 'array', items: KnowledgePassageSchema }, rewrites: KnowledgeQueryRewritesSchema },
 };

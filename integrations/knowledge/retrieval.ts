@@ -4,6 +4,11 @@
  * configured and the knowledge bases' chunks have embeddings (those that have them: documents whose embeddings are
  * PENDING or UNAVAILABLE are found by their text); otherwise, or when the provider fails, the full-text ranking alone. Knowledge bases
  * of another account are never searched (they are not found, as if missing).
+ *
+ * Multi-query: when one of the knowledge bases searched has `multiQuery` on, the chat model is first asked for a few
+ * rewordings of the question (`query-rewrite.ts`); each is searched like the question, and every ranking is fused
+ * by RRF. A rewrite that cannot be had (no provider, a failure, a timeout, no credits) leaves the question alone: it
+ * never fails the query, and the outcome (`rewrites`) says what happened.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AgentResource } from '../../db/agents/agent-resource.entity.js';
@@ -13,6 +18,7 @@ import { hasEmbeddings, passagesOf, searchText, searchVectors, type Passage, typ
 import { embeddingGap } from '../../db/knowledge/knowledge-embeddings.js';
 import { reciprocalRankFusion } from '../../lib/knowledge/fusion.js';
 import type { AiProvider } from '../ai/ai-provider.js';
+import type { QueryRewriter } from './query-rewrite.js';
 
 export interface RetrievalRequest {
   accountId: number;
@@ -21,6 +27,15 @@ export interface RetrievalRequest {
   topK: number;
   documentIds?: string[];
   signal?: AbortSignal;
+  /** Rewords the question when a knowledge base searched has `multiQuery` on (without it, such a query says UNAVAILABLE). */
+  rewrite?: QueryRewriter;
+}
+
+/** What multi-query did for a query: OFF (no knowledge base searched has it on), USED (with `queries`), UNAVAILABLE (why in `reason`). */
+export interface RewriteOutcome {
+  status: 'OFF' | 'USED' | 'UNAVAILABLE';
+  queries: string[];
+  reason: string | null;
 }
 
 export interface RetrievedPassage extends Passage {
@@ -36,32 +51,71 @@ export async function embeddingModel(em: EntityManager): Promise<AiModel | null>
 }
 
 /** The knowledge bases of the account among `ids`, with their languages. */
-export async function basesOf(em: EntityManager, accountId: number, ids: number[]): Promise<SearchScope['bases']> {
+export async function basesOf(
+  em: EntityManager,
+  accountId: number,
+  ids: number[],
+): Promise<(SearchScope['bases'][number] & { multiQuery: boolean })[]> {
   if (!ids.length) return [];
   const found = await em.find(AgentResource, { account: accountId, kind: 'KNOWLEDGE_BASE', id: { $in: ids } }, { fields: ['id', 'values'] });
-  return found.map((kb) => ({ id: kb.id, language: knowledgeLanguage(kb.values) }));
+  return found.map((kb) => ({ id: kb.id, language: knowledgeLanguage(kb.values), multiQuery: kb.values.multiQuery === true }));
 }
 
 export async function retrieve(em: EntityManager, provider: AiProvider | null, request: RetrievalRequest): Promise<RetrievedPassage[]> {
+  return (await retrieveWithRewrites(em, provider, request)).passages;
+}
+
+/** `retrieve`, and what multi-query did. */
+export async function retrieveWithRewrites(
+  em: EntityManager,
+  provider: AiProvider | null,
+  request: RetrievalRequest,
+): Promise<{ passages: RetrievedPassage[]; rewrites: RewriteOutcome }> {
   const knex = em.getKnex();
   const bases = await basesOf(em, request.accountId, request.knowledgeBaseIds);
   const scope: SearchScope = { accountId: request.accountId, bases, documentIds: request.documentIds, limit: Math.max(CANDIDATES, request.topK) };
-  const text = await searchText(knex, scope, request.query);
+  const rewrites = bases.some((b) => b.multiQuery) ? await rewritesOf(request) : { status: 'OFF' as const, queries: [], reason: null };
+  const queries = [request.query, ...rewrites.queries];
+  const texts = [];
+  for (const query of queries) texts.push(await searchText(knex, scope, query));
+  const lists = texts.map((hits) => hits.map((h) => h.chunkId));
   const model = provider && bases.length ? await embeddingModel(em) : null;
-  const vector = model && provider ? await questionVector(em, provider, model, bases, request) : null;
-  const ranked = vector
-    ? reciprocalRankFusion([text.map((h) => h.chunkId), (await searchVectors(knex, scope, vector)).map((h) => h.chunkId)])
-    : text.map((h) => ({ id: h.chunkId, score: h.score }));
+  const vectors = model && provider ? await questionVectors(em, provider, model, bases, queries, request.signal) : [];
+  for (const vector of vectors) lists.push((await searchVectors(knex, scope, vector)).map((h) => h.chunkId));
+  // One ranking keeps its own scores (BM25F); several are fused.
+  const ranked = lists.length > 1 ? reciprocalRankFusion(lists) : texts[0]!.map((h) => ({ id: h.chunkId, score: h.score }));
   const scores = new Map(ranked.map((t) => [t.id, t.score]));
   const passages = await distinctPassages(ranked, request.topK, (ids) => passagesOf(knex, request.accountId, ids));
-  return passages.map((p) => ({ ...p, score: scores.get(p.chunkId)! }));
+  return { passages: passages.map((p) => ({ ...p, score: scores.get(p.chunkId)! })), rewrites };
+}
+
+/** The question's rewordings, or why there are none (a query cancelled by its caller still fails). */
+async function rewritesOf(request: RetrievalRequest): Promise<RewriteOutcome> {
+  if (!request.rewrite) return { status: 'UNAVAILABLE', queries: [], reason: 'no AI gateway for this search' };
+  try {
+    const queries = await request.rewrite(request.query, request.signal);
+    return queries.length
+      ? { status: 'USED', queries, reason: null }
+      : { status: 'UNAVAILABLE', queries: [], reason: 'the AI model gave no rewording' };
+  } catch (error) {
+    if (request.signal?.aborted) throw error;
+    return { status: 'UNAVAILABLE', queries: [], reason: (error as Error).message.slice(0, 500) };
+  }
 }
 
 /**
- * The question's embedding, when some chunk of these knowledge bases has one and the provider is not remembered as
- * lacking `/embeddings`; null (text only) when it fails: a provider that is down or refuses never fails a query.
+ * The embeddings of the queries (in one call), when some chunk of these knowledge bases has one and the provider is
+ * not remembered as lacking `/embeddings`; none (text only) when it fails: a provider that is down or refuses never
+ * fails a query.
  */
-async function questionVector(em: EntityManager, provider: AiProvider, model: AiModel, bases: SearchScope['bases'], request: RetrievalRequest) {
+async function questionVectors(
+  em: EntityManager,
+  provider: AiProvider,
+  model: AiModel,
+  bases: SearchScope['bases'],
+  queries: string[],
+  signal?: AbortSignal,
+): Promise<number[][]> {
   const knex = em.getKnex();
   if (
     !(await hasEmbeddings(
@@ -70,12 +124,12 @@ async function questionVector(em: EntityManager, provider: AiProvider, model: Ai
     )) ||
     (await embeddingGap(knex, provider.endpoint, model.externalId))
   )
-    return null;
+    return [];
   try {
-    return (await provider.embed({ model: model.externalId, input: [request.query], signal: request.signal })).vectors[0] ?? null;
+    return (await provider.embed({ model: model.externalId, input: queries, signal })).vectors.slice(0, queries.length);
   } catch (error) {
-    if (request.signal?.aborted) throw error;
-    return null;
+    if (signal?.aborted) throw error;
+    return [];
   }
 }
 

@@ -2,9 +2,12 @@
  * Knowledge bases for AI nodes: the ids a node may search (its own `knowledgeBaseIds` and, in a conversation, its
  * agent's), automatic retrieval for a reply written from a prompt (SAY_AI, the agent's default reply), and the
  * `search_knowledge` tool of TOOLS_AI. Passages reach the AI call by id and score only (`ChatMessage.passages`).
+ * A knowledge base with `multiQuery` on has each question reworded first (`search`): that call is made in-process and
+ * charged to the account; both retrievals run once per execution (`prepare` and each tool call are recorded).
  */
 import { AgentConfig } from '../../db/agents/agent-config.entity.js';
 import { CONFIG_KIND } from '../../db/agents/agent-defaults.js';
+import { queryRewriter } from '../../integrations/knowledge/query-rewrite.js';
 import { retrieve, type RetrievedPassage } from '../../integrations/knowledge/retrieval.js';
 import { groundingInstruction, passageRefs } from '../../integrations/knowledge/grounding.js';
 import type { ChatMessage } from '../../lib/runtime/ai-call.js';
@@ -25,6 +28,19 @@ export async function knowledgeBaseIdsOf(input: ExecuteNodeInput, context: Pick<
   return [...new Set([...own, ...idsIn(setting?.values.knowledgeBaseIds)])];
 }
 
+/** The passages of these knowledge bases for a question, its rewordings' too when one of them has `multiQuery` on. */
+function search(input: ExecuteNodeInput, context: ExecutionContext, knowledgeBaseIds: number[], query: string): Promise<RetrievedPassage[]> {
+  const em = context.orm.em.fork();
+  return retrieve(em, context.ai.provider, {
+    accountId: input.accountId,
+    knowledgeBaseIds,
+    query,
+    topK: GROUNDING_PASSAGES,
+    signal: context.signal,
+    rewrite: queryRewriter(context.ai, em, input.accountId),
+  });
+}
+
 const sourcesOf = (passages: RetrievedPassage[]): Citation[] => passages.map((p) => ({ documentId: p.documentId, title: p.title }));
 
 /**
@@ -38,13 +54,7 @@ export async function groundingFor(
 ): Promise<{ message: ChatMessage; sources: Citation[] } | null> {
   const knowledgeBaseIds = await knowledgeBaseIdsOf(input, context);
   if (!knowledgeBaseIds.length || !question?.trim()) return null;
-  const passages = await retrieve(context.orm.em.fork(), context.ai.provider, {
-    accountId: input.accountId,
-    knowledgeBaseIds,
-    query: question,
-    topK: GROUNDING_PASSAGES,
-    signal: context.signal,
-  });
+  const passages = await search(input, context, knowledgeBaseIds, question);
   return {
     message: { role: 'system', content: groundingInstruction(passages.length > 0), passages: passageRefs(passages) },
     sources: sourcesOf(passages),
@@ -78,13 +88,7 @@ export async function knowledgeTools(input: ExecuteNodeInput, context: Execution
       // Recorded per call: a step run again (a retry, a run from before steps) must see the same passages.
       run: (args, part) =>
         context.onceFor(part, async (): Promise<KnowledgeToolResult> => {
-          const passages = await retrieve(context.orm.em.fork(), context.ai.provider, {
-            accountId: input.accountId,
-            knowledgeBaseIds,
-            query: String(args.query ?? ''),
-            topK: GROUNDING_PASSAGES,
-            signal: context.signal,
-          });
+          const passages = await search(input, context, knowledgeBaseIds, String(args.query ?? ''));
           return {
             passages: passages.map((p, i) => ({
               n: i + 1,

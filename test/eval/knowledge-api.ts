@@ -5,13 +5,16 @@
 import type { AddressInfo } from 'node:net';
 import { Client, Connection } from '@temporalio/client';
 import { createApp } from '../../api/app.js';
+import type { AiProvider } from '../../integrations/ai/ai-provider.js';
 import { SecretBox } from '../../lib/secret-box.js';
 import { migratedDatabase, TEST_SETTINGS_KEY } from '../setup/harness.js';
 
-export async function knowledgeApi(taskQueue: string) {
+/** `ai`: the provider the API's queries may call (multi-query rewrites); none by default. */
+export async function knowledgeApi(taskQueue: string, ai: AiProvider | null = null) {
   const { databaseUrl, orm } = await migratedDatabase();
   const server = createApp({
     orm,
+    ai,
     temporal: new Client({ connection: Connection.lazy({ address: '127.0.0.1:1' }) }),
     config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024, taskQueue },
     secrets: SecretBox.fromKey(TEST_SETTINGS_KEY),

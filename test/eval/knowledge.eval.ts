@@ -11,6 +11,11 @@
  * page holding the answer text is relevant) per corpus, split (dev: tuned on; test: reported) and kind, for agentry
  * and BM25, and the query p50 over HTTP. Env SPLIT=dev|test|all (default all), CORPORA=a,b (packages, default all),
  * MISSES=1 lists the test misses... of dev only (test misses are never printed, so nothing is tuned on them).
+ *
+ * Multi-query: with AI_BASE_URL and AI_API_KEY set (an OpenAI-compatible server) and AI_TEXT_MODEL (the model it
+ * serves, made the catalog's default TEXT model of the eval's database), every question is asked again with the
+ * knowledge base's `multiQuery` on, printed as the `multi-query` rows beside the two others (the rewrite calls it made
+ * and those that failed are counted). Without them there are no such rows: nothing stands in for a model.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +26,7 @@ import { bootstrapAccount } from '../../db/accounts/accounts.service.js';
 import { createResource } from '../../db/agents/agent-resources.service.js';
 import { dropDatabase } from '../../db/database.js';
 import { addDocument } from '../../db/knowledge/knowledge-documents.service.js';
+import { aiProviderFrom } from '../../integrations/ai/openai-compatible-provider.js';
 import { passagesOf, type Passage } from '../../db/knowledge/knowledge-search.js';
 import { renderedPassage } from '../../integrations/knowledge/grounding.js';
 import { createOutboundFetch } from '../../integrations/outbound/outbound-fetch.js';
@@ -62,13 +68,30 @@ const mean = (xs: Scores[]): Scores => ({
   ndcg10: xs.reduce((s, x) => s + x.ndcg10, 0) / (xs.length || 1),
 });
 
-const { databaseUrl, orm, server, api } = await knowledgeApi('eval');
+const rewriter =
+  process.env.AI_BASE_URL && process.env.AI_TEXT_MODEL
+    ? aiProviderFrom({ baseUrl: process.env.AI_BASE_URL, apiKey: process.env.AI_API_KEY ?? '' })
+    : null;
+const SYSTEMS = ['agentry', 'BM25', ...(rewriter ? ['multi-query'] : [])];
+const { databaseUrl, orm, server, api } = await knowledgeApi('eval', rewriter);
+if (rewriter) await orm.em.getKnex()('ai_models').where({ type: 'TEXT', is_default: true }).update({ external_id: process.env.AI_TEXT_MODEL });
+const rewrites = { used: 0, unavailable: 0 };
 const rows: { corpus: string; split: string; kind: string; system: string; n: number; scores: Scores }[] = [];
 const latencies: number[] = [];
 const misses: string[] = [];
 try {
   const knex = orm.em.getKnex();
   const { account, generalKey } = await bootstrapAccount(orm.em.fork(), 'Eval', 'eval@example.test');
+  const ask = async (kb: number, query: string) => {
+    const response = await fetch(`${api}/knowledge-bases/${kb}/query`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${generalKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query, topK: 10 }),
+    });
+    const body = (await response.json()) as { agentry: Passage[]; rewrites: { status: string } };
+    if (response.status !== 200) throw new Error(`query answered ${response.status}: ${JSON.stringify(body)}`);
+    return body;
+  };
   const activities = createKnowledgeActivities({ orm, provider: null, outbound: createOutboundFetch(REFUSE_PRIVATE), httpTimeoutMs: 30_000 });
   const env = new MockActivityEnvironment();
   for (const corpus of corpora) {
@@ -100,6 +123,7 @@ try {
       (q) => !process.env.SPLIT || process.env.SPLIT === 'all' || q.split === process.env.SPLIT,
     );
     const results: { q: Question; system: string; scores: Scores }[] = [];
+    const relevantOf = new Map<Question, number>();
     for (const q of questions) {
       // Relevant chunks: those of an answer page holding the answer text.
       const pageChunks = await knex('knowledge_chunks as c')
@@ -113,14 +137,8 @@ try {
       const relevant = (await passagesOf(knex, account.id, pageChunks.map(String))).filter((p) => isHit(q, p)).length;
 
       const t = performance.now();
-      const response = await fetch(`${api}/knowledge-bases/${kb.id}/query`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${generalKey}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: q.question, topK: 10 }),
-      });
-      const body = (await response.json()) as { agentry: Passage[] };
+      const body = await ask(kb.id, q.question);
       latencies.push(performance.now() - t);
-      if (response.status !== 200) throw new Error(`query answered ${response.status}: ${JSON.stringify(body)}`);
       results.push({ q, system: 'agentry', scores: scored(q, body.agentry, relevant) });
       if (process.env.MISSES && q.split === 'dev' && !body.agentry.slice(0, 5).some((p) => isHit(q, p)))
         misses.push(
@@ -135,10 +153,21 @@ try {
       );
       const ids = baseline.rank(lexemes, 10);
       results.push({ q, system: 'BM25', scores: scored(q, await passagesOf(knex, account.id, ids), relevant) });
+      relevantOf.set(q, relevant);
+    }
+    if (rewriter) {
+      await knex('agent_resources')
+        .where({ id: kb.id })
+        .update({ values: JSON.stringify({ ...kb.values, multiQuery: true }) });
+      for (const q of questions) {
+        const body = await ask(kb.id, q.question);
+        rewrites[body.rewrites.status === 'USED' ? 'used' : 'unavailable'] += 1;
+        results.push({ q, system: 'multi-query', scores: scored(q, body.agentry, relevantOf.get(q)!) });
+      }
     }
     for (const split of ['dev', 'test'])
       for (const kind of ['keyword', 'paraphrase', 'all'])
-        for (const system of ['agentry', 'BM25']) {
+        for (const system of SYSTEMS) {
           const set = results.filter((r) => r.system === system && r.q.split === split && (kind === 'all' || r.q.kind === kind));
           if (set.length) rows.push({ corpus: corpus.package, split, kind, system, n: set.length, scores: mean(set.map((r) => r.scores)) });
         }
@@ -151,11 +180,15 @@ try {
 }
 
 const f = (x: number) => x.toFixed(3);
-console.log('\ncorpus              split kind        n  | agentry r@5   MRR  nDCG@10 | BM25 r@5   MRR  nDCG@10 | Δr@5');
-for (let i = 0; i < rows.length; i += 2) {
-  const [a, b] = [rows[i]!, rows[i + 1]!];
+const signed = (x: number) => (x >= 0 ? '+' : '') + f(x);
+console.log(
+  `\ncorpus              split kind        n  | agentry r@5   MRR  nDCG@10 | BM25 r@5   MRR  nDCG@10 | Δr@5${rewriter ? '   | multi-query r@5   MRR  nDCG@10 | Δr@5 vs agentry' : ''}`,
+);
+for (let i = 0; i < rows.length; i += SYSTEMS.length) {
+  const [a, b, m] = [rows[i]!, rows[i + 1]!, rows[i + 2]];
   console.log(
-    `${a.corpus.padEnd(19)} ${a.split.padEnd(5)} ${a.kind.padEnd(10)} ${String(a.n).padStart(2)}  |    ${f(a.scores.recall5)} ${f(a.scores.mrr)}  ${f(a.scores.ndcg10)} |  ${f(b.scores.recall5)} ${f(b.scores.mrr)}  ${f(b.scores.ndcg10)} | ${(a.scores.recall5 - b.scores.recall5 >= 0 ? '+' : '') + f(a.scores.recall5 - b.scores.recall5)}`,
+    `${a.corpus.padEnd(19)} ${a.split.padEnd(5)} ${a.kind.padEnd(10)} ${String(a.n).padStart(2)}  |    ${f(a.scores.recall5)} ${f(a.scores.mrr)}  ${f(a.scores.ndcg10)} |  ${f(b.scores.recall5)} ${f(b.scores.mrr)}  ${f(b.scores.ndcg10)} | ${signed(a.scores.recall5 - b.scores.recall5)}` +
+      (m ? ` |        ${f(m.scores.recall5)} ${f(m.scores.mrr)}  ${f(m.scores.ndcg10)} | ${signed(m.scores.recall5 - a.scores.recall5)}` : ''),
   );
 }
 for (const split of ['dev', 'test']) {
@@ -164,7 +197,12 @@ for (const split of ['dev', 'test']) {
     const set = all.filter((r) => r.system === system);
     return set.reduce((s, r) => s + r.scores.recall5 * r.n, 0) / (set.reduce((s, r) => s + r.n, 0) || 1);
   };
-  if (all.length) console.log(`overall ${split}: recall@5 agentry ${f(overall('agentry'))}, BM25 ${f(overall('BM25'))}`);
+  if (all.length)
+    console.log(
+      `overall ${split}: recall@5 agentry ${f(overall('agentry'))}, BM25 ${f(overall('BM25'))}${rewriter ? `, multi-query ${f(overall('multi-query'))}` : ''}`,
+    );
 }
+if (rewriter)
+  console.log(`multi-query on ${process.env.AI_TEXT_MODEL}: rewordings used for ${rewrites.used} questions, unavailable for ${rewrites.unavailable}`);
 console.log(`query over HTTP (top 10, text only): p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`);
 for (const miss of misses) console.log(`  dev miss: ${miss}`);

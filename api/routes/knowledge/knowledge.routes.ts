@@ -11,8 +11,10 @@ import {
   listDocuments,
   type DocumentInput,
 } from '../../../db/knowledge/knowledge-documents.service.js';
+import { AiGateway } from '../../../integrations/ai/ai-gateway.js';
 import type { AiProvider } from '../../../integrations/ai/ai-provider.js';
-import { retrieve } from '../../../integrations/knowledge/retrieval.js';
+import { queryRewriter } from '../../../integrations/knowledge/query-rewrite.js';
+import { retrieveWithRewrites } from '../../../integrations/knowledge/retrieval.js';
 import { Reply, type RouteRegistry } from '../../route-registry.js';
 import { PageQuerySchema } from '../../schemas/data.schema.js';
 import {
@@ -43,6 +45,7 @@ interface QueryBody {
 }
 
 export function knowledgeRoutes(api: RouteRegistry, ai: AiProvider | null): void {
+  const gateway = ai ? new AiGateway(ai) : null;
   api.resource<{ id: number; documentId: string }>(`${base}/documents/:documentId`, async (em, accountId, p) =>
     findDocument(em, await findKnowledgeBase(em, accountId, p.id), p.documentId),
   );
@@ -129,20 +132,25 @@ export function knowledgeRoutes(api: RouteRegistry, ai: AiProvider | null): void
     operationId: 'queryKnowledgeBase',
     scope: 'any',
     tag,
-    summary: 'The passages an agent would retrieve for a question: full text, fused with embeddings when configured',
+    summary:
+      'The passages an agent would retrieve for a question: full text, fused with embeddings when configured and with ' +
+      "the question's rewordings when the knowledge base has multiQuery on",
     params: idParams,
     body: KnowledgeQuerySchema,
-    responses: { 200: { description: '{ agentry: [KnowledgePassage] }, best first', schema: KnowledgeQueryResultSchema } },
+    responses: {
+      200: { description: '{ agentry: [KnowledgePassage], rewrites: KnowledgeQueryRewrites }, best first', schema: KnowledgeQueryResultSchema },
+    },
     handler: async ({ auth, em, params, body }) => {
       const kb = await findKnowledgeBase(em, auth.account.id, params.id);
-      const passages = await retrieve(em, ai, {
+      const { passages, rewrites } = await retrieveWithRewrites(em, ai, {
         accountId: auth.account.id,
         knowledgeBaseIds: [kb.id],
         query: body.query,
         topK: body.topK,
         documentIds: body.filter?.documentIds,
+        rewrite: queryRewriter(gateway, em, auth.account.id),
       });
-      return { agentry: passages };
+      return { agentry: passages, rewrites };
     },
   });
 }

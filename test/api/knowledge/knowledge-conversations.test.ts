@@ -1,7 +1,8 @@
 /**
  * Agents answering from their knowledge bases: the default AI reply retrieves passages for the user's message and
  * cites the documents it used (message and transcript); with nothing relevant it is told to say it does not know; the
- * AI call's Temporal history holds the passages' ids and scores, never their text; TOOLS_AI gets search_knowledge.
+ * AI call's Temporal history holds the passages' ids and scores, never their text; TOOLS_AI gets search_knowledge; a
+ * knowledge base with multiQuery on has the question reworded before the search.
  */
 import { expect } from 'chai';
 import { harness } from '../../setup/harness.js';
@@ -87,6 +88,28 @@ describe('knowledge bases: agents answer with citations', function () {
     const toolAnswer = second.find((m) => m.role === 'tool')!.content;
     expect(toolAnswer).to.contain(WARRANTY).and.contain('[1] kettle.md › Kettle manual › Warranty');
     expect(JSON.stringify(ai().chats[0]!.body.tools)).to.contain('search_knowledge');
+  });
+
+  it('rewords the question first when the knowledge base has multiQuery on, and grounds the reply in what a rewording found', async () => {
+    const question = 'How long am I protected if it breaks?';
+    ai().script({ content: 'Hi!' }, { content: 'Nothing.' });
+    const conversation = await startConversation(a, agent);
+    // Off: the question's words are in no passage.
+    await say(a, agent, conversation.id, question);
+    expect(ai().chats).to.have.length(2);
+    expect(systemText(ai().chats[1]!)).to.contain('Nothing in the knowledge base matches this question');
+
+    await ok('PUT', `/knowledge-bases/${kb}`, a.userKey, { multiQuery: true }, 200);
+    try {
+      ai().script({ content: JSON.stringify({ queries: ['warranty period', 'manufacturing defects coverage'] }) }, { content: '24 months [1].' });
+      const turn = await say(a, agent, conversation.id, question);
+      expect(turn.messages.at(-1)).to.deep.include({ text: '24 months [1].', citations: [{ documentId, title: 'kettle.md' }] });
+      const [rewrite, reply] = ai().chats;
+      expect((rewrite!.body.messages as { content: string }[]).at(-1)!.content).to.equal(question);
+      expect(systemText(reply!)).to.contain('[1] kettle.md › Kettle manual › Warranty').and.contain(WARRANTY);
+    } finally {
+      await ok('PUT', `/knowledge-bases/${kb}`, a.userKey, { multiQuery: false }, 200);
+    }
   });
 
   it("refuses another account's knowledge base in an agent's settings, so it is never retrieved", async () => {
