@@ -13601,7 +13601,9 @@ export interface operations {
   createRecord: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
       path: {
         name: string;
       };
@@ -13613,7 +13615,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Row */
+      /** @description Row (the first answer again, with `Idempotent-Replayed: true`, for a repeated Idempotency-Key) */
       201: {
         headers: {
           [name: string]: unknown;
@@ -13642,6 +13644,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another body (within 24 hours) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -14478,7 +14489,9 @@ export interface operations {
   createRecords: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
       path: {
         name: string;
       };
@@ -14490,7 +14503,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description { agentry: [Row] } */
+      /** @description { agentry: [Row] } (the first answer again for a repeated Idempotency-Key) */
       201: {
         headers: {
           [name: string]: unknown;
@@ -14519,6 +14532,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another body (within 24 hours) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -16877,7 +16899,9 @@ export interface operations {
   createTableRow: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
       path: {
         name: string;
       };
@@ -16889,7 +16913,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Row */
+      /** @description Row (the first answer again, with `Idempotent-Replayed: true`, for a repeated Idempotency-Key) */
       201: {
         headers: {
           [name: string]: unknown;
@@ -16918,6 +16942,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another body (within 24 hours) */
+      409: {
         headers: {
           [name: string]: unknown;
         };
@@ -17109,7 +17142,9 @@ export interface operations {
   createTableRows: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        'Idempotency-Key'?: string;
+      };
       path: {
         name: string;
       };
@@ -17121,7 +17156,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description { agentry: [Row] } */
+      /** @description { agentry: [Row] } (the first answer again for a repeated Idempotency-Key) */
       201: {
         headers: {
           [name: string]: unknown;
@@ -17150,6 +17185,15 @@ export interface operations {
       };
       /** @description A GENERAL key was used on an endpoint that requires a USER key */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The Idempotency-Key was already used with another body (within 24 hours) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -10,7 +10,7 @@ import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_TTL_MS } from '../../lib/idempotenc
 import { query, sqlOf } from '../tables/table-lookups.js';
 
 export interface IdempotentCall {
-  /** `webhook:<id>` or `subscription:<id>`. */
+  /** `webhook:<id>`, `subscription:<id>`, `retry:<log id>` or `rows:<table id>`. */
   scope: string;
   key: string;
   /** Digest of the body (lib/idempotency.ts `bodyDigest`). */
@@ -25,10 +25,10 @@ export interface IdempotentAnswer<T> {
 }
 
 /**
- * Runs `work` (which records the outbox event, in `tx`) once per key: answers its result, or the stored answer of the
- * first call with this key and body. Call inside a transaction.
+ * Runs `work` (which records the outbox event, or the rows, in `tx`) once per key: answers its result, or the stored
+ * answer of the first call with this key and body. Call inside a transaction.
  */
-export async function oncePerKey<T extends { eventId: string }>(
+export async function oncePerKey<T extends object>(
   tx: EntityManager,
   call: IdempotentCall,
   status: number,
@@ -59,7 +59,7 @@ export async function oncePerKey<T extends { eventId: string }>(
   }
   const body = await work();
   await query(sql, 'update idempotency_keys set event_id = ?, response_status = ?, response_body = ?::jsonb where scope = ? and key = ?', [
-    body.eventId,
+    'eventId' in body && typeof body.eventId === 'string' ? body.eventId : null,
     status,
     JSON.stringify(body),
     call.scope,

@@ -13,6 +13,8 @@ import { rowEventsStatement, writeRowEvents } from './row-events.js';
 import { insertRows } from './row-insert.js';
 import { prepareRow, rowView, type PreparedRow, type RowView } from './row-values.js';
 import { DATA_SCHEMA, type FieldModel, type TableKind } from './types.js';
+import { oncePerKey, type IdempotentAnswer } from '../automations/idempotency-keys.js';
+import { bodyDigest } from '../../lib/idempotency.js';
 
 /** Largest number of rows one bulk create accepts. */
 export const MAX_BULK_ROWS = 5000;
@@ -156,6 +158,25 @@ export interface WriteOptions {
 
 function inTransaction<T>(em: EntityManager, { join }: WriteOptions, work: (tx: EntityManager) => Promise<T>): Promise<T> {
   return join ? work(em) : em.transactional(work);
+}
+
+/**
+ * Creates rows as `createRows` does, answered as `answer` makes them; with an `Idempotency-Key` (`once.key`) once per
+ * key and table: the rows and the key commit together, and the same key and request body answer the first answer
+ * again, another body with the key is a conflict (lib/idempotency.ts). Without a key the rows are simply created.
+ */
+export async function createRowsOnce<T extends object>(
+  em: EntityManager,
+  context: TableContext,
+  inputs: RowInput[],
+  once: { key?: string; body: unknown },
+  answer: (rows: RowView[]) => T,
+): Promise<IdempotentAnswer<T>> {
+  const write = async (tx: EntityManager) => answer(await createRows(tx, context, inputs, { join: true }));
+  const { key } = once;
+  if (!key) return { status: 201, body: await em.transactional(write), replayed: false };
+  const call = { scope: `rows:${context.table.id}`, key, requestHash: bodyDigest(once.body) };
+  return em.transactional((tx) => oncePerKey(tx, call, 201, () => write(tx)));
 }
 
 /** Creates rows, all or nothing. */

@@ -1,7 +1,9 @@
 import type { FileStore } from '../../../db/tables/files/file-store.js';
 import { countRows, listRows, type RowQuery } from '../../../db/tables/rows-query.service.js';
-import { createRows, deleteRow, getRow, rowInputOf, tableContext, updateRow } from '../../../db/tables/rows.service.js';
+import { createRowsOnce, deleteRow, getRow, rowInputOf, tableContext, updateRow } from '../../../db/tables/rows.service.js';
 import type { RouteRegistry } from '../../route-registry.js';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_HEADER_SCHEMA } from '../../../lib/idempotency.js';
+import { IDEMPOTENCY_RESPONSES, idempotencyKeyOf, idempotentReply } from '../../idempotency.js';
 import { RowBodySchema, RowsBulkSchema, RowsCountSchema, RowsListSchema } from '../../schemas/data.schema.js';
 import { nameParam, type DataSurface } from './surface.js';
 import { RowCountSchema, RowListSchema, RowPageSchema, RowSchema } from '../../schemas/data-responses.schema.js';
@@ -48,13 +50,20 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
     tag: s.tag,
     summary: `Creates one ${noun} (values flat or under data)`,
     params: nameParam,
+    headers: IDEMPOTENCY_HEADER_SCHEMA,
     body: RowBodySchema,
     largeBody: true,
     status: 201,
-    responses: { 201: { description: 'Row', schema: RowSchema } },
-    handler: async ({ auth, em, params, body }) => {
-      const [row] = await createRows(em, await tableContext(em, auth.account.id, s.kind, params.name), [rowInputOf(body)]);
-      return row;
+    responses: {
+      201: {
+        description: `Row (the first answer again, with \`Idempotent-Replayed: true\`, for a repeated ${IDEMPOTENCY_HEADER})`,
+        schema: RowSchema,
+      },
+      ...IDEMPOTENCY_RESPONSES,
+    },
+    handler: async ({ auth, em, params, body, headers }) => {
+      const table = await tableContext(em, auth.account.id, s.kind, params.name);
+      return idempotentReply(await createRowsOnce(em, table, [rowInputOf(body)], { key: idempotencyKeyOf(headers), body }, ([row]) => row!));
     },
   });
   api.add<{ rows: Record<string, unknown>[] }>({
@@ -65,13 +74,20 @@ export function rowRoutes(api: RouteRegistry, s: DataSurface, files: FileStore):
     tag: s.tag,
     summary: `Creates up to 5000 ${noun}s, all or nothing`,
     params: nameParam,
+    headers: IDEMPOTENCY_HEADER_SCHEMA,
     body: RowsBulkSchema,
     largeBody: true,
     status: 201,
-    responses: { 201: { description: '{ agentry: [Row] }', schema: RowListSchema } },
-    handler: async ({ auth, em, params, body }) => ({
-      agentry: await createRows(em, await tableContext(em, auth.account.id, s.kind, params.name), body.rows.map(rowInputOf)),
-    }),
+    responses: {
+      201: { description: `{ agentry: [Row] } (the first answer again for a repeated ${IDEMPOTENCY_HEADER})`, schema: RowListSchema },
+      ...IDEMPOTENCY_RESPONSES,
+    },
+    handler: async ({ auth, em, params, body, headers }) => {
+      const table = await tableContext(em, auth.account.id, s.kind, params.name);
+      return idempotentReply(
+        await createRowsOnce(em, table, body.rows.map(rowInputOf), { key: idempotencyKeyOf(headers), body }, (rows) => ({ agentry: rows })),
+      );
+    },
   });
   api.add<unknown, unknown, { name: string; id: string }>({
     method: 'get',

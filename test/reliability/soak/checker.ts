@@ -2,7 +2,7 @@
  * The soak's checker: once the workload has stopped and the platform is quiet, it reads what happened through the
  * API (and the fake Send API's record) and compares it with what was accepted: every webhook call answered 202 ran
  * exactly once (one row carrying its call id), every accepted Meta message got exactly one reply, every acknowledged
- * row write is there, every API turn answered 200 is in the transcript once with one reply, every accepted knowledge
+ * row write is there once, every API turn answered 200 is in the transcript once with one reply, every accepted knowledge
  * document was indexed, every widget stream received each message of its transcript once, resumed or not.
  */
 import { HOURS_REPLY } from '../../bench/bench-agent.js';
@@ -129,10 +129,12 @@ export async function check(platform: SoakPlatform, client: SoakClient, workload
   const acknowledged = [...ledger.rows].filter(([, status]) => status === 201).map(([key]) => key);
   const missing = acknowledged.filter((key) => !rowKeys.has(key));
   const doubled = [...rowKeys].filter(([, n]) => n > 1).length;
+  // Each write carries an Idempotency-Key that its retries repeat: a retry of a write whose answer was lost answers
+  // the first answer again instead of writing the row twice.
   add(
-    'acknowledged row writes are there',
-    missing.length === 0,
-    `${acknowledged.length} acknowledged of ${ledger.rows.size}; ${missing.length} missing; ${doubled} written twice (a write retried after its answer was lost: row writes take no Idempotency-Key)`,
+    'acknowledged row writes are there, each once',
+    missing.length === 0 && doubled === 0,
+    `${acknowledged.length} acknowledged of ${ledger.rows.size}; ${missing.length} missing; ${doubled} written twice`,
   );
 
   const turnProblems: string[] = [];

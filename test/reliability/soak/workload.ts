@@ -118,7 +118,11 @@ export async function startWorkload(platform: SoakPlatform, client: SoakClient, 
   });
   every(2, 1, () => async () => {
     const rowKey = randomUUID();
-    const res = await client.send('row write', 'POST', `/public/v1/tables/${ROW_TABLE}/rows`, { key, body: { Key: rowKey } });
+    const res = await client.send('row write', 'POST', `/public/v1/tables/${ROW_TABLE}/rows`, {
+      key,
+      body: { Key: rowKey },
+      headers: { 'Idempotency-Key': rowKey },
+    });
     ledger.rows.set(rowKey, res.status);
   });
   every(1, 1, () => async () => {
