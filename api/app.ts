@@ -45,6 +45,8 @@ import { workflowVariableRoutes } from './routes/workflow-variables.routes.js';
 import { agentFeatureRoutes } from './routes/agents/index.js';
 import { widgetRoutes } from './routes/widget.routes.js';
 import { widgetAssetRoutes } from './widget/widget-assets.js';
+import { consoleRoutes } from './console/console-assets.js';
+import { consoleBundle } from './console/console-bundle.js';
 import { widgetBundle } from './widget/widget-bundle.js';
 import { widgetCors } from './widget/widget-cors.js';
 import { WidgetSessions, type WidgetLimits } from './widget/widget-sessions.js';
@@ -219,6 +221,8 @@ export function createApp(deps: AppDeps): Koa {
   apiReferenceRoutes(rootRouter, `${API_PREFIX}/openapi.json`);
   widgetAssetRoutes(rootRouter);
   widgetBundle(); // built now, not on the first visitor's request
+  consoleRoutes(rootRouter);
+  consoleBundle();
 
   app.use(requestOrigins(config.trustProxy));
   app.use(async (ctx, next) => {

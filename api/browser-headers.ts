@@ -27,12 +27,25 @@ const API_POLICY = "default-src 'none'; frame-ancestors 'none'";
 /** The full-page chat runs the widget script of this server; the widget's styles live in a <style> of its shadow root. */
 const CHAT_POLICY = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'";
 
+/** The operator console (`/console`): its own script, styles, API calls and generated sound only; no inline script or style. */
+export const CONSOLE_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; media-src 'self' data:; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+const policyOf = (path: string) =>
+  path === '/docs' || path.startsWith('/docs/')
+    ? DOCS_POLICY
+    : path.startsWith('/chat/')
+      ? CHAT_POLICY
+      : path === '/console' || path.startsWith('/console/')
+        ? CONSOLE_POLICY
+        : API_POLICY;
+
 /** Security headers: no MIME sniffing, no framing, no referrer, and a Content-Security-Policy per kind of answer. */
 export const securityHeaders: Middleware = async (ctx, next) => {
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('Referrer-Policy', 'no-referrer');
-  const docs = ctx.path === '/docs' || ctx.path.startsWith('/docs/');
-  ctx.set('Content-Security-Policy', docs ? DOCS_POLICY : ctx.path.startsWith('/chat/') ? CHAT_POLICY : API_POLICY);
+  ctx.set('Content-Security-Policy', policyOf(ctx.path));
   await next();
 };
