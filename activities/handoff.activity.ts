@@ -36,7 +36,7 @@ export function createHandoffActivities(orm: Orm) {
           const changed = await tx
             .getConnection()
             .execute<{ affectedRows: number }>(
-              `update conversations set status = 'HANDED_OFF', handoffs = handoffs + 1 where id = ? and status <> 'ENDED'`,
+              `update conversations set status = 'HANDED_OFF', handoffs = handoffs + 1, waiting_since = now() where id = ? and status <> 'ENDED'`,
               [input.conversationId],
               'run',
               tx.getTransactionContext(),
@@ -61,9 +61,14 @@ export function createHandoffActivities(orm: Orm) {
       },
     ),
 
-    /** Hands the conversation back to the agent after its `handoff`-th handoff: status ACTIVE (unless it ended meanwhile). */
+    /**
+     * Hands the conversation back to the agent after its `handoff`-th handoff: status ACTIVE (unless it ended
+     * meanwhile), and nobody's claim any more.
+     */
     resumeConversation: failsAfter(5, async (input: ConversationIds & { handoff: number }): Promise<void> => {
-      await orm.em.fork().nativeUpdate(Conversation, { id: input.conversationId, status: 'HANDED_OFF' }, { status: 'ACTIVE' });
+      await orm.em
+        .fork()
+        .nativeUpdate(Conversation, { id: input.conversationId, status: 'HANDED_OFF' }, { status: 'ACTIVE', claimedBy: null, claimedAt: null });
     }),
 
     /** A user message while a person has the conversation: into the transcript, once by its key, without a turn. */

@@ -213,6 +213,8 @@ export function createTurnActivities(orm: Orm, options: { fallbackMessage?: stri
         conversation.status = 'ENDED';
         conversation.endedAt = new Date();
         conversation.endReason = input.reason;
+        conversation.claimedBy = null;
+        conversation.claimedAt = null;
         await recordConversationEvent(tx, input.accountId, {
           type: 'CONVERSATION_ENDED',
           agentId: input.agentId,

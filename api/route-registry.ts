@@ -85,6 +85,8 @@ export const OPERATION_VERBS = [
   'trigger',
   'restore',
   'import',
+  'claim',
+  'release',
 ] as const;
 
 /**

@@ -111,6 +111,24 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/agents/{agentId}/conversations/{conversationId}/claim': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** The caller answers the conversation (its claim): one the agent answers is handed off first; another user's claim is taken over only with takeOver */
+    post: operations['claimConversation'];
+    /** Releases the caller's claim (it stays HANDED_OFF, waiting for someone); one nobody holds is left as it is */
+    delete: operations['releaseConversation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/agents/{agentId}/conversations/{conversationId}/end': {
     parameters: {
       query?: never;
@@ -162,6 +180,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/agents/{agentId}/conversations/{conversationId}/inbox': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The conversation as the operator console shows it: contact, last message, wait, claim, unread count, viewers */
+    get: operations['getInboxConversation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/agents/{agentId}/conversations/{conversationId}/messages': {
     parameters: {
       query?: never;
@@ -190,6 +225,41 @@ export interface paths {
     put?: never;
     /** An operator's message to the visitor of a handed-off conversation: stored with author operator (the key's user and `name`), delivered on the stream, the widget and the channel; a resent messageId answers the message already stored */
     post: operations['sendOperatorMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/conversations/{conversationId}/presence': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** The caller has the conversation open, typing or not: a viewer for 30 s (the console renews it every 10 s, and at once when typing starts or stops) */
+    put: operations['updateConversationPresence'];
+    post?: never;
+    /** The caller closed the conversation: no longer among its viewers */
+    delete: operations['deleteConversationPresence'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/agents/{agentId}/conversations/{conversationId}/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** The caller has read the conversation up to this message (its unread count starts after it); the mark never moves backwards */
+    put: operations['updateConversationReadMark'];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -800,6 +870,23 @@ export interface paths {
     put?: never;
     /** Meta delivers messages and statuses on this number's or page's own callback URL. Each message reaches its agent once (a redelivery is answered 200 and adds nothing); answered 200 once every event is stored */
     post: operations['deliverConnectionEvents'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/conversations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's conversations across agents, newest message first (with waiting=true: the handed-off ones, newest wait first); filters: status, channel, agent, text */
+    get: operations['listInboxConversations'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -3498,6 +3585,7 @@ export interface components {
         | 'forbidden'
         | 'not_found'
         | 'conflict'
+        | 'conversation_claimed'
         | 'precondition_failed'
         | 'payload_too_large'
         | 'rate_limited'
@@ -6663,6 +6751,186 @@ export interface operations {
       };
     };
   };
+  claimConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description true: take it from the user who holds it (default: refused while another holds it) */
+          takeOver?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The conversation, claimed by the caller */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentId: string;
+            agentName: string;
+            channel: string;
+            claim: {
+              claimedAt: string;
+              email: string;
+              name: string;
+              userId: number;
+            } | null;
+            /** @description Who the conversation is with, as far as known */
+            contact: {
+              email: string | null;
+              /** @description The visitor's verified id, or the person's id on the network */
+              externalId: string | null;
+              name: string | null;
+            };
+            handoffs: number;
+            id: string;
+            lastMessage: {
+              author: string;
+              createdAt: string;
+              id: string;
+              text: string;
+            } | null;
+            lastMessageAt: string;
+            startedAt: string;
+            /** @enum {unknown} */
+            status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
+            /** @description The visitor's messages after the caller's read mark (all of them without one) */
+            unread: number;
+            /** @description Users who have it open now (a presence renewed within 30 s), the caller included */
+            viewers: {
+              name: string;
+              typing: boolean;
+              userId: number;
+            }[];
+            /** @description When it was last handed off; null unless HANDED_OFF */
+            waitingSince: string | null;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another user holds the claim (`conversation_claimed`, naming them), or the conversation has ended */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  releaseConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Released */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Another user holds the claim (`conversation_claimed`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   endConversation: {
     parameters: {
       query?: never;
@@ -6883,6 +7151,113 @@ export interface operations {
       };
       /** @description The conversation has ended */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getInboxConversation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The conversation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentId: string;
+            agentName: string;
+            channel: string;
+            claim: {
+              claimedAt: string;
+              email: string;
+              name: string;
+              userId: number;
+            } | null;
+            /** @description Who the conversation is with, as far as known */
+            contact: {
+              email: string | null;
+              /** @description The visitor's verified id, or the person's id on the network */
+              externalId: string | null;
+              name: string | null;
+            };
+            handoffs: number;
+            id: string;
+            lastMessage: {
+              author: string;
+              createdAt: string;
+              id: string;
+              text: string;
+            } | null;
+            lastMessageAt: string;
+            startedAt: string;
+            /** @enum {unknown} */
+            status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
+            /** @description The visitor's messages after the caller's read mark (all of them without one) */
+            unread: number;
+            /** @description Users who have it open now (a presence renewed within 30 s), the caller included */
+            viewers: {
+              name: string;
+              typing: boolean;
+              userId: number;
+            }[];
+            /** @description When it was last handed off; null unless HANDED_OFF */
+            waitingSince: string | null;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such conversation */
+      404: {
         headers: {
           [name: string]: unknown;
         };
@@ -7136,6 +7511,190 @@ export interface operations {
       };
       /** @description The conversation is not handed off (the agent answers it), or has ended */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateConversationPresence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          typing: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Recorded */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteConversationPresence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateConversationReadMark: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        agentId: string;
+        conversationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A message of the conversation */
+          messageId: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Recorded */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -10320,6 +10879,113 @@ export interface operations {
       };
       /** @description Too many refused deliveries from this address, or too many deliveries for the account; retry after Retry-After */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listInboxConversations: {
+    parameters: {
+      query?: {
+        agentId?: string;
+        channel?: 'livechat' | 'messaging' | 'instagram' | 'facebook';
+        cursor?: string;
+        limit?: number;
+        q?: string;
+        status?: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
+        waiting?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description { agentry: [InboxConversation], nextCursor } */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            agentry: {
+              agentId: string;
+              agentName: string;
+              channel: string;
+              claim: {
+                claimedAt: string;
+                email: string;
+                name: string;
+                userId: number;
+              } | null;
+              /** @description Who the conversation is with, as far as known */
+              contact: {
+                email: string | null;
+                /** @description The visitor's verified id, or the person's id on the network */
+                externalId: string | null;
+                name: string | null;
+              };
+              handoffs: number;
+              id: string;
+              lastMessage: {
+                author: string;
+                createdAt: string;
+                id: string;
+                text: string;
+              } | null;
+              lastMessageAt: string;
+              startedAt: string;
+              /** @enum {unknown} */
+              status: 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
+              /** @description The visitor's messages after the caller's read mark (all of them without one) */
+              unread: number;
+              /** @description Users who have it open now (a presence renewed within 30 s), the caller included */
+              viewers: {
+                name: string;
+                typing: boolean;
+                userId: number;
+              }[];
+              /** @description When it was last handed off; null unless HANDED_OFF */
+              waitingSince: string | null;
+            }[];
+            /** @description Pass as `cursor` for the next page */
+            nextCursor: string | null;
+          };
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -32,6 +32,7 @@ import { IntentSchema } from './agents/intent.entity.js';
 import { AgentResourceSchema } from './agents/agent-resource.entity.js';
 import { ConversationSchema } from './agents/conversation.entity.js';
 import { ConversationMessageSchema } from './agents/conversation-message.entity.js';
+import { ConversationViewerSchema } from './agents/conversation-viewer.entity.js';
 import { TriggerSubscriptionSchema } from './automations/trigger-subscription.entity.js';
 import { TriggerDeliveryReceiptSchema } from './automations/trigger-delivery-receipt.entity.js';
 import { AdmittedRunSchema } from './automations/admitted-run.entity.js';
@@ -78,6 +79,7 @@ export const entities = [
   AgentResourceSchema,
   ConversationSchema,
   ConversationMessageSchema,
+  ConversationViewerSchema,
   TriggerSubscriptionSchema,
   TriggerDeliveryReceiptSchema,
   IdempotencyKeySchema,

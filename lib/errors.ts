@@ -11,7 +11,16 @@ export interface Issue {
 }
 
 export type ErrorCode =
-  'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'precondition_failed' | 'payload_too_large' | 'rate_limited' | 'internal';
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'conversation_claimed'
+  | 'precondition_failed'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'internal';
 
 export class AppError extends Error {
   constructor(
@@ -54,6 +63,13 @@ export class NotFoundError extends AppError {
 export class ConflictError extends AppError {
   constructor(message: string, details?: Record<string, unknown>) {
     super(409, 'conflict', message, details);
+  }
+}
+
+/** Another user of the account holds the conversation's claim (they answer it): take it over explicitly, or leave it. */
+export class ConversationClaimedError extends AppError {
+  constructor(message: string, details: Record<string, unknown>) {
+    super(409, 'conversation_claimed', message, details);
   }
 }
 

@@ -14,6 +14,7 @@ export const ErrorSchema: JsonSchema = {
         'forbidden',
         'not_found',
         'conflict',
+        'conversation_claimed',
         'precondition_failed',
         'payload_too_large',
         'rate_limited',

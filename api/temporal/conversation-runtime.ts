@@ -18,6 +18,7 @@ import {
   type Visitor,
 } from '../../db/agents/conversations.service.js';
 import { Conversation } from '../../db/agents/conversation.entity.js';
+import { claimConversation } from '../../db/agents/inbox-claims.service.js';
 import type { Agent } from '../../db/agents/agent.entity.js';
 import { AppError, ConflictError, ServiceUnavailableError } from '../../lib/errors.js';
 import { conversationWorkflowId, type ConversationInput, type UserMessage } from '../../lib/runtime/conversation-contract.js';
@@ -116,7 +117,9 @@ export interface Operator {
 
 /**
  * An operator's message to the visitor of a handed-off conversation, into the transcript (the stream, the widget
- * and the channel deliver it from there). A resent `messageId` answers the message already stored.
+ * and the channel deliver it from there). A resent `messageId` answers the message already stored. A user writes
+ * only while nobody else holds the conversation's claim (409 `conversation_claimed`), and one nobody holds becomes
+ * theirs.
  */
 export async function sendOperatorMessage(
   em: EntityManager,
@@ -131,6 +134,7 @@ export async function sendOperatorMessage(
       `Conversation ${conversationId} is ${conversation.status === 'ENDED' ? 'ended' : 'not handed off to a person (the agent answers it)'}: ` +
         'operators write only while it is HANDED_OFF (POST .../handoff takes it over)',
     );
+  if (operator.userId !== null) await claimConversation(em.fork(), conversation.id, operator.userId, false);
   return appendMessage(em, {
     accountId: agent.account.id,
     conversationId: conversation.id,

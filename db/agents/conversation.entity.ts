@@ -1,6 +1,7 @@
 import { EntitySchema, type Opt } from '@mikro-orm/core';
 import { Account } from '../accounts/account.entity.js';
 import { Agent } from './agent.entity.js';
+import { User } from '../accounts/user.entity.js';
 
 /** HANDED_OFF: a person of the account has the conversation (`handoff_to_human`); the agent is silent until resumed. */
 export type ConversationStatus = 'ACTIVE' | 'HANDED_OFF' | 'ENDED';
@@ -43,6 +44,14 @@ export class Conversation {
    */
   networkAccountId?: string | null;
   networkUserId?: string | null;
+  /** When it was last handed to a person (the inbox's waiting order; meaningful while HANDED_OFF). */
+  waitingSince?: Date | null;
+  /**
+   * The user answering it in the console (a claim): the first to take it over holds it, others may take it over
+   * explicitly; resume and end clear it.
+   */
+  claimedBy?: User | null;
+  claimedAt?: Date | null;
   startedAt: Opt<Date> = new Date();
   lastMessageAt: Opt<Date> = new Date();
   endedAt?: Date | null;
@@ -54,6 +63,15 @@ export const ConversationSchema = new EntitySchema<Conversation>({
   indexes: [
     { name: 'conversations_agent_started_index', properties: ['agent', 'startedAt'] },
     { name: 'conversations_agent_visitor_index', properties: ['agent', 'visitorId'] },
+    {
+      name: 'conversations_account_last_message_index',
+      expression: 'create index "conversations_account_last_message_index" on "conversations" ("account_id", "last_message_at" desc, "id" desc)',
+    },
+    {
+      name: 'conversations_account_waiting_index',
+      expression:
+        'create index "conversations_account_waiting_index" on "conversations" ("account_id", "waiting_since" desc, "id" desc) where "status" = \'HANDED_OFF\'',
+    },
     {
       name: 'conversations_network_user_open_unique',
       expression:
@@ -77,6 +95,9 @@ export const ConversationSchema = new EntitySchema<Conversation>({
     contactEmail: { type: 'text', nullable: true },
     networkAccountId: { type: 'text', nullable: true },
     networkUserId: { type: 'text', nullable: true },
+    waitingSince: { type: 'Date', columnType: 'timestamptz', nullable: true },
+    claimedBy: { kind: 'm:1', entity: () => User, nullable: true, deleteRule: 'set null' },
+    claimedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },
     startedAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     lastMessageAt: { type: 'Date', columnType: 'timestamptz', onCreate: () => new Date() },
     endedAt: { type: 'Date', columnType: 'timestamptz', nullable: true },

@@ -8,6 +8,7 @@ import { agentVariableRoutes } from './agent-variables.routes.js';
 import { agentRoutes } from './agents.routes.js';
 import { conversationRoutes } from './conversations.routes.js';
 import { handoffRoutes } from './handoff.routes.js';
+import { inboxRoutes } from './inbox.routes.js';
 import { flowRoutes } from './flows.routes.js';
 import { intentRoutes } from './intents.routes.js';
 import { identitySecretRoutes } from './identity-secret.routes.js';
@@ -32,5 +33,6 @@ export function agentFeatureRoutes(
   agentAnalyticsRoutes(api);
   conversationRoutes(api, temporal, feed, taskQueue, temporalUiUrl);
   handoffRoutes(api, temporal);
+  inboxRoutes(api, temporal);
   agentResourceRoutes(api);
 }
