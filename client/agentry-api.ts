@@ -1089,6 +1089,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/me/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Changes the caller's user's password (proving the current one); their other sessions are revoked */
+    put: operations['updatePassword'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/objects': {
     parameters: {
       query?: never;
@@ -1791,6 +1808,60 @@ export interface paths {
     post?: never;
     /** Deletes a playbook */
     delete: operations['deletePlaybook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's user's live sessions, newest first (never their tokens) */
+    get: operations['listSessions'];
+    put?: never;
+    /** Signs in with email and password: answers the session with its CSRF token and sets the HttpOnly cookie that authenticates the other routes */
+    post: operations['createSession'];
+    /** Signs out everywhere: revokes every session of the caller's user, this one included */
+    delete: operations['deleteSessions'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{sessionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revokes one of the caller's user's sessions (another user's is a 404) */
+    delete: operations['deleteSession'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/current': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The session the cookie carries, with its CSRF token (the console asks on load); 401 without a live session */
+    get: operations['getCurrentSession'];
+    put?: never;
+    post?: never;
+    /** Signs out: revokes the session the cookie carries and clears the cookie */
+    delete: operations['deleteCurrentSession'];
     options?: never;
     head?: never;
     patch?: never;
@@ -3501,7 +3572,10 @@ export interface components {
         | 'precondition_failed'
         | 'payload_too_large'
         | 'rate_limited'
-        | 'internal';
+        | 'internal'
+        | 'invalid_credentials'
+        | 'csrf_token_invalid'
+        | 'sign_in_locked';
       details?: {
         issues?: {
           code: string;
@@ -4243,6 +4317,10 @@ export interface components {
       color?: string | null;
       name?: string;
       order?: number;
+    };
+    PasswordChange: {
+      currentPassword: string;
+      newPassword: string;
     };
     Playbook: {
       createdAt: string;
@@ -5059,6 +5137,55 @@ export interface components {
        */
       type?: 'SEND_MESSAGING_MESSAGE';
     };
+    Session: {
+      /** @description Send it as X-CSRF-Token on every write the session cookie authenticates */
+      csrfToken: string;
+      /** Format: date-time */
+      expiresAt: string;
+      /** Format: uuid */
+      id: string;
+      user: {
+        accountId: number;
+        email: string;
+        id: number;
+        /** @description The user's name, or the email's part before @ */
+        name: string;
+      };
+    };
+    SessionPage: {
+      agentry: {
+        /** @description The client's address at sign-in */
+        address: string;
+        /** Format: date-time */
+        createdAt: string;
+        /** @description The session this request came with */
+        current: boolean;
+        /** Format: date-time */
+        expiresAt: string;
+        /** Format: uuid */
+        id: string;
+        /**
+         * Format: date-time
+         * @description Refreshed at most once a minute
+         */
+        lastSeenAt: string;
+        userAgent: string | null;
+      }[];
+      /** @description Pass as `cursor` for the next page */
+      nextCursor: string | null;
+    };
+    /**
+     * @example {
+     *       "email": "admin@localhost",
+     *       "password": "the password npm start printed"
+     *     }
+     */
+    SignIn: {
+      /** @description Narrows an email that has users in several accounts to one */
+      accountId?: number;
+      email: string;
+      password: string;
+    };
     SnapshotList: {
       agentry: {
         createdAt: string;
@@ -5362,10 +5489,10 @@ export interface components {
       /** @description Given at publish (a restore says which version it restored) */
       message: string | null;
       nodeCount: number;
-      /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+      /** @description The API key that published it (keyId null: a signed-in session) and its user (null for versions published before versions were numbered) */
       publishedBy: {
         email: string | null;
-        keyId: number;
+        keyId: number | null;
         userId: number | null;
       } | null;
       /** @description The live snapshot holding the graph */
@@ -5443,10 +5570,10 @@ export interface components {
         position: Record<string, never>;
         type: string;
       }[];
-      /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+      /** @description The API key that published it (keyId null: a signed-in session) and its user (null for versions published before versions were numbered) */
       publishedBy: {
         email: string | null;
-        keyId: number;
+        keyId: number | null;
         userId: number | null;
       } | null;
       /** @description The live snapshot holding the graph */
@@ -5463,10 +5590,10 @@ export interface components {
         /** @description Given at publish (a restore says which version it restored) */
         message: string | null;
         nodeCount: number;
-        /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+        /** @description The API key that published it (keyId null: a signed-in session) and its user (null for versions published before versions were numbered) */
         publishedBy: {
           email: string | null;
-          keyId: number;
+          keyId: number | null;
           userId: number | null;
         } | null;
         /** @description The live snapshot holding the graph */
@@ -5809,7 +5936,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5860,7 +5987,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5869,7 +5996,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5932,7 +6059,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5990,7 +6117,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5999,7 +6126,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6055,7 +6182,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6064,7 +6191,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6127,7 +6254,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6185,7 +6312,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6194,7 +6321,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6272,7 +6399,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6353,7 +6480,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6362,7 +6489,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6493,7 +6620,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6625,7 +6752,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6634,7 +6761,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6714,7 +6841,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6792,7 +6919,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6863,7 +6990,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6872,7 +6999,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6999,7 +7126,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7116,7 +7243,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7125,7 +7252,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7205,7 +7332,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7214,7 +7341,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7275,7 +7402,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7333,7 +7460,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7342,7 +7469,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7411,7 +7538,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7466,7 +7593,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7519,7 +7646,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7571,7 +7698,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7625,7 +7752,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7673,7 +7800,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7741,7 +7868,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7809,7 +7936,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7882,7 +8009,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7941,7 +8068,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8010,7 +8137,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8075,7 +8202,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8138,7 +8265,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8188,7 +8315,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8241,7 +8368,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8292,7 +8419,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8361,7 +8488,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8432,7 +8559,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8494,7 +8621,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8503,7 +8630,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8567,7 +8694,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8576,7 +8703,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8629,7 +8756,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8638,7 +8765,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8711,7 +8838,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8720,7 +8847,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8779,7 +8906,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8788,7 +8915,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8845,7 +8972,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8854,7 +8981,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8915,7 +9042,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8924,7 +9051,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8979,7 +9106,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8997,7 +9124,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9055,7 +9182,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9119,7 +9246,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9178,7 +9305,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9187,7 +9314,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9259,7 +9386,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9317,7 +9444,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9326,7 +9453,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9390,7 +9517,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9399,7 +9526,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9452,7 +9579,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9461,7 +9588,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9534,7 +9661,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9543,7 +9670,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9602,7 +9729,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9611,7 +9738,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9668,7 +9795,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9677,7 +9804,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9743,7 +9870,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9752,7 +9879,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9803,7 +9930,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9812,7 +9939,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9863,7 +9990,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9912,7 +10039,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9970,7 +10097,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10008,7 +10135,7 @@ export interface operations {
           'application/json': components['schemas']['Channels'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10058,7 +10185,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10371,7 +10498,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10422,7 +10549,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10431,7 +10558,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10494,7 +10621,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10552,7 +10679,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10561,7 +10688,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10617,7 +10744,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10626,7 +10753,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10686,7 +10813,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10695,7 +10822,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10749,7 +10876,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10800,7 +10927,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10809,7 +10936,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10858,7 +10985,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10915,7 +11042,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10924,7 +11051,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10977,7 +11104,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10986,7 +11113,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11035,7 +11162,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11044,7 +11171,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11104,7 +11231,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11113,7 +11240,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11167,7 +11294,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11176,7 +11303,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11245,7 +11372,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11254,7 +11381,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11307,7 +11434,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11358,7 +11485,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11367,7 +11494,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11430,7 +11557,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11488,7 +11615,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11497,7 +11624,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11553,7 +11680,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11562,7 +11689,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11617,7 +11744,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11679,7 +11806,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11688,7 +11815,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11738,7 +11865,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11786,7 +11913,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11795,7 +11922,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11853,7 +11980,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11862,7 +11989,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11918,7 +12045,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11956,8 +12083,75 @@ export interface operations {
           'application/json': components['schemas']['MeResponse'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updatePassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PasswordChange'];
+      };
+    };
+    responses: {
+      /** @description Changed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The current password is wrong (`invalid_credentials`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many sign-ins from this address or of this email (`rate_limited`), or the email is locked (`sign_in_locked`) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -12006,7 +12200,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12057,7 +12251,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12066,7 +12260,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12129,7 +12323,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12176,7 +12370,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12185,7 +12379,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12243,7 +12437,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12252,7 +12446,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12311,7 +12505,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12359,7 +12553,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12368,7 +12562,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12431,7 +12625,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12440,7 +12634,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12489,7 +12683,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12542,7 +12736,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12595,7 +12789,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12647,7 +12841,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12700,7 +12894,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12709,7 +12903,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12757,7 +12951,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12766,7 +12960,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12820,7 +13014,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12829,7 +13023,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12879,7 +13073,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12933,7 +13127,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12942,7 +13136,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12995,7 +13189,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13045,7 +13239,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13093,7 +13287,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13102,7 +13296,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13161,7 +13355,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13218,7 +13412,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13227,7 +13421,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13281,7 +13475,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13290,7 +13484,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13342,7 +13536,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13395,7 +13589,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13404,7 +13598,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13452,7 +13646,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13461,7 +13655,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13515,7 +13709,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13524,7 +13718,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13578,7 +13772,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13633,7 +13827,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13642,7 +13836,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13701,7 +13895,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13749,7 +13943,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13758,7 +13952,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13812,7 +14006,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13821,7 +14015,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13875,7 +14069,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13930,7 +14124,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13939,7 +14133,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13994,7 +14188,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14003,7 +14197,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14085,7 +14279,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14139,7 +14333,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14148,7 +14342,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14223,7 +14417,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14302,7 +14496,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14311,7 +14505,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14403,7 +14597,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14457,7 +14651,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14466,7 +14660,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14521,7 +14715,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14530,7 +14724,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14592,7 +14786,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14645,7 +14839,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14694,7 +14888,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14744,7 +14938,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14792,7 +14986,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14801,7 +14995,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14855,7 +15049,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14864,7 +15058,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14914,7 +15108,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14923,7 +15117,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14982,7 +15176,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14991,7 +15185,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15052,7 +15246,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15105,7 +15299,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15114,7 +15308,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15162,7 +15356,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15171,7 +15365,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15225,7 +15419,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15234,7 +15428,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15287,7 +15481,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15341,7 +15535,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15350,7 +15544,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15399,7 +15593,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15408,7 +15602,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15463,7 +15657,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15472,7 +15666,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15526,7 +15720,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15579,7 +15773,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15588,7 +15782,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15636,7 +15830,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15645,7 +15839,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15699,7 +15893,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15708,7 +15902,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15761,7 +15955,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15812,7 +16006,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15821,7 +16015,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15884,7 +16078,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15942,7 +16136,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15951,7 +16145,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16007,7 +16201,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16016,7 +16210,328 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listSessions: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description { agentry: [session], nextCursor } */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionPage'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SignIn'];
+      };
+    };
+    responses: {
+      /** @description Signed in; the cookie agentry_session is set */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Session'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong email or password (`invalid_credentials`), the same answer for both */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many sign-ins from this address or of this email (`rate_limited`), or the email is locked (`sign_in_locked`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every session revoked */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No live session of this user has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCurrentSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Session'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteCurrentSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed out */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16066,7 +16581,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16117,7 +16632,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16126,7 +16641,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16189,7 +16704,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16236,7 +16751,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16245,7 +16760,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16303,7 +16818,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16312,7 +16827,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16370,7 +16885,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16423,7 +16938,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16476,7 +16991,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16528,7 +17043,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16581,7 +17096,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16590,7 +17105,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16638,7 +17153,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16647,7 +17162,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16701,7 +17216,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16710,7 +17225,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16760,7 +17275,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16814,7 +17329,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16823,7 +17338,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16876,7 +17391,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16931,7 +17446,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16940,7 +17455,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16999,7 +17514,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17047,7 +17562,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17056,7 +17571,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17110,7 +17625,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17119,7 +17634,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17174,7 +17689,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17183,7 +17698,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17245,7 +17760,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17298,7 +17813,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17347,7 +17862,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17395,7 +17910,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17404,7 +17919,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17458,7 +17973,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17467,7 +17982,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17519,7 +18034,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17572,7 +18087,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17581,7 +18096,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17629,7 +18144,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17638,7 +18153,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17692,7 +18207,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17701,7 +18216,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17754,7 +18269,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17808,7 +18323,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17817,7 +18332,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17866,7 +18381,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17875,7 +18390,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17930,7 +18445,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17939,7 +18454,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17993,7 +18508,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18887,7 +19402,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18938,7 +19453,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18989,7 +19504,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19042,7 +19557,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19098,7 +19613,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19159,7 +19674,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19226,7 +19741,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19293,7 +19808,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19353,7 +19868,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19416,7 +19931,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19471,7 +19986,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19480,7 +19995,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19539,7 +20054,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19548,7 +20063,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19607,7 +20122,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19616,7 +20131,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19690,7 +20205,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19699,7 +20214,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19771,7 +20286,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19780,7 +20295,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -19856,7 +20371,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19924,7 +20439,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19988,7 +20503,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20050,7 +20565,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20112,7 +20627,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20121,7 +20636,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20180,7 +20695,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20189,7 +20704,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20248,7 +20763,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20257,7 +20772,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20321,7 +20836,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20374,7 +20889,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20383,7 +20898,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20463,7 +20978,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20472,7 +20987,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20548,7 +21063,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20600,7 +21115,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20609,7 +21124,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20662,7 +21177,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20671,7 +21186,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20744,7 +21259,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20753,7 +21268,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20812,7 +21327,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20821,7 +21336,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20878,7 +21393,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20887,7 +21402,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20936,7 +21451,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20945,7 +21460,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20996,7 +21511,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21005,7 +21520,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21057,7 +21572,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21107,7 +21622,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21175,7 +21690,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21245,7 +21760,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
