@@ -18,7 +18,10 @@ import { BadRequestError, PayloadTooLargeError } from '../lib/errors.js';
 import { apiReferenceRoutes } from './api-reference.js';
 import { corsFor, securityHeaders } from './browser-headers.js';
 import { errorHandler, type ErrorLogger } from './error-handler.js';
-import type { Config } from '../lib/config.js';
+import type { Config, SignInLimitSettings } from '../lib/config.js';
+import type { KeyIdentity } from '../db/accounts/api-keys.service.js';
+import { sessionRoutes } from './routes/sessions.routes.js';
+import { NO_SIGN_IN_LIMITS, SignInLimits } from './sign-in-limits.js';
 import { buildOpenApi } from './openapi.js';
 import { rateLimited, SharedBuckets } from './rate-limit.js';
 import { requestOrigins } from './request-origin.js';
@@ -57,6 +60,12 @@ import { CHANNEL_WEBHOOK_PATH, channelWebhookRoutes } from './routes/channel-web
 
 export const API_PREFIX = '/public/v1';
 
+/** How long a signed-in session lives when the configuration does not say (SESSION_TTL_HOURS' default). */
+export const DEFAULT_SESSION_TTL_MS = 12 * 3600_000;
+
+/** The rate-limit bucket of a caller: its key's id, or `s:<session id>` for a signed-in session. */
+const limitKeyOf = (auth: KeyIdentity): string => (auth.session ? `s:${auth.session.id}` : String(auth.keyId));
+
 /** Request ids accepted from callers: short and printable. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const silentLogger = createLogger('api', { format: 'json', level: 'silent' });
@@ -81,6 +90,10 @@ export interface AppDeps {
     corsOrigins?: string[];
     /** Rate limits of the livechat widget API, per client address and per session; unset: not limited. */
     widgetRateLimits?: WidgetLimits;
+    /** How long a signed-in session lives (SESSION_TTL_HOURS); 12 hours when unset. */
+    sessionTtlMs?: number;
+    /** Sign-in limits per client address and per email, and the email lockout; unset: not limited. */
+    signInLimits?: SignInLimitSettings;
     /**
      * TRIGGER_SIGNING_KEY: the per-subscription secrets of trigger deliveries derive from it. Unset: subscriptions
      * are made without a callback URL and `POST /trigger-deliveries/{id}` answers 404.
@@ -118,11 +131,18 @@ export interface AppDeps {
 
 /** Every `/public/v1` route declaration; the OpenAPI document is built from this list. */
 export function publicRoutes(
-  deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal' | 'files' | 'ai' | 'secrets'> & { feed: ConversationFeed },
+  deps: Pick<AppDeps, 'extraRoutes' | 'config' | 'triggers' | 'temporal' | 'files' | 'ai' | 'secrets'> & {
+    feed: ConversationFeed;
+    buckets: SharedBuckets;
+  },
 ): RouteRegistry {
   const api = new RouteRegistry();
   const deliveries = triggerDeliveriesOf(deps.config);
   meRoutes(api);
+  sessionRoutes(api, {
+    limits: new SignInLimits(deps.buckets, deps.config.signInLimits ?? NO_SIGN_IN_LIMITS),
+    ttlMs: deps.config.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
+  });
   dataRoutes(api, deps.files ?? new LocalFileStore('.data/files'));
   catalogRoutes(api);
   triggerResourceRoutes(api, deps.triggers);
@@ -177,9 +197,9 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   const feed = deps.feed ?? new ConversationFeed(String(orm.config.get('clientUrl')), { log: (message) => logger.warn(message) });
-  const api = publicRoutes({ ...deps, feed });
   // Every limit's buckets are shared by all API processes, in PostgreSQL.
   const buckets = new SharedBuckets(orm.em.getKnex(), (message, error) => logger.warn({ err: error }, message));
+  const api = publicRoutes({ ...deps, feed, buckets });
   const sessions = new WidgetSessions(
     temporal,
     config.taskQueue,
@@ -196,7 +216,8 @@ export function createApp(deps: AppDeps): Koa {
   inboundRoutes(root, deps, { sessions, feed, buckets });
 
   const publicRouter = new Router({ prefix: API_PREFIX });
-  const perKey = rateLimited(buckets, 'key', config.rateLimits?.perKey, (ctx) => String(ctx.state.auth.keyId), 'this API key');
+  // A signed-in session has a bucket of its own, as a key has.
+  const perKey = rateLimited(buckets, 'key', config.rateLimits?.perKey, (ctx) => limitKeyOf(ctx.state.auth), 'this API key or session');
   api.mount(publicRouter, getEm, perKey);
   publicRouter.get('/openapi.json', (ctx) => {
     ctx.body = openApi;
@@ -238,7 +259,7 @@ export function createApp(deps: AppDeps): Koa {
       const route = (ctx as { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       const seconds = (performance.now() - started) / 1000;
       httpDuration.observe(httpLabels(ctx.method, route, ctx.status), seconds);
-      const auth = ctx.state.auth as { account?: { id: number }; keyId?: number } | undefined;
+      const auth = ctx.state.auth as { account?: { id: number }; keyId?: number | null; session?: { id: string } | null } | undefined;
       logger.info(
         {
           requestId: ctx.state.requestId,
@@ -248,7 +269,8 @@ export function createApp(deps: AppDeps): Koa {
           status: ctx.status,
           ms: Math.round(seconds * 1000),
           accountId: auth?.account?.id,
-          keyId: auth?.keyId,
+          keyId: auth?.keyId ?? undefined,
+          sessionId: auth?.session?.id,
         },
         'request',
       );

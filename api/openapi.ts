@@ -164,7 +164,12 @@ function operation(spec: RouteSpec<any, any, any>, components: ComponentCollecto
     summary: spec.summary,
     tags: [spec.tag],
     'x-key-scope': spec.scope,
-    security: spec.scope === 'public' ? [] : spec.scope === 'U' ? [{ userApiKey: [] }] : [{ userApiKey: [] }, { accountApiKey: [] }],
+    security:
+      spec.scope === 'public'
+        ? []
+        : spec.scope === 'U'
+          ? [{ userApiKey: [] }, { session: [] }]
+          : [{ userApiKey: [] }, { accountApiKey: [] }, { session: [] }],
     parameters: parameters(spec),
     ...(spec.body && { requestBody: { required: true, content: { 'application/json': { schema: components.ref(spec.body) } } } }),
     ...(spec.rawBody && {
@@ -200,6 +205,8 @@ export function buildOpenApi(registry: RouteRegistry, serverUrl: string, outside
       description:
         'Every request carries `Authorization: Bearer <API_KEY>`. USER keys act for one user and are accepted everywhere; ' +
         'GENERAL keys act for the account and are refused (403) on endpoints whose `x-key-scope` is `U`. ' +
+        'A person signed in with `POST /sessions` (the console) is authenticated by the `agentry_session` cookie instead, ' +
+        "as a USER key of theirs; a write so authenticated must send the header `X-CSRF-Token` with the session's token. " +
         'Errors are `{ code, message, details? }`.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
@@ -211,6 +218,12 @@ export function buildOpenApi(registry: RouteRegistry, serverUrl: string, outside
       securitySchemes: {
         userApiKey: { type: 'http', scheme: 'bearer', description: 'USER key: tied to one user' },
         accountApiKey: { type: 'http', scheme: 'bearer', description: 'GENERAL key: account-wide' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'agentry_session',
+          description: 'A signed-in person (POST /sessions), as a USER key of theirs; writes also send X-CSRF-Token',
+        },
       },
     },
   };

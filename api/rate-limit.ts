@@ -11,15 +11,17 @@ import type { Knex } from '@mikro-orm/postgresql';
 import type { RateLimitSetting as RateLimit } from '../lib/config.js';
 import { AppError } from '../lib/errors.js';
 import { rateLimitStoreFailures } from '../lib/metrics.js';
-import { sweepFullBuckets, takeToken } from '../db/rate-limit-buckets.js';
+import { dropBucket, sweepFullBuckets, takeToken } from '../db/rate-limit-buckets.js';
 
 /** Too many requests for one key or webhook; `retryAfterSeconds` is when one more would be accepted. */
 export class RateLimitedError extends AppError {
   constructor(
     readonly retryAfterSeconds: number,
     what: string,
+    code: 'rate_limited' | 'sign_in_locked' = 'rate_limited',
+    message = `Too many requests for ${what}: retry after ${retryAfterSeconds} s`,
   ) {
-    super(429, 'rate_limited', `Too many requests for ${what}: retry after ${retryAfterSeconds} s`, { retryAfterSeconds });
+    super(429, code, message, { retryAfterSeconds });
   }
 }
 
@@ -38,6 +40,16 @@ export class SharedBuckets {
   of(name: string, limit: RateLimit): TokenBuckets {
     this.sweeper ??= setInterval(() => void sweepFullBuckets(this.knex).catch(() => {}), SWEEP_EVERY_MS).unref();
     return new TokenBuckets(this, `${name}:${limit.perSecond}/${limit.burst}`, limit);
+  }
+
+  /** Forgets the bucket `key` (full again); a failure to is logged and ignored, as a failure to take is. */
+  async reset(key: string): Promise<void> {
+    try {
+      await dropBucket(this.knex, key);
+    } catch (error) {
+      rateLimitStoreFailures.inc();
+      this.log?.('rate limit buckets unavailable; bucket not reset', error);
+    }
   }
 
   async take(key: string, limit: RateLimit): Promise<number> {
@@ -61,6 +73,11 @@ export class TokenBuckets {
   /** Takes one token for `key`: 0 when granted, else the seconds until one is available. */
   take(key: string): Promise<number> {
     return this.shared.take(`${this.name}:${key}`, this.limit);
+  }
+
+  /** Fills the bucket of `key` again. */
+  reset(key: string): Promise<void> {
+    return this.shared.reset(`${this.name}:${key}`);
   }
 }
 

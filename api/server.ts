@@ -33,6 +33,8 @@ const app = createApp({
     rateLimits: config.rateLimits,
     corsOrigins: config.corsOrigins,
     widgetRateLimits: config.widgetRateLimits,
+    sessionTtlMs: config.sessionTtlMs,
+    signInLimits: config.signInLimits,
     triggerSigningKey: config.triggerProvider?.signingKey,
   },
   files,

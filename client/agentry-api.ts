@@ -1176,6 +1176,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/me/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Changes the caller's user's password (proving the current one); their other sessions are revoked */
+    put: operations['updatePassword'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/objects': {
     parameters: {
       query?: never;
@@ -1878,6 +1895,60 @@ export interface paths {
     post?: never;
     /** Deletes a playbook */
     delete: operations['deletePlaybook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's user's live sessions, newest first (never their tokens) */
+    get: operations['listSessions'];
+    put?: never;
+    /** Signs in with email and password: answers the session with its CSRF token and sets the HttpOnly cookie that authenticates the other routes */
+    post: operations['createSession'];
+    /** Signs out everywhere: revokes every session of the caller's user, this one included */
+    delete: operations['deleteSessions'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/{sessionId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revokes one of the caller's user's sessions (another user's is a 404) */
+    delete: operations['deleteSession'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sessions/current': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The session the cookie carries, with its CSRF token (the console asks on load); 401 without a live session */
+    get: operations['getCurrentSession'];
+    put?: never;
+    post?: never;
+    /** Signs out: revokes the session the cookie carries and clears the cookie */
+    delete: operations['deleteCurrentSession'];
     options?: never;
     head?: never;
     patch?: never;
@@ -3589,7 +3660,10 @@ export interface components {
         | 'precondition_failed'
         | 'payload_too_large'
         | 'rate_limited'
-        | 'internal';
+        | 'internal'
+        | 'invalid_credentials'
+        | 'csrf_token_invalid'
+        | 'sign_in_locked';
       details?: {
         issues?: {
           code: string;
@@ -4331,6 +4405,10 @@ export interface components {
       color?: string | null;
       name?: string;
       order?: number;
+    };
+    PasswordChange: {
+      currentPassword: string;
+      newPassword: string;
     };
     Playbook: {
       createdAt: string;
@@ -5147,6 +5225,55 @@ export interface components {
        */
       type?: 'SEND_MESSAGING_MESSAGE';
     };
+    Session: {
+      /** @description Send it as X-CSRF-Token on every write the session cookie authenticates */
+      csrfToken: string;
+      /** Format: date-time */
+      expiresAt: string;
+      /** Format: uuid */
+      id: string;
+      user: {
+        accountId: number;
+        email: string;
+        id: number;
+        /** @description The user's name, or the email's part before @ */
+        name: string;
+      };
+    };
+    SessionPage: {
+      agentry: {
+        /** @description The client's address at sign-in */
+        address: string;
+        /** Format: date-time */
+        createdAt: string;
+        /** @description The session this request came with */
+        current: boolean;
+        /** Format: date-time */
+        expiresAt: string;
+        /** Format: uuid */
+        id: string;
+        /**
+         * Format: date-time
+         * @description Refreshed at most once a minute
+         */
+        lastSeenAt: string;
+        userAgent: string | null;
+      }[];
+      /** @description Pass as `cursor` for the next page */
+      nextCursor: string | null;
+    };
+    /**
+     * @example {
+     *       "email": "admin@localhost",
+     *       "password": "the password npm start printed"
+     *     }
+     */
+    SignIn: {
+      /** @description Narrows an email that has users in several accounts to one */
+      accountId?: number;
+      email: string;
+      password: string;
+    };
     SnapshotList: {
       agentry: {
         createdAt: string;
@@ -5450,10 +5577,10 @@ export interface components {
       /** @description Given at publish (a restore says which version it restored) */
       message: string | null;
       nodeCount: number;
-      /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+      /** @description The API key that published it (keyId null: a signed-in session) and its user (null for versions published before versions were numbered) */
       publishedBy: {
         email: string | null;
-        keyId: number;
+        keyId: number | null;
         userId: number | null;
       } | null;
       /** @description The live snapshot holding the graph */
@@ -5531,10 +5658,10 @@ export interface components {
         position: Record<string, never>;
         type: string;
       }[];
-      /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+      /** @description The API key that published it (keyId null: a signed-in session) and its user (null for versions published before versions were numbered) */
       publishedBy: {
         email: string | null;
-        keyId: number;
+        keyId: number | null;
         userId: number | null;
       } | null;
       /** @description The live snapshot holding the graph */
@@ -5551,10 +5678,10 @@ export interface components {
         /** @description Given at publish (a restore says which version it restored) */
         message: string | null;
         nodeCount: number;
-        /** @description The API key that published it and its user (null for versions published before versions were numbered) */
+        /** @description The API key that published it (keyId null: a signed-in session) and its user (null for versions published before versions were numbered) */
         publishedBy: {
           email: string | null;
-          keyId: number;
+          keyId: number | null;
           userId: number | null;
         } | null;
         /** @description The live snapshot holding the graph */
@@ -5897,7 +6024,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5948,7 +6075,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -5957,7 +6084,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6020,7 +6147,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6078,7 +6205,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6087,7 +6214,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6143,7 +6270,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6152,7 +6279,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6215,7 +6342,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6273,7 +6400,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6282,7 +6409,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6360,7 +6487,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6441,7 +6568,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6450,7 +6577,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6581,7 +6708,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6713,7 +6840,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6722,7 +6849,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6827,7 +6954,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6836,7 +6963,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6893,7 +7020,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -6902,7 +7029,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6982,7 +7109,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7060,7 +7187,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7131,7 +7258,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7140,7 +7267,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7238,7 +7365,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7247,7 +7374,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7374,7 +7501,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7491,7 +7618,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7500,7 +7627,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7563,7 +7690,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7572,7 +7699,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7620,7 +7747,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7629,7 +7756,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7684,7 +7811,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7693,7 +7820,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7764,7 +7891,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7773,7 +7900,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7834,7 +7961,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7892,7 +8019,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -7901,7 +8028,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7970,7 +8097,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8025,7 +8152,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8078,7 +8205,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8130,7 +8257,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8184,7 +8311,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8232,7 +8359,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8300,7 +8427,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8368,7 +8495,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8441,7 +8568,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8500,7 +8627,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8569,7 +8696,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8634,7 +8761,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8697,7 +8824,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8747,7 +8874,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8800,7 +8927,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8851,7 +8978,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8920,7 +9047,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -8991,7 +9118,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9053,7 +9180,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9062,7 +9189,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9126,7 +9253,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9135,7 +9262,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9188,7 +9315,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9197,7 +9324,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9270,7 +9397,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9279,7 +9406,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9338,7 +9465,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9347,7 +9474,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9404,7 +9531,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9413,7 +9540,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9474,7 +9601,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9483,7 +9610,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9538,7 +9665,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9556,7 +9683,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9614,7 +9741,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9678,7 +9805,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9737,7 +9864,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9746,7 +9873,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9818,7 +9945,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9876,7 +10003,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9885,7 +10012,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9949,7 +10076,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -9958,7 +10085,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10011,7 +10138,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10020,7 +10147,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10093,7 +10220,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10102,7 +10229,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10161,7 +10288,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10170,7 +10297,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10227,7 +10354,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10236,7 +10363,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10302,7 +10429,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10311,7 +10438,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10362,7 +10489,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10371,7 +10498,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10422,7 +10549,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10471,7 +10598,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10529,7 +10656,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10567,7 +10694,7 @@ export interface operations {
           'application/json': components['schemas']['Channels'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10617,7 +10744,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10975,7 +11102,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -10984,7 +11111,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11037,7 +11164,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11088,7 +11215,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11097,7 +11224,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11160,7 +11287,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11218,7 +11345,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11227,7 +11354,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11283,7 +11410,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11292,7 +11419,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11352,7 +11479,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11361,7 +11488,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11415,7 +11542,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11466,7 +11593,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11475,7 +11602,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11524,7 +11651,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11581,7 +11708,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11590,7 +11717,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11643,7 +11770,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11652,7 +11779,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11701,7 +11828,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11710,7 +11837,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11770,7 +11897,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11779,7 +11906,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11833,7 +11960,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11842,7 +11969,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11911,7 +12038,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -11920,7 +12047,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11973,7 +12100,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12024,7 +12151,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12033,7 +12160,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12096,7 +12223,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12154,7 +12281,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12163,7 +12290,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12219,7 +12346,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12228,7 +12355,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12283,7 +12410,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12345,7 +12472,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12354,7 +12481,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12404,7 +12531,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12452,7 +12579,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12461,7 +12588,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12519,7 +12646,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12528,7 +12655,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12584,7 +12711,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12622,8 +12749,75 @@ export interface operations {
           'application/json': components['schemas']['MeResponse'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updatePassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PasswordChange'];
+      };
+    };
+    responses: {
+      /** @description Changed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The current password is wrong (`invalid_credentials`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many sign-ins from this address or of this email (`rate_limited`), or the email is locked (`sign_in_locked`) */
+      429: {
         headers: {
           [name: string]: unknown;
         };
@@ -12672,7 +12866,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12723,7 +12917,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12732,7 +12926,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12795,7 +12989,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12842,7 +13036,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12851,7 +13045,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12909,7 +13103,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -12918,7 +13112,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -12977,7 +13171,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13025,7 +13219,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13034,7 +13228,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13097,7 +13291,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13106,7 +13300,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13155,7 +13349,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13208,7 +13402,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13261,7 +13455,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13313,7 +13507,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13366,7 +13560,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13375,7 +13569,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13423,7 +13617,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13432,7 +13626,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13486,7 +13680,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13495,7 +13689,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13545,7 +13739,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13599,7 +13793,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13608,7 +13802,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13661,7 +13855,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13711,7 +13905,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13759,7 +13953,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13768,7 +13962,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13827,7 +14021,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13884,7 +14078,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13893,7 +14087,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -13947,7 +14141,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -13956,7 +14150,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14008,7 +14202,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14061,7 +14255,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14070,7 +14264,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14118,7 +14312,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14127,7 +14321,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14181,7 +14375,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14190,7 +14384,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14244,7 +14438,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14299,7 +14493,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14308,7 +14502,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14367,7 +14561,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14415,7 +14609,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14424,7 +14618,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14478,7 +14672,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14487,7 +14681,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14541,7 +14735,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14596,7 +14790,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14605,7 +14799,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14660,7 +14854,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14669,7 +14863,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14751,7 +14945,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14805,7 +14999,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14814,7 +15008,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -14889,7 +15083,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14968,7 +15162,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -14977,7 +15171,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15069,7 +15263,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15123,7 +15317,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15132,7 +15326,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15187,7 +15381,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15196,7 +15390,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15258,7 +15452,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15311,7 +15505,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15360,7 +15554,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15410,7 +15604,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15458,7 +15652,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15467,7 +15661,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15521,7 +15715,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15530,7 +15724,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15580,7 +15774,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15589,7 +15783,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15648,7 +15842,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15657,7 +15851,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15718,7 +15912,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15771,7 +15965,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15780,7 +15974,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15828,7 +16022,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15837,7 +16031,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15891,7 +16085,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -15900,7 +16094,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -15953,7 +16147,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16007,7 +16201,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16016,7 +16210,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16065,7 +16259,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16074,7 +16268,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16129,7 +16323,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16138,7 +16332,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16192,7 +16386,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16245,7 +16439,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16254,7 +16448,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16302,7 +16496,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16311,7 +16505,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16365,7 +16559,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16374,7 +16568,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16427,7 +16621,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16478,7 +16672,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16487,7 +16681,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16550,7 +16744,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16608,7 +16802,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16617,7 +16811,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16673,7 +16867,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16682,7 +16876,328 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listSessions: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description { agentry: [session], nextCursor } */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SessionPage'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SignIn'];
+      };
+    };
+    responses: {
+      /** @description Signed in; the cookie agentry_session is set */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Session'];
+        };
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Wrong email or password (`invalid_credentials`), the same answer for both */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many sign-ins from this address or of this email (`rate_limited`), or the email is locked (`sign_in_locked`) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteSessions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every session revoked */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        sessionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input; `details.issues` lists each problem */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No live session of this user has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getCurrentSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The session */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Session'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteCurrentSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed out */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16732,7 +17247,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16783,7 +17298,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16792,7 +17307,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16855,7 +17370,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16902,7 +17417,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16911,7 +17426,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -16969,7 +17484,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -16978,7 +17493,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17036,7 +17551,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17089,7 +17604,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17142,7 +17657,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17194,7 +17709,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17247,7 +17762,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17256,7 +17771,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17304,7 +17819,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17313,7 +17828,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17367,7 +17882,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17376,7 +17891,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17426,7 +17941,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17480,7 +17995,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17489,7 +18004,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17542,7 +18057,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17597,7 +18112,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17606,7 +18121,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17665,7 +18180,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17713,7 +18228,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17722,7 +18237,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17776,7 +18291,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17785,7 +18300,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17840,7 +18355,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17849,7 +18364,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -17911,7 +18426,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -17964,7 +18479,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18013,7 +18528,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18061,7 +18576,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18070,7 +18585,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18124,7 +18639,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18133,7 +18648,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18185,7 +18700,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18238,7 +18753,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18247,7 +18762,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18295,7 +18810,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18304,7 +18819,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18358,7 +18873,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18367,7 +18882,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18420,7 +18935,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18474,7 +18989,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18483,7 +18998,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18532,7 +19047,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18541,7 +19056,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18596,7 +19111,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -18605,7 +19120,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -18659,7 +19174,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19553,7 +20068,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19604,7 +20119,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19655,7 +20170,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19708,7 +20223,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19764,7 +20279,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19825,7 +20340,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19892,7 +20407,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -19959,7 +20474,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20019,7 +20534,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20082,7 +20597,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20137,7 +20652,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20146,7 +20661,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20205,7 +20720,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20214,7 +20729,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20273,7 +20788,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20282,7 +20797,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20356,7 +20871,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20365,7 +20880,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20437,7 +20952,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20446,7 +20961,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20522,7 +21037,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20590,7 +21105,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20654,7 +21169,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20716,7 +21231,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20778,7 +21293,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20787,7 +21302,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20846,7 +21361,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20855,7 +21370,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20914,7 +21429,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -20923,7 +21438,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -20987,7 +21502,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21040,7 +21555,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21049,7 +21564,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21129,7 +21644,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21138,7 +21653,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21214,7 +21729,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21266,7 +21781,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21275,7 +21790,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21328,7 +21843,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21337,7 +21852,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21410,7 +21925,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21419,7 +21934,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21478,7 +21993,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21487,7 +22002,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21544,7 +22059,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21553,7 +22068,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21602,7 +22117,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21611,7 +22126,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21662,7 +22177,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21671,7 +22186,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description A GENERAL key was used on an endpoint that requires a USER key */
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -21723,7 +22238,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21773,7 +22288,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21841,7 +22356,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;
@@ -21911,7 +22426,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description Missing, malformed, unknown or revoked API key */
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
       401: {
         headers: {
           [name: string]: unknown;

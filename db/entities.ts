@@ -1,6 +1,7 @@
 import { AccountSchema } from './accounts/account.entity.js';
 import { ApiKeySchema } from './accounts/api-key.entity.js';
 import { UserSchema } from './accounts/user.entity.js';
+import { UserSessionSchema } from './accounts/user-session.entity.js';
 import { WorkerHeartbeatSchema } from './automations/worker-heartbeat.entity.js';
 import { NodeEffectSchema } from './node-effects/node-effect.entity.js';
 import { DataTableSchema } from './tables/data-table.entity.js';
@@ -46,6 +47,7 @@ import { KnowledgeChunkSchema } from './knowledge/knowledge-chunk.entity.js';
 export const entities = [
   AccountSchema,
   UserSchema,
+  UserSessionSchema,
   ApiKeySchema,
   WorkerHeartbeatSchema,
   AdmittedRunSchema,

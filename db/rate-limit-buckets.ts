@@ -16,3 +16,8 @@ export async function sweepFullBuckets(knex: Knex): Promise<number> {
   const { rowCount } = await knex.raw<{ rowCount: number }>('delete from rate_limit_buckets where full_at < now()');
   return rowCount;
 }
+
+/** Removes the bucket of `key`: it is full again. */
+export async function dropBucket(knex: Knex, key: string): Promise<void> {
+  await knex.raw('delete from rate_limit_buckets where key = ?', [key]);
+}

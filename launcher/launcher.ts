@@ -11,6 +11,8 @@ import { projectRoot } from './temporal-cli.js';
 import { ensureDatabase } from '../db/database.js';
 import { initORM, migrate } from '../db/orm.js';
 import { bootstrapAccount, countAccounts, type BootstrapResult } from '../db/accounts/accounts.service.js';
+import { setUserPassword } from '../db/accounts/passwords.service.js';
+import { generatePassword } from '../lib/passwords.js';
 import { Supervisor, waitFor } from './supervisor.js';
 import { nodeArgs } from './node-args.js';
 
@@ -44,7 +46,10 @@ export function portAnswers(host: string, port: number): Promise<boolean> {
   });
 }
 
-async function prepareDatabase(config: Config, step: Launch['step']): Promise<BootstrapResult | null> {
+/** The default account made on the very first start, and the password its user signs in to the console with. */
+type FirstStart = BootstrapResult & { password: string };
+
+async function prepareDatabase(config: Config, step: Launch['step']): Promise<FirstStart | null> {
   try {
     if (await ensureDatabase(config.databaseUrl)) step('created the database');
   } catch (error) {
@@ -56,7 +61,13 @@ async function prepareDatabase(config: Config, step: Launch['step']): Promise<Bo
     const applied = await migrate(orm);
     step(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database schema is up to date');
     if ((await countAccounts(orm.em.fork())) > 0) return null;
-    return await bootstrapAccount(orm.em.fork(), 'Default', process.env.DEFAULT_ADMIN_EMAIL || 'admin@localhost');
+    const password = generatePassword();
+    // One transaction: a start that fails here makes no account, so the next start makes it and prints all again.
+    return await orm.em.fork().transactional(async (tx) => {
+      const created = await bootstrapAccount(tx, 'Default', process.env.DEFAULT_ADMIN_EMAIL || 'admin@localhost');
+      await setUserPassword(tx, created.user.id, password);
+      return { ...created, password };
+    });
   } finally {
     await orm.close();
   }
@@ -82,7 +93,7 @@ function settingsKeySummary(config: Config, keyFile: string | null | undefined):
     : 'none: set SETTINGS_ENCRYPTION_KEY for WhatsApp, Messenger, Instagram and identified widget visitors';
 }
 
-function printSummary(config: Config, firstStart: BootstrapResult | null, keyFile: string | null | undefined): void {
+function printSummary(config: Config, firstStart: FirstStart | null, keyFile: string | null | undefined): void {
   const base = `${config.publicBaseUrl}/public/v1`;
   const workerMetricsPort = Number(process.env.WORKER_METRICS_PORT || 9464);
   const lines = [
@@ -90,6 +101,7 @@ function printSummary(config: Config, firstStart: BootstrapResult | null, keyFil
     'agentry is running',
     `  API base URL   ${base}`,
     `  API reference  ${config.publicBaseUrl}/docs`,
+    `  Console        ${config.publicBaseUrl}/console`,
     `  Temporal UI    ${config.temporal.uiUrl}/namespaces/${config.temporal.namespace}/workflows`,
     `  Temporal       ${config.temporal.address} (namespace ${config.temporal.namespace}, task queue ${config.temporal.taskQueue})`,
     `  Health         ${config.publicBaseUrl}/healthz?worker=true`,
@@ -103,10 +115,12 @@ function printSummary(config: Config, firstStart: BootstrapResult | null, keyFil
     lines.push(
       '',
       `First start: created the account "${firstStart.account.name}" (id ${firstStart.account.id}) with user ${firstStart.user.email}.`,
-      'These keys are shown once and stored only as hashes; keep them now:',
+      'These keys and the password are shown once and stored only as hashes; keep them now:',
       `  USER key     ${firstStart.userKey}`,
       `  GENERAL key  ${firstStart.generalKey}`,
+      `  Password     ${firstStart.password}  (sign in to ${config.publicBaseUrl}/console as ${firstStart.user.email})`,
       `Try: curl -H "Authorization: Bearer ${firstStart.userKey}" ${base}/me`,
+      `A new password any time: npm run --silent admin -- set-password --email ${firstStart.user.email}`,
     );
   }
   lines.push('', `Ready in ${elapsed()}. Press Ctrl-C to stop.`, '');

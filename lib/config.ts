@@ -65,6 +65,10 @@ export interface Config {
   widgetRateLimits: { perAddress: RateLimitSetting | null; perSession: RateLimitSetting | null };
   /** Browser origins allowed to call the API (CORS); `['*']`: any; empty: none. */
   corsOrigins: string[];
+  /** How long a signed-in session (the console's cookie) lives, in ms. */
+  sessionTtlMs: number;
+  /** Sign-in attempts per client address and per email, and the lockout of an email after failures in a row. */
+  signInLimits: SignInLimitSettings;
   /** What an agent says when a turn has no message and no AI provider can write one; null: the built-in text. */
   conversationFallbackMessage: string | null;
   /** Task queues a worker process polls: `runs` (automations, and the outbox dispatcher) and/or `turns` (conversations). */
@@ -91,6 +95,14 @@ export const DEFAULT_SLOTS_PER_WORKER = 16;
 export interface RateLimitSetting {
   perSecond: number;
   burst: number;
+}
+
+/** Limits of sign-ins (api/sign-in-limits.ts); a null limit is off. */
+export interface SignInLimitSettings {
+  perAddress: RateLimitSetting | null;
+  perEmail: RateLimitSetting | null;
+  /** `failures` wrong passwords in a row lock the email; then one more try every `lockSeconds`. */
+  lockout: { failures: number; lockSeconds: number } | null;
 }
 
 /** Thrown when an environment variable has an unusable value; entry points print it and exit. */
@@ -171,6 +183,14 @@ export const CONFIG_VARIABLES: Record<string, string> = {
   OUTBOUND_ALLOW_HOSTS:
     "comma-separated addresses, CIDR blocks, host names (*.example.internal for subdomains), each with an optional :port, that calls to users' URLs may reach although private (e.g. 10.1.2.0/24,ollama.internal:11434); default none",
   CORS_ORIGINS: 'comma-separated browser origins allowed to call the API (https://app.example.com), or * for any; default none',
+  SESSION_TTL_HOURS: 'hours a signed-in session (the console) lasts before its user signs in again, 1-8760 (default 12)',
+  SIGN_IN_RATE_LIMIT_PER_SECOND: 'sign-ins per second one client address may try, sustained, over all API processes (default 1; 0: no limit)',
+  SIGN_IN_RATE_LIMIT_BURST: 'sign-ins one client address may try at once (default 10)',
+  SIGN_IN_EMAIL_RATE_LIMIT_PER_SECOND: 'sign-ins per second of one email, sustained (default 1; 0: no limit)',
+  SIGN_IN_EMAIL_RATE_LIMIT_BURST: 'sign-ins of one email at once (default 5)',
+  SIGN_IN_LOCKOUT_FAILURES:
+    'wrong passwords in a row that lock an email (429 sign_in_locked), unknown emails alike; a right one starts the count again (default 10; 0: no lockout)',
+  SIGN_IN_LOCKOUT_SECONDS: 'how long a locked email waits for its next try; each further failure locks it as long again (default 900)',
 };
 
 /** `https://app.example.com,http://localhost:5173` → the origins, each checked to be a bare http(s) origin. */
@@ -197,6 +217,15 @@ function originsVar(env: NodeJS.ProcessEnv, name: string): string[] {
 function rateLimitVar(env: NodeJS.ProcessEnv, prefix: string, perSecond: number, burst: number): RateLimitSetting | null {
   const rate = intVar(env, `${prefix}_PER_SECOND`, perSecond, 0, 1_000_000);
   return rate === 0 ? null : { perSecond: rate, burst: intVar(env, `${prefix}_BURST`, burst, 1, 10_000_000) };
+}
+
+function signInLimitsVar(env: NodeJS.ProcessEnv): SignInLimitSettings {
+  const failures = intVar(env, 'SIGN_IN_LOCKOUT_FAILURES', 10, 0, 1000);
+  return {
+    perAddress: rateLimitVar(env, 'SIGN_IN_RATE_LIMIT', 1, 10),
+    perEmail: rateLimitVar(env, 'SIGN_IN_EMAIL_RATE_LIMIT', 1, 5),
+    lockout: failures ? { failures, lockSeconds: intVar(env, 'SIGN_IN_LOCKOUT_SECONDS', 900, 1, 86400) } : null,
+  };
 }
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/agentry';
@@ -339,6 +368,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perSession: rateLimitVar(env, 'WIDGET_SESSION_RATE_LIMIT', 1, 10),
     },
     corsOrigins: originsVar(env, 'CORS_ORIGINS'),
+    sessionTtlMs: intVar(env, 'SESSION_TTL_HOURS', 12, 1, 8760) * 3600_000,
+    signInLimits: signInLimitsVar(env),
     conversationFallbackMessage: env.CONVERSATION_FALLBACK_MESSAGE?.trim() || null,
     workerQueues: workerQueuesVar(env.WORKER_QUEUES),
     workerNice: intVar(env, 'WORKER_NICE', 0, 0, 19),

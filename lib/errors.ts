@@ -20,7 +20,10 @@ export type ErrorCode =
   | 'precondition_failed'
   | 'payload_too_large'
   | 'rate_limited'
-  | 'internal';
+  | 'internal'
+  | 'invalid_credentials'
+  | 'csrf_token_invalid'
+  | 'sign_in_locked';
 
 export class AppError extends Error {
   constructor(
@@ -51,6 +54,23 @@ export class UnauthorizedError extends AppError {
 export class ForbiddenError extends AppError {
   constructor(message: string) {
     super(403, 'forbidden', message);
+  }
+}
+
+/**
+ * A sign-in (or a password change) with a wrong password: the same answer whether the email is unknown or the password
+ * wrong, so the answer never tells which emails have users.
+ */
+export class InvalidCredentialsError extends AppError {
+  constructor(message = 'Wrong email or password', status: 401 | 403 = 401) {
+    super(status, 'invalid_credentials', message);
+  }
+}
+
+/** A write authenticated by the session cookie without the session's `X-CSRF-Token`: another site may have sent it. */
+export class CsrfTokenError extends AppError {
+  constructor() {
+    super(403, 'csrf_token_invalid', "A request authenticated by the session cookie must send the header X-CSRF-Token with the session's token");
   }
 }
 

@@ -17,6 +17,7 @@ import { CATALOG_OPTIONS, CATALOG_USAGE, catalogVerbs } from './admin-catalog-ve
 import { rotateSettingsKey, SETTINGS_KEY_USAGE } from './admin-settings-key.js';
 import { withSettingsKeyFile } from '../launcher/settings-key.js';
 import { BUNDLE_OPTIONS, BUNDLE_USAGE, bundleVerbs } from './admin-bundle-verbs.js';
+import { USER_OPTIONS, USER_USAGE, userVerbs } from './admin-user-verbs.js';
 
 const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
 
@@ -25,7 +26,7 @@ const USAGE = `usage: npm run --silent admin -- <verb> [options] [--json]
   user-key    --user ID [--label TEXT]         issue a USER key (at most 5 live per user)
   general-key --account ID [--label TEXT]      issue a GENERAL (account-wide) key
   keys        --account ID                     list live keys (prefix, kind, created, last used; never the key)
-  revoke-key  --key ID|PREFIX                  revoke a key by id or by its visible prefix
+  revoke-key  --key ID|PREFIX                  revoke a key by id or by its visible prefix${USER_USAGE}
   credits     --account ID [--set N|--unlimited]  show or set the credit balance (at 0 or below runs stop
                                                with insufficient_credits; unlimited by default)
   outbox      [--requeue ID|all]               list outbox events parked after failing to dispatch too often,
@@ -37,7 +38,7 @@ ${BUNDLE_USAGE}
 SETTINGS_ENCRYPTION_KEY seals stored secrets; when it is unset, the key file npm start keeps in the data folder
 (.data/settings.key) is used.
 
-Keys are shown once, when issued; only their SHA-256 hashes are stored.`;
+Keys and generated passwords are shown once; only hashes of them are stored (SHA-256, scrypt).`;
 
 class UsageError extends Error {}
 
@@ -124,6 +125,7 @@ const verbs: Record<string, Verb> = {
 /** Every verb, the catalog's sealing third-party secrets with the SETTINGS_ENCRYPTION_KEY of `env`. */
 const verbsFor = (env: NodeJS.ProcessEnv, keyFile: string | null): Record<string, Verb> => ({
   ...verbs,
+  ...userVerbs({ required, id }),
   'rotate-settings-key': (em, o) => rotateSettingsKey(em, o, { key: loadConfig(env).settingsKey, keyFile }, (message) => new UsageError(message)),
   ...bundleVerbs({ required, id, usage: (message) => new UsageError(message), secrets: () => null }),
   ...catalogVerbs({
@@ -159,6 +161,7 @@ async function main(argv: string[], given: NodeJS.ProcessEnv, print: (text: stri
       unlimited: { type: 'boolean', default: false },
       requeue: { type: 'string' },
       'new-key': { type: 'string' },
+      ...USER_OPTIONS,
       ...CATALOG_OPTIONS,
       ...BUNDLE_OPTIONS,
       json: { type: 'boolean', default: false },

@@ -19,6 +19,9 @@ export const ErrorSchema: JsonSchema = {
         'payload_too_large',
         'rate_limited',
         'internal',
+        'invalid_credentials',
+        'csrf_token_invalid',
+        'sign_in_locked',
       ],
     },
     message: { type: 'string' },
@@ -40,8 +43,11 @@ export const ErrorSchema: JsonSchema = {
 
 /** Responses every authenticated route can give, merged into each operation of the document. */
 export const AUTH_RESPONSES = {
-  401: { description: 'Missing, malformed, unknown or revoked API key' },
-  403: { description: 'A GENERAL key was used on an endpoint that requires a USER key' },
+  401: { description: 'Missing, malformed, unknown or revoked API key, or an expired or revoked session' },
+  403: {
+    description:
+      'A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`)',
+  },
 };
 
 /** A response object schema whose every listed property is required and nothing else is allowed. */

@@ -18,9 +18,10 @@ const versionProperties: Record<string, JsonSchema> = {
   isLive: { type: 'boolean', description: 'Runs and conversations execute this version now' },
   message: { type: ['string', 'null'], description: 'Given at publish (a restore says which version it restored)' },
   publishedBy: {
-    description: 'The API key that published it and its user (null for versions published before versions were numbered)',
+    description:
+      'The API key that published it (keyId null: a signed-in session) and its user (null for versions published before versions were numbered)',
     oneOf: [
-      strictObject({ keyId: { type: 'integer' }, userId: { type: ['integer', 'null'] }, email: { type: ['string', 'null'] } }),
+      strictObject({ keyId: { type: ['integer', 'null'] }, userId: { type: ['integer', 'null'] }, email: { type: ['string', 'null'] } }),
       { type: 'null' },
     ],
   },

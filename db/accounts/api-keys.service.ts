@@ -41,12 +41,23 @@ export interface KeyListItem {
   lastUsedAt: string | null;
 }
 
-/** Who a verified key acts as. */
+/** The signed-in session a request came with (the console's cookie), as the API needs it. */
+export interface SessionInfo {
+  id: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+/**
+ * Who a verified key or session acts as. A session acts exactly as a USER key of its user: `kind` USER, `user` set,
+ * `keyId` null and `session` set.
+ */
 export interface KeyIdentity {
-  keyId: number;
+  keyId: number | null;
   kind: ApiKeyKind;
   account: Account;
   user: User | null;
+  session: SessionInfo | null;
 }
 
 function toListItem(k: ApiKey): KeyListItem {
@@ -156,5 +167,5 @@ export async function verifyKey(em: EntityManager, key: string): Promise<KeyIden
     updatedAt: row.account_updated_at,
   });
   const user = row.user_id === null ? null : em.merge(User, { id: row.user_id, account, email: row.email!, createdAt: row.user_created_at! });
-  return { keyId: row.key_id, kind: row.kind, account, user };
+  return { keyId: row.key_id, kind: row.kind, account, user, session: null };
 }

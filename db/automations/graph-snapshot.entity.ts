@@ -2,9 +2,9 @@ import { EntitySchema, type Opt } from '@mikro-orm/core';
 import type { GraphEdge, GraphNode } from '../../lib/graph/graph.js';
 import { Account } from '../accounts/account.entity.js';
 
-/** Who published a version: the API key, and its user (null for a GENERAL key). */
+/** Who published a version: the API key (null: a signed-in session), and its user (null for a GENERAL key). */
 export interface PublishedBy {
-  keyId: number;
+  keyId: number | null;
   userId: number | null;
   email: string | null;
 }

@@ -26,6 +26,7 @@ import { Migration20261128005713_bundle_imports } from './Migration2026112800571
 import { Migration20261128040000_shared_limits_stream_notices } from './Migration20261128040000_shared_limits_stream_notices.js';
 import { Migration20261128070000_stream_status_notices } from './Migration20261128070000_stream_status_notices.js';
 import { Migration20261128073000_background_runs } from './Migration20261128073000_background_runs.js';
+import { Migration20261128093155_user_sessions } from './Migration20261128093155_user_sessions.js';
 import { Migration20261128093213_inbox } from './Migration20261128093213_inbox.js';
 import { Migration20261128032746_bundle_import_ids } from './Migration20261128032746_bundle_import_ids.js';
 import { Migration20261128001500_knowledge_embeddings_apart } from './Migration20261128001500_knowledge_embeddings_apart.js';
@@ -64,5 +65,6 @@ export const migrationsList = [
   { name: 'Migration20261128040000_shared_limits_stream_notices', class: Migration20261128040000_shared_limits_stream_notices },
   { name: 'Migration20261128070000_stream_status_notices', class: Migration20261128070000_stream_status_notices },
   { name: 'Migration20261128073000_background_runs', class: Migration20261128073000_background_runs },
+  { name: 'Migration20261128093155_user_sessions', class: Migration20261128093155_user_sessions },
   { name: 'Migration20261128093213_inbox', class: Migration20261128093213_inbox },
 ];

@@ -14,12 +14,14 @@ describe('API description', () => {
     expect(doc.servers[0].url).to.match(/\/public\/v1$/);
     const me = doc.paths['/me'].get;
     expect(me['x-key-scope']).to.equal('any');
-    expect(me.security).to.deep.equal([{ userApiKey: [] }, { accountApiKey: [] }]);
+    expect(me.security).to.deep.equal([{ userApiKey: [] }, { accountApiKey: [] }, { session: [] }]);
     expect(me.responses['200'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/MeResponse' });
     expect(me.responses['401'].content['application/json'].schema).to.deep.equal({ $ref: '#/components/schemas/Error' });
     const { $id: _id, ...meSchema } = MeResponseSchema;
     expect(doc.components.schemas.MeResponse).to.deep.equal(meSchema);
-    expect(doc.components.securitySchemes).to.have.keys('userApiKey', 'accountApiKey');
+    expect(doc.components.securitySchemes).to.have.keys('userApiKey', 'accountApiKey', 'session');
+    expect(doc.components.securitySchemes.session).to.include({ type: 'apiKey', in: 'cookie', name: 'agentry_session' });
+    expect(doc.paths['/sessions'].post.security).to.deep.equal([]);
   });
 
   it('documents a success body for every operation, examples included', async () => {
