@@ -8,7 +8,7 @@ export function composer({ onSend, onTyping }) {
   const input = el('textarea', { id: 'reply', rows: '3', maxlength: '20000', 'aria-describedby': 'reply-hint' });
   const button = el('button', { type: 'submit', class: 'primary', text: 'Send' });
   const hint = el('span', { id: 'reply-hint', class: 'hint', text: 'Enter sends · Shift+Enter adds a line' });
-  const form = el('form', { class: 'composer', 'aria-label': 'Reply' }, [
+  const form = el('form', { class: 'composer', 'aria-label': 'Reply to the visitor' }, [
     el('label', { for: 'reply', text: 'Reply' }),
     input,
     el('div', { class: 'row' }, [hint, button]),
