@@ -48,6 +48,8 @@ export async function signedIn(
   viewport = { width: 1100, height: 800 },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport });
+  // Everything the tests wait for comes within a second or two: a wait that fails, fails fast.
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   await signInWith(page, who.email, who.password);
   await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
