@@ -118,6 +118,24 @@ describe('operator console in a real browser', function () {
     await context.close();
   });
 
+  it('lists where one is signed in, and "Sign out everywhere" ends every session: another browser is sent to the sign-in form', async () => {
+    const ben = await operator(a, 'Ben');
+    const [here, there] = [await signedIn(browser, ben), await signedIn(browser, ben)];
+    await here.page.goto(consoleUrl('#/sessions'));
+    await here.page.getByRole('list', { name: 'Your sessions' }).getByRole('listitem').nth(1).waitFor();
+    expect(await here.page.getByRole('list', { name: 'Your sessions' }).getByRole('listitem').count()).to.equal(2);
+    expect(await here.page.getByText('This browser').count()).to.equal(1);
+    await here.page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await here.page.getByText('You are signed out everywhere.').waitFor();
+    await here.page.getByLabel('Email').waitFor();
+    // The other browser's next call is refused: it shows the form, saying why.
+    await there.page.goto(consoleUrl('#/all'));
+    await there.page.getByText('Your session has ended. Sign in again.').waitFor();
+    expect(await there.page.getByLabel('Password').isVisible()).to.equal(true);
+    await here.context.close();
+    await there.context.close();
+  });
+
   it('fits 360 px: no view scrolls sideways, long words and names included', async () => {
     const long = `${'Unbrokenwordwithoutanyspaces'.repeat(8)} and a normal tail`;
     const waiting = await waitingConversation(a);
