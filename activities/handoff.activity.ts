@@ -1,6 +1,6 @@
 /**
  * The handoff of a conversation to a person, as its workflow records it: the row's status (HANDED_OFF, back to
- * ACTIVE on resume) and handoff count, the notice the visitor is told, and a user message recorded without a turn
+ * ACTIVE on resume), handoff count and wait, the CONVERSATION_HANDED_OFF event, the notice the visitor is told, and a user message recorded without a turn
  * while the agent is silent. Each is safe to run twice: keyed by the conversation's handoff number or the message key.
  */
 import { appendMessage } from '../db/agents/conversations.service.js';
@@ -12,6 +12,9 @@ import { conversationWorkflowId } from '../lib/runtime/conversation-contract.js'
 import type { SentMessage } from '../lib/runtime/contract.js';
 import { failsAfter } from './fails-after.js';
 import { once } from '../db/node-effects/node-effects.js';
+import { recordConversationEvent } from '../db/automations/events.service.js';
+import type { OutboxNotifier } from '../db/automations/outbox-notifier.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** What the visitor is told when a person takes over, unless `systemToolSettings.handoffMessage` says otherwise. */
 export const DEFAULT_HANDOFF_MESSAGE = 'I am passing you to a person from our team. They will reply here shortly.';
@@ -22,15 +25,47 @@ interface ConversationIds {
   conversationId: string;
 }
 
-export function createHandoffActivities(orm: Orm) {
+export interface HandoffOptions {
+  /** Wakes the outbox dispatcher once a CONVERSATION_HANDED_OFF event is written. */
+  outbox?: OutboxNotifier;
+  /** PUBLIC_BASE_URL: the events link the conversation in the operator console; absent: no link. */
+  publicBaseUrl?: string | null;
+}
+
+/** Who handed it off: the agent (the `handoff_to_human` tool, a SAY_AI's action) or a person (the API, a claim). */
+export type HandoffBy = 'AI' | 'OPERATOR';
+
+/** The conversation in the operator console (its hash route). */
+export const consoleUrl = (publicBaseUrl: string, agentId: string, conversationId: string) =>
+  `${publicBaseUrl.replace(/\/+$/, '')}/console/#/c/${agentId}/${conversationId}`;
+
+export function createHandoffActivities(orm: Orm, options: HandoffOptions = {}) {
+  /** CONVERSATION_HANDED_OFF of the handoff just made, in its transaction. */
+  const recordHandedOff = async (tx: EntityManager, input: ConversationIds & { by?: HandoffBy }) => {
+    const row = await tx.findOneOrFail(Conversation, { id: input.conversationId }, { populate: ['agent'] });
+    await recordConversationEvent(tx, input.accountId, {
+      type: 'CONVERSATION_HANDED_OFF',
+      agentId: input.agentId,
+      conversationId: input.conversationId,
+      details: {
+        agentName: row.agent.name,
+        channel: row.channel,
+        contact: { name: row.contactName ?? null, email: row.contactEmail ?? null, externalId: row.visitorId ?? row.networkUserId ?? null },
+        by: input.by ?? 'AI',
+        handoffs: row.handoffs,
+        consoleUrl: options.publicBaseUrl ? consoleUrl(options.publicBaseUrl, input.agentId, input.conversationId) : null,
+      },
+    });
+  };
   return {
     /**
-     * Hands the conversation to a person (its `handoff`-th handoff): status HANDED_OFF and one more handoff counted,
-     * once; then the notice to the visitor, once (an ended conversation is left as it is, without notice).
+     * Hands the conversation to a person (its `handoff`-th handoff): status HANDED_OFF, one more handoff counted, its
+     * wait started and CONVERSATION_HANDED_OFF written, once; then the notice to the visitor, once (an ended
+     * conversation is left as it is, without notice or event).
      */
     handOffConversation: failsAfter(
       5,
-      async (input: ConversationIds & { handoff: number; turn: number; temporalRunId: string }): Promise<SentMessage | null> => {
+      async (input: ConversationIds & { handoff: number; turn: number; temporalRunId: string; by?: HandoffBy }): Promise<SentMessage | null> => {
         const key = `${conversationWorkflowId(input.conversationId)}/handoff-${input.handoff}`;
         const handed = await once(orm.em, key, async (tx) => {
           const changed = await tx
@@ -41,9 +76,11 @@ export function createHandoffActivities(orm: Orm) {
               'run',
               tx.getTransactionContext(),
             );
+          if (changed.affectedRows > 0) await recordHandedOff(tx, input);
           return changed.affectedRows > 0;
         });
         if (!handed) return null;
+        options.outbox?.poke();
         const em = orm.em.fork();
         const setting = await em.findOne(AgentConfig, { agent: input.agentId, kind: CONFIG_KIND.setting }, { fields: ['values'] });
         const configured = (setting?.values.systemToolSettings as { handoffMessage?: unknown } | undefined)?.handoffMessage;

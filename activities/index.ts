@@ -50,6 +50,8 @@ export interface ActivityDeps {
   outbound?: OutboundPolicy;
   /** The Temporal UI (TEMPORAL_UI_URL) and the namespace, for links to runs in AUTOMATION_FAILED events; absent: no link. */
   temporalUi?: { url: string; namespace: string } | null;
+  /** PUBLIC_BASE_URL, for links to the operator console in CONVERSATION_HANDED_OFF events; absent: no link. */
+  publicBaseUrl?: string | null;
 }
 
 export function createActivities({
@@ -65,6 +67,7 @@ export function createActivities({
   secrets,
   outbound: policy = REFUSE_PRIVATE,
   temporalUi,
+  publicBaseUrl,
 }: ActivityDeps) {
   const outbox = new OutboxNotifier(orm.em.getKnex());
   const httpTimeoutMs = 30_000;
@@ -98,7 +101,7 @@ export function createActivities({
     ...createRetryJobActivities(orm, temporal),
     ...createKnowledgeActivities({ orm, provider: aiProvider ?? null, outbound, httpTimeoutMs }),
     ...createChannelActivities({ ...channelDeps, hear }),
-    ...createHandoffActivities(orm),
+    ...createHandoffActivities(orm, { outbox, publicBaseUrl: publicBaseUrl ?? null }),
     ...createTurnActivities(orm, {
       outbox,
       aiAvailable: !!aiProvider,

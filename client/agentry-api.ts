@@ -947,6 +947,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inbox/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's inbox as server-sent events: `conversation` with the InboxConversation (as the caller sees it) whenever one gets a message, changes status, is claimed or released, or its viewers or typing change; `resync` (data {}) when the client should reload the list (on connecting, and after the server lost its notifications for a while); keep-alive comments */
+    get: operations['streamInbox'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/incoming-webhooks': {
     parameters: {
       query?: never;
@@ -5527,7 +5544,7 @@ export interface components {
       triggerSlug?: string | null;
       /** @description EXTERNAL_TRIGGER: toolkit owning the event, e.g. GMAIL */
       triggerToolkit?: string | null;
-      /** @description One of CONVERSATION_ENDED, CONVERSATION_IDLE, FEEDBACK_CAPTURED, CONTACT_CREATED, CONTACT_UPDATED, TABLE_ROW_CREATED, TABLE_ROW_UPDATED, OBJECT_RECORD_CREATED, OBJECT_RECORD_UPDATED, INCOMING_WEBHOOK, EXTERNAL_TRIGGER; or AUTOMATION_FAILED (an extension): a run of a workflow of triggeredByWorkflowIds failed */
+      /** @description One of CONVERSATION_ENDED, CONVERSATION_IDLE, FEEDBACK_CAPTURED, CONTACT_CREATED, CONTACT_UPDATED, TABLE_ROW_CREATED, TABLE_ROW_UPDATED, OBJECT_RECORD_CREATED, OBJECT_RECORD_UPDATED, INCOMING_WEBHOOK, EXTERNAL_TRIGGER; or, as extensions, CONVERSATION_HANDED_OFF: a conversation of an agent of triggeredByAgentIds was handed to a person, and AUTOMATION_FAILED: a run of a workflow of triggeredByWorkflowIds failed */
       triggerType: string;
       /**
        * @description Repeats the node type
@@ -11477,6 +11494,53 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A GENERAL key was used on an endpoint that requires a USER key, or a write authenticated by the session cookie lacks its X-CSRF-Token (`csrf_token_invalid`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Any other error: `{ code, message, details? }` */
+      default: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  streamInbox: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An event stream */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
         };
       };
       /** @description Missing, malformed, unknown or revoked API key, or an expired or revoked session */

@@ -7,8 +7,10 @@ import pg from 'pg';
 
 export interface PgListenerOptions {
   databaseUrl: string;
-  channel: string;
-  onNotification: (payload: string) => void;
+  /** The channel, or channels, listened to on the one connection. */
+  channel: string | string[];
+  /** `channel`: which of them the notification came on. */
+  onNotification: (payload: string, channel: string) => void;
   /** Each time the LISTEN is in place, the first time included. */
   onListening?: () => void;
   log?: (message: string) => void;
@@ -45,6 +47,7 @@ export class PgListener {
 
   private async loop(): Promise<void> {
     const { databaseUrl, channel, onNotification, onListening, log } = this.options;
+    const channels = typeof channel === 'string' ? [channel] : channel;
     while (!this.stopped) {
       const client = new pg.Client({ connectionString: databaseUrl });
       try {
@@ -52,16 +55,16 @@ export class PgListener {
           client.on('error', () => resolve());
           client.on('end', () => resolve());
         });
-        client.on('notification', (notice) => onNotification(notice.payload ?? ''));
+        client.on('notification', (notice) => onNotification(notice.payload ?? '', notice.channel));
         await client.connect();
-        await client.query(`listen ${channel}`);
+        await client.query(channels.map((name) => `listen ${name}`).join('; '));
         if (!this.stopped) {
           this.client = client;
           onListening?.();
           await closed;
         }
       } catch (error) {
-        log?.(`LISTEN ${channel} failed (${error instanceof Error ? error.message : String(error)}); trying again`);
+        log?.(`LISTEN ${channels.join(', ')} failed (${error instanceof Error ? error.message : String(error)}); trying again`);
       } finally {
         this.client = undefined;
       }

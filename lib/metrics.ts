@@ -70,6 +70,12 @@ export const conversationStreamsOpen = new Gauge({
   registers: [registry],
 });
 
+export const inboxStreamsOpen = new Gauge({
+  name: 'agentry_inbox_streams_open',
+  help: 'Operator inbox event streams (GET /inbox/stream) open on this API process',
+  registers: [registry],
+});
+
 export const rateLimitStoreFailures = new Counter({
   name: 'agentry_rate_limit_store_failures_total',
   help: 'Limited requests let through because the shared buckets in PostgreSQL could not be read',

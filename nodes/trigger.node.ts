@@ -10,7 +10,13 @@ import { findTriggerType, validateTriggerConfig, type TriggerType } from '../db/
 import { DataTable } from '../db/tables/data-table.entity.js';
 import { RecordType } from '../db/tables/record-type.entity.js';
 import type { Issue } from '../lib/errors.js';
-import { AUTOMATION_FAILED_EVENT, CONVERSATION_EVENTS, includes, type AutomationEvent } from '../lib/events/event-match.js';
+import {
+  AUTOMATION_FAILED_EVENT,
+  CONVERSATION_EVENTS,
+  CONVERSATION_HANDED_OFF_EVENT,
+  includes,
+  type AutomationEvent,
+} from '../lib/events/event-match.js';
 import { Automation } from '../db/automations/automation.entity.js';
 import { invalid, missing, notFound, type NodeCheck } from './checks/check-context.js';
 import { DEFAULT_HANDLES, idList, type NodeModule } from './node-module.js';
@@ -29,6 +35,8 @@ export const TRIGGER_KINDS = [
   'EXTERNAL_TRIGGER',
 ];
 const CONVERSATION = CONVERSATION_EVENTS;
+/** Trigger kinds beside SPEC.md's: a conversation handed to a person (with triggeredByAgentIds, as the conversation ones). */
+const EXTENDED_KINDS = [...TRIGGER_KINDS, CONVERSATION_HANDED_OFF_EVENT];
 
 /** The event and the data each event requires. */
 const checkTrigger: NodeCheck = async (node, { em, accountId }) => {
@@ -37,8 +45,8 @@ const checkTrigger: NodeCheck = async (node, { em, accountId }) => {
     return [invalid('triggerType', 'SCHEDULED_TRIGGER is not a valid triggerType of a TRIGGER node: add a SCHEDULED_TRIGGER node instead')];
   }
   if (triggerType === AUTOMATION_FAILED_EVENT) return checkAutomationFailed(node.data, em, accountId);
-  if (typeof triggerType !== 'string' || !TRIGGER_KINDS.includes(triggerType)) {
-    return [invalid('triggerType', `must be one of ${[...TRIGGER_KINDS, AUTOMATION_FAILED_EVENT].join(', ')}`)];
+  if (typeof triggerType !== 'string' || !EXTENDED_KINDS.includes(triggerType)) {
+    return [invalid('triggerType', `must be one of ${[...EXTENDED_KINDS, AUTOMATION_FAILED_EVENT].join(', ')}`)];
   }
   const issues = [];
   if (CONVERSATION.includes(triggerType)) {
@@ -173,7 +181,9 @@ export const triggerNode: NodeModule = {
     properties: {
       triggerType: {
         type: 'string',
-        description: `One of ${TRIGGER_KINDS.join(', ')}; or ${AUTOMATION_FAILED_EVENT} (an extension): a run of a workflow of triggeredByWorkflowIds failed`,
+        description:
+          `One of ${TRIGGER_KINDS.join(', ')}; or, as extensions, ${CONVERSATION_HANDED_OFF_EVENT}: a conversation of an agent of triggeredByAgentIds ` +
+          `was handed to a person, and ${AUTOMATION_FAILED_EVENT}: a run of a workflow of triggeredByWorkflowIds failed`,
       },
       triggeredByWorkflowIds: idList('workflows whose failed runs fire it (AUTOMATION_FAILED)', { type: 'integer' }),
       triggeredBy: { type: ['string', 'null'], description: 'USER blocks the conversation triggers' },

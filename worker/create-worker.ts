@@ -48,6 +48,8 @@ export interface WorkerDeps {
   outbound?: OutboundPolicy;
   /** The Temporal UI's address (TEMPORAL_UI_URL), linked from AUTOMATION_FAILED events; absent: no link. */
   temporalUiUrl?: string | null;
+  /** PUBLIC_BASE_URL, linked from CONVERSATION_HANDED_OFF events (the operator console); absent: no link. */
+  publicBaseUrl?: string | null;
 }
 
 export type WorkerQueue = 'runs' | 'turns';
@@ -103,6 +105,7 @@ export async function createWorker({
   workflowCache = DEFAULT_WORKFLOW_CACHE,
   outbound,
   temporalUiUrl,
+  publicBaseUrl,
 }: WorkerDeps): Promise<AgentryWorker> {
   const workerIdentity = identity ?? `${process.pid}@${hostname()}`;
   const activities = createActivities({
@@ -118,6 +121,7 @@ export async function createWorker({
     secrets,
     outbound,
     temporalUi: temporalUiUrl ? { url: temporalUiUrl, namespace } : null,
+    publicBaseUrl,
   });
   // Both workers share one workflow bundle (built once) and the same activity functions.
   const workflowBundle = await workflowBundleOnce();

@@ -52,6 +52,7 @@ const worker = await createWorker({
   secrets: config.settingsKey ? SecretBox.fromKey(config.settingsKey) : null,
   outbound: config.outbound,
   temporalUiUrl: config.temporal.uiUrl,
+  publicBaseUrl: config.publicBaseUrl,
 });
 logger.info(
   { identity: worker.options.identity, taskQueues: worker.workers.map((w) => w.options.taskQueue) },

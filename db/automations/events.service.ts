@@ -1,6 +1,6 @@
 /**
  * Entry points for events produced outside the Objects and Tables data plane: conversation events (ended, idle,
- * feedback) and third-party trigger deliveries. Each writes one outbox event in the caller's transaction; the
+ * feedback, handed off) and third-party trigger deliveries. Each writes one outbox event in the caller's transaction; the
  * dispatcher starts the ACTIVE workflows whose TRIGGER nodes match it. Webhook calls and row events write theirs
  * where they happen (webhook-calls.ts, tables/row-events.ts).
  */
@@ -13,7 +13,7 @@ import type { TriggerSubscription } from './trigger-subscription.entity.js';
 import { findProviderSubscription } from './trigger-subscriptions.js';
 
 export interface ConversationEvent {
-  type: 'CONVERSATION_ENDED' | 'CONVERSATION_IDLE' | 'FEEDBACK_CAPTURED';
+  type: 'CONVERSATION_ENDED' | 'CONVERSATION_IDLE' | 'FEEDBACK_CAPTURED' | 'CONVERSATION_HANDED_OFF';
   agentId: string;
   conversationId: string;
   /** Anything else the producer knows (feedback rating, transcript summary, …); it reaches `{trigger_payload}`. */

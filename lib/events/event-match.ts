@@ -4,7 +4,13 @@
  * by the node modules (`matchesEvent`); SCHEDULED_TRIGGER nodes are started by Temporal Schedules, not by events.
  */
 
-export const CONVERSATION_EVENTS = ['CONVERSATION_ENDED', 'CONVERSATION_IDLE', 'FEEDBACK_CAPTURED'];
+/**
+ * A conversation was handed to a person (an extension beside SPEC.md's conversation triggers, issue 46): written
+ * once per handoff by the handoff's bookkeeping (activities/handoff.activity.ts), for TRIGGER nodes listing the agent
+ * in `triggeredByAgentIds`.
+ */
+export const CONVERSATION_HANDED_OFF_EVENT = 'CONVERSATION_HANDED_OFF';
+export const CONVERSATION_EVENTS = ['CONVERSATION_ENDED', 'CONVERSATION_IDLE', 'FEEDBACK_CAPTURED', CONVERSATION_HANDED_OFF_EVENT];
 export const ROW_EVENTS = [
   'TABLE_ROW_CREATED',
   'TABLE_ROW_UPDATED',

@@ -35,6 +35,9 @@ export const TEST_OUTBOUND_ALLOW_HOSTS = '127.0.0.1';
 /** The test worker's outbound address policy: a cluster's (no private address) with its local servers allowed. */
 export const TEST_OUTBOUND_POLICY: OutboundPolicy = { allowPrivate: false, allowHosts: parseAllowHosts(TEST_OUTBOUND_ALLOW_HOSTS) };
 
+/** PUBLIC_BASE_URL of the test API (`listen`) and worker (links to the operator console in events). */
+export const TEST_PUBLIC_BASE_URL = 'http://127.0.0.1';
+
 /** SETTINGS_ENCRYPTION_KEY of the test worker and of the admin command line the tests run (32 bytes in hex). */
 export const TEST_SETTINGS_KEY = 'a1'.repeat(32);
 
@@ -87,7 +90,7 @@ export async function listen(deps: Partial<AppDeps> = {}): Promise<{ server: Ser
   const app = createApp({
     orm: h.orm,
     temporal: h.env.client,
-    config: { publicBaseUrl: 'http://127.0.0.1', bodyLimitBytes: 64 * 1024, taskQueue: h.taskQueue, temporalUiUrl: 'http://temporal-ui.test:8233' },
+    config: { publicBaseUrl: TEST_PUBLIC_BASE_URL, bodyLimitBytes: 64 * 1024, taskQueue: h.taskQueue, temporalUiUrl: 'http://temporal-ui.test:8233' },
     secrets: SecretBox.fromKey(TEST_SETTINGS_KEY),
     logError: () => {},
     ...deps,
@@ -145,6 +148,7 @@ export async function startHarness(): Promise<Harness> {
     namespace: env.namespace ?? 'default',
     taskQueue,
     temporalUiUrl: 'http://temporal-ui.test:8233',
+    publicBaseUrl: TEST_PUBLIC_BASE_URL,
   });
   workerRun = worker.run();
   const dispatcher = new OutboxDispatcher({

@@ -49,6 +49,11 @@ describe('which entry nodes an event starts', () => {
     expect(entryMatches(trigger({ triggerType: 'CONVERSATION_ENDED', triggeredByAgentIds: ['a2'] }), event)).to.equal(false);
     expect(entryMatches(trigger({ triggerType: 'CONVERSATION_ENDED', triggeredByAgentIds: ['a1'], triggeredBy: 'USER' }), event)).to.equal(false);
     expect(entryMatches(trigger({ triggerType: 'FEEDBACK_CAPTURED', triggeredByAgentIds: ['a1'] }), event)).to.equal(false);
+    // CONVERSATION_HANDED_OFF (an extension) selects its agents the same way.
+    const handedOff = { type: 'CONVERSATION_HANDED_OFF', payload: { agentId: 'a1', conversationId: 'c', by: 'AI' } };
+    expect(entryMatches(trigger({ triggerType: 'CONVERSATION_HANDED_OFF', triggeredByAgentIds: ['a1'] }), handedOff)).to.equal(true);
+    expect(entryMatches(trigger({ triggerType: 'CONVERSATION_HANDED_OFF', triggeredByAgentIds: ['a2'] }), handedOff)).to.equal(false);
+    expect(entryMatches(trigger({ triggerType: 'CONVERSATION_ENDED', triggeredByAgentIds: ['a1'] }), handedOff)).to.equal(false);
   });
 
   it('third-party deliveries match the subscription of the node', () => {

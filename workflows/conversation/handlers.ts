@@ -75,7 +75,7 @@ export function setConversationHandlers({ state, runner, queue, deadlines, lifec
     });
   setHandler(
     handoffUpdate,
-    answeringState(() => lifecycle.handOff(state.turns)),
+    answeringState(() => lifecycle.handOff(state.turns, 'OPERATOR')),
     { validator: open },
   );
   setHandler(

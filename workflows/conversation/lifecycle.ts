@@ -27,13 +27,22 @@ export class Lifecycle {
     await bookkeeping.closeConversation({ ...this.ids(), reason });
   }
 
-  /** Hands the conversation to a person (once while handed off): the row follows, the visitor is told. */
-  async handOff(turn: number): Promise<SentMessage[]> {
+  /**
+   * Hands the conversation to a person (once while handed off): the row follows, the visitor is told, and
+   * CONVERSATION_HANDED_OFF says `by` whom (AI: the turn's nodes; OPERATOR: the `handoff` update, a person's call).
+   */
+  async handOff(turn: number, by: 'AI' | 'OPERATOR'): Promise<SentMessage[]> {
     const { state } = this;
     if (state.handedOff || state.ended) return [];
     state.handedOff = true;
     state.handoffs = (state.handoffs ?? 0) + 1;
-    const notice = await bookkeeping.handOffConversation({ ...this.ids(), handoff: state.handoffs, turn, temporalRunId: workflowInfo().runId });
+    const notice = await bookkeeping.handOffConversation({
+      ...this.ids(),
+      handoff: state.handoffs,
+      turn,
+      temporalRunId: workflowInfo().runId,
+      by,
+    });
     return notice ? [notice] : [];
   }
 
@@ -48,7 +57,7 @@ export class Lifecycle {
   async settle({ reply, actions }: Turn): Promise<TurnReply> {
     const wants = (type: ConversationAction['type']) => actions.some((a) => a.type === type);
     let settled = reply;
-    if (wants('HANDOFF')) settled = { ...reply, messages: [...reply.messages, ...(await this.handOff(reply.turn))] };
+    if (wants('HANDOFF')) settled = { ...reply, messages: [...reply.messages, ...(await this.handOff(reply.turn, 'AI'))] };
     if (wants('END')) await this.close('AGENT');
     return settled;
   }

@@ -1,7 +1,8 @@
 /**
  * The operator inbox (issue 46), for people of the account (USER scope: a USER key, or the console's session, acts
  * as its user): the account's conversations across agents, one conversation as the console's header shows it, its
- * claim (take it, take it over, release it), the caller's presence and typing, and their read mark.
+ * claim (take it, take it over, release it), the caller's presence and typing, their read mark, and the live stream of
+ * all of it.
  */
 import type { Client } from '@temporalio/client';
 import { findAgent } from '../../../db/agents/agents.service.js';
@@ -12,7 +13,9 @@ import { markAbsent, markPresent, markRead, releaseConversation } from '../../..
 import type { KeyIdentity } from '../../../db/accounts/api-keys.service.js';
 import { ForbiddenError, NotFoundError } from '../../../lib/errors.js';
 import { takeConversation } from '../../temporal/conversation-claims.js';
-import type { RouteRegistry } from '../../route-registry.js';
+import { Reply, type RouteRegistry } from '../../route-registry.js';
+import type { ConversationFeed } from '../../conversation-feed.js';
+import { inboxStream } from './inbox-stream.js';
 import { pageSchema, strictObject } from '../../schemas/common.schema.js';
 import { conversationParams, type ConversationParams } from './conversations.routes.js';
 
@@ -72,7 +75,25 @@ export function callerId(auth: KeyIdentity): number {
 
 const CLAIMED = { description: 'Another user holds the claim (`conversation_claimed`, naming them), or the conversation has ended' };
 
-export function inboxRoutes(api: RouteRegistry, temporal: Client): void {
+export function inboxRoutes(api: RouteRegistry, temporal: Client, feed: ConversationFeed): void {
+  api.add({
+    method: 'get',
+    operationId: 'streamInbox',
+    path: '/inbox/stream',
+    scope: 'U',
+    tag,
+    summary:
+      "The account's inbox as server-sent events: `conversation` with the InboxConversation (as the caller sees it) whenever one gets a message, " +
+      'changes status, is claimed or released, or its viewers or typing change; `resync` (data {}) when the client should reload the list ' +
+      '(on connecting, and after the server lost its notifications for a while); keep-alive comments',
+    responses: { 200: { description: 'An event stream', contentTypes: ['text/event-stream'] } },
+    handler: ({ auth, em }) =>
+      new Reply(200, inboxStream(feed, em, auth.account.id, callerId(auth)), {
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no',
+      }),
+  });
   api.add<unknown, InboxFilter, unknown>({
     method: 'get',
     operationId: 'listInboxConversations',

@@ -33,6 +33,6 @@ export function agentFeatureRoutes(
   agentAnalyticsRoutes(api);
   conversationRoutes(api, temporal, feed, taskQueue, temporalUiUrl);
   handoffRoutes(api, temporal);
-  inboxRoutes(api, temporal);
+  inboxRoutes(api, temporal, feed);
   agentResourceRoutes(api);
 }

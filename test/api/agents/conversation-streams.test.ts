@@ -77,12 +77,12 @@ describe('conversation streams on notices', function () {
 
     // The listening connection is cut (as when PostgreSQL restarts); a message written now still arrives.
     const knex = harness().orm.em.getKnex();
-    const cut = await knex.raw(`select pg_terminate_backend(pid) from pg_stat_activity where query = 'listen agentry_conversations'`);
+    const cut = await knex.raw(`select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen agentry_conversations%'`);
     expect(cut.rows.length, 'listening connections cut').to.be.at.least(1);
     await say(a, agent, conversation.id, 'when are you open');
     await stream.until('when are you open');
     await eventually(async () => {
-      const { rows } = await knex.raw(`select 1 from pg_stat_activity where query = 'listen agentry_conversations'`);
+      const { rows } = await knex.raw(`select 1 from pg_stat_activity where query like 'listen agentry_conversations%'`);
       return rows.length ? true : undefined;
     }, 'the listener back');
     const seen = stream.messages();
