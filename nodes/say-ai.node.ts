@@ -8,7 +8,7 @@
 import { AgentConfig } from '../db/agents/agent-config.entity.js';
 import { CONFIG_KIND } from '../db/agents/agent-defaults.js';
 import { toVariableString } from '../lib/runtime/path.js';
-import type { Citation, ConversationAction, ExecuteNodeInput, NodeOutcome } from '../lib/runtime/contract.js';
+import type { Citation, ConversationAction, ExecuteNodeInput, NodeOutcome, ToolCallNote } from '../lib/runtime/contract.js';
 import type { AiCallModel, ChatCall, ChatMessage } from '../lib/runtime/ai-call.js';
 import { citationsIn } from '../integrations/knowledge/grounding.js';
 import { groundingFor } from './support/knowledge.js';
@@ -34,11 +34,12 @@ async function speak(
   credits: number,
   citations: Citation[] = [],
   actions: ConversationAction[] = [],
+  toolCalls: ToolCallNote[] = [],
 ): Promise<NodeOutcome> {
   const all = [...actions, ...configuredAction(input.data.conversationAction)];
   const acting = all.length ? { conversationActions: all } : {};
   if (!message) return { output: null, ...acting };
-  const sent = await say(input, context, message, credits, citations);
+  const sent = await say(input, context, message, credits, citations, toolCalls.length ? { toolCalls } : null);
   return { output: { message: sent.text }, messages: [sent], aiCredits: credits, ...acting };
 }
 
@@ -109,7 +110,8 @@ const sayAiSteps: AiNodeSteps<SayAiState> = {
     }
     const message = reply.content.trim() || field(input.data.fallbackMessage);
     const citations = state ? citationsIn(message, state.sources) : [];
-    return speak(input, context, message, creditsOf(replies), citations, tooling ? actionsOf(tooling.calls) : []);
+    const calls = tooling?.calls ?? [];
+    return speak(input, context, message, creditsOf(replies), citations, actionsOf(calls), calls.map(toolCallNote));
   },
 };
 
@@ -121,6 +123,15 @@ async function replyTools(input: ExecuteNodeInput, context: ExecutionContext) {
   const conversation = input.conversation;
   if (!conversation || conversation.flowId !== null || conversation.message === undefined || input.node.nodeId !== 'default_reply') return [];
   return systemTools(input, context, await systemToolNames(input, context));
+}
+
+/** Arguments longer than this (as JSON) are noted by their start only. */
+const NOTE_ARGUMENTS_CHARS = 500;
+
+/** A tool call as the transcript notes it for the people reading it: the name, and the arguments cut short. */
+function toolCallNote(call: { name: string; arguments: unknown }): ToolCallNote {
+  const json = JSON.stringify(call.arguments ?? null);
+  return { name: call.name, arguments: json.length > NOTE_ARGUMENTS_CHARS ? `${json.slice(0, NOTE_ARGUMENTS_CHARS)}…` : call.arguments };
 }
 
 /** What the state keeps of a tool's answer: whether it acted (`actionsOf` reads `ok`), not the results it showed. */

@@ -160,10 +160,12 @@ export class WidgetSessions {
 
 /**
  * A transcript message as a widget visitor sees it: an operator's message keeps the name they chose, not the id of
- * their user in the account.
+ * their user in the account; the AI's tool calls are the account's to read.
  */
 export function forVisitor<M extends { metadata?: MessageMetadata | null }>(message: M): M {
-  const operator = message.metadata?.operator;
-  if (!operator) return message;
-  return { ...message, metadata: { ...message.metadata, operator: { userId: null, name: operator.name } } };
+  if (!message.metadata) return message;
+  const { operator, toolCalls, ...metadata } = message.metadata;
+  if (!operator && !toolCalls) return message;
+  const visible = { ...metadata, ...(operator && { operator: { userId: null, name: operator.name } }) };
+  return { ...message, metadata: Object.keys(visible).length ? visible : null };
 }

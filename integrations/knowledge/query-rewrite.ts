@@ -3,7 +3,9 @@
  * like any AI call (its credits charged to the account, given back when it fails; tokens and latency on the AI
  * metrics), bounded by `REWRITE_TIMEOUT_MS`. Rewrites are not cached: see docs/agents.md ("Multi-query").
  */
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { once } from '../../db/node-effects/node-effects.js';
 import { AI_NOT_CONFIGURED, type AiGateway } from '../ai/ai-gateway.js';
 import { resolveModel } from '../ai/model-resolution.js';
 import { readRewrites, rewriteMessages, REWRITE_SCHEMA } from '../../lib/knowledge/query-rewrite.js';
@@ -28,5 +30,18 @@ export function queryRewriter(gateway: AiGateway | null, em: EntityManager, acco
       if (timeout.aborted && !signal?.aborted) throw new Error(`no answer within ${REWRITE_TIMEOUT_MS / 1000} s`, { cause: error });
       throw error;
     }
+  };
+}
+
+/**
+ * The rewriter of a node execution (`executionKey`), which Temporal may run again: each question's rewrite is made,
+ * charged and recorded in one transaction, so an attempt after one that finished answers the recorded rewordings,
+ * and one after an attempt that died mid-call finds its charge rolled back with it. The transaction stays open for
+ * the call (at most `REWRITE_TIMEOUT_MS`). A failed rewrite records nothing.
+ */
+export function recordedQueryRewriter(gateway: AiGateway | null, em: EntityManager, accountId: number, executionKey: string): QueryRewriter {
+  return (question, signal) => {
+    const key = `${executionKey}/rewrite/${createHash('sha256').update(question).digest('hex').slice(0, 32)}`;
+    return once(em, key, (tx) => queryRewriter(gateway, tx, accountId)(question, signal));
   };
 }

@@ -245,6 +245,14 @@ export interface MessageMetadata {
   operator?: { userId: number | null; name: string | null };
   /** A person's voice message on a messaging network: the text is its transcript. */
   voice?: boolean;
+  /** An agent's reply: the tools the AI called before writing it, for the people who read the transcript. */
+  toolCalls?: ToolCallNote[];
+}
+
+/** A tool the AI called: its name and the arguments it passed (long arguments cut to a summary). */
+export interface ToolCallNote {
+  name: string;
+  arguments: unknown;
 }
 
 /** A knowledge-base document a message cites. */

@@ -4,7 +4,7 @@
  */
 import { ConversationMessage } from '../../db/agents/conversation-message.entity.js';
 import { appendMessage } from '../../db/agents/conversations.service.js';
-import type { Citation, ConversationNodeContext, ExecuteNodeInput, SentMessage } from '../../lib/runtime/contract.js';
+import type { Citation, ConversationNodeContext, ExecuteNodeInput, MessageMetadata, SentMessage } from '../../lib/runtime/contract.js';
 import type { ChatMessage } from '../../integrations/ai/ai-provider.js';
 import type { ExecutionContext } from '../node-module.js';
 import { NodeError } from '../../lib/errors.js';
@@ -22,6 +22,7 @@ export async function say(
   text: string,
   credits: number,
   citations: Citation[] = [],
+  metadata: MessageMetadata | null = null,
 ): Promise<SentMessage> {
   const conversation = conversationOf(input);
   return appendMessage(context.orm.em.fork(), {
@@ -37,6 +38,7 @@ export async function say(
     credits,
     temporalRunId: conversation.temporalRunId,
     citations,
+    metadata,
     // The node's activity sends it once the node is done (`afterNode`).
     holdDelivery: !!context.sendsSaidAtOnce,
   });

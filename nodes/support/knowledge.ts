@@ -3,11 +3,12 @@
  * agent's), automatic retrieval for a reply written from a prompt (SAY_AI, the agent's default reply), and the
  * `search_knowledge` tool of TOOLS_AI. Passages reach the AI call by id and score only (`ChatMessage.passages`).
  * A knowledge base with `multiQuery` on has each question reworded first (`search`): that call is made in-process and
- * charged to the account; both retrievals run once per execution (`prepare` and each tool call are recorded).
+ * charged to the account, and recorded with its charge, so a retried step neither asks nor pays again; both retrievals
+ * run once per execution (`prepare` and each tool call are recorded).
  */
 import { AgentConfig } from '../../db/agents/agent-config.entity.js';
 import { CONFIG_KIND } from '../../db/agents/agent-defaults.js';
-import { queryRewriter } from '../../integrations/knowledge/query-rewrite.js';
+import { recordedQueryRewriter } from '../../integrations/knowledge/query-rewrite.js';
 import { retrieve, type RetrievedPassage } from '../../integrations/knowledge/retrieval.js';
 import { groundingInstruction, passageRefs } from '../../integrations/knowledge/grounding.js';
 import type { ChatMessage } from '../../lib/runtime/ai-call.js';
@@ -37,7 +38,7 @@ function search(input: ExecuteNodeInput, context: ExecutionContext, knowledgeBas
     query,
     topK: GROUNDING_PASSAGES,
     signal: context.signal,
-    rewrite: queryRewriter(context.ai, em, input.accountId),
+    rewrite: recordedQueryRewriter(context.ai, em, input.accountId, input.executionKey),
   });
 }
 

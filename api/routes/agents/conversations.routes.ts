@@ -62,9 +62,15 @@ export const MessageSchema = {
         userAgent: { type: 'string' },
         operator: strictObject({ userId: { type: ['integer', 'null'] }, name: { type: ['string', 'null'] } }, 'Who wrote an operator message'),
         voice: { type: 'boolean', description: "A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript" },
+        toolCalls: {
+          type: 'array',
+          description:
+            "An agent's reply: the tools the AI called before writing it (arguments over 500 characters of JSON are cut to their start); never shown to the visitor",
+          items: strictObject({ name: { type: 'string' }, arguments: {} }, 'A tool call'),
+        },
       },
       description:
-        "A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice",
+        "A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice; an agent's reply: the AI's tool calls",
     },
     delivery: {
       type: 'object',

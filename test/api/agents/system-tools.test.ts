@@ -106,6 +106,8 @@ describe('system tools', function () {
     ]);
     const transcript = await ok('GET', `${agent.base}/conversations/${conversation.id}`, a.userKey);
     expect(transcript.messages.at(-1).citations).to.deep.equal([{ url: 'https://example.com/releases/2.0', title: 'Release notes 2.0' }]);
+    // The people reading the transcript see which tools the AI called before it answered.
+    expect(transcript.messages.at(-1).metadata).to.deep.equal({ toolCalls: [{ name: 'web_search', arguments: { query: 'latest release' } }] });
 
     // A failing search service is reported to the model, which still answers.
     search.status = 503;

@@ -8,7 +8,8 @@
 import { expect } from 'chai';
 import type { Server } from 'node:http';
 import { aiProviderFrom } from '../../../integrations/ai/openai-compatible-provider.js';
-import { REWRITE_TIMEOUT_MS } from '../../../integrations/knowledge/query-rewrite.js';
+import { AiGateway } from '../../../integrations/ai/ai-gateway.js';
+import { recordedQueryRewriter, REWRITE_TIMEOUT_MS } from '../../../integrations/knowledge/query-rewrite.js';
 import { harness, listen } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
 import { ok, refused, type Account } from '../agents/agent-calls.helpers.js';
@@ -148,5 +149,26 @@ describe('knowledge bases: multi-query retrieval', function () {
     expect(none.rewrites.reason).to.match(/AI gateway is not configured/);
     expect(none.agentry).to.deep.equal(plain.agentry);
     expect(ai.chats).to.have.length(0);
+  });
+
+  it("in an agent's step, a retried attempt answers the recorded rewordings: the model is asked and paid once", async () => {
+    const ai = harness().ai;
+    const gateway = new AiGateway(harness().aiProvider);
+    const executionKey = `test-rewrite-${a.account.id}-${Date.now()}`;
+    const before = await balanceOf(a.account.id);
+    ai.script({ content: JSON.stringify({ queries: REWORDINGS }) }, { content: JSON.stringify({ queries: ['something else'] }) });
+    const attempt = () => recordedQueryRewriter(gateway, harness().orm.em.fork(), a.account.id, executionKey)(QUESTION);
+    const [first, second] = [await attempt(), await attempt()];
+    expect(first).to.deep.equal(REWORDINGS);
+    expect(second).to.deep.equal(REWORDINGS);
+    expect(ai.chats).to.have.length(1);
+    const charged = before - (await balanceOf(a.account.id));
+    expect(charged).to.be.greaterThan(0);
+    // Another question of the same step (a second search_knowledge call) is its own rewrite.
+    expect(await recordedQueryRewriter(gateway, harness().orm.em.fork(), a.account.id, executionKey)('Where is my parcel?')).to.deep.equal([
+      'something else',
+    ]);
+    expect(before - (await balanceOf(a.account.id))).to.equal(2 * charged);
+    ai.script();
   });
 });
