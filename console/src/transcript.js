@@ -21,11 +21,13 @@ function author(message, info) {
   return info.agentName || 'Agent';
 }
 
-/** The tool calls a message records, when the API gives them (`toolCalls`, or `metadata.toolCalls`). */
-const toolCallsOf = (message) => message.toolCalls || (message.metadata && message.metadata.toolCalls) || [];
+/** The tools the AI called before writing an agent's reply (`metadata.toolCalls`). */
+const toolCallsOf = (message) => (message.metadata && message.metadata.toolCalls) || [];
 
 function toolNote(call) {
-  const args = call.arguments && Object.keys(call.arguments).length ? ` ${JSON.stringify(call.arguments)}` : '';
+  const given = call.arguments;
+  // Long arguments come cut to a string; others as the AI gave them.
+  const args = typeof given === 'string' ? ` ${given}` : given && Object.keys(given).length ? ` ${JSON.stringify(given)}` : '';
   return el('li', { class: 'note tool', text: `The agent called ${call.name}${args}` });
 }
 

@@ -11,8 +11,8 @@ import type { ConversationStatus } from './conversation.entity.js';
 /** How long a presence (`PUT .../presence`) counts: the console renews it every 10 s while a conversation is open. */
 export const PRESENCE_SECONDS = 30;
 
-/** The name shown for a user: the part of their email before the @. */
-export const userNameSql = (alias: string) => `split_part(${alias}.email, '@', 1)`;
+/** The name shown for a user: their name (users.name, console-auth), else the part of their email before the @. */
+export const userNameSql = (alias: string) => `coalesce(${alias}.name, split_part(${alias}.email, '@', 1))`;
 
 export interface InboxClaim {
   userId: number;
