@@ -5,7 +5,7 @@
 import { call, setCsrf, whenSessionEnds } from './api.js';
 import { contactName, el, userName } from './dom.js';
 import { conversationView } from './conversation-view.js';
-import { connectInbox, disconnectInbox, loadInbox, onChange, store } from './inbox-store.js';
+import { connectInbox, disconnectInbox, ensureInbox, loadInbox, onChange, store } from './inbox-store.js';
 import { inboxView } from './inbox-view.js';
 import { setSound, soundOn, startNotifications, unclaimed } from './notify.js';
 import { searchView } from './search-view.js';
@@ -89,7 +89,7 @@ function start(session) {
   shell.badge();
   shell.offBadge = onChange(shell.badge);
   connectInbox(fail);
-  loadInbox().catch(fail);
+  ensureInbox().catch(fail);
   show();
 }
 
@@ -110,6 +110,9 @@ whenSessionEnds(() => {
   if (shell) signedOut('Your session has ended. Sign in again.');
 });
 window.addEventListener('hashchange', show);
+// The lists are asked for beside the session: signed in, the inbox draws one round trip sooner; signed out, the 401
+// changes nothing (no view is shown yet).
+loadInbox().catch(() => {});
 call('GET', '/sessions/current', undefined, { signIn: true }).then(start, (e) =>
   e.status === 401 ? signInView(root, start) : root.replaceChildren(el('p', { class: 'error', role: 'alert', text: e.message })),
 );

@@ -67,6 +67,9 @@ export function loadInbox() {
   return loading;
 }
 
+/** The lists as read already or being read (the page asks for them beside its session, to draw sooner), else a read. */
+export const ensureInbox = () => loading || (store.loaded ? Promise.resolve() : loadInbox());
+
 let source = null;
 let retry = null;
 /** Opens the account's live stream; a dropped one comes back (EventSource retries by itself; a refused one is reopened). */
