@@ -1,6 +1,7 @@
 /**
  * What browsers need from the API: CORS for the origins an operator allows (`CORS_ORIGINS`), and security headers on
- * every answer. Callers authenticate with a bearer key, never a cookie, so credentials are not allowed cross-origin.
+ * every answer. API clients authenticate with a bearer key; the console's session cookie is for its own origin only
+ * (`SameSite=Lax`, and a CSRF token on writes), so credentials are never allowed cross-origin.
  */
 import cors from '@koa/cors';
 import type { Middleware } from 'koa';

@@ -1,7 +1,7 @@
 /**
  * The one logger of every agentry process: JSON lines (pino) for machines, or readable lines for people at a
- * terminal (`LOG_FORMAT=pretty`). Keys, tokens and Authorization headers are redacted wherever they appear in what
- * is logged.
+ * terminal (`LOG_FORMAT=pretty`). Keys, tokens, passwords, Authorization and Cookie headers are redacted wherever they
+ * appear in what is logged.
  */
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
@@ -18,7 +18,7 @@ export interface LogOptions {
   destination?: NodeJS.WritableStream;
 }
 
-/** Paths of logged objects whose values are secrets (API keys, webhook tokens, Authorization headers). */
+/** Paths of logged objects whose values are secrets (API keys, webhook tokens, Authorization and Cookie headers, passwords). */
 export const REDACTED_PATHS = [
   'authorization',
   'headers.authorization',
@@ -34,6 +34,12 @@ export const REDACTED_PATHS = [
   'generalKey',
   '*.userKey',
   '*.generalKey',
+  'headers.cookie',
+  'req.headers.cookie',
+  'password',
+  '*.password',
+  'csrfToken',
+  '*.csrfToken',
 ];
 
 /** A logger named after its process (`api`, `worker`, `launcher`). */

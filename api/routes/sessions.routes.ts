@@ -4,8 +4,9 @@
  */
 import type { KeyIdentity } from '../../db/accounts/api-keys.service.js';
 import { changePassword } from '../../db/accounts/passwords.service.js';
-import { listSessions, revokeSession, revokeSessions, sessionView, signIn } from '../../db/accounts/sessions.service.js';
+import { findAccountSession, listSessions, revokeSession, revokeSessions, sessionView, signIn } from '../../db/accounts/sessions.service.js';
 import { UnauthorizedError } from '../../lib/errors.js';
+import { dummyHash } from '../../lib/passwords.js';
 import { paginate } from '../pagination.js';
 import { Reply, type RouteRegistry } from '../route-registry.js';
 import { PageQuerySchema } from '../schemas/common.schema.js';
@@ -37,6 +38,10 @@ function currentOf(auth: KeyIdentity): NonNullable<KeyIdentity['session']> {
 const isHttps = (selfOrigin: string): boolean => selfOrigin.startsWith('https:');
 
 export function sessionRoutes(api: RouteRegistry, deps: SessionRouteDeps): void {
+  // Made now, so that the first unknown email is not told apart by the time making it takes.
+  void dummyHash();
+  // Another account's session answers 404 before anything else is looked at; another user's is the handler's 404.
+  api.resource<{ sessionId: string }>('/sessions/:sessionId', (em, accountId, params) => findAccountSession(em, accountId, params.sessionId));
   const limited = {
     429: { description: 'Too many sign-ins from this address or of this email (`rate_limited`), or the email is locked (`sign_in_locked`)' },
   };

@@ -184,6 +184,15 @@ export async function listSessions(em: EntityManager, userId: number, currentId:
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A live session of the account (any of its users), or a 404. */
+export async function findAccountSession(em: EntityManager, accountId: number, sessionId: string): Promise<UserSession> {
+  const session = UUID.test(sessionId)
+    ? await em.findOne(UserSession, { id: sessionId, account: accountId, revokedAt: null, expiresAt: { $gt: new Date() } })
+    : null;
+  if (!session) throw new NotFoundError(`Session ${sessionId} not found`);
+  return session;
+}
+
 /** Revokes one live session of the user; another user's (or account's) session, or none, is a 404. */
 export async function revokeSession(em: EntityManager, userId: number, sessionId: string): Promise<void> {
   const revoked = UUID.test(sessionId)

@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import type { BootstrapResult } from '../../db/accounts/accounts.service.js';
+import { setUserPassword } from '../../db/accounts/passwords.service.js';
 import { harness } from '../setup/harness.js';
 import { call } from '../setup/http.js';
 
@@ -62,6 +63,8 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
   const tool = await ok('POST', '/custom-tools', key, { name: 'Tool', url: 'https://x.test' });
   const playbook = await ok('POST', '/playbooks', key, { name: 'Playbook' });
   const knowledgeBase = await ok('POST', '/knowledge-bases', key, { name: 'KB' });
+  await setUserPassword(harness().orm.em.fork(), account.user.id, 'fuzz fixture password');
+  const session = await ok('POST', '/sessions', key, { email: account.user.email, password: 'fuzz fixture password' });
   return {
     accountId: account.account.id,
     userKey: key,
@@ -94,6 +97,7 @@ export async function fuzzFixture(account: BootstrapResult): Promise<FuzzFixture
       intentId: intent.id,
       channel: 'livechat',
       conversationId: conversation.id,
+      sessionId: session.id,
       '/custom-tools': tool.id,
       '/playbooks': playbook.id,
       '/knowledge-bases': knowledgeBase.id,

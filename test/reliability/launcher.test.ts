@@ -148,6 +148,12 @@ describe('beside a running npm start (its default ports taken)', function () {
         expect(me.status).to.equal(200);
         expect(me.body.data.account.name).to.equal('Default');
         expect((await call('GET', '/me', { key: generalKey, baseUrl: base })).body.data.user).to.equal(null);
+        // The first user's password, printed once beside the keys, signs in to the console.
+        expect(out).to.include(`Console        http://127.0.0.1:${port}/console`);
+        const password = /Password +(\S+) +\(sign in to http:\/\/127\.0\.0\.1:\d+\/console as admin@localhost\)/.exec(out)?.[1];
+        const signedIn = await call('POST', '/sessions', { baseUrl: base, body: { email: 'admin@localhost', password } });
+        expect(signedIn.status, signedIn.text).to.equal(201);
+        expect(signedIn.body.user).to.include({ email: 'admin@localhost', name: 'admin' });
         expect((await call('GET', '/healthz?worker=true', { baseUrl: `http://127.0.0.1:${port}` })).status).to.equal(200);
         // The workers serve their metrics on the ports given, not on the defaults the other platform holds.
         expect(out).to.include(`http://127.0.0.1:${metrics}/metrics (runs worker), http://127.0.0.1:${metrics + 2}/metrics (turns worker)`);
@@ -172,6 +178,7 @@ describe('beside a running npm start (its default ports taken)', function () {
       try {
         expect(second.output()).to.include('database schema is up to date');
         expect(second.output()).to.not.include('USER key');
+        expect(second.output()).to.not.include('Password ');
         expect(second.output()).to.not.include('created the settings key');
         expect(readFileSync(keyFile, 'utf8'), 'the same key').to.equal(key);
         expect((await call('GET', '/me', { key: userKey, baseUrl: base })).status).to.equal(200);

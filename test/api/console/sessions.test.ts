@@ -4,6 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
+import { createUser } from '../../../db/accounts/accounts.service.js';
+import { setUserPassword } from '../../../db/accounts/passwords.service.js';
 import { admin, adminViaNpm } from '../../setup/admin-cli.js';
 import { harness } from '../../setup/harness.js';
 import { call, newAccount } from '../../setup/http.js';
@@ -53,6 +55,22 @@ describe('people sign in (sessions)', function () {
       expect(sessionSetCookie(res)).to.equal(undefined);
     }
     expect(wrong.text).to.equal(unknown.text);
+  });
+
+  it('signs in the user whose password it is when the email is in several accounts; accountId narrows to one', async () => {
+    const [a, b] = [await accountWithPassword(), await accountWithPassword()];
+    const email = `shared-${Date.now()}@example.test`;
+    const inA = await createUser(harness().orm.em.fork(), a.account.id, email);
+    const inB = await createUser(harness().orm.em.fork(), b.account.id, email);
+    await setUserPassword(harness().orm.em.fork(), inA.id, 'password of a');
+    await setUserPassword(harness().orm.em.fork(), inB.id, 'password of b');
+    expect((await postSession({ email, password: 'password of b' })).body.user).to.include({ id: inB.id, accountId: b.account.id });
+    expect((await postSession({ email, password: 'password of a' })).body.user).to.include({ id: inA.id, accountId: a.account.id });
+    expect((await postSession({ email, password: 'password of a', accountId: b.account.id })).status).to.equal(401);
+
+    await setUserPassword(harness().orm.em.fork(), inB.id, 'password of a');
+    expect((await postSession({ email, password: 'password of a' })).body.user.id, 'the first by id').to.equal(inA.id);
+    expect((await postSession({ email, password: 'password of a', accountId: b.account.id })).body.user.id).to.equal(inB.id);
   });
 
   it('refuses a write the cookie authenticates without the session CSRF token (403), and accepts it with the token', async () => {
