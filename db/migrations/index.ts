@@ -27,6 +27,7 @@ import { Migration20261128040000_shared_limits_stream_notices } from './Migratio
 import { Migration20261128070000_stream_status_notices } from './Migration20261128070000_stream_status_notices.js';
 import { Migration20261128073000_background_runs } from './Migration20261128073000_background_runs.js';
 import { Migration20261128093213_inbox } from './Migration20261128093213_inbox.js';
+import { Migration20261128101500_inbox_text_search } from './Migration20261128101500_inbox_text_search.js';
 import { Migration20261128032746_bundle_import_ids } from './Migration20261128032746_bundle_import_ids.js';
 import { Migration20261128001500_knowledge_embeddings_apart } from './Migration20261128001500_knowledge_embeddings_apart.js';
 import { Migration20261128003000_knowledge_bm25 } from './Migration20261128003000_knowledge_bm25.js';
@@ -65,4 +66,5 @@ export const migrationsList = [
   { name: 'Migration20261128070000_stream_status_notices', class: Migration20261128070000_stream_status_notices },
   { name: 'Migration20261128073000_background_runs', class: Migration20261128073000_background_runs },
   { name: 'Migration20261128093213_inbox', class: Migration20261128093213_inbox },
+  { name: 'Migration20261128101500_inbox_text_search', class: Migration20261128101500_inbox_text_search },
 ];
