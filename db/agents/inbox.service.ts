@@ -171,8 +171,9 @@ export async function listInboxConversations(em: EntityManager, accountId: numbe
     bindings.agentId = filter.agentId.toLowerCase();
   }
   if (filter.q) {
+    // The messages matching, as a set of the account's (a trigram index finds them where pg_trgm is installed).
     where.push(`(c.contact_name ilike :q or c.contact_email ilike :q or c.visitor_id ilike :q or c.network_user_id ilike :q
-      or exists (select 1 from conversation_messages m where m.conversation_id = c.id and m.text ilike :q))`);
+      or c.id in (select m.conversation_id from conversation_messages m where m.account_id = :account and m.text ilike :q))`);
     bindings.q = containing(filter.q);
   }
   if (after) {

@@ -28,6 +28,7 @@ import { Migration20261128070000_stream_status_notices } from './Migration202611
 import { Migration20261128073000_background_runs } from './Migration20261128073000_background_runs.js';
 import { Migration20261128093155_user_sessions } from './Migration20261128093155_user_sessions.js';
 import { Migration20261128093213_inbox } from './Migration20261128093213_inbox.js';
+import { Migration20261128101500_inbox_text_search } from './Migration20261128101500_inbox_text_search.js';
 import { Migration20261128032746_bundle_import_ids } from './Migration20261128032746_bundle_import_ids.js';
 import { Migration20261128001500_knowledge_embeddings_apart } from './Migration20261128001500_knowledge_embeddings_apart.js';
 import { Migration20261128003000_knowledge_bm25 } from './Migration20261128003000_knowledge_bm25.js';
@@ -67,4 +68,5 @@ export const migrationsList = [
   { name: 'Migration20261128073000_background_runs', class: Migration20261128073000_background_runs },
   { name: 'Migration20261128093155_user_sessions', class: Migration20261128093155_user_sessions },
   { name: 'Migration20261128093213_inbox', class: Migration20261128093213_inbox },
+  { name: 'Migration20261128101500_inbox_text_search', class: Migration20261128101500_inbox_text_search },
 ];

@@ -33,6 +33,7 @@ async function openInbox(origin: string, key: string) {
   const events: InboxEvent[] = [];
   let buffer = '';
   let reading: Promise<void> | undefined;
+  let consumed = 0;
   const more = async () => {
     const { value, done } = await reader.read();
     if (done) throw new Error('the inbox stream ended');
@@ -49,12 +50,19 @@ async function openInbox(origin: string, key: string) {
   };
   return {
     events,
-    /** The first event from index `from` on that `matches`, waiting for it at most `timeoutMs`. */
-    async until(matches: (e: InboxEvent) => boolean, from = 0, timeoutMs = 10_000): Promise<InboxEvent> {
+    /**
+     * The first event that `matches` after the one the call before found (or from index `from`), waiting for it at
+     * most `timeoutMs`: each call looks only at what came after what the test saw last.
+     */
+    async until(matches: (e: InboxEvent) => boolean, from = consumed, timeoutMs = 10_000): Promise<InboxEvent> {
       const deadline = performance.now() + timeoutMs;
       for (;;) {
-        const found = events.slice(from).find(matches);
-        if (found) return found;
+        const index = events.findIndex((e, i) => i >= from && matches(e));
+        const found = events[index];
+        if (found) {
+          consumed = index + 1;
+          return found;
+        }
         if (performance.now() > deadline) throw new Error(`no matching inbox event in ${timeoutMs} ms: ${JSON.stringify(events)}`);
         reading ??= more().finally(() => (reading = undefined));
         await Promise.race([reading, new Promise((resolve) => setTimeout(resolve, 100))]);
@@ -97,13 +105,9 @@ describe('operator inbox live', function () {
 
     // The AI hands it off: the stream shows it waiting.
     harness().ai.script({ toolCalls: [{ name: 'handoff_to_human', arguments: { reason: 'refund' } }] }, { content: 'One moment.' });
-    const from = inbox.events.length;
     await say(a, agent, id, 'I want a person');
     const answered = performance.now();
-    const waiting = await inbox.until(
-      about(id, (c) => c.status === 'HANDED_OFF' && c.waitingSince !== null),
-      from,
-    );
+    const waiting = await inbox.until(about(id, (c) => c.status === 'HANDED_OFF' && c.waitingSince !== null));
     expect(waiting.at - answered, 'ms from the handoff to the stream').to.be.below(1_000);
     expect(waiting.data).to.include({ handoffs: 1, agentId: agent.id });
 
@@ -121,6 +125,19 @@ describe('operator inbox live', function () {
     await inbox.until(about(id, (c) => c.viewers.some((v: { userId: number; typing: boolean }) => v.userId === ben.id && v.typing)));
     await ok('DELETE', `${agent.base}/conversations/${id}/presence`, ben.key, undefined, 204);
     await inbox.until(about(id, (c) => c.claim?.userId === ben.id && c.viewers.length === 0));
+    // A presence lapses without a write: the stream reads the conversation again when it does (here 29 s on, as if the
+    // console had stopped renewing it, and the stream told so by a notice).
+    const knex = harness().orm.em.getKnex();
+    await ok('PUT', `${agent.base}/conversations/${id}/presence`, ben.key, { typing: false }, 204);
+    await inbox.until(about(id, (c) => c.viewers.some((v: { userId: number }) => v.userId === ben.id)));
+    await knex.raw(`update conversation_viewers set present_until = now() + interval '1 second' where conversation_id = ? and user_id = ?`, [
+      id,
+      ben.id,
+    ]);
+    await knex.raw(`select pg_notify('agentry_inbox', ?)`, [`${a.account.id}:${id}`]);
+    const stillThere = await inbox.until(about(id, (c) => c.viewers.length === 1));
+    const gone = await inbox.until(about(id, (c) => c.viewers.length === 0));
+    expect(gone.at - stillThere.at, 'ms until the presence lapsed').to.be.within(500, 2_000);
     // The caller's own read mark moves their unread count.
     await ok('PUT', `${agent.base}/conversations/${id}/read`, a.userKey, { messageId: message.data.lastMessage.id }, 204);
     await inbox.until(about(id, (c) => c.unread === 0));
@@ -133,7 +150,6 @@ describe('operator inbox live', function () {
 
     // The listening connection is cut: once it is back, the stream says to reload.
     const before = inbox.events.length;
-    const knex = harness().orm.em.getKnex();
     const cut = await knex.raw(`select pg_terminate_backend(pid) from pg_stat_activity where query like 'listen %agentry_inbox%'`);
     expect(cut.rows.length, 'listening connections cut').to.be.at.least(1);
     await inbox.until((e) => e.event === 'resync', before, 15_000);
