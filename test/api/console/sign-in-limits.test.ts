@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import type { SignInLimitSettings } from '../../../lib/config.js';
 import { parseTrustProxy } from '../../../lib/http/trusted-proxies.js';
 import { harness, listen } from '../../setup/harness.js';
+import { call } from '../../setup/http.js';
 import { waitUntil } from '../../setup/runs.js';
 import { accountWithPassword, PASSWORD, postSession, sessionSetCookie } from './sessions.helpers.js';
 
@@ -77,6 +78,18 @@ describe('sign-in limits', function () {
     const unknown = await answers(`nobody-${Date.now()}@example.test`);
     expect(known).to.deep.equal(unknown);
     expect(known[2]).to.match(/^429 60 .*"sign_in_locked"/);
+  });
+
+  it("counts a wrong current password of PUT /me/password toward the email's lockout", async () => {
+    const a = await accountWithPassword();
+    const baseUrl = await api({ lockout: { failures: 2, lockSeconds: 60 } });
+    const change = (currentPassword: string) =>
+      call('PUT', '/me/password', { baseUrl, key: a.userKey, body: { currentPassword, newPassword: 'a brand new password' } });
+    for (let i = 0; i < 2; i++) expect((await change('a wrong guess')).status).to.equal(403);
+    const locked = await change(PASSWORD);
+    expect(locked.status).to.equal(429);
+    expect(locked.body.code).to.equal('sign_in_locked');
+    expect((await postSession({ email: a.user.email, password: PASSWORD }, { baseUrl })).body.code).to.equal('sign_in_locked');
   });
 
   it('limits sign-ins per client address and per email (429 rate_limited with Retry-After)', async () => {
