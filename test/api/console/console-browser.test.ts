@@ -6,6 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
+import { harness } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import { eventually } from '../../setup/runs.js';
 import { ok, type Account } from '../agents/agent-calls.helpers.js';
@@ -118,7 +119,7 @@ describe('operator console in a real browser', function () {
     await context.close();
   });
 
-  it('lists where one is signed in, and "Sign out everywhere" ends every session: another browser is sent to the sign-in form', async () => {
+  it('lists where one is signed in; "Sign out everywhere" and an expired session send a browser back to the sign-in form', async () => {
     const ben = await operator(a, 'Ben');
     const [here, there] = [await signedIn(browser, ben), await signedIn(browser, ben)];
     await here.page.goto(consoleUrl('#/sessions'));
@@ -134,6 +135,13 @@ describe('operator console in a real browser', function () {
     expect(await there.page.getByLabel('Password').isVisible()).to.equal(true);
     await here.context.close();
     await there.context.close();
+
+    // A session that expires (its time is up, as SESSION_TTL_HOURS sets it) does the same.
+    const later = await signedIn(browser, ben);
+    await harness().orm.em.getKnex().raw(`update user_sessions set expires_at = now() where user_id = ? and revoked_at is null`, [ben.userId]);
+    await later.page.goto(consoleUrl('#/all'));
+    await later.page.getByText('Your session has ended. Sign in again.').waitFor();
+    await later.context.close();
   });
 
   it('fits 360 px: no view scrolls sideways, long words and names included', async () => {
