@@ -75,7 +75,9 @@ export function searchView(main, params) {
       items = items.concat(page.agentry);
       cursor = page.nextCursor;
       syncList(list, rows, items);
-      status.textContent = items.length ? `${items.length}${cursor ? '+' : ''} conversations` : 'No conversation matches.';
+      status.textContent = items.length
+        ? `${items.length}${cursor ? '+' : ''} conversation${items.length === 1 && !cursor ? '' : 's'}`
+        : 'No conversation matches.';
       more.hidden = !cursor;
     } catch (error) {
       if (alive) status.textContent = error.message;

@@ -119,6 +119,32 @@ describe('operator console in a real browser', function () {
     await context.close();
   });
 
+  it('finds conversations by text and status from the search view, the filters kept in the address', async () => {
+    const waiting = await waitingConversation(a);
+    const needle = `needle-${Date.now()}`;
+    await ok('POST', `${waiting.path}/operator-messages`, a.userKey, { text: `Your parcel ${needle} left today` });
+    const { context, page } = await signedIn(browser, ana);
+    await page.getByRole('link', { name: 'All conversations' }).click();
+    await page.getByLabel('Text or contact (name, email, number)').fill(needle);
+    await page.getByLabel('Status').selectOption('HANDED_OFF');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^1 conversation$/ })
+      .waitFor();
+    expect(
+      await page
+        .getByRole('list', { name: 'Conversations found' })
+        .locator('li.conv')
+        .evaluateAll((lis) => lis.map((li: any) => li.dataset.id)),
+    ).to.deep.equal([waiting.id]);
+    expect(new URL(page.url()).hash).to.equal(`#/all?q=${needle}&status=HANDED_OFF`);
+    await page.getByLabel('Status').selectOption('ENDED');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No conversation matches.').waitFor();
+    await context.close();
+  });
+
   it('lists where one is signed in; "Sign out everywhere" and an expired session send a browser back to the sign-in form', async () => {
     const ben = await operator(a, 'Ben');
     const [here, there] = [await signedIn(browser, ben), await signedIn(browser, ben)];
@@ -163,7 +189,7 @@ describe('operator console in a real browser', function () {
     await check('#/all', (p) =>
       p
         .getByRole('status')
-        .filter({ hasText: /conversations|matches/ })
+        .filter({ hasText: /conversation|matches/ })
         .waitFor(),
     );
     await check('#/sessions', (p) => p.getByRole('button', { name: 'Sign out everywhere' }).waitFor());
