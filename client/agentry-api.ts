@@ -6682,7 +6682,7 @@ export interface operations {
               /** @description The version of the flow whose node said it (null for other messages) */
               flowVersion: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice; an agent's reply: the AI's tool calls */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -6690,6 +6690,11 @@ export interface operations {
                   userId: number | null;
                 };
                 pageUrl?: string;
+                /** @description An agent's reply: the tools the AI called before writing it (arguments over 500 characters of JSON are cut to their start); never shown to the visitor */
+                toolCalls?: {
+                  arguments: unknown;
+                  name: string;
+                }[];
                 userAgent?: string;
                 /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
                 voice?: boolean;
@@ -6816,7 +6821,7 @@ export interface operations {
               /** @description The version of the flow whose node said it (null for other messages) */
               flowVersion: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice; an agent's reply: the AI's tool calls */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -6824,6 +6829,11 @@ export interface operations {
                   userId: number | null;
                 };
                 pageUrl?: string;
+                /** @description An agent's reply: the tools the AI called before writing it (arguments over 500 characters of JSON are cut to their start); never shown to the visitor */
+                toolCalls?: {
+                  arguments: unknown;
+                  name: string;
+                }[];
                 userAgent?: string;
                 /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
                 voice?: boolean;
@@ -7483,7 +7493,7 @@ export interface operations {
               /** @description The version of the flow whose node said it (null for other messages) */
               flowVersion: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice; an agent's reply: the AI's tool calls */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -7491,6 +7501,11 @@ export interface operations {
                   userId: number | null;
                 };
                 pageUrl?: string;
+                /** @description An agent's reply: the tools the AI called before writing it (arguments over 500 characters of JSON are cut to their start); never shown to the visitor */
+                toolCalls?: {
+                  arguments: unknown;
+                  name: string;
+                }[];
                 userAgent?: string;
                 /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
                 voice?: boolean;
@@ -7606,7 +7621,7 @@ export interface operations {
             /** @description The version of the flow whose node said it (null for other messages) */
             flowVersion: number | null;
             id: string;
-            /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
+            /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice; an agent's reply: the AI's tool calls */
             metadata?: {
               /** @description Who wrote an operator message */
               operator?: {
@@ -7614,6 +7629,11 @@ export interface operations {
                 userId: number | null;
               };
               pageUrl?: string;
+              /** @description An agent's reply: the tools the AI called before writing it (arguments over 500 characters of JSON are cut to their start); never shown to the visitor */
+              toolCalls?: {
+                arguments: unknown;
+                name: string;
+              }[];
               userAgent?: string;
               /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
               voice?: boolean;
@@ -19540,7 +19560,7 @@ export interface operations {
               /** @description The version of the flow whose node said it (null for other messages) */
               flowVersion: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice; an agent's reply: the AI's tool calls */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -19548,6 +19568,11 @@ export interface operations {
                   userId: number | null;
                 };
                 pageUrl?: string;
+                /** @description An agent's reply: the tools the AI called before writing it (arguments over 500 characters of JSON are cut to their start); never shown to the visitor */
+                toolCalls?: {
+                  arguments: unknown;
+                  name: string;
+                }[];
                 userAgent?: string;
                 /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
                 voice?: boolean;
@@ -19805,7 +19830,7 @@ export interface operations {
               /** @description The version of the flow whose node said it (null for other messages) */
               flowVersion: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice; an agent's reply: the AI's tool calls */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -19813,6 +19838,11 @@ export interface operations {
                   userId: number | null;
                 };
                 pageUrl?: string;
+                /** @description An agent's reply: the tools the AI called before writing it (arguments over 500 characters of JSON are cut to their start); never shown to the visitor */
+                toolCalls?: {
+                  arguments: unknown;
+                  name: string;
+                }[];
                 userAgent?: string;
                 /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
                 voice?: boolean;
@@ -20015,7 +20045,7 @@ export interface operations {
               /** @description The version of the flow whose node said it (null for other messages) */
               flowVersion: number | null;
               id: string;
-              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice */
+              /** @description A widget visitor's message: the page it was written on and the browser's user agent (never the address); an operator's: who wrote it; a voice message's: voice; an agent's reply: the AI's tool calls */
               metadata?: {
                 /** @description Who wrote an operator message */
                 operator?: {
@@ -20023,6 +20053,11 @@ export interface operations {
                   userId: number | null;
                 };
                 pageUrl?: string;
+                /** @description An agent's reply: the tools the AI called before writing it (arguments over 500 characters of JSON are cut to their start); never shown to the visitor */
+                toolCalls?: {
+                  arguments: unknown;
+                  name: string;
+                }[];
                 userAgent?: string;
                 /** @description A person's voice message on WhatsApp, Messenger or Instagram: the text is its transcript */
                 voice?: boolean;
