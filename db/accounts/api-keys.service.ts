@@ -126,15 +126,30 @@ export async function revokeKey(em: EntityManager, idOrPrefix: number | string):
   return toListItem(key);
 }
 
-interface KeyRow {
-  key_id: number;
-  kind: ApiKeyKind;
-  last_used_at: Date | null;
+/** The account's columns of an identity query (a key's, a session's), selected under these names. */
+export interface AccountColumns {
   account_id: number;
   account_name: string;
   namespace: string;
   account_created_at: Date;
   account_updated_at: Date;
+}
+
+/** The account of an identity query's row, merged into `em` (no second round trip). */
+export function mergeAccount(em: EntityManager, row: AccountColumns): Account {
+  return em.merge(Account, {
+    id: row.account_id,
+    name: row.account_name,
+    namespace: row.namespace,
+    createdAt: row.account_created_at,
+    updatedAt: row.account_updated_at,
+  });
+}
+
+interface KeyRow extends AccountColumns {
+  key_id: number;
+  kind: ApiKeyKind;
+  last_used_at: Date | null;
   user_id: number | null;
   email: string | null;
   user_created_at: Date | null;
@@ -159,13 +174,7 @@ export async function verifyKey(em: EntityManager, key: string): Promise<KeyIden
   if (!row.last_used_at || now - new Date(row.last_used_at).getTime() > LAST_USED_RESOLUTION_MS) {
     await em.nativeUpdate(ApiKey, { id: row.key_id }, { lastUsedAt: new Date(now) });
   }
-  const account = em.merge(Account, {
-    id: row.account_id,
-    name: row.account_name,
-    namespace: row.namespace,
-    createdAt: row.account_created_at,
-    updatedAt: row.account_updated_at,
-  });
+  const account = mergeAccount(em, row);
   const user = row.user_id === null ? null : em.merge(User, { id: row.user_id, account, email: row.email!, createdAt: row.user_created_at! });
   return { keyId: row.key_id, kind: row.kind, account, user, session: null };
 }

@@ -6,8 +6,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { InvalidCredentialsError, NotFoundError } from '../../lib/errors.js';
 import { dummyHash, verifyPassword } from '../../lib/passwords.js';
-import { Account } from './account.entity.js';
-import type { KeyIdentity } from './api-keys.service.js';
+import { mergeAccount, type AccountColumns, type KeyIdentity } from './api-keys.service.js';
 import { UserSession } from './user-session.entity.js';
 import { User } from './user.entity.js';
 
@@ -112,16 +111,11 @@ export async function signIn(em: EntityManager, input: SignIn): Promise<{ view: 
   return { view: sessionView(identity), token };
 }
 
-interface SessionRow {
+interface SessionRow extends AccountColumns {
   session_id: string;
   csrf_token: string;
   expires_at: Date;
   last_seen_at: Date;
-  account_id: number;
-  account_name: string;
-  namespace: string;
-  account_created_at: Date;
-  account_updated_at: Date;
   user_id: number;
   email: string;
   user_name: string | null;
@@ -147,13 +141,7 @@ export async function verifySession(em: EntityManager, token: string): Promise<K
   if (now - new Date(row.last_seen_at).getTime() > LAST_SEEN_RESOLUTION_MS) {
     await em.nativeUpdate(UserSession, { id: row.session_id }, { lastSeenAt: new Date(now) });
   }
-  const account = em.merge(Account, {
-    id: row.account_id,
-    name: row.account_name,
-    namespace: row.namespace,
-    createdAt: row.account_created_at,
-    updatedAt: row.account_updated_at,
-  });
+  const account = mergeAccount(em, row);
   const user = em.merge(User, { id: row.user_id, account, email: row.email, name: row.user_name, createdAt: row.user_created_at });
   return {
     keyId: null,

@@ -10,9 +10,8 @@ import { harness } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import { eventually } from '../../setup/runs.js';
 import { ok, type Account } from '../agents/agent-calls.helpers.js';
-import { TEST_OUTPUT, visitorsBrowser } from '../widget/widget-page.js';
+import { TEST_OUTPUT, visitorsBrowserOrSkip } from '../widget/widget-page.js';
 import { conversationPath, rotateSecret, sessionsPath, shopAgent, userHash, widgetCall } from '../widget/widget.helpers.js';
-import { ensureChromium } from '../../setup/chromium.js';
 import { consoleUrl, operator, overflow, row, signedIn, signInWith, waitingConversation, type Operator } from './console.helpers.js';
 
 const HOSTILE = `<img src=x onerror="window.__xss = 1"><script>window.__xss = 2</script>`;
@@ -25,12 +24,7 @@ describe('operator console in a real browser', function () {
 
   before(async function () {
     this.timeout(600_000);
-    const found = ensureChromium();
-    if ('reason' in found) {
-      console.warn(`    skipped: ${found.reason}`);
-      this.skip();
-    }
-    browser = await visitorsBrowser();
+    browser = await visitorsBrowserOrSkip(this);
     a = await newAccount();
     ana = await operator(a, 'Ana');
   });

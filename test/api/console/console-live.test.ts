@@ -11,11 +11,10 @@ import { newAccount } from '../../setup/http.js';
 import { quiet, undispatchedEvents } from '../../setup/quiet.js';
 import { eventually } from '../../setup/runs.js';
 import { FakeMetaServer, deliver, whatsAppMessage } from '../../setup/fake-meta-server.js';
-import { ensureChromium } from '../../setup/chromium.js';
 import { DEFAULT_HANDOFF_MESSAGE } from '../../../activities/handoff.activity.js';
 import { ok, type Account } from '../agents/agent-calls.helpers.js';
 import { connectedAgent, conversationsOf, messageId, person } from '../channels/channels.helpers.js';
-import { hostSite, visitorsBrowser, type HostSite } from '../widget/widget-page.js';
+import { hostSite, visitorsBrowserOrSkip, type HostSite } from '../widget/widget-page.js';
 import { shopAgent } from '../widget/widget.helpers.js';
 import { consoleUrl, operator, row, signedIn, waitingConversation, type Operator } from './console.helpers.js';
 
@@ -32,12 +31,7 @@ describe('operator console, live', function () {
 
   before(async function () {
     this.timeout(600_000);
-    const found = ensureChromium();
-    if ('reason' in found) {
-      console.warn(`    skipped: ${found.reason}`);
-      this.skip();
-    }
-    browser = await visitorsBrowser();
+    browser = await visitorsBrowserOrSkip(this);
     await meta.start();
     a = await newAccount();
     [ana, ben] = [await operator(a, 'Ana'), await operator(a, 'Ben')];

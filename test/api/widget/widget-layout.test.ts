@@ -10,8 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { harness } from '../../setup/harness.js';
 import { newAccount } from '../../setup/http.js';
 import type { Account } from '../agents/agent-calls.helpers.js';
-import { ensureChromium } from '../../setup/chromium.js';
-import { hostSite, TEST_OUTPUT, visitorsBrowser, type HostSite } from './widget-page.js';
+import { hostSite, TEST_OUTPUT, visitorsBrowserOrSkip, type HostSite } from './widget-page.js';
 import { shopAgent } from './widget.helpers.js';
 
 /** A control of the open panel, where a finger or pointer would land on it, and what the browser hits there. */
@@ -61,12 +60,7 @@ describe('livechat widget layout in a real browser', function () {
 
   before(async function () {
     this.timeout(600_000);
-    const found = ensureChromium();
-    if ('reason' in found) {
-      console.warn(`    skipped: ${found.reason}`);
-      this.skip();
-    }
-    chromium = await visitorsBrowser();
+    chromium = await visitorsBrowserOrSkip(this);
     site = await hostSite();
     a = await newAccount();
   });

@@ -79,6 +79,16 @@ export async function visitorsBrowser(): Promise<Browser> {
   });
 }
 
+/** `visitorsBrowser()` for a suite's `before` hook; where Chromium cannot be had, the suite is skipped saying why. */
+export async function visitorsBrowserOrSkip(hook: Mocha.Context): Promise<Browser> {
+  const found = ensureChromium();
+  if ('reason' in found) {
+    console.warn(`    skipped: ${found.reason}`);
+    hook.skip();
+  }
+  return visitorsBrowser();
+}
+
 /** `#rrggbb` as browsers compute it: `rgb(r, g, b)`. */
 export function rgb(hex: string): string {
   const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
